@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { signPrincipal } from '../../lib/auth/principal';
+import type { Config, SubgraphName } from '../../lib/config/config';
+import { projectRoot } from '../../lib/config/project-root';
+import { metricsPlugin } from '../../lib/http/metrics';
+import { fastifyLoggingOptions } from '../../lib/logging/logger';
+import { authenticateCaller } from './caller-auth';
+import type { GatewayContext } from './gateway-context';
+import { SubgraphDataSource } from './subgraph-data-source';
+import { warmUp } from './warm-up';
+
+export const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
+
+export interface GatewayOptions {
+  config: Config;
+  /** Subgraph URLs that replace the supergraph's routing_url (tests listen on ephemeral ports). */
+  subgraphUrls?: Partial<Record<SubgraphName, string>>;
+}
+
+/**
+ * The Apollo Gateway over the static, pre-composed supergraph (no runtime introspection). Each request's
+ * caller is authenticated once, its principal signed once, and forwarded to every subgraph fetch.
+ */
+export async function createGatewayApp({ config, subgraphUrls = {} }: GatewayOptions): Promise<FastifyInstance> {
+  const app = Fastify({ ...fastifyLoggingOptions(config, 'gateway'), bodyLimit: 256 * 1024 });
+  const overrides = { ...config.subgraphUrls, ...subgraphUrls };
+  const gateway = new ApolloGateway({
+    supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
+    buildService: ({ name, url }) => new SubgraphDataSource(overrides[name as SubgraphName] ?? url!),
+    logger: app.log,
+  });
+  const development = !config.isProduction;
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    introspection: development,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled(),
+      fastifyApolloDrainPlugin(app),
+    ],
+    formatError: (formatted) => {
+      // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
+      const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    },
+  });
+  await apollo.start();
+  await warmUp(apollo, app.log);
+
+  await app.register(metricsPlugin, { service: 'gateway' });
+  app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
+  await app.register(fastifyApollo(apollo), {
+    path: '/graphql',
+    context: async (req): Promise<GatewayContext> => {
+      const principal = await authenticateCaller(req.headers, config.secrets.serviceTokenSecret);
+      return {
+        principal,
+        principalToken: await signPrincipal(principal, config.secrets.principalSecret),
+        requestId: req.id,
+      };
+    },
+  });
+  return app;
+}

@@ -1,0 +1,11 @@
+import { loadConfig } from '../../lib/config/config';
+import { listenUntilSignal } from '../../lib/http/listen';
+import { createGatewayApp } from './app';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createGatewayApp({ config });
+  await listenUntilSignal(app, config.host, config.ports.gateway);
+}
+
+void main();

@@ -1,0 +1,84 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { TypeCompiler } from '@sinclair/typebox/compiler';
+import { SignJWT, jwtVerify } from 'jose';
+
+/**
+ * Who is acting. REST adapters authenticate outside callers and assert the acting principal to the
+ * gateway under their own service token; the gateway signs the principal for the subgraphs, which
+ * enforce data scope themselves. The schema validates what an adapter asserts.
+ */
+export const PrincipalSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('anonymous') }),
+  Type.Object({ kind: Type.Literal('service'), service: Type.String() }),
+  Type.Object({ kind: Type.Literal('internal'), service: Type.String() }),
+  Type.Object({ kind: Type.Literal('operator'), operatorId: Type.String(), roles: Type.Array(Type.String()) }),
+  Type.Object({ kind: Type.Literal('user'), userId: Type.String() }),
+  Type.Object({
+    kind: Type.Literal('partner'),
+    partnerId: Type.String(),
+    credentialId: Type.String(),
+    scopes: Type.Array(Type.String()),
+    contract: Type.Union([Type.Literal('A'), Type.Literal('B')]),
+  }),
+  Type.Object({ kind: Type.Literal('bank'), bankId: Type.String(), bankCode: Type.String(), tier: Type.Integer() }),
+]);
+export type Principal = Static<typeof PrincipalSchema>;
+const principalCheck = TypeCompiler.Compile(PrincipalSchema);
+
+/** An acting principal as asserted by a service (base64url JSON), or null when it is not a valid one. */
+export function decodeActingPrincipal(header: string): Principal | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(header, 'base64url').toString('utf8'));
+    return principalCheck.Check(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function encodeActingPrincipal(principal: Principal): string {
+  return Buffer.from(JSON.stringify(principal)).toString('base64url');
+}
+
+export type PrincipalKind = Principal['kind'];
+
+export const PRINCIPAL_HEADER = 'x-principal';
+export const ACTING_PRINCIPAL_HEADER = 'x-acting-principal';
+const PRINCIPAL_TTL_SECS = 60;
+const ISSUER = 'qris-gateway';
+const AUDIENCE = 'qris-subgraph';
+
+const keyCache = new Map<string, Uint8Array>();
+function keyOf(secret: string): Uint8Array {
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = new TextEncoder().encode(secret);
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+/** The gateway's signed statement "this request acts as <principal>", valid for one minute. */
+export async function signPrincipal(principal: Principal, secret: string): Promise<string> {
+  return new SignJWT({ p: principal })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${PRINCIPAL_TTL_SECS}s`)
+    .sign(keyOf(secret));
+}
+
+/** Verifies a principal header; returns null for anything missing, expired, forged or malformed. */
+export async function verifyPrincipal(token: string | undefined, secret: string): Promise<Principal | null> {
+  if (!token) return null;
+  try {
+    const { payload } = await jwtVerify(token, keyOf(secret), {
+      issuer: ISSUER,
+      audience: AUDIENCE,
+      algorithms: ['HS256'],
+    });
+    return principalCheck.Check(payload.p) ? payload.p : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,53 @@
+import { SignJWT, jwtVerify } from 'jose';
+
+/**
+ * Service tokens: how a REST adapter proves itself to the gateway. HS256 with SERVICE_TOKEN_SECRET,
+ * audience "qris-gateway", one hour; adapters renew them well before expiry.
+ */
+const AUDIENCE = 'qris-gateway';
+const ISSUER = 'qris-services';
+const LIFETIME_SECS = 3600;
+
+export async function issueServiceToken(service: string, secret: string): Promise<string> {
+  return new SignJWT({ kind: 'service' })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(service)
+    .setIssuer(ISSUER)
+    .setAudience(AUDIENCE)
+    .setIssuedAt()
+    .setExpirationTime(`${LIFETIME_SECS}s`)
+    .sign(new TextEncoder().encode(secret));
+}
+
+/** The service name of a valid service token, or null. */
+export async function verifyServiceToken(token: string, secret: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+      audience: AUDIENCE,
+      issuer: ISSUER,
+      algorithms: ['HS256'],
+    });
+    return payload.kind === 'service' && typeof payload.sub === 'string' ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Holds a service token and renews it at half its lifetime, so callers never send an expired one. */
+export class ServiceTokenHolder {
+  private token?: string;
+  private issuedAt = 0;
+
+  constructor(
+    private readonly service: string,
+    private readonly secret: string,
+  ) {}
+
+  async get(): Promise<string> {
+    if (!this.token || Date.now() - this.issuedAt > (LIFETIME_SECS * 1000) / 2) {
+      this.token = await issueServiceToken(this.service, this.secret);
+      this.issuedAt = Date.now();
+    }
+    return this.token;
+  }
+}

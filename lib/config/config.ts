@@ -1,0 +1,158 @@
+import { Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+/**
+ * The only module that reads process.env. Every process calls loadConfig() once at start; a wrong
+ * environment fails with the full list of problems. Development defaults are printed by `npm start`.
+ */
+const Port = (port: number) => Type.Integer({ minimum: 0, maximum: 65535, default: port });
+const Secret = (devDefault: string) => Type.String({ minLength: 16, default: devDefault });
+const OptionalUrl = Type.Optional(Type.String({ pattern: '^(postgres|postgresql|redis|rediss|http|https)://' }));
+
+export const DEV_SECRETS = {
+  INTERNAL_API_KEY: 'dev-internal-api-key-change-me',
+  PRINCIPAL_SECRET: 'dev-principal-secret-change-me-0000',
+  SERVICE_TOKEN_SECRET: 'dev-service-token-secret-change-me-00',
+  DB_ROLE_PASSWORD: 'dev-role-password-change-me',
+} as const;
+
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
+    default: 'development',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+  HOST: Type.String({ default: '127.0.0.1' }),
+
+  // Database: admin URL (migrations, role set-up); each subgraph connects as its own role.
+  DATABASE_URL: OptionalUrl,
+  MERCHANT_DATABASE_URL: OptionalUrl,
+  OUTLET_DATABASE_URL: OptionalUrl,
+  TRANSACTION_DATABASE_URL: OptionalUrl,
+  CATALOG_DATABASE_URL: OptionalUrl,
+  DB_ROLE_PREFIX: Type.String({ pattern: '^[a-z][a-z0-9_]{0,20}$', default: 'qris' }),
+  DB_ROLE_PASSWORD: Secret(DEV_SECRETS.DB_ROLE_PASSWORD),
+  DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  DATA_DIR: Type.String({ default: '.data' }),
+  EMBEDDED_PG_PORT: Port(5433),
+  REDIS_URL: OptionalUrl,
+
+  // Ports and addresses.
+  REST_PORT: Port(8080),
+  GATEWAY_PORT: Port(4000),
+  MERCHANT_PORT: Port(4001),
+  OUTLET_PORT: Port(4002),
+  TRANSACTION_PORT: Port(4003),
+  CATALOG_PORT: Port(4004),
+  GATEWAY_URL: OptionalUrl,
+  MERCHANT_SUBGRAPH_URL: OptionalUrl,
+  OUTLET_SUBGRAPH_URL: OptionalUrl,
+  TRANSACTION_SUBGRAPH_URL: OptionalUrl,
+  CATALOG_SUBGRAPH_URL: OptionalUrl,
+
+  // Secrets.
+  INTERNAL_API_KEY: Secret(DEV_SECRETS.INTERNAL_API_KEY),
+  PRINCIPAL_SECRET: Secret(DEV_SECRETS.PRINCIPAL_SECRET),
+  SERVICE_TOKEN_SECRET: Secret(DEV_SECRETS.SERVICE_TOKEN_SECRET),
+
+  // Behaviour.
+  REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
+  GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+});
+
+type Env = Static<typeof EnvSchema>;
+export const SUBGRAPH_NAMES = ['merchant', 'outlet', 'transaction', 'catalog'] as const;
+export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  isProduction: boolean;
+  logLevel: Env['LOG_LEVEL'];
+  host: string;
+  database: {
+    adminUrl?: string;
+    subgraphUrls: Partial<Record<SubgraphName, string>>;
+    rolePrefix: string;
+    rolePassword: string;
+    poolMax: number;
+    dataDir: string;
+    embeddedPort: number;
+  };
+  redisUrl?: string;
+  ports: { rest: number; gateway: number } & Record<SubgraphName, number>;
+  gatewayUrl: string;
+  subgraphUrls: Partial<Record<SubgraphName, string>>;
+  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string };
+  referenceCacheTtlSecs: number;
+  gatewayTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid environment:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Validates the environment (defaults applied, numbers coerced) and returns a typed, frozen config. */
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const known = Object.keys(EnvSchema.properties);
+  const raw: Record<string, unknown> = {};
+  for (const key of known) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const env = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw)) as Env;
+  const problems = [...Value.Errors(EnvSchema, env)].map((e) => `${e.path.slice(1) || 'env'}: ${e.message}`);
+  if (env.NODE_ENV === 'production') {
+    for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
+      if ((env as Record<string, unknown>)[key] === devValue) problems.push(`${key}: must be set in production`);
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  return Object.freeze({
+    env: env.NODE_ENV,
+    isProduction: env.NODE_ENV === 'production',
+    logLevel: env.LOG_LEVEL,
+    host: env.HOST,
+    database: {
+      adminUrl: env.DATABASE_URL,
+      subgraphUrls: {
+        merchant: env.MERCHANT_DATABASE_URL,
+        outlet: env.OUTLET_DATABASE_URL,
+        transaction: env.TRANSACTION_DATABASE_URL,
+        catalog: env.CATALOG_DATABASE_URL,
+      },
+      rolePrefix: env.DB_ROLE_PREFIX,
+      rolePassword: env.DB_ROLE_PASSWORD,
+      poolMax: env.DB_POOL_MAX,
+      dataDir: env.DATA_DIR,
+      embeddedPort: env.EMBEDDED_PG_PORT,
+    },
+    redisUrl: env.REDIS_URL,
+    ports: {
+      rest: env.REST_PORT,
+      gateway: env.GATEWAY_PORT,
+      merchant: env.MERCHANT_PORT,
+      outlet: env.OUTLET_PORT,
+      transaction: env.TRANSACTION_PORT,
+      catalog: env.CATALOG_PORT,
+    },
+    gatewayUrl: env.GATEWAY_URL ?? `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
+    subgraphUrls: {
+      merchant: env.MERCHANT_SUBGRAPH_URL,
+      outlet: env.OUTLET_SUBGRAPH_URL,
+      transaction: env.TRANSACTION_SUBGRAPH_URL,
+      catalog: env.CATALOG_SUBGRAPH_URL,
+    },
+    secrets: {
+      internalApiKey: env.INTERNAL_API_KEY,
+      principalSecret: env.PRINCIPAL_SECRET,
+      serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
+    },
+    referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
+    gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+  });
+}

@@ -1,0 +1,54 @@
+import { MikroORM, type Constructor, type MigrationObject } from '@mikro-orm/core';
+import { Migrator } from '@mikro-orm/migrations';
+import { PostgreSqlDriver } from '@mikro-orm/postgresql';
+import type { SubgraphName } from '../config/config';
+import { SCHEMA_OF } from './database-urls';
+
+export type Orm = MikroORM<PostgreSqlDriver>;
+
+export interface OrmOptions {
+  subgraph: SubgraphName;
+  clientUrl: string;
+  entities: Constructor[];
+  migrations: MigrationObject[];
+  poolMax: number;
+}
+
+/**
+ * MikroORM for one subgraph: its own schema, entities and committed migrations (listed explicitly, so
+ * the build output needs no file globbing). No global context: every request forks its own EntityManager.
+ */
+export async function createOrm(options: OrmOptions): Promise<Orm> {
+  return MikroORM.init<PostgreSqlDriver>({
+    driver: PostgreSqlDriver,
+    clientUrl: options.clientUrl,
+    schema: SCHEMA_OF[options.subgraph],
+    entities: options.entities,
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    pool: { min: 0, max: options.poolMax, idleTimeoutMillis: 30000, acquireTimeoutMillis: 5000 },
+    driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: options.migrations,
+      tableName: 'mikro_orm_migrations',
+      transactional: true,
+      allOrNothing: true,
+      snapshot: false,
+      silent: true,
+    },
+    discovery: { warnWhenNoEntities: false },
+    debug: false,
+  });
+}
+
+/** Applies pending migrations; returns the names applied. */
+export async function migrate(orm: Orm): Promise<string[]> {
+  const applied = await orm.getMigrator().up();
+  return applied.map((m) => m.name);
+}
+
+/** A cheap liveness probe of the subgraph's connection pool. */
+export async function pingDatabase(orm: Orm): Promise<void> {
+  await orm.em.getConnection().execute('select 1');
+}

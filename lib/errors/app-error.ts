@@ -1,0 +1,63 @@
+import { GraphQLError } from 'graphql';
+
+/**
+ * Stable machine codes carried in GraphQL `extensions.code`. The REST adapters map each to an HTTP status
+ * and the documented error body in one table (lib/rest/error-map.ts); the GraphQL API documents them too.
+ * Domain modules add their own codes here so that the table stays complete.
+ */
+export const ErrorCode = {
+  BAD_USER_INPUT: 'BAD_USER_INPUT',
+  UNAUTHENTICATED: 'UNAUTHENTICATED',
+  FORBIDDEN: 'FORBIDDEN',
+  NOT_FOUND: 'NOT_FOUND',
+  CONFLICT: 'CONFLICT',
+  RATE_LIMITED: 'RATE_LIMITED',
+  SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+} as const;
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** A typed error that crosses the GraphQL boundary with a stable code and optional safe details. */
+export class AppError extends GraphQLError {
+  constructor(message: string, code: ErrorCode, details: Record<string, unknown> = {}) {
+    super(message, { extensions: { code, ...details } });
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(what: string) {
+    super(`${what} not found`, ErrorCode.NOT_FOUND);
+  }
+}
+
+export class BadInputError extends AppError {
+  constructor(message: string) {
+    super(message, ErrorCode.BAD_USER_INPUT);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'not allowed for this caller') {
+    super(message, ErrorCode.FORBIDDEN);
+  }
+}
+
+export class UnavailableError extends AppError {
+  constructor(message: string) {
+    super(message, ErrorCode.SERVICE_UNAVAILABLE);
+  }
+}
+
+/** PostgreSQL and socket failures that mean "a dependency is down", not "the request is wrong". */
+export function isConnectionFailure(error: unknown): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  if (!e) return false;
+  const code = e.code ?? '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'].includes(code) ||
+    code.startsWith('08') ||
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection/i.test(
+      e.message ?? '',
+    )
+  );
+}

@@ -1,0 +1,53 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import { printSchemaWithDirectives } from '@graphql-tools/utils';
+import { type GraphQLSchema, parse } from 'graphql';
+import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
+import type { PrincipalKind } from '../auth/principal';
+import { AppError, ErrorCode, ForbiddenError } from '../errors/app-error';
+import type { SubgraphContext } from './subgraph-context';
+
+const FEDERATION_LINK =
+  'extend schema @link(url: "https://specs.apollo.dev/federation/v2.7", import: ["@key", "@shareable", "@external", "@requires", "@provides", "@inaccessible", "@tag"])\n';
+
+/** `__resolveReference` functions keyed by entity type name; each should go through a DataLoader. */
+export type ReferenceResolvers = Record<string, { __resolveReference: (ref: any, ctx: any) => unknown }>;
+
+/**
+ * type-graphql → Federation 2 subgraph schema, the one way all subgraphs build theirs: build with
+ * type-graphql (skipCheck, federation types come later), print with directives, prepend the @link and
+ * let @apollo/subgraph add _entities/_service, then merge type-graphql's resolvers with the references.
+ */
+export async function buildFederatedSchema(
+  options: Omit<BuildSchemaOptions, 'skipCheck' | 'authChecker'>,
+  referenceResolvers: ReferenceResolvers = {},
+): Promise<GraphQLSchema> {
+  const schema = await buildSchema({
+    ...options,
+    skipCheck: true,
+    authChecker: principalAuthChecker,
+    authMode: 'error',
+    validate: false,
+  });
+  const typeDefs = parse(FEDERATION_LINK + printSchemaWithDirectives(schema));
+  const resolvers = createResolversMap(schema) as GraphQLResolverMap<unknown>;
+  for (const [typeName, reference] of Object.entries(referenceResolvers)) {
+    resolvers[typeName] = { ...(resolvers[typeName] as object), ...reference } as never;
+  }
+  return buildSubgraphSchema({ typeDefs, resolvers });
+}
+
+/**
+ * `@Authorized(...kinds)` lists the principal kinds allowed to call a field; `@Authorized()` alone means
+ * any authenticated (non-anonymous) principal. Public fields say `@Authorized(PUBLIC)`.
+ */
+export const PUBLIC = 'anonymous' as const satisfies PrincipalKind;
+export const ANY_CALLER: PrincipalKind[] = ['anonymous', 'service', 'internal', 'operator', 'user', 'partner', 'bank'];
+
+// An arrow function: type-graphql would take a `function` declaration for an auth-checker class.
+const principalAuthChecker = ({ context }: { context: SubgraphContext }, kinds: string[]): boolean => {
+  const kind = context.principal.kind;
+  if (kinds.includes(PUBLIC) || kinds.includes(kind) || (kinds.length === 0 && kind !== 'anonymous')) return true;
+  if (kind === 'anonymous') throw new AppError('authentication required', ErrorCode.UNAUTHENTICATED);
+  throw new ForbiddenError();
+};

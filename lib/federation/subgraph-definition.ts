@@ -1,0 +1,35 @@
+import type { Constructor, MigrationObject } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FastifyInstance } from 'fastify';
+import type { GraphQLSchema } from 'graphql';
+import type { Config, SubgraphName } from '../config/config';
+import { subgraphDatabaseUrl } from '../db/database-urls';
+import { type Orm, createOrm } from '../db/orm';
+import { createSubgraphServer } from './subgraph-server';
+
+/** Everything the shared tooling (process runner, migrations, composition, seeds) needs of a subgraph. */
+export interface SubgraphDefinition<Scope extends object = object> {
+  name: SubgraphName;
+  entities: Constructor[];
+  migrations: MigrationObject[];
+  buildSchema(): Promise<GraphQLSchema>;
+  requestScope(em: EntityManager): Scope;
+  /** Idempotent demo data for `npm start` and `ops seed:demo`; returns rows written per table. */
+  seedDemo(em: EntityManager): Promise<Record<string, number>>;
+}
+
+export async function openSubgraphOrm(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<Orm> {
+  return createOrm({
+    subgraph: definition.name,
+    clientUrl: subgraphDatabaseUrl(config, definition.name, adminUrl),
+    entities: definition.entities,
+    migrations: definition.migrations,
+    poolMax: config.database.poolMax,
+  });
+}
+
+/** Builds the subgraph's HTTP server on its own ORM (closed with the server). */
+export async function createSubgraphApp(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<FastifyInstance> {
+  const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config, adminUrl)]);
+  return createSubgraphServer({ name: definition.name, config, schema, orm, requestScope: definition.requestScope });
+}

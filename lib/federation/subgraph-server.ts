@@ -1,0 +1,114 @@
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { unwrapResolverError } from '@apollo/server/errors';
+import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
+import { PRINCIPAL_HEADER, type Principal, verifyPrincipal } from '../auth/principal';
+import type { Config, SubgraphName } from '../config/config';
+import { type Orm, pingDatabase } from '../db/orm';
+import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
+import { metricsPlugin } from '../http/metrics';
+import { fastifyLoggingOptions } from '../logging/logger';
+import type { SubgraphContext } from './subgraph-context';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+}
+
+export interface SubgraphServerOptions<Scope> {
+  name: SubgraphName;
+  config: Config;
+  schema: GraphQLSchema;
+  orm: Orm;
+  /** Builds the request's services and DataLoaders around its own EntityManager. */
+  requestScope: (em: EntityManager) => Scope;
+}
+
+/** Codes a client may see as they are; anything else becomes a generic internal error (and is logged). */
+const PASS_THROUGH_CODES = new Set<string>([
+  ...Object.values(ErrorCode),
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'OPERATION_RESOLUTION_FAILURE',
+  'BAD_REQUEST',
+]);
+
+/**
+ * A subgraph process: Apollo Server on fastify at /graphql, refusing every request without a valid
+ * principal signed by the gateway; /health (with a database probe) and /metrics beside it.
+ */
+export async function createSubgraphServer<Scope extends object>(options: SubgraphServerOptions<Scope>): Promise<FastifyInstance> {
+  const { name, config, schema, orm, requestScope } = options;
+  const app = Fastify({ ...fastifyLoggingOptions(config, `subgraph-${name}`), bodyLimit: 1024 * 1024 });
+
+  const apollo = new ApolloServer<SubgraphContext<Scope>>({
+    schema,
+    introspection: false,
+    includeStacktraceInErrorResponses: false,
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      fastifyApolloDrainPlugin(app),
+    ],
+    formatError: (formatted, error) => formatSubgraphError(formatted, error, app),
+  });
+  await apollo.start();
+
+  await app.register(metricsPlugin, { service: `subgraph-${name}` });
+
+  app.get('/health', { logLevel: 'warn' }, async (_req, reply) => {
+    try {
+      await pingDatabase(orm);
+      return { service: `subgraph-${name}`, status: 'ok', database: 'ok' };
+    } catch {
+      reply.code(503);
+      return { service: `subgraph-${name}`, status: 'unavailable', database: 'unavailable' };
+    }
+  });
+
+  await app.register(async (graphql) => {
+    graphql.addHook('onRequest', async (req, reply) => {
+      const header = req.headers[PRINCIPAL_HEADER];
+      const principal = await verifyPrincipal(typeof header === 'string' ? header : undefined, config.secrets.principalSecret);
+      if (!principal) {
+        reply.code(401).send({
+          errors: [{ message: 'missing or invalid principal', extensions: { code: ErrorCode.UNAUTHENTICATED } }],
+        });
+        return reply;
+      }
+      req.principal = principal;
+    });
+    await graphql.register(fastifyApollo(apollo), {
+      path: '/graphql',
+      context: async (req) => {
+        const em = orm.em.fork() as EntityManager;
+        return { ...requestScope(em), principal: req.principal!, requestId: req.id, em, log: req.log };
+      },
+    });
+  });
+
+  app.addHook('onClose', async () => {
+    await orm.close();
+  });
+  return app;
+}
+
+function formatSubgraphError(formatted: GraphQLFormattedError, error: unknown, app: FastifyInstance): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  if (original instanceof AppError) return formatted;
+  if (isConnectionFailure(original)) {
+    return { message: 'database unavailable', extensions: { code: ErrorCode.SERVICE_UNAVAILABLE } };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && PASS_THROUGH_CODES.has(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) {
+    return formatted;
+  }
+  app.log.error({ err: original }, 'unexpected resolver error');
+  return { message: 'internal error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
+}

@@ -1,0 +1,32 @@
+import { ErrorCode } from '../errors/app-error';
+import { HttpError } from './error-body';
+
+/** Seconds a client should wait before retrying when a dependency is down. */
+export const UNAVAILABLE_RETRY_SECS = 5;
+
+/**
+ * The one table from GraphQL `extensions.code` to the documented HTTP status and error code. Domain
+ * codes (sku_conflict, …) are added here by their modules. Anything unknown is a 500 internal_error.
+ */
+const TABLE: Record<string, { status: number; code: string }> = {
+  [ErrorCode.BAD_USER_INPUT]: { status: 400, code: 'bad_request' },
+  [ErrorCode.UNAUTHENTICATED]: { status: 401, code: 'unauthorized' },
+  [ErrorCode.FORBIDDEN]: { status: 403, code: 'forbidden' },
+  [ErrorCode.NOT_FOUND]: { status: 404, code: 'not_found' },
+  [ErrorCode.CONFLICT]: { status: 409, code: 'conflict' },
+  [ErrorCode.RATE_LIMITED]: { status: 429, code: 'rate_limit_exceeded' },
+  [ErrorCode.SERVICE_UNAVAILABLE]: { status: 503, code: 'service_unavailable' },
+};
+
+export function httpErrorFromGraphQL(error: { message?: string; extensions?: Record<string, unknown> }): HttpError {
+  const code = typeof error.extensions?.code === 'string' ? error.extensions.code : ErrorCode.INTERNAL_SERVER_ERROR;
+  const entry = TABLE[code];
+  if (!entry) return new HttpError(500, 'internal_error', 'internal error');
+  if (entry.status === 503) return new HttpError(503, entry.code, 'a dependency is unavailable, retry later', UNAVAILABLE_RETRY_SECS);
+  const retry = typeof error.extensions?.retryAfterSecs === 'number' ? error.extensions.retryAfterSecs : undefined;
+  return new HttpError(entry.status, entry.code, error.message ?? entry.code, retry);
+}
+
+export function serviceUnavailable(message = 'a dependency is unavailable, retry later'): HttpError {
+  return new HttpError(503, 'service_unavailable', message, UNAVAILABLE_RETRY_SECS);
+}

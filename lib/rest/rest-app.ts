@@ -1,0 +1,158 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import type { Config } from '../config/config';
+import { metricsPlugin } from '../http/metrics';
+import { fastifyLoggingOptions } from '../logging/logger';
+import { ErrorBody, HttpError } from './error-body';
+import { GatewayClient } from './gateway-client';
+import { ResponseCache } from './response-cache';
+import type { RestAdapter, RestRoute, RouteRuntime } from './route';
+
+export interface RestAppOptions {
+  config: Config;
+  adapters: RestAdapter[];
+  /** Defaults to a client of config.gatewayUrl. */
+  gateway?: GatewayClient;
+}
+
+const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * The REST process: every adapter's routes on one fastify server, with the shared error body, request
+ * ids, OpenAPI 3.1 at /openapi.json, a reference page at /docs, /metrics, 404 and 405 handling.
+ */
+export async function createRestApp({ config, adapters, gateway }: RestAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...fastifyLoggingOptions(config, 'rest'),
+    bodyLimit: 1024 * 1024,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
+  });
+  const client = gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);
+  const cache = new ResponseCache(config.referenceCacheTtlSecs);
+
+  app.addSchema(ErrorBody);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'QRIS merchant platform REST APIs',
+        version: '1.0.0',
+        description: 'Bank PSP integration, partner read-only and core merchant APIs. Errors use the ErrorBody schema.',
+      },
+      tags: adapters.map((adapter) => ({ name: adapter.name, description: adapter.description })),
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, index) => (json.$id as string) ?? `def-${index}` },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(metricsPlugin, { service: 'rest' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  app.addHook('onSend', async (req, reply, payload) => {
+    reply.header('x-request-id', req.id);
+    return payload;
+  });
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler((req, reply) => {
+    sendError(reply, new HttpError(404, 'not_found', `no route for ${req.method} ${req.url.split('?')[0]}`));
+  });
+
+  const runtime: RouteRuntime = { gateway: client, run: () => Promise.reject(new Error('bound per request')) };
+  const methodsByUrl = new Map<string, Set<string>>();
+  for (const adapter of adapters) {
+    for (const route of adapter.routes) {
+      registerRoute(app, route, adapter, runtime, cache);
+      methodsByUrl.set(route.url, new Set([...(methodsByUrl.get(route.url) ?? []), route.method as string]));
+    }
+  }
+  // A known path with a method it does not serve answers 405 with Allow, not 404.
+  for (const [url, methods] of methodsByUrl) {
+    const others = METHODS.filter((m) => !methods.has(m) && !(m === 'GET' && methods.has('HEAD')));
+    const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].join(', ');
+    app.route({
+      method: others,
+      url,
+      schema: { hide: true },
+      handler: (req, reply) => {
+        reply.header('allow', allow);
+        sendError(reply, new HttpError(405, 'method_not_allowed', `${req.method} is not supported for ${url}`));
+      },
+    });
+  }
+  app.addHook('onClose', async () => {
+    if (!gateway) await client.close();
+  });
+  return app;
+}
+
+function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, runtime: RouteRuntime, cache: ResponseCache): void {
+  app.route({
+    method: route.method,
+    url: route.url,
+    schema: {
+      summary: route.summary,
+      description: route.description,
+      tags: route.tags.length > 0 ? route.tags : [adapter.name],
+      operationId: route.operation.name,
+      ...route.schema,
+    },
+    handler: async (req, reply) => {
+      const input = { params: req.params, query: req.query, body: req.body } as never;
+      const bound: RouteRuntime = {
+        gateway: runtime.gateway,
+        run: (operation, variables, options) => runtime.gateway.execute(operation, variables, { requestId: req.id, ...options }),
+      };
+      if (route.handle) return route.handle(input, bound, req, reply);
+      if (route.cacheable) return serveCacheable(route, input, bound, req, reply, cache);
+      const data = await bound.run(route.operation, route.variables?.(input) ?? {});
+      return route.map ? route.map(data, input) : data;
+    },
+  });
+}
+
+/** Cacheable routes: serve from the cache when fresh, answer 304 to a matching If-None-Match. */
+async function serveCacheable(
+  route: RestRoute,
+  input: never,
+  runtime: RouteRuntime,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  cache: ResponseCache,
+): Promise<unknown> {
+  const key = `${route.url}?${JSON.stringify(req.query ?? {})}`;
+  let entry = cache.get(key);
+  if (!entry) {
+    const data = await runtime.run(route.operation, route.variables?.(input) ?? {});
+    entry = cache.store(key, String(reply.serialize(route.map ? route.map(data, input) : data)));
+  }
+  reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
+  if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(entry.body);
+}
+
+function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply): void {
+  if (error instanceof HttpError) {
+    if (error.status >= 500) req.log.warn({ code: error.code }, error.message);
+    return sendError(reply, error);
+  }
+  if (error.validation) {
+    const first = error.validation[0];
+    const where = error.validationContext ?? 'request';
+    const field = first?.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : (first?.params as { missingProperty?: string })?.missingProperty;
+    return sendError(reply, new HttpError(400, 'bad_request', `invalid ${where}${field ? ` (${field})` : ''}: ${first?.message ?? 'invalid'}`));
+  }
+  const status = error.statusCode ?? 500;
+  if (status === 413) return sendError(reply, new HttpError(413, 'payload_too_large', 'request body too large'));
+  if (status === 415) return sendError(reply, new HttpError(415, 'unsupported_media_type', 'unsupported content type'));
+  if (status >= 400 && status < 500) return sendError(reply, new HttpError(400, 'bad_request', error.message));
+  req.log.error({ err: error }, 'unhandled error');
+  sendError(reply, new HttpError(500, 'internal_error', 'internal error'));
+}
+
+export function sendError(reply: FastifyReply, error: HttpError): void {
+  if (error.retryAfterSecs !== undefined) reply.header('retry-after', String(error.retryAfterSecs));
+  // The error body is not in every route's response schema (e.g. 405); serialise it directly.
+  reply.code(error.status).type('application/json; charset=utf-8').send(JSON.stringify(error.toBody()));
+}

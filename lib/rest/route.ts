@@ -1,0 +1,53 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { ExecuteOptions, GatewayClient } from './gateway-client';
+import type { FixedOperationDocument } from './operation';
+
+export interface RouteSchemas {
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  /** One schema per documented status; the 200 schema is also what keeps unlisted fields from leaving. */
+  response: Record<number, TSchema>;
+}
+
+type Input<S extends RouteSchemas> = {
+  params: S['params'] extends TSchema ? Static<S['params']> : undefined;
+  query: S['querystring'] extends TSchema ? Static<S['querystring']> : undefined;
+  body: S['body'] extends TSchema ? Static<S['body']> : undefined;
+};
+
+export interface RouteRuntime {
+  gateway: GatewayClient;
+  run<T>(operation: FixedOperationDocument, variables: Record<string, unknown>, options?: Partial<ExecuteOptions>): Promise<T>;
+}
+
+/**
+ * A documented REST route: authenticate → validate (by schema) → ONE fixed GraphQL operation → map.
+ * `handle` replaces the default flow for routes that must shape their own status (e.g. health).
+ */
+export interface RestRoute<S extends RouteSchemas = RouteSchemas, Data = any> {
+  method: HTTPMethods;
+  url: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  schema: S;
+  operation: FixedOperationDocument;
+  variables?: (input: Input<S>) => Record<string, unknown>;
+  map?: (data: Data, input: Input<S>) => Static<S['response'][200]>;
+  /** Public, slowly changing data: ETag and Cache-Control, and an in-process cache when enabled. */
+  cacheable?: boolean;
+  handle?: (input: Input<S>, runtime: RouteRuntime, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+}
+
+export function defineRoute<S extends RouteSchemas, Data>(route: RestRoute<S, Data>): RestRoute<S, Data> {
+  return route;
+}
+
+/** A REST adapter is a set of routes with the OpenAPI tags that describe them. */
+export interface RestAdapter {
+  name: string;
+  description: string;
+  routes: RestRoute<any, any>[];
+}

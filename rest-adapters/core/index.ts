@@ -1,0 +1,18 @@
+import type { RestAdapter } from '../../lib/rest/route';
+import health from './routes/health/health';
+import otpRuntime from './routes/health/otp-runtime';
+import legalDocuments from './routes/public/legal-documents';
+import businessScales from './routes/references/business-scales';
+import businessTypes from './routes/references/business-types';
+import cities from './routes/references/cities';
+import districts from './routes/references/districts';
+import postalCodes from './routes/references/postal-codes';
+import provinces from './routes/references/provinces';
+import subdistricts from './routes/references/subdistricts';
+
+/** core-api.md: the merchant app, auth, internal and point-of-sale paths (more routes arrive per issue). */
+export const coreAdapter: RestAdapter = {
+  name: 'core',
+  description: 'Core merchant API (core-api.md): reference data, public documents, health; app, auth, internal and point of sale.',
+  routes: [health, otpRuntime, legalDocuments, provinces, cities, districts, subdistricts, postalCodes, businessTypes, businessScales],
+};

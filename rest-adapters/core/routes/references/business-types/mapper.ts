@@ -1,0 +1,27 @@
+import type { BusinessTypesResponse } from './schema';
+
+export interface BusinessTypesData {
+  businessTypes: {
+    id: number;
+    code: string;
+    name: string;
+    category: { id: number; code: string; name: string };
+    benchmarkTransactions: number;
+    benchmarkTicketSize: number;
+    baseOperationalCostRate: number;
+  }[];
+}
+
+export function toBusinessTypesResponse(data: BusinessTypesData): BusinessTypesResponse {
+  return { items: data.businessTypes.map((p) => ({
+    id: p.id,
+    code: p.code,
+    name: p.name,
+    category_id: p.category.id,
+    category_code: p.category.code,
+    category_name: p.category.name,
+    benchmark_transactions: p.benchmarkTransactions,
+    benchmark_ticket_size: p.benchmarkTicketSize,
+    base_operational_cost_rate: p.baseOperationalCostRate,
+  })) };
+}

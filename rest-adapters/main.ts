@@ -1,0 +1,12 @@
+import { loadConfig } from '../lib/config/config';
+import { listenUntilSignal } from '../lib/http/listen';
+import { createRestApp } from '../lib/rest/rest-app';
+import { REST_ADAPTERS } from './index';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createRestApp({ config, adapters: REST_ADAPTERS });
+  await listenUntilSignal(app, config.host, config.ports.rest);
+}
+
+void main();

@@ -1,0 +1,31 @@
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import {
+  OPERATIONS_FILE,
+  ROOT,
+  SUPERGRAPH_FILE,
+  collectOperations,
+  composeSupergraph,
+  operationsManifest,
+  validateOperations,
+} from '../lib/federation/compose';
+import { SUBGRAPHS } from '../subgraphs';
+
+/** `npm run compose`: writes every subgraph SDL, the supergraph and the operations manifest. */
+async function main(): Promise<void> {
+  const composition = await composeSupergraph(SUBGRAPHS);
+  for (const subgraph of composition.subgraphs) writeFileSync(subgraph.file, subgraph.sdl);
+  writeFileSync(SUPERGRAPH_FILE, composition.supergraphSdl);
+  const operations = collectOperations();
+  const problems = validateOperations(composition.apiSchema, operations);
+  if (problems.length > 0) throw new Error(`invalid operation documents:\n  - ${problems.join('\n  - ')}`);
+  writeFileSync(OPERATIONS_FILE, operationsManifest(operations));
+  const written = [...composition.subgraphs.map((s) => s.file), SUPERGRAPH_FILE, OPERATIONS_FILE];
+  process.stdout.write(JSON.stringify({ written: written.map((f) => path.relative(ROOT, f)), operations: operations.length }) + '\n');
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});

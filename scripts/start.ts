@@ -1,0 +1,97 @@
+import 'reflect-metadata';
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { request } from 'undici';
+import { DEV_SECRETS, SUBGRAPH_NAMES, loadConfig } from '../lib/config/config';
+import { openDatabaseTarget } from '../lib/db/database-target';
+import { DEMO } from '../lib/demo/demo-ids';
+import { migrateAll, seedDemo, seedReference } from './database-tasks';
+
+/**
+ * `npm start`: database (embedded unless DATABASE_URL), migrations, reference and demo data, then the four
+ * subgraphs, the gateway and the REST adapters as child processes. Ctrl-C stops them all, then the database.
+ */
+const DIST = path.resolve(__dirname, '..');
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const started = Date.now();
+  const target = await openDatabaseTarget(config);
+  log(`database: ${target.source}${target.embedded ? ` (data in ${path.resolve(config.database.dataDir)})` : ''}`);
+  const migrations = await migrateAll(config, target.adminUrl);
+  const applied = Object.values(migrations).flat().length;
+  log(`migrations: ${applied} applied`);
+  const reference = await seedReference(config, target.adminUrl);
+  log(`reference data: ${reference.imports.map((i) => `${i.source} ${i.skipped ? 'unchanged' : `${i.rows} rows`}`).join(', ')}`);
+  await seedDemo(config, target.adminUrl);
+
+  const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };
+  const children: ChildProcess[] = [];
+  let stopping = false;
+  const stop = async (code: number) => {
+    if (stopping) return;
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+    await target.embedded?.stop();
+    process.exit(code);
+  };
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
+
+  const launch = async (name: string, entry: string, port: number) => {
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    children.push(child);
+    child.once('exit', (code) => {
+      if (!stopping) {
+        log(`${name} exited (${code}); stopping everything`);
+        void stop(1);
+      }
+    });
+    await waitForHealth(`http://${config.host}:${port}/health`, name);
+    return `http://${config.host}:${port}`;
+  };
+
+  const addresses: [string, string][] = [];
+  await Promise.all(
+    SUBGRAPH_NAMES.map(async (name) => {
+      addresses.push([`subgraph ${name}`, `${await launch(name, `subgraphs/${name}/src/main.js`, config.ports[name])}/graphql`]);
+    }),
+  );
+  addresses.push(['gateway (GraphQL)', `${await launch('gateway', 'gateway/src/main.js', config.ports.gateway)}/graphql`]);
+  const rest = await launch('rest', 'rest-adapters/main.js', config.ports.rest);
+  addresses.push(['REST APIs', rest], ['API reference', `${rest}/docs`], ['OpenAPI', `${rest}/openapi.json`], ['metrics', `${rest}/metrics`]);
+
+  const usingDevSecrets = Object.entries(DEV_SECRETS).filter(([key, value]) => process.env[key] === undefined || process.env[key] === value).map(([key]) => key);
+  log('');
+  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  for (const [name, url] of addresses.sort()) log(`  ${name.padEnd(22)} ${url}`);
+  log('');
+  log('demo data and credentials (development only):');
+  log(`  merchant              ${DEMO.merchantCode} (${DEMO.merchantId}), outlets ${DEMO.outlets.map((o) => `${o.code} NMID ${o.nmid}`).join(', ')}`);
+  log(`  X-Internal-API-Key    ${config.secrets.internalApiKey}`);
+  log(`  try                   curl '${rest}/references/cities?province_id=31'`);
+  if (usingDevSecrets.length > 0) log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);
+  log('Ctrl-C stops everything.');
+}
+
+async function waitForHealth(url: string, name: string, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const { statusCode, body } = await request(url);
+      await body.dump();
+      if (statusCode < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not become healthy at ${url} within ${timeoutMs / 1000} s`);
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`start failed: ${error.message}\n`);
+  process.exit(1);
+});

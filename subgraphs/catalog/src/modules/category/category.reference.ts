@@ -1,0 +1,10 @@
+import type { CatalogContext } from '../../context';
+import type { CategoryType } from './category.type';
+
+export const categoryReference = {
+  Category: {
+    __resolveReference(ref: { id: string }, ctx: CatalogContext): Promise<CategoryType | null> {
+      return ctx.services.category.findById(ref.id);
+    },
+  },
+};

@@ -1,0 +1,31 @@
+import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
+import { merchantRequestScope } from './context';
+import { migrations } from './migrations';
+import { LegalDocument } from './modules/legal-document/legal-document.entity';
+import { Merchant } from './modules/merchant/merchant.entity';
+import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
+import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
+import { buildMerchantSchema } from './schema';
+import { seedMerchantDemo } from './seed/demo.seed';
+
+/** The merchant subgraph: merchants and their lifecycle, identity, partners, banks, reference data. */
+export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequestScope>> = {
+  name: 'merchant',
+  entities: [
+    Merchant,
+    Province,
+    City,
+    District,
+    Subdistrict,
+    PostalCode,
+    ReferenceImport,
+    BusinessTypeCategory,
+    BusinessType,
+    BusinessScale,
+    LegalDocument,
+  ],
+  migrations,
+  buildSchema: buildMerchantSchema,
+  requestScope: merchantRequestScope,
+  seedDemo: seedMerchantDemo,
+};

@@ -1,0 +1,7 @@
+import { NotFoundError } from '../../../../../lib/errors/app-error';
+
+export class LegalDocumentNotFoundError extends NotFoundError {
+  constructor() {
+    super('legal document');
+  }
+}

@@ -1,0 +1,14 @@
+import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { MerchantContext } from '../../context';
+import { OtpRuntimeStatusType } from './runtime.type';
+
+@Resolver()
+export class RuntimeResolver {
+  /** One-time passwords live in the merchant schema (DESIGN.md §3), so the store is up when it answers. */
+  @Authorized('service', 'internal', 'operator')
+  @Query(() => OtpRuntimeStatusType)
+  async otpRuntimeStatus(@Ctx() ctx: MerchantContext): Promise<OtpRuntimeStatusType> {
+    await ctx.em.getConnection().execute('select 1');
+    return { store: 'postgresql', status: 'ok' };
+  }
+}

@@ -1,0 +1,14 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { LegalDocumentResolver } from './modules/legal-document/legal-document.resolver';
+import { merchantReference } from './modules/merchant/merchant.reference';
+import { MerchantResolver } from './modules/merchant/merchant.resolver';
+import { ReferenceResolver } from './modules/reference/reference.resolver';
+import { RuntimeResolver } from './modules/runtime/runtime.resolver';
+
+export function buildMerchantSchema(): Promise<GraphQLSchema> {
+  return buildFederatedSchema(
+    { resolvers: [MerchantResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
+    merchantReference,
+  );
+}

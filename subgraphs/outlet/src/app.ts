@@ -1,0 +1,16 @@
+import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
+import { outletRequestScope } from './context';
+import { migrations } from './migrations';
+import { Outlet } from './modules/outlet/outlet.entity';
+import { buildOutletSchema } from './schema';
+import { seedOutletDemo } from './seed/demo.seed';
+
+/** The outlet subgraph: outlets, terminals and devices, PSP pairings; NMID/MID/TID resolution. */
+export const outletSubgraph: SubgraphDefinition<ReturnType<typeof outletRequestScope>> = {
+  name: 'outlet',
+  entities: [Outlet],
+  migrations,
+  buildSchema: buildOutletSchema,
+  requestScope: outletRequestScope,
+  seedDemo: seedOutletDemo,
+};

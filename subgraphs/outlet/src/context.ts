@@ -1,0 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
+import { OutletService } from './modules/outlet/outlet.service';
+
+export function outletRequestScope(em: EntityManager) {
+  return { services: { outlet: new OutletService(em) } };
+}
+
+export type OutletContext = SubgraphContext<ReturnType<typeof outletRequestScope>>;

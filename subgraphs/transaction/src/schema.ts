@@ -1,0 +1,8 @@
+import type { GraphQLSchema } from 'graphql';
+import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { transactionReference } from './modules/transaction/transaction.reference';
+import { MerchantTransactionsResolver, TransactionResolver } from './modules/transaction/transaction.resolver';
+
+export function buildTransactionSchema(): Promise<GraphQLSchema> {
+  return buildFederatedSchema({ resolvers: [TransactionResolver, MerchantTransactionsResolver] }, transactionReference);
+}
