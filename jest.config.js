@@ -1,5 +1,6 @@
 /** Jest runs TypeScript through @swc/jest (decorators and their metadata included) against real PostgreSQL. */
 const swc = {
+  swcrc: false,
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
     transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
@@ -9,16 +10,20 @@ const swc = {
   module: { type: 'commonjs', ignoreDynamic: true },
 };
 
+const ESM_ONLY = ['cookie', 'content-disposition', '@apidevtools/json-schema-ref-parser'];
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/lib', '<rootDir>/subgraphs', '<rootDir>/rest-adapters', '<rootDir>/gateway'],
   testMatch: ['**/*.test.ts'],
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
-    // cookie 2 (pulled in by fastify.inject) is ESM-only; Jest on Node 20 needs it transformed.
-    'node_modules/cookie/.+\\.js$': ['@swc/jest', swc],
+    // ESM-only packages (cookie 2 via fastify.inject, content-disposition via the docs page, the OpenAPI validator's ref parser): Jest on Node 20
+    // cannot require them, so they are transformed to CommonJS too.
+    [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', swc],
   },
-  transformIgnorePatterns: ['/node_modules/(?!cookie/)'],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
+  setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
   testTimeout: 30000,

@@ -10,7 +10,7 @@ import { signPrincipal } from '../../lib/auth/principal';
 import type { Config, SubgraphName } from '../../lib/config/config';
 import { projectRoot } from '../../lib/config/project-root';
 import { metricsPlugin } from '../../lib/http/metrics';
-import { fastifyLoggingOptions } from '../../lib/logging/logger';
+import { type LogStream, fastifyLoggingOptions } from '../../lib/logging/logger';
 import { authenticateCaller } from './caller-auth';
 import type { GatewayContext } from './gateway-context';
 import { SubgraphDataSource } from './subgraph-data-source';
@@ -22,14 +22,15 @@ export interface GatewayOptions {
   config: Config;
   /** Subgraph URLs that replace the supergraph's routing_url (tests listen on ephemeral ports). */
   subgraphUrls?: Partial<Record<SubgraphName, string>>;
+  logStream?: LogStream;
 }
 
 /**
  * The Apollo Gateway over the static, pre-composed supergraph (no runtime introspection). Each request's
  * caller is authenticated once, its principal signed once, and forwarded to every subgraph fetch.
  */
-export async function createGatewayApp({ config, subgraphUrls = {} }: GatewayOptions): Promise<FastifyInstance> {
-  const app = Fastify({ ...fastifyLoggingOptions(config, 'gateway'), bodyLimit: 256 * 1024 });
+export async function createGatewayApp({ config, subgraphUrls = {}, logStream }: GatewayOptions): Promise<FastifyInstance> {
+  const app = Fastify({ ...fastifyLoggingOptions(config, 'gateway', logStream), bodyLimit: 256 * 1024 });
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),

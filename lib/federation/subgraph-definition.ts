@@ -5,6 +5,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Config, SubgraphName } from '../config/config';
 import { subgraphDatabaseUrl } from '../db/database-urls';
 import { type Orm, createOrm } from '../db/orm';
+import type { LogStream } from '../logging/logger';
 import { createSubgraphServer } from './subgraph-server';
 
 /** Everything the shared tooling (process runner, migrations, composition, seeds) needs of a subgraph. */
@@ -29,7 +30,11 @@ export async function openSubgraphOrm(definition: SubgraphDefinition, config: Co
 }
 
 /** Builds the subgraph's HTTP server on its own ORM (closed with the server). */
-export async function createSubgraphApp(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<FastifyInstance> {
-  const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config, adminUrl)]);
-  return createSubgraphServer({ name: definition.name, config, schema, orm, requestScope: definition.requestScope });
+export async function createSubgraphApp(
+  definition: SubgraphDefinition,
+  config: Config,
+  options: { adminUrl?: string; logStream?: LogStream } = {},
+): Promise<FastifyInstance> {
+  const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config, options.adminUrl)]);
+  return createSubgraphServer({ name: definition.name, config, schema, orm, requestScope: definition.requestScope, logStream: options.logStream });
 }

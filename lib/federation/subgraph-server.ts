@@ -11,7 +11,7 @@ import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
 import { metricsPlugin } from '../http/metrics';
-import { fastifyLoggingOptions } from '../logging/logger';
+import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import type { SubgraphContext } from './subgraph-context';
 
 declare module 'fastify' {
@@ -27,6 +27,7 @@ export interface SubgraphServerOptions<Scope> {
   orm: Orm;
   /** Builds the request's services and DataLoaders around its own EntityManager. */
   requestScope: (em: EntityManager) => Scope;
+  logStream?: LogStream;
 }
 
 /** Codes a client may see as they are; anything else becomes a generic internal error (and is logged). */
@@ -44,8 +45,8 @@ const PASS_THROUGH_CODES = new Set<string>([
  * principal signed by the gateway; /health (with a database probe) and /metrics beside it.
  */
 export async function createSubgraphServer<Scope extends object>(options: SubgraphServerOptions<Scope>): Promise<FastifyInstance> {
-  const { name, config, schema, orm, requestScope } = options;
-  const app = Fastify({ ...fastifyLoggingOptions(config, `subgraph-${name}`), bodyLimit: 1024 * 1024 });
+  const { name, config, schema, orm, requestScope, logStream } = options;
+  const app = Fastify({ ...fastifyLoggingOptions(config, `subgraph-${name}`, logStream), bodyLimit: 1024 * 1024 });
 
   const apollo = new ApolloServer<SubgraphContext<Scope>>({
     schema,

@@ -3,6 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config';
 
+/** Where log lines go instead of stdout (tests capture them). */
+export interface LogStream {
+  write(line: string): void;
+}
+
 /** Header names and body keys that carry secrets; pino replaces them wherever they appear in a log object. */
 export const REDACTED_PATHS = [
   'req.headers.authorization',
@@ -36,10 +41,11 @@ function safeUrl(url: string | undefined): string | undefined {
 }
 
 /** Fastify options shared by every process: pino JSON logs with the request id in every line. */
-export function fastifyLoggingOptions(config: Config, service: string): FastifyServerOptions {
+export function fastifyLoggingOptions(config: Config, service: string, stream?: LogStream): FastifyServerOptions {
   return {
     logger: {
       level: config.logLevel,
+      ...(stream ? { stream } : {}),
       base: { service },
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       serializers: {

@@ -3,7 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
-import { fastifyLoggingOptions } from '../logging/logger';
+import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { ErrorBody, HttpError } from './error-body';
 import { GatewayClient } from './gateway-client';
 import { ResponseCache } from './response-cache';
@@ -14,6 +14,7 @@ export interface RestAppOptions {
   adapters: RestAdapter[];
   /** Defaults to a client of config.gatewayUrl. */
   gateway?: GatewayClient;
+  logStream?: LogStream;
 }
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
@@ -22,9 +23,9 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * The REST process: every adapter's routes on one fastify server, with the shared error body, request
  * ids, OpenAPI 3.1 at /openapi.json, a reference page at /docs, /metrics, 404 and 405 handling.
  */
-export async function createRestApp({ config, adapters, gateway }: RestAppOptions): Promise<FastifyInstance> {
+export async function createRestApp({ config, adapters, gateway, logStream }: RestAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...fastifyLoggingOptions(config, 'rest'),
+    ...fastifyLoggingOptions(config, 'rest', logStream),
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,

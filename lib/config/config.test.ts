@@ -1,0 +1,30 @@
+import { ConfigError, DEV_SECRETS, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('applies development defaults and coerces numbers', () => {
+    const config = loadConfig({ REST_PORT: '9090' });
+    expect(config.ports).toEqual({ rest: 9090, gateway: 4000, merchant: 4001, outlet: 4002, transaction: 4003, catalog: 4004 });
+    expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
+    expect(config.database.adminUrl).toBeUndefined();
+    expect(config.secrets.internalApiKey).toBe(DEV_SECRETS.INTERNAL_API_KEY);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('fails with the list of every problem', () => {
+    let error: ConfigError | undefined;
+    try {
+      loadConfig({ REST_PORT: 'eighty', LOG_LEVEL: 'loud', DATABASE_URL: 'mysql://x', INTERNAL_API_KEY: 'short' });
+    } catch (e) {
+      error = e as ConfigError;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const problems = error!.problems.join('\n');
+    for (const key of ['REST_PORT', 'LOG_LEVEL', 'DATABASE_URL', 'INTERNAL_API_KEY']) expect(problems).toContain(key);
+  });
+
+  it('refuses the development secrets in production', () => {
+    expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: must be set in production/);
+    const secrets = Object.fromEntries(Object.keys(DEV_SECRETS).map((key) => [key, `${key.toLowerCase()}-production-value`]));
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).isProduction).toBe(true);
+  });
+});

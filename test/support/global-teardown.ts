@@ -1,0 +1,7 @@
+import { adminQuery } from './test-database';
+
+export default async function globalTeardown(): Promise<void> {
+  const template = globalThis.__qrisTestTemplate;
+  if (template) await adminQuery(template.adminUrl, `DROP DATABASE IF EXISTS ${template.name} WITH (FORCE)`);
+  await globalThis.__qrisTestEmbedded?.stop();
+}

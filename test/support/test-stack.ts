@@ -1,0 +1,71 @@
+import type { FastifyInstance } from 'fastify';
+import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '../../lib/config/config';
+import { createSubgraphApp } from '../../lib/federation/subgraph-definition';
+import { createRestApp } from '../../lib/rest/rest-app';
+import { createGatewayApp } from '../../gateway/src/app';
+import { REST_ADAPTERS } from '../../rest-adapters';
+import { SUBGRAPHS } from '../../subgraphs';
+import { type TestDatabase, cloneTemplateDatabase } from './test-database';
+
+export interface LogLine {
+  service: string;
+  reqId?: string;
+  msg?: string;
+  [key: string]: unknown;
+}
+
+export interface TestStack {
+  config: Config;
+  database: TestDatabase;
+  rest: FastifyInstance;
+  gateway: FastifyInstance;
+  gatewayUrl: string;
+  subgraphs: Record<SubgraphName, { app: FastifyInstance; url: string }>;
+  /** Every log line of every process, parsed. */
+  logs: LogLine[];
+  close(): Promise<void>;
+}
+
+/**
+ * The whole system in this process on ephemeral ports, over a private clone of the seeded template
+ * database: four subgraphs, the gateway and the REST app (used through `inject` or its listening port).
+ */
+export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+  const database = await cloneTemplateDatabase();
+  const logs: LogLine[] = [];
+  const logStream = { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
+  const base = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: database.adminUrl, ...env };
+  const config = loadConfig(base);
+
+  const subgraphs = {} as TestStack['subgraphs'];
+  await Promise.all(
+    SUBGRAPH_NAMES.map(async (name) => {
+      const definition = SUBGRAPHS.find((s) => s.name === name)!;
+      const app = await createSubgraphApp(definition, config, { logStream });
+      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      subgraphs[name] = { app, url: `${address}/graphql` };
+    }),
+  );
+  const subgraphUrls = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, subgraphs[name].url]));
+  const gateway = await createGatewayApp({ config, subgraphUrls, logStream });
+  const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
+  const restConfig = loadConfig({ ...base, GATEWAY_URL: gatewayUrl });
+  const rest = await createRestApp({ config: restConfig, adapters: REST_ADAPTERS, logStream });
+  await rest.ready();
+
+  return {
+    config: restConfig,
+    database,
+    rest,
+    gateway,
+    gatewayUrl,
+    subgraphs,
+    logs,
+    close: async () => {
+      await rest.close();
+      await gateway.close();
+      await Promise.all(Object.values(subgraphs).map(({ app }) => app.close()));
+      await database.drop();
+    },
+  };
+}
