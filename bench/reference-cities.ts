@@ -251,8 +251,17 @@ async function load(target: Target, provinceIds: number[], durationSecs: number,
       if (statusCode >= 200 && statusCode < 300) latencies.push(responseTimeMs);
     });
   }
-  return instance;
+  current = instance;
+  try {
+    return await instance;
+  } finally {
+    current = undefined;
+  }
 }
+
+/** The load running now, stopped on SIGINT/SIGTERM. */
+let current: autocannon.Instance | undefined;
+let interrupted = false;
 
 async function measure(target: Target, round: number, provinceIds: number[]): Promise<Run> {
   if (SETTINGS.warmupSecs > 0) await load(target, provinceIds, SETTINGS.warmupSecs);
@@ -362,7 +371,10 @@ async function main(): Promise<void> {
   const runs: Run[] = [];
   for (let round = 1; round <= SETTINGS.rounds; round++) {
     // Rotate the order each round, so no target always runs first or after the same one.
-    for (let i = 0; i < TARGETS.length; i++) runs.push(await measure(TARGETS[(i + round - 1) % TARGETS.length], round, provinceIds));
+    for (let i = 0; i < TARGETS.length; i++) {
+      if (interrupted) return;
+      runs.push(await measure(TARGETS[(i + round - 1) % TARGETS.length], round, provinceIds));
+    }
   }
   const loadAfter = os.loadavg();
   await stopAll();
@@ -422,16 +434,23 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(json)}\n`);
 }
 
-const bail = (code: number) => {
+const onSignal = (signal: NodeJS.Signals, code: number) => {
+  if (interrupted) return;
+  interrupted = true;
+  progress(`${signal}: stopping the load and every process started …`);
+  current?.stop();
   void stopAll().then(() => process.exit(code));
 };
-process.on('SIGINT', () => bail(130));
-process.on('SIGTERM', () => bail(143));
+process.on('SIGINT', () => onSignal('SIGINT', 130));
+process.on('SIGTERM', () => onSignal('SIGTERM', 143));
 
 main().then(
-  () => process.exit(0),
+  () => {
+    if (!interrupted) process.exit(0);
+  },
   (error: Error) => {
+    if (interrupted) return;
     progress(`bench failed: ${error.message}`);
-    bail(1);
+    void stopAll().then(() => process.exit(1));
   },
 );

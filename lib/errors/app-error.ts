@@ -30,21 +30,9 @@ export class NotFoundError extends AppError {
   }
 }
 
-export class BadInputError extends AppError {
-  constructor(message: string) {
-    super(message, ErrorCode.BAD_USER_INPUT);
-  }
-}
-
 export class ForbiddenError extends AppError {
   constructor(message = 'not allowed for this caller') {
     super(message, ErrorCode.FORBIDDEN);
-  }
-}
-
-export class UnavailableError extends AppError {
-  constructor(message: string) {
-    super(message, ErrorCode.SERVICE_UNAVAILABLE);
   }
 }
 

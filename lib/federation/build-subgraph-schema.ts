@@ -42,7 +42,6 @@ export async function buildFederatedSchema(
  * any authenticated (non-anonymous) principal. Public fields say `@Authorized(PUBLIC)`.
  */
 export const PUBLIC = 'anonymous' as const satisfies PrincipalKind;
-export const ANY_CALLER: PrincipalKind[] = ['anonymous', 'service', 'internal', 'operator', 'user', 'partner', 'bank'];
 
 // An arrow function: type-graphql would take a `function` declaration for an auth-checker class.
 const principalAuthChecker = ({ context }: { context: SubgraphContext }, kinds: string[]): boolean => {

@@ -1,6 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -60,11 +60,10 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     sendError(reply, new HttpError(404, 'not_found', `no route for ${req.method} ${req.url.split('?')[0]}`));
   });
 
-  const runtime: RouteRuntime = { gateway: client, run: () => Promise.reject(new Error('bound per request')) };
   const methodsByUrl = new Map<string, Set<string>>();
   for (const adapter of adapters) {
     for (const route of adapter.routes) {
-      registerRoute(app, route, adapter, runtime, cache);
+      registerRoute(app, route, adapter, client, cache);
       methodsByUrl.set(route.url, new Set([...(methodsByUrl.get(route.url) ?? []), route.method as string]));
     }
   }
@@ -88,7 +87,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   return app;
 }
 
-function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, runtime: RouteRuntime, cache: ResponseCache): void {
+function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, client: GatewayClient, cache: ResponseCache): void {
   app.route({
     method: route.method,
     url: route.url,
@@ -101,13 +100,12 @@ function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdap
     },
     handler: async (req, reply) => {
       const input = { params: req.params, query: req.query, body: req.body } as never;
-      const bound: RouteRuntime = {
-        gateway: runtime.gateway,
-        run: (operation, variables, options) => runtime.gateway.execute(operation, variables, { requestId: req.id, ...options }),
+      const runtime: RouteRuntime = {
+        run: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, ...options }),
       };
-      if (route.handle) return route.handle(input, bound, req, reply);
-      if (route.cacheable) return serveCacheable(route, input, bound, req, reply, cache);
-      const data = await bound.run(route.operation, route.variables?.(input) ?? {});
+      if (route.handle) return route.handle(input, runtime, req, reply);
+      if (route.cacheable) return serveCacheable(route, input, runtime, req, reply, cache);
+      const data = await runtime.run(route.operation, route.variables?.(input) ?? {});
       return route.map ? route.map(data, input) : data;
     },
   });

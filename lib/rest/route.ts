@@ -1,6 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { ExecuteOptions, GatewayClient } from './gateway-client';
+import type { ExecuteOptions } from './gateway-client';
 import type { FixedOperationDocument } from './operation';
 
 export interface RouteSchemas {
@@ -17,8 +17,8 @@ type Input<S extends RouteSchemas> = {
   body: S['body'] extends TSchema ? Static<S['body']> : undefined;
 };
 
+/** What a route's custom `handle` gets: the gateway, bound to the current request's id. */
 export interface RouteRuntime {
-  gateway: GatewayClient;
   run<T>(operation: FixedOperationDocument, variables: Record<string, unknown>, options?: Partial<ExecuteOptions>): Promise<T>;
 }
 

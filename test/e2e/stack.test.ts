@@ -73,12 +73,13 @@ describe('the federated stack', () => {
 
     it('refuses an invalid token, a token signed with another secret, and an acting principal without a service token', async () => {
       const forged = await issueServiceToken('test', 'another-secret-of-enough-length');
-      for (const headers of [
+      const cases: Record<string, string>[] = [
         { authorization: 'Bearer not-a-jwt' },
         { authorization: `Bearer ${forged}` },
         { authorization: 'Basic abc' },
         { 'x-acting-principal': encodeActingPrincipal({ kind: 'internal', service: 'x' }) },
-      ]) {
+      ];
+      for (const headers of cases) {
         const { status, body } = await postGraphQL(stack.gatewayUrl, '{ provinces { id } }', headers);
         expect({ status, code: body.errors?.[0].extensions?.code }).toEqual({ status: 401, code: 'UNAUTHENTICATED' });
       }
