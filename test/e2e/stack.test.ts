@@ -4,10 +4,8 @@ import { PRINCIPAL_HEADER, encodeActingPrincipal, signPrincipal } from '../../li
 import { issueServiceToken } from '../../lib/auth/service-token';
 import { loadConfig } from '../../lib/config/config';
 import { DEMO } from '../../lib/demo/demo-ids';
-import { createSubgraphApp } from '../../lib/federation/subgraph-definition';
 import { createRestApp } from '../../lib/rest/rest-app';
 import { REST_ADAPTERS } from '../../rest-adapters';
-import { SUBGRAPHS } from '../../subgraphs';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 async function postGraphQL(url: string, query: string, headers: Record<string, string> = {}) {
@@ -169,9 +167,7 @@ describe('the federated stack', () => {
     });
 
     it('answer 503 with the error body while a subgraph is down, and recover when it is back', async () => {
-      const merchant = stack.subgraphs.merchant;
-      const port = Number(new URL(merchant.url).port);
-      await merchant.app.close();
+      await stack.subgraphs.merchant.app.close();
       try {
         const res = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3171' });
         expect(res.statusCode).toBe(503);
@@ -181,9 +177,7 @@ describe('the federated stack', () => {
         expect(health.statusCode).toBe(503);
         expect(health.json()).toEqual({ service: 'core', status: 'unavailable', db_reference_status: 'unavailable' });
       } finally {
-        const app = await createSubgraphApp(SUBGRAPHS.find((s) => s.name === 'merchant')!, stack.config);
-        await app.listen({ host: '127.0.0.1', port });
-        stack.subgraphs.merchant = { app, url: merchant.url };
+        await stack.restartSubgraph('merchant');
       }
       const back = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3171' });
       expect(back.statusCode).toBe(200);

@@ -23,6 +23,8 @@ export interface TestStack {
   subgraphs: Record<SubgraphName, { app: FastifyInstance; url: string }>;
   /** Every log line of every process, parsed. */
   logs: LogLine[];
+  /** Starts a subgraph again (after a test stopped it) on its former port. */
+  restartSubgraph(name: SubgraphName): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -38,14 +40,12 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const config = loadConfig(base);
 
   const subgraphs = {} as TestStack['subgraphs'];
-  await Promise.all(
-    SUBGRAPH_NAMES.map(async (name) => {
-      const definition = SUBGRAPHS.find((s) => s.name === name)!;
-      const app = await createSubgraphApp(definition, config, { logStream });
-      const address = await app.listen({ host: '127.0.0.1', port: 0 });
-      subgraphs[name] = { app, url: `${address}/graphql` };
-    }),
-  );
+  const startSubgraph = async (name: SubgraphName, port = 0) => {
+    const app = await createSubgraphApp(SUBGRAPHS.find((s) => s.name === name)!, config, { logStream });
+    const address = await app.listen({ host: '127.0.0.1', port });
+    subgraphs[name] = { app, url: `${address}/graphql` };
+  };
+  await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraph(name)));
   const subgraphUrls = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, subgraphs[name].url]));
   const gateway = await createGatewayApp({ config, subgraphUrls, logStream });
   const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
@@ -61,6 +61,7 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     gatewayUrl,
     subgraphs,
     logs,
+    restartSubgraph: (name) => startSubgraph(name, Number(new URL(subgraphs[name].url).port)),
     close: async () => {
       await rest.close();
       await gateway.close();
