@@ -54,7 +54,7 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     },
   });
   await apollo.start();
-  await warmUp(apollo, app.log);
+  await warmUp(apollo, gateway.schema!, app.log);
 
   await app.register(metricsPlugin, { service: 'gateway' });
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));

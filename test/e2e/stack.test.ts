@@ -61,6 +61,12 @@ describe('the federated stack', () => {
       });
     });
 
+    it('warmed the query plans of every fixed REST operation at start', () => {
+      const warm = stack.logs.find((line) => line.service === 'gateway' && line.msg === 'query plans warmed');
+      expect(warm).toMatchObject({ operations: 10, planned: 10 });
+      expect(stack.logs.filter((line) => line.msg === 'operation not warmed')).toEqual([]);
+    });
+
     it('lets anonymous callers read public reference data only', async () => {
       const provinces = await postGraphQL(stack.gatewayUrl, '{ provinces { id } }');
       expect(provinces.body.data.provinces).toHaveLength(38);
