@@ -14,32 +14,36 @@ import { migrateAll, seedDemo, seedReference } from './database-tasks';
 const DIST = path.resolve(__dirname, '..');
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
+/** Child processes and the embedded server; everything that `stop` must bring down. */
+const children: ChildProcess[] = [];
+let embedded: { stop(): Promise<void> } | undefined;
+let stopping = false;
+
+async function stop(code: number): Promise<never> {
+  if (!stopping) {
+    stopping = true;
+    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+    await embedded?.stop();
+  }
+  process.exit(code);
+}
+
 async function main(): Promise<void> {
+  process.on('SIGINT', () => void stop(0));
+  process.on('SIGTERM', () => void stop(0));
   const config = loadConfig();
   const started = Date.now();
   const target = await openDatabaseTarget(config);
+  embedded = target.embedded;
   log(`database: ${target.source}${target.embedded ? ` (data in ${path.resolve(config.database.dataDir)})` : ''}`);
   const migrations = await migrateAll(config, target.adminUrl);
-  const applied = Object.values(migrations).flat().length;
-  log(`migrations: ${applied} applied`);
+  log(`migrations: ${Object.values(migrations).flat().length} applied`);
   const reference = await seedReference(config, target.adminUrl);
   log(`reference data: ${reference.imports.map((i) => `${i.source} ${i.skipped ? 'unchanged' : `${i.rows} rows`}`).join(', ')}`);
   await seedDemo(config, target.adminUrl);
 
   const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };
-  const children: ChildProcess[] = [];
-  let stopping = false;
-  const stop = async (code: number) => {
-    if (stopping) return;
-    stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
-    await target.embedded?.stop();
-    process.exit(code);
-  };
-  process.on('SIGINT', () => void stop(0));
-  process.on('SIGTERM', () => void stop(0));
-
   const launch = async (name: string, entry: string, port: number) => {
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
     children.push(child);
@@ -63,7 +67,9 @@ async function main(): Promise<void> {
   const rest = await launch('rest', 'rest-adapters/main.js', config.ports.rest);
   addresses.push(['REST APIs', rest], ['API reference', `${rest}/docs`], ['OpenAPI', `${rest}/openapi.json`], ['metrics', `${rest}/metrics`]);
 
-  const usingDevSecrets = Object.entries(DEV_SECRETS).filter(([key, value]) => process.env[key] === undefined || process.env[key] === value).map(([key]) => key);
+  const usingDevSecrets = Object.entries(DEV_SECRETS)
+    .filter(([key, value]) => process.env[key] === undefined || process.env[key] === value)
+    .map(([key]) => key);
   log('');
   log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   for (const [name, url] of addresses.sort()) log(`  ${name.padEnd(22)} ${url}`);
@@ -93,5 +99,5 @@ async function waitForHealth(url: string, name: string, timeoutMs = 30_000): Pro
 
 main().catch((error: Error) => {
   process.stderr.write(`start failed: ${error.message}\n`);
-  process.exit(1);
+  void stop(1);
 });

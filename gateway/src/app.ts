@@ -20,7 +20,7 @@ export const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.g
 
 export interface GatewayOptions {
   config: Config;
-  /** Subgraph URLs that replace the supergraph's routing_url (tests listen on ephemeral ports). */
+  /** Subgraph URLs that replace config.subgraphUrls (tests listen on ephemeral ports). */
   subgraphUrls?: Partial<Record<SubgraphName, string>>;
   logStream?: LogStream;
 }
@@ -34,7 +34,8 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
-    buildService: ({ name, url }) => new SubgraphDataSource(overrides[name as SubgraphName] ?? url!),
+    // The supergraph's routing_url is documentation; the addresses come from configuration.
+    buildService: ({ name }) => new SubgraphDataSource(overrides[name as SubgraphName]),
     logger: app.log,
   });
   const development = !config.isProduction;

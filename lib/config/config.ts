@@ -83,7 +83,8 @@ export interface Config {
   redisUrl?: string;
   ports: { rest: number; gateway: number } & Record<SubgraphName, number>;
   gatewayUrl: string;
-  subgraphUrls: Partial<Record<SubgraphName, string>>;
+  /** Where the gateway reaches each subgraph: <NAME>_SUBGRAPH_URL, else 127.0.0.1 on the subgraph's port. */
+  subgraphUrls: Record<SubgraphName, string>;
   secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
@@ -142,10 +143,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     gatewayUrl: env.GATEWAY_URL ?? `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
     subgraphUrls: {
-      merchant: env.MERCHANT_SUBGRAPH_URL,
-      outlet: env.OUTLET_SUBGRAPH_URL,
-      transaction: env.TRANSACTION_SUBGRAPH_URL,
-      catalog: env.CATALOG_SUBGRAPH_URL,
+      merchant: env.MERCHANT_SUBGRAPH_URL ?? `http://127.0.0.1:${env.MERCHANT_PORT}/graphql`,
+      outlet: env.OUTLET_SUBGRAPH_URL ?? `http://127.0.0.1:${env.OUTLET_PORT}/graphql`,
+      transaction: env.TRANSACTION_SUBGRAPH_URL ?? `http://127.0.0.1:${env.TRANSACTION_PORT}/graphql`,
+      catalog: env.CATALOG_SUBGRAPH_URL ?? `http://127.0.0.1:${env.CATALOG_PORT}/graphql`,
     },
     secrets: {
       internalApiKey: env.INTERNAL_API_KEY,
