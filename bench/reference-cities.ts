@@ -231,6 +231,10 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
+/** The load running now, stopped on SIGINT/SIGTERM. */
+let current: autocannon.Instance | undefined;
+let interrupted = false;
+
 async function load(target: Target, provinceIds: number[], durationSecs: number, latencies?: number[]): Promise<autocannon.Result> {
   const requests = provinceIds.map((id) => ({ method: 'GET', path: `${target.path}?province_id=${id}` }));
   let clients = 0;
@@ -258,10 +262,6 @@ async function load(target: Target, provinceIds: number[], durationSecs: number,
     current = undefined;
   }
 }
-
-/** The load running now, stopped on SIGINT/SIGTERM. */
-let current: autocannon.Instance | undefined;
-let interrupted = false;
 
 async function measure(target: Target, round: number, provinceIds: number[]): Promise<Run> {
   if (SETTINGS.warmupSecs > 0) await load(target, provinceIds, SETTINGS.warmupSecs);
@@ -315,7 +315,7 @@ async function main(): Promise<void> {
   if (busy.length > 0) throw new Error(`ports in use: ${busy.join(', ')} (set BENCH_REST_PORT / BENCH_GATEWAY_PORT to move the benchmark)`);
 
   const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', HOST };
-  // The stack, cache off. The supergraph names the default subgraph ports: point the gateway at this stack's.
+  // The stack, cache off. Addresses are set explicitly so an inherited GATEWAY_URL or <NAME>_SUBGRAPH_URL cannot point elsewhere.
   progress('starting the stack (REFERENCE_CACHE_TTL_SECS=0) …');
   let phase: 'booting' | 'banner' | 'running' = 'booting';
   let readyLine = '';
