@@ -4,6 +4,11 @@ import { ensureRolesAndSchemas } from '../lib/db/bootstrap';
 import { type Orm, migrate } from '../lib/db/orm';
 import { type SubgraphDefinition, openSubgraphOrm } from '../lib/federation/subgraph-definition';
 import { SUBGRAPHS } from '../subgraphs';
+import { secretBoxFor } from '../subgraphs/merchant/src/context';
+import type { BankTier } from '../subgraphs/merchant/src/modules/bank/bank.entity';
+import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service';
+import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
+import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '../subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '../subgraphs/merchant/src/modules/reference/import/reference-importer';
 
@@ -45,9 +50,72 @@ export async function seedReference(config: Config, adminUrl: string, geoCsv?: s
 
 /** The demo merchant, its outlets, transactions and categories; each subgraph writes its own. */
 export async function seedDemo(config: Config, adminUrl: string): Promise<Record<string, Record<string, number>>> {
+  if (config.isProduction) throw new Error('seed:demo writes publicly known demo keys and is refused with NODE_ENV=production');
   const written: Record<string, Record<string, number>> = {};
   for (const definition of SUBGRAPHS) {
-    written[definition.name] = await withSubgraph(definition, config, adminUrl, (orm) => definition.seedDemo(orm.em.fork() as EntityManager));
+    written[definition.name] = await withSubgraph(definition, config, adminUrl, (orm) => definition.seedDemo(orm.em.fork() as EntityManager, config));
   }
   return written;
+}
+
+export interface OnboardMerchantInput {
+  name: string;
+  bankCode: string;
+  nmids: string[];
+  outlets: number;
+  categoryCode?: string;
+  referralCode?: string;
+}
+
+/**
+ * `merchant:create`: an active, KYC-verified merchant of a bank with its outlets and NMIDs (merchant, then
+ * outlet subgraph). The two schemas cannot share a transaction, so a failure creating the outlets removes
+ * the merchant just created.
+ */
+export async function onboardMerchant(config: Config, adminUrl: string, input: OnboardMerchantInput) {
+  const merchantDefinition = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  const outletDefinition = SUBGRAPHS.find((s) => s.name === 'outlet')!;
+  const count = Math.max(input.outlets, input.nmids.length, 1);
+  return withSubgraph(merchantDefinition, config, adminUrl, async (merchantOrm) => {
+    const em = merchantOrm.em.fork() as EntityManager;
+    const categoryName = input.categoryCode
+      ? ((await em.getKnex()('merchant.business_types').where({ mcc: input.categoryCode }).orderBy('id').first('name'))?.name ?? null)
+      : null;
+    const merchant = await new MerchantService(em).createOnboarded({
+      name: input.name,
+      bankCode: input.bankCode,
+      categoryCode: input.categoryCode,
+      categoryName: categoryName ?? undefined,
+      referralCode: input.referralCode,
+    });
+    try {
+      const outlets = await withSubgraph(outletDefinition, config, adminUrl, (outletOrm) =>
+        new OutletService(outletOrm.em.fork() as EntityManager).createForMerchant(
+          merchant.id,
+          Array.from({ length: count }, (_, i) => ({
+            code: i === 0 ? 'PUSAT' : `CABANG-${i}`,
+            name: i === 0 ? input.name : `${input.name} – Cabang ${i}`,
+            nmid: input.nmids[i] ?? null,
+            bankCode: input.nmids[i] ? input.bankCode : null,
+            isDefault: i === 0,
+            withTerminal: true,
+          })),
+        ),
+      );
+      return {
+        merchant_id: merchant.id,
+        merchant_code: merchant.merchantCode,
+        outlets: outlets.map((o) => ({ outlet_id: o.id, code: o.code, nmid: o.nmid })),
+      };
+    } catch (error) {
+      await em.getKnex()('merchant.merchants').where({ id: merchant.id }).delete();
+      throw error;
+    }
+  });
+}
+
+/** `bank:create`: a bank with one lookup and one event key; the secrets are shown once. */
+export async function createBank(config: Config, adminUrl: string, input: { code: string; name: string; tier: BankTier }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) => new BankService(orm.em.fork() as EntityManager, secretBoxFor(config)).create(input));
 }

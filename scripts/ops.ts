@@ -2,13 +2,14 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
 import { openDatabaseTarget } from '../lib/db/database-target';
-import { migrateAll, seedDemo, seedReference } from './database-tasks';
+import { createBank, migrateAll, onboardMerchant, seedDemo, seedReference } from './database-tasks';
 
 /**
  * Operator command line: `npm run ops -- <command> [options]`, JSON on stdout. Works against the database
  * of a running `npm start` (same DATA_DIR or DATABASE_URL) while it runs.
  */
-const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: Record<string, string | boolean | undefined>) => Promise<unknown> }> = {
+type Options = Record<string, string | string[] | boolean | undefined>;
+const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: Options) => Promise<unknown> }> = {
   'db:migrate': {
     help: 'create the subgraph roles and schemas, apply pending migrations',
     run: (adminUrl) => migrateAll(loadConfig(), adminUrl),
@@ -17,14 +18,56 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
     help: 'import regions, postal codes and coordinates (--geo-csv FILE, default the shipped sample), business data, legal documents',
     run: (adminUrl, options) => seedReference(loadConfig(), adminUrl, options['geo-csv'] as string | undefined),
   },
+  'bank:create': {
+    help: 'onboard a bank: --code C --name N [--tier tier1|external]; prints its lookup and event keys (secrets shown once)',
+    run: async (adminUrl, o) => {
+      const tier = (o.tier as string | undefined) ?? 'external';
+      if (tier !== 'tier1' && tier !== 'external') throw new Error('--tier must be tier1 or external');
+      const bank = await createBank(loadConfig(), adminUrl, { code: required(o, 'code'), name: required(o, 'name'), tier });
+      const { bank_id: _id, tier: _tier, ...keys } = bank;
+      return keys;
+    },
+  },
+  'merchant:create': {
+    help: 'onboard an active, KYC-verified merchant: --name N --bank C --nmid ID [--nmid ID …] [--category MCC] [--referral CODE] [--outlets N]',
+    run: (adminUrl, o) =>
+      onboardMerchant(loadConfig(), adminUrl, {
+        name: required(o, 'name'),
+        bankCode: required(o, 'bank'),
+        nmids: (o.nmid as string[] | undefined) ?? [],
+        outlets: o.outlets ? Number(o.outlets) : 1,
+        categoryCode: o.category as string | undefined,
+        referralCode: o.referral as string | undefined,
+      }),
+  },
   'seed:demo': {
     help: 'write the demo merchant, outlets, transactions and categories (idempotent)',
     run: (adminUrl) => seedDemo(loadConfig(), adminUrl),
   },
 };
 
+function required(options: Options, name: string): string {
+  const value = options[name];
+  if (typeof value !== 'string' || !value) throw new Error(`--${name} is required`);
+  return value;
+}
+
 async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({ allowPositionals: true, options: { 'geo-csv': { type: 'string' }, help: { type: 'boolean' } } });
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      'geo-csv': { type: 'string' },
+      code: { type: 'string' },
+      name: { type: 'string' },
+      tier: { type: 'string' },
+      bank: { type: 'string' },
+      nmid: { type: 'string', multiple: true },
+      category: { type: 'string' },
+      referral: { type: 'string' },
+      outlets: { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
   const command = COMMANDS[positionals[0] ?? ''];
   if (!command || values.help) {
     const usage = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.help]));

@@ -14,6 +14,7 @@ export const DEV_SECRETS = {
   PRINCIPAL_SECRET: 'dev-principal-secret-change-me-0000',
   SERVICE_TOKEN_SECRET: 'dev-service-token-secret-change-me-00',
   DB_ROLE_PASSWORD: 'dev-role-password-change-me',
+  SECRETS_ENCRYPTION_KEY: 'dev-secrets-encryption-key-change-me-000000',
 } as const;
 
 const EnvSchema = Type.Object({
@@ -56,6 +57,8 @@ const EnvSchema = Type.Object({
   INTERNAL_API_KEY: Secret(DEV_SECRETS.INTERNAL_API_KEY),
   PRINCIPAL_SECRET: Secret(DEV_SECRETS.PRINCIPAL_SECRET),
   SERVICE_TOKEN_SECRET: Secret(DEV_SECRETS.SERVICE_TOKEN_SECRET),
+  /** Encrypts stored secrets that must be readable again (bank keys, webhook secrets); at least 32 characters. */
+  SECRETS_ENCRYPTION_KEY: Type.String({ minLength: 32, default: DEV_SECRETS.SECRETS_ENCRYPTION_KEY }),
 
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
@@ -85,7 +88,7 @@ export interface Config {
   gatewayUrl: string;
   /** Where the gateway reaches each subgraph: <NAME>_SUBGRAPH_URL, else 127.0.0.1 on the subgraph's port. */
   subgraphUrls: Record<SubgraphName, string>;
-  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string };
+  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
 }
@@ -152,6 +155,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       internalApiKey: env.INTERNAL_API_KEY,
       principalSecret: env.PRINCIPAL_SECRET,
       serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
+      encryptionKey: env.SECRETS_ENCRYPTION_KEY,
     },
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,

@@ -30,6 +30,13 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** Input the caller must correct (400 bad_request at the REST adapters). */
+export class BadInputError extends AppError {
+  constructor(message: string) {
+    super(message, ErrorCode.BAD_USER_INPUT);
+  }
+}
+
 export class ForbiddenError extends AppError {
   constructor(message = 'not allowed for this caller') {
     super(message, ErrorCode.FORBIDDEN);

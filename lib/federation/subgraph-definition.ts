@@ -14,9 +14,9 @@ export interface SubgraphDefinition<Scope extends object = object> {
   entities: Constructor[];
   migrations: MigrationObject[];
   buildSchema(): Promise<GraphQLSchema>;
-  requestScope(em: EntityManager): Scope;
+  requestScope(em: EntityManager, config: Config): Scope;
   /** Idempotent demo data for `npm start` and `ops seed:demo`; returns rows written per table. */
-  seedDemo(em: EntityManager): Promise<Record<string, number>>;
+  seedDemo(em: EntityManager, config: Config): Promise<Record<string, number>>;
 }
 
 export async function openSubgraphOrm(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<Orm> {

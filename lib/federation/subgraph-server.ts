@@ -25,7 +25,7 @@ export interface SubgraphServerOptions<Scope> {
   schema: GraphQLSchema;
   orm: Orm;
   /** Builds the request's services and DataLoaders around its own EntityManager. */
-  requestScope: (em: EntityManager) => Scope;
+  requestScope: (em: EntityManager, config: Config) => Scope;
   logStream?: LogStream;
 }
 
@@ -88,7 +88,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
       path: '/graphql',
       context: async (req) => {
         const em = orm.em.fork() as EntityManager;
-        return { ...requestScope(em), principal: req.principal!, requestId: req.id, em, log: req.log };
+        return { ...requestScope(em, config), principal: req.principal!, requestId: req.id, em, log: req.log };
       },
     });
   });

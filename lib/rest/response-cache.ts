@@ -13,7 +13,11 @@ export interface CachedResponse {
 export class ResponseCache {
   private readonly entries?: LRUCache<string, CachedResponse>;
 
-  constructor(readonly ttlSecs: number, maxEntries = 20_000) {
+  constructor(
+    readonly ttlSecs: number,
+    maxEntries = 20_000,
+    private readonly visibility: 'public' | 'private' = 'public',
+  ) {
     if (ttlSecs > 0) this.entries = new LRUCache({ max: maxEntries, ttl: ttlSecs * 1000 });
   }
 
@@ -28,6 +32,6 @@ export class ResponseCache {
   }
 
   get cacheControl(): string {
-    return this.ttlSecs > 0 ? `public, max-age=${this.ttlSecs}` : 'no-cache';
+    return this.ttlSecs > 0 ? `${this.visibility}, max-age=${this.ttlSecs}` : 'no-cache';
   }
 }

@@ -1,13 +1,22 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { ErrorBody, HttpError } from './error-body';
 import { GatewayClient } from './gateway-client';
+import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
 import { ResponseCache } from './response-cache';
 import type { RestAdapter, RestRoute, RouteRuntime } from './route';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Who the request acts for, set by the route's `authenticate`. */
+    acting?: Principal;
+  }
+}
 
 export interface RestAppOptions {
   config: Config;
@@ -34,7 +43,15 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const client = gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);
   const cache = new ResponseCache(config.referenceCacheTtlSecs);
 
+  // Signed requests are verified over the body exactly as received; fastify's own parser (with its
+  // prototype-poisoning protection) still parses it.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    req.rawBody = body as string;
+    parseJson(req, body as string, done);
+  });
   app.addSchema(ErrorBody);
+  for (const schema of adapters.flatMap((adapter) => adapter.schemas ?? [])) app.addSchema(schema);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -49,6 +66,8 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   await app.register(metricsPlugin, { service: 'rest' });
+  // Before any route: routes added earlier would not be limited.
+  await registerRateLimiting(app, { redisUrl: config.redisUrl });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   app.addHook('onSend', async (req, reply, payload) => {
@@ -87,10 +106,16 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   return app;
 }
 
-function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, client: GatewayClient, cache: ResponseCache): void {
+function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, client: GatewayClient, referenceCache: ResponseCache): void {
+  const runtimeFor = (req: FastifyRequest): RouteRuntime => ({
+    run: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, acting: req.acting, ...options }),
+  });
+  const privateCache = route.privateCacheSecs ? new ResponseCache(route.privateCacheSecs, 50_000, 'private') : undefined;
+  const authenticate = route.authenticate;
   app.route({
     method: route.method,
     url: route.url,
+    ...rateLimitRouteConfig(route.rateLimit),
     schema: {
       summary: route.summary,
       description: route.description,
@@ -98,20 +123,27 @@ function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdap
       operationId: route.operation.name,
       ...route.schema,
     },
+    preHandler: authenticate
+      ? async (req) => {
+          req.acting = await authenticate(req, runtimeFor(req));
+        }
+      : undefined,
     handler: async (req, reply) => {
       const input = { params: req.params, query: req.query, body: req.body } as never;
-      const runtime: RouteRuntime = {
-        run: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, ...options }),
-      };
+      const runtime = runtimeFor(req);
       if (route.handle) return route.handle(input, runtime, req, reply);
-      if (route.cacheable) return serveCacheable(route, input, runtime, req, reply, cache);
+      if (route.cacheable) return serveCacheable(route, input, runtime, req, reply, referenceCache, '');
+      if (privateCache) return serveCacheable(route, input, runtime, req, reply, privateCache, JSON.stringify(req.acting ?? null));
       const data = await runtime.run(route.operation, route.variables?.(input) ?? {});
       return route.map ? route.map(data, input) : data;
     },
   });
 }
 
-/** Cacheable routes: serve from the cache when fresh, answer 304 to a matching If-None-Match. */
+/**
+ * Cached routes: serve from the cache when fresh, answer 304 to a matching If-None-Match. The key is the
+ * route, the validated params and query, and (for private caches) who acts.
+ */
 async function serveCacheable(
   route: RestRoute,
   input: never,
@@ -119,8 +151,9 @@ async function serveCacheable(
   req: FastifyRequest,
   reply: FastifyReply,
   cache: ResponseCache,
+  scope: string,
 ): Promise<unknown> {
-  const key = `${route.url}?${JSON.stringify(req.query ?? {})}`;
+  const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
   if (!entry) {
     const data = await runtime.run(route.operation, route.variables?.(input) ?? {});

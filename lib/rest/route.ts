@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { Principal } from '../auth/principal';
 import type { ExecuteOptions } from './gateway-client';
 import type { FixedOperationDocument } from './operation';
 
@@ -36,8 +37,17 @@ export interface RestRoute<S extends RouteSchemas = RouteSchemas, Data = any> {
   operation: FixedOperationDocument;
   variables?: (input: Input<S>) => Record<string, unknown>;
   map?: (data: Data, input: Input<S>) => Static<S['response'][200]>;
+  /**
+   * Verifies the caller (signature, token, key) and returns who the route acts for; it throws an HttpError
+   * (401, 403) to refuse. Without it the route is public and the adapter acts as itself.
+   */
+  authenticate?: (req: FastifyRequest, runtime: RouteRuntime) => Promise<Principal>;
   /** Public, slowly changing data: ETag and Cache-Control, and an in-process cache when enabled. */
   cacheable?: boolean;
+  /** Answers kept per acting principal for this many seconds (e.g. bank lookups by NMID, psp-api.md §8). */
+  privateCacheSecs?: number;
+  /** Requests allowed per credential (req.rateLimitKey, else the client address) in a window. */
+  rateLimit?: { max: number; windowSecs: number };
   handle?: (input: Input<S>, runtime: RouteRuntime, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
@@ -50,4 +60,6 @@ export interface RestAdapter {
   name: string;
   description: string;
   routes: RestRoute<any, any>[];
+  /** Shared schemas with an $id, referenced by the routes' schemas (Type.Ref). */
+  schemas?: TSchema[];
 }

@@ -24,7 +24,7 @@ describe('OpenAPI document', () => {
   it('documents every route with its parameters, responses and the error body', async () => {
     const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const paths = Object.keys(document.paths);
-    for (const route of REST_ADAPTERS.flatMap((a) => a.routes)) expect(paths).toContain(route.url);
+    for (const route of REST_ADAPTERS.flatMap((a) => a.routes)) expect(paths).toContain(route.url.replace(/:(\w+)/g, '{$1}'));
     const cities = document.paths['/references/cities'].get;
     expect(cities.parameters).toEqual([expect.objectContaining({ name: 'province_id', in: 'query', required: true })]);
     expect(Object.keys(cities.responses)).toEqual(expect.arrayContaining(['200', '400', '500', '503']));

@@ -1,6 +1,7 @@
 import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
 import { merchantRequestScope } from './context';
 import { migrations } from './migrations';
+import { Bank, BankCredential } from './modules/bank/bank.entity';
 import { LegalDocument } from './modules/legal-document/legal-document.entity';
 import { Merchant } from './modules/merchant/merchant.entity';
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
@@ -13,6 +14,8 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   name: 'merchant',
   entities: [
     Merchant,
+    Bank,
+    BankCredential,
     Province,
     City,
     District,

@@ -1,13 +1,25 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../../lib/config/config';
+import { SecretBox } from '../../../lib/crypto/secret-box';
 import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
+import { BankService } from './modules/bank/bank.service';
 import { LegalDocumentService } from './modules/legal-document/legal-document.service';
 import { MerchantService } from './modules/merchant/merchant.service';
 import { ReferenceService } from './modules/reference/reference.service';
 
+const boxes = new Map<string, SecretBox>();
+/** One SecretBox per key for the process (key derivation is not per request). */
+export function secretBoxFor(config: Config): SecretBox {
+  let box = boxes.get(config.secrets.encryptionKey);
+  if (!box) boxes.set(config.secrets.encryptionKey, (box = new SecretBox(config.secrets.encryptionKey)));
+  return box;
+}
+
 /** The request scope of the merchant subgraph: one instance of each service around the request's EntityManager. */
-export function merchantRequestScope(em: EntityManager) {
+export function merchantRequestScope(em: EntityManager, config: Config) {
   return {
     services: {
+      bank: new BankService(em, secretBoxFor(config)),
       merchant: new MerchantService(em),
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { BankResolver } from './modules/bank/bank.resolver';
 import { LegalDocumentResolver } from './modules/legal-document/legal-document.resolver';
 import { merchantReference } from './modules/merchant/merchant.reference';
 import { MerchantResolver } from './modules/merchant/merchant.resolver';
@@ -8,7 +9,7 @@ import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
+    { resolvers: [MerchantResolver, BankResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
     merchantReference,
   );
 }

@@ -2,13 +2,14 @@ import type { SubgraphDefinition } from '../../../lib/federation/subgraph-defini
 import { outletRequestScope } from './context';
 import { migrations } from './migrations';
 import { Outlet } from './modules/outlet/outlet.entity';
+import { Terminal } from './modules/terminal/terminal.entity';
 import { buildOutletSchema } from './schema';
 import { seedOutletDemo } from './seed/demo.seed';
 
 /** The outlet subgraph: outlets, terminals and devices, PSP pairings; NMID/MID/TID resolution. */
 export const outletSubgraph: SubgraphDefinition<ReturnType<typeof outletRequestScope>> = {
   name: 'outlet',
-  entities: [Outlet],
+  entities: [Outlet, Terminal],
   migrations,
   buildSchema: buildOutletSchema,
   requestScope: outletRequestScope,

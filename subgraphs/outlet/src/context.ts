@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
 import { OutletService } from './modules/outlet/outlet.service';
+import { TerminalService } from './modules/terminal/terminal.service';
 
 export function outletRequestScope(em: EntityManager) {
-  return { services: { outlet: new OutletService(em) } };
+  return { services: { outlet: new OutletService(em), terminal: new TerminalService(em) } };
 }
 
 export type OutletContext = SubgraphContext<ReturnType<typeof outletRequestScope>>;

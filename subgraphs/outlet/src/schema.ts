@@ -2,7 +2,12 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
 import { outletReference } from './modules/outlet/outlet.reference';
 import { MerchantOutletsResolver, OutletResolver } from './modules/outlet/outlet.resolver';
+import { terminalReference } from './modules/terminal/terminal.reference';
+import { MerchantTerminalResolver, OutletTerminalsResolver, TerminalResolver } from './modules/terminal/terminal.resolver';
 
 export function buildOutletSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema({ resolvers: [OutletResolver, MerchantOutletsResolver] }, outletReference);
+  return buildFederatedSchema(
+    { resolvers: [OutletResolver, MerchantOutletsResolver, TerminalResolver, OutletTerminalsResolver, MerchantTerminalResolver] },
+    { ...outletReference, ...terminalReference },
+  );
 }

@@ -1,13 +1,51 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../../../lib/config/config';
 import { DEMO } from '../../../../lib/demo/demo-ids';
+import { secretBoxFor } from '../context';
 
-export async function seedMerchantDemo(em: EntityManager): Promise<Record<string, number>> {
+/** The demo bank (tier 1, fixed keys) and the demo merchant, active and visible to it. */
+export async function seedMerchantDemo(em: EntityManager, config: Config): Promise<Record<string, number>> {
+  const knex = em.getKnex();
+  const box = secretBoxFor(config);
   const now = new Date();
-  const inserted = await em
-    .getKnex()('merchant.merchants')
-    .insert({ id: DEMO.merchantId, merchant_code: DEMO.merchantCode, name: 'Warung Kopi Demo', status: 'active', created_at: now, updated_at: now })
+  const banks = await knex('merchant.banks')
+    .insert({ id: DEMO.bank.id, code: DEMO.bank.code, name: DEMO.bank.name, tier: 'tier1', created_at: now })
     .onConflict('id')
     .ignore()
     .returning('id');
-  return { merchants: inserted.length };
+  const credentials = await knex('merchant.bank_credentials')
+    .insert([
+      { id: '019a0000-0000-7000-8000-00000000b101', bank_id: DEMO.bank.id, purpose: 'lookup', key_id: DEMO.bank.lookupKeyId, secret_sealed: box.seal(DEMO.bank.lookupSecret), created_at: now },
+      { id: '019a0000-0000-7000-8000-00000000b102', bank_id: DEMO.bank.id, purpose: 'event', key_id: DEMO.bank.eventKeyId, secret_sealed: box.seal(DEMO.bank.eventSecret), created_at: now },
+    ])
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  const merchants = await knex('merchant.merchants')
+    .insert({
+      id: DEMO.merchantId,
+      merchant_code: DEMO.merchantCode,
+      name: 'Warung Kopi Demo',
+      legal_name: 'CV Kopi Demo Nusantara',
+      status: 'active',
+      category_code: '5814',
+      category_name: 'Kedai Kopi',
+      phone: '+6281234567890',
+      email: 'halo@kopidemo.example',
+      npwp: '012345678901000',
+      address_line: 'Jl. Medan Merdeka Barat No. 1',
+      address_city: 'Jakarta Pusat',
+      address_province: 'DKI Jakarta',
+      address_postal_code: '10110',
+      kyc_status: 'verified',
+      kyc_verified_at: now,
+      bank_id: DEMO.bank.id,
+      psp_visible_at: now,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  return { banks: banks.length, bank_credentials: credentials.length, merchants: merchants.length };
 }

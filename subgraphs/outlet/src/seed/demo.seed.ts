@@ -1,18 +1,72 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO } from '../../../../lib/demo/demo-ids';
+import { DEFAULT_TERMINAL_MODEL } from '../modules/terminal/terminal.entity';
 
+/** What this subgraph adds to each demo outlet (by its index in DEMO.outlets): MID, address, one terminal. */
+export const DEMO_OUTLET_DETAILS = [
+  {
+    mid: 'MDEMO0001',
+    addressLine: 'Jl. Kebon Sirih No. 10',
+    postalCode: '10340',
+    phone: '+622131900001',
+    terminal: { id: '019a0000-0000-7000-8000-0000000a0001', tid: 'TDEMO0001', serialNumber: 'SBX1-DEMO-0001' },
+  },
+  {
+    mid: 'MDEMO0002',
+    addressLine: 'Jl. HOS Cokroaminoto No. 21',
+    postalCode: '10310',
+    phone: '+622131900002',
+    terminal: { id: '019a0000-0000-7000-8000-0000000a0002', tid: 'TDEMO0002', serialNumber: 'SBX1-DEMO-0002' },
+  },
+] as const;
+
+/**
+ * Idempotent: outlets are inserted, or, when they exist from before the NMID columns (no issuing bank yet),
+ * completed without overwriting what is set; terminals are inserted once.
+ */
 export async function seedOutletDemo(em: EntityManager): Promise<Record<string, number>> {
+  const knex = em.getKnex();
   const now = new Date();
-  const rows = DEMO.outlets.map((o) => ({
+  const outlets = DEMO.outlets.map((o, i) => ({
     id: o.id,
     merchant_id: DEMO.merchantId,
     code: o.code,
     name: o.name,
     nmid: o.nmid,
+    nmid_status: 'active',
+    nmid_bank_code: DEMO.bank.code,
+    nmid_assigned_at: now,
+    mid: DEMO_OUTLET_DETAILS[i].mid,
+    address_line: DEMO_OUTLET_DETAILS[i].addressLine,
+    city: 'Jakarta Pusat',
+    province: 'DKI Jakarta',
+    postal_code: DEMO_OUTLET_DETAILS[i].postalCode,
+    phone: DEMO_OUTLET_DETAILS[i].phone,
     is_default: o.isDefault,
     created_at: now,
     updated_at: now,
   }));
-  const inserted = await em.getKnex()('outlet.outlets').insert(rows).onConflict('id').ignore().returning('id');
-  return { outlets: inserted.length };
+  const completed = ['nmid_bank_code', 'nmid_assigned_at', 'mid', 'address_line', 'city', 'province', 'postal_code', 'phone'];
+  const writtenOutlets = await knex('outlet.outlets')
+    .insert(outlets)
+    .onConflict('id')
+    .merge(Object.fromEntries(completed.map((column) => [column, knex.raw(`coalesce(outlets.${column}, excluded.${column})`)])))
+    .where('outlets.nmid_bank_code', null)
+    .returning('id');
+
+  const terminals = DEMO.outlets.map((o, i) => ({
+    id: DEMO_OUTLET_DETAILS[i].terminal.id,
+    merchant_id: DEMO.merchantId,
+    outlet_id: o.id,
+    tid: DEMO_OUTLET_DETAILS[i].terminal.tid,
+    serial_number: DEMO_OUTLET_DETAILS[i].terminal.serialNumber,
+    model: DEFAULT_TERMINAL_MODEL,
+    firmware_version: '1.4.2',
+    status: 'online',
+    last_seen_at: now,
+    created_at: now,
+    updated_at: now,
+  }));
+  const writtenTerminals = await knex('outlet.terminals').insert(terminals).onConflict().ignore().returning('id');
+  return { outlets: writtenOutlets.length, terminals: writtenTerminals.length };
 }

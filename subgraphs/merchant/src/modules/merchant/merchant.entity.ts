@@ -1,12 +1,16 @@
-import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
+import { Bank } from '../bank/bank.entity';
 
 /** Stored lifecycle (DESIGN.md §9); registrations in review are a separate aggregate, not a merchant. */
 export const MERCHANT_STATUSES = ['draft', 'inactive', 'active', 'suspended', 'deleted'] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
+export type KycStatus = 'pending' | 'verified' | 'expired' | 'rejected';
 
 @Entity({ tableName: 'merchants' })
 export class Merchant {
+  [OptionalProps]?: 'addressCountry' | 'kycStatus' | 'createdAt' | 'updatedAt';
+
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
 
@@ -14,11 +18,67 @@ export class Merchant {
   @Property({ type: 'text', unique: true })
   merchantCode!: string;
 
+  /** Trade name. */
   @Property({ type: 'text' })
   name!: string;
 
+  @Property({ type: 'text', nullable: true })
+  legalName?: string | null;
+
   @Property({ type: 'text' })
   status!: MerchantStatus;
+
+  /** ISO 18245 MCC; what banks see as category_code. */
+  @Property({ type: 'text', nullable: true })
+  categoryCode?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  categoryName?: string | null;
+
+  /** E.164 (+62…). */
+  @Property({ type: 'text', nullable: true })
+  phone?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  email?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  npwp?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressLine?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressCity?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressProvince?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressPostalCode?: string | null;
+
+  @Property({ type: 'text' })
+  addressCountry: string = 'ID';
+
+  @Property({ type: 'text' })
+  kycStatus: KycStatus = 'pending';
+
+  @Property({ type: 'datetime', nullable: true })
+  kycVerifiedAt?: Date | null;
+
+  /** The acquiring bank whose NMIDs the merchant's outlets carry. */
+  @ManyToOne(() => Bank, { fieldName: 'bank_id', nullable: true })
+  bank?: Bank | null;
+
+  @Property({ type: 'text', nullable: true })
+  referralCode?: string | null;
+
+  /**
+   * When the merchant became visible to its bank: first activation (active, KYC verified, NMID assigned).
+   * From then on the bank may look it up in any status; lists show only active ones.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  pspVisibleAt?: Date | null;
 
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();

@@ -1,12 +1,42 @@
-import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { DateTimeResolver } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { ForbiddenError } from '../../../../../lib/errors/app-error';
 import type { MerchantContext } from '../../context';
-import { MerchantType } from './merchant.type';
+import { MerchantPageType, MerchantType } from './merchant.type';
 
 @Resolver(() => MerchantType)
 export class MerchantResolver {
-  @Authorized('service', 'internal', 'operator')
-  @Query(() => MerchantType, { nullable: true })
+  @Authorized('service', 'internal', 'operator', 'bank')
+  @Query(() => MerchantType, { nullable: true, description: 'A bank sees only its own activated merchants; others are null.' })
   merchant(@Arg('id', () => ID) id: string, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
-    return ctx.services.merchant.findById(id);
+    return ctx.services.merchant.findById(id, ctx.principal);
   }
+
+  @Authorized('bank')
+  @Query(() => MerchantPageType, { description: "The calling bank's active merchants, oldest first." })
+  bankMerchants(
+    @Arg('first', () => Int, { defaultValue: 100 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('updatedSince', () => DateTimeResolver, { nullable: true }) updatedSince: Date | null,
+    @Arg('categoryCode', () => String, { nullable: true }) categoryCode: string | null,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantPageType> {
+    return ctx.services.merchant.listForBank(bankIdOf(ctx), { first, after, updatedSince, categoryCode });
+  }
+
+  @Authorized('bank')
+  @Query(() => [MerchantType], { description: "Exact search among the calling bank's merchants." })
+  bankMerchantSearch(
+    @Arg('phone', () => String, { nullable: true }) phone: string | null,
+    @Arg('email', () => String, { nullable: true }) email: string | null,
+    @Arg('npwp', () => String, { nullable: true }) npwp: string | null,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantType[]> {
+    return ctx.services.merchant.searchForBank(bankIdOf(ctx), { phone, email, npwp });
+  }
+}
+
+function bankIdOf(ctx: MerchantContext): string {
+  if (ctx.principal.kind !== 'bank') throw new ForbiddenError();
+  return ctx.principal.bankId;
 }

@@ -1,6 +1,34 @@
+import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
+import type { Principal } from '../../../../../lib/auth/principal';
+import { BadInputError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '../../../../../lib/federation/loaders';
+import { Bank } from '../bank/bank.entity';
 import { Merchant } from './merchant.entity';
+import type { MerchantPageType, MerchantType } from './merchant.type';
+
+export const MAX_PAGE = 500;
+
+export interface BankMerchantFilter {
+  first: number;
+  after?: string | null;
+  updatedSince?: Date | null;
+  categoryCode?: string | null;
+}
+
+export interface OnboardedMerchantInput {
+  name: string;
+  legalName?: string;
+  bankCode: string;
+  categoryCode?: string;
+  categoryName?: string;
+  phone?: string;
+  email?: string;
+  npwp?: string;
+  address?: { line?: string; city?: string; province?: string; postalCode?: string };
+  referralCode?: string;
+}
 
 export class MerchantService {
   /** Batches every merchant lookup of a request (root fields and `_entities`) into one query. */
@@ -8,12 +36,127 @@ export class MerchantService {
 
   constructor(private readonly em: EntityManager) {
     this.byId = loaderByKey(
-      (ids: string[]) => this.em.find(Merchant, { id: { $in: ids } }),
+      (ids: string[]) => this.em.find(Merchant, { id: { $in: ids } }, { populate: ['bank'] }),
       (row) => row.id,
     );
   }
 
-  async findById(id: string): Promise<Merchant | null> {
-    return UUID_PATTERN.test(id) ? this.byId.load(id) : null;
+  /**
+   * The merchant as `principal` may see it: a bank sees only its own merchants, and only once they have
+   * been activated for it; anyone else allowed to call sees every merchant. Otherwise null, as if unknown.
+   */
+  async findById(id: string, principal: Principal): Promise<MerchantType | null> {
+    const merchant = UUID_PATTERN.test(id) ? await this.byId.load(id) : null;
+    if (!merchant) return null;
+    if (principal.kind === 'bank' && !(merchant.bank?.id === principal.bankId && merchant.pspVisibleAt)) return null;
+    return toMerchantType(merchant);
   }
+
+  /** A bank's active merchants, keyset-paged by id (UUIDv7): stable while rows are inserted or updated. */
+  async listForBank(bankId: string, filter: BankMerchantFilter): Promise<MerchantPageType> {
+    if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_PAGE) {
+      throw new BadInputError(`first must be between 1 and ${MAX_PAGE}`);
+    }
+    const where: FilterQuery<Merchant> = { bank: bankId, status: 'active', pspVisibleAt: { $ne: null } };
+    if (filter.after) where.id = { $gt: decodeCursor(filter.after) };
+    if (filter.updatedSince) where.updatedAt = { $gte: filter.updatedSince };
+    if (filter.categoryCode) where.categoryCode = filter.categoryCode;
+    const rows = await this.em.find(Merchant, where, { populate: ['bank'], orderBy: { id: 'asc' }, limit: filter.first + 1 });
+    const page = rows.slice(0, filter.first);
+    const hasMore = rows.length > filter.first;
+    return { items: page.map(toMerchantType), hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1].id) : null };
+  }
+
+  /** Exact search among a bank's merchants (phone, npwp exact; email case-insensitive); all given criteria must match. */
+  async searchForBank(bankId: string, criteria: { phone?: string | null; email?: string | null; npwp?: string | null }): Promise<MerchantType[]> {
+    if (!criteria.phone && !criteria.email && !criteria.npwp) throw new BadInputError('give at least one of phone, email, npwp');
+    const where: FilterQuery<Merchant> = { bank: bankId, pspVisibleAt: { $ne: null } };
+    if (criteria.phone) where.phone = criteria.phone;
+    if (criteria.npwp) where.npwp = criteria.npwp;
+    const qb = this.em.createQueryBuilder(Merchant, 'm').select('*').where(where).orderBy({ id: 'asc' }).limit(MAX_PAGE);
+    if (criteria.email) qb.andWhere('lower(m.email) = ?', [criteria.email.toLowerCase()]);
+    const rows = await qb.getResultList();
+    await this.em.populate(rows, ['bank']);
+    return rows.map(toMerchantType);
+  }
+
+  /**
+   * An onboarded merchant (operator tooling, tests): active, KYC verified, visible to its bank. The caller
+   * creates its outlets with NMIDs in the outlet subgraph.
+   */
+  async createOnboarded(input: OnboardedMerchantInput, now = new Date()): Promise<Merchant> {
+    if (!input.name.trim()) throw new BadInputError('merchant name is required');
+    const bank = await this.em.findOne(Bank, { code: input.bankCode });
+    if (!bank) throw new BadInputError(`unknown bank ${input.bankCode}`);
+    const merchant = this.em.create(Merchant, {
+      merchantCode: newMerchantCode(),
+      name: input.name.trim(),
+      legalName: input.legalName ?? input.name.trim(),
+      status: 'active',
+      categoryCode: input.categoryCode ?? null,
+      categoryName: input.categoryName ?? null,
+      phone: input.phone ?? null,
+      email: input.email ?? null,
+      npwp: input.npwp ?? null,
+      addressLine: input.address?.line ?? null,
+      addressCity: input.address?.city ?? null,
+      addressProvince: input.address?.province ?? null,
+      addressPostalCode: input.address?.postalCode ?? null,
+      kycStatus: 'verified',
+      kycVerifiedAt: now,
+      bank,
+      referralCode: input.referralCode ?? null,
+      pspVisibleAt: now,
+    });
+    await this.em.flush();
+    return merchant;
+  }
+}
+
+/** MRC- followed by 10 characters of an unambiguous alphabet (no 0/O, 1/I/L). */
+export function newMerchantCode(): string {
+  const alphabet = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+  const bytes = randomBytes(10);
+  return `MRC-${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
+}
+
+function encodeCursor(id: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, id })).toString('base64url');
+}
+
+function decodeCursor(cursor: string): string {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: number; id?: string };
+    if (value.v === 1 && typeof value.id === 'string' && UUID_PATTERN.test(value.id)) return value.id;
+  } catch {
+    // fall through
+  }
+  throw new BadInputError('invalid cursor');
+}
+
+export function toMerchantType(m: Merchant): MerchantType {
+  return {
+    id: m.id,
+    merchantCode: m.merchantCode,
+    name: m.name,
+    legalName: m.legalName ?? null,
+    status: m.status,
+    categoryCode: m.categoryCode ?? null,
+    categoryName: m.categoryName ?? null,
+    phone: m.phone ?? null,
+    email: m.email ?? null,
+    npwp: m.npwp ?? null,
+    address: {
+      line: m.addressLine ?? null,
+      city: m.addressCity ?? null,
+      province: m.addressProvince ?? null,
+      postalCode: m.addressPostalCode ?? null,
+      country: m.addressCountry,
+    },
+    kycStatus: m.kycStatus,
+    kycVerifiedAt: m.kycVerifiedAt ?? null,
+    bankCode: m.bank?.code ?? null,
+    createdAt: m.createdAt,
+    updatedAt: m.updatedAt,
+  };
 }

@@ -1,6 +1,9 @@
 import { Entity, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 
+export const NMID_STATUSES = ['active', 'suspended'] as const;
+export type NmidStatus = (typeof NMID_STATUSES)[number];
+
 /** A business point of a merchant: its own NMID, MID and address; a single-counter merchant has one default outlet. */
 @Entity({ tableName: 'outlets' })
 @Unique({ properties: ['merchantId', 'code'] })
@@ -18,8 +21,39 @@ export class Outlet {
   @Property({ type: 'text' })
   name!: string;
 
+  /** QRIS national merchant ID, `ID` + 10–15 digits; unique over all outlets, soft-deleted ones included. */
   @Property({ type: 'text', nullable: true, unique: true })
   nmid?: string | null;
+
+  /** Set by the issuing bank (`nmid.status_changed`); kept when no NMID is assigned. */
+  @Property({ type: 'text' })
+  nmidStatus: NmidStatus = 'active';
+
+  /** Code of the bank that issued the NMID; a bank principal sees only the NMIDs of its own code. */
+  @Property({ type: 'text', nullable: true })
+  nmidBankCode?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  nmidAssignedAt?: Date | null;
+
+  /** Acquirer merchant ID; unique when set. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  mid?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressLine?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  city?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  province?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  postalCode?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  phone?: string | null;
 
   @Property({ type: 'boolean' })
   isDefault: boolean = false;

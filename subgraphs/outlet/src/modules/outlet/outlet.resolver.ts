@@ -1,7 +1,7 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
-import { OutletType } from './outlet.type';
+import { AssignNmidInput, ChangeNmidStatusInput, OutletType } from './outlet.type';
 
 @Resolver(() => OutletType)
 export class OutletResolver {
@@ -10,13 +10,62 @@ export class OutletResolver {
   outlet(@Arg('id', () => ID) id: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
     return ctx.services.outlet.findById(id);
   }
+
+  @Authorized('service', 'internal', 'operator', 'bank')
+  @Query(() => OutletType, { nullable: true, description: 'The live outlet with this NMID; a bank sees only the NMIDs it issued.' })
+  outletByNmid(@Arg('nmid') nmid: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
+    return ctx.services.outlet.findByNmid(nmid, ctx.principal);
+  }
+
+  @Authorized('internal', 'operator', 'bank')
+  @Mutation(() => OutletType, {
+    description: 'Assigns an NMID to an outlet (the default one when none is named); among banks only the tier-1 PSP. Idempotent.',
+  })
+  assignNmid(@Arg('input', () => AssignNmidInput) input: AssignNmidInput, @Ctx() ctx: OutletContext): Promise<OutletType> {
+    return ctx.services.outlet.assignNmid(input, ctx.principal);
+  }
+
+  @Authorized('internal', 'operator', 'bank')
+  @Mutation(() => OutletType, {
+    nullable: true,
+    description: "Suspends or reactivates an NMID; null when unknown (or, for a bank, another bank's). Idempotent.",
+  })
+  async changeNmidStatus(
+    @Arg('input', () => ChangeNmidStatusInput) input: ChangeNmidStatusInput,
+    @Ctx() ctx: OutletContext,
+  ): Promise<OutletType | null> {
+    const change = await ctx.services.outlet.changeNmidStatus(input, ctx.principal);
+    if (change && change.previousStatus !== input.status) {
+      ctx.log.info(
+        { nmid: input.nmid, from: change.previousStatus, to: input.status, reason: input.reason ?? null, by: ctx.principal.kind },
+        'nmid status changed',
+      );
+    }
+    return change?.outlet ?? null;
+  }
 }
 
+/**
+ * Merchant fields this subgraph contributes. Which merchants a caller may reach is decided where it enters
+ * the graph (the merchant subgraph); a merchant's NMIDs all carry its own bank.
+ */
 @Resolver(() => MerchantRef)
 export class MerchantOutletsResolver {
-  @Authorized('service', 'internal', 'operator')
+  @Authorized('service', 'internal', 'operator', 'bank')
   @FieldResolver(() => [OutletType], { description: 'Live outlets, the default outlet first.' })
   outlets(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType[]> {
     return ctx.services.outlet.ofMerchant(merchant.id);
+  }
+
+  @Authorized('service', 'internal', 'operator', 'bank')
+  @FieldResolver(() => OutletType, { nullable: true, description: 'The live default outlet, else the oldest live outlet.' })
+  defaultOutlet(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
+    return ctx.services.outlet.defaultOfMerchant(merchant.id);
+  }
+
+  @Authorized('service', 'internal', 'operator', 'bank')
+  @FieldResolver(() => String, { nullable: true, description: "The default outlet's NMID, else the oldest live outlet's that has one." })
+  nmid(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<string | null> {
+    return ctx.services.outlet.nmidOfMerchant(merchant.id);
   }
 }

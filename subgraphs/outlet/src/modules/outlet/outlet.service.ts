@@ -1,21 +1,96 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../../../../lib/auth/principal';
+import { ForbiddenError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
-import { Outlet } from './outlet.entity';
-import type { OutletType } from './outlet.type';
+import { DEFAULT_TERMINAL_MODEL, Terminal } from '../terminal/terminal.entity';
+import { NMID_STATUSES, type NmidStatus, Outlet } from './outlet.entity';
+import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from './outlet.errors';
+import type { AssignNmidInput, ChangeNmidStatusInput, OutletType } from './outlet.type';
 
+/** QRIS NMID: "ID" and 10 to 15 digits (the table checks it too). */
+export const NMID_PATTERN = /^ID[0-9]{10,15}$/;
+export const BANK_CODE_PATTERN = /^[A-Z0-9]{2,12}$/;
+/** MID and TID are the acquirer's; no format is specified, so short, without spaces or punctuation beyond `._-`. */
+const ACQUIRER_ID_PATTERN = /^[A-Za-z0-9._-]{1,32}$/;
+const POSTAL_CODE_PATTERN = /^[0-9]{5}$/;
+const PHONE_PATTERN = /^\+62[0-9]{8,13}$/;
+const MAX_TEXT_LENGTH = 200;
+const MAX_REASON_LENGTH = 500;
+
+/** An outlet `createForMerchant` creates; `withTerminal` adds its terminal (a soundbox, online, seen now). */
+export interface NewOutlet {
+  code: string;
+  name: string;
+  nmid?: string | null;
+  /** Required with `nmid`: the bank that issued it. */
+  bankCode?: string | null;
+  mid?: string | null;
+  isDefault?: boolean;
+  addressLine?: string | null;
+  city?: string | null;
+  province?: string | null;
+  postalCode?: string | null;
+  phone?: string | null;
+  withTerminal?: boolean;
+  tid?: string | null;
+}
+
+export interface CreatedOutlet {
+  id: string;
+  code: string;
+  nmid: string | null;
+}
+
+export interface NmidStatusChange {
+  outlet: OutletType;
+  previousStatus: NmidStatus;
+}
+
+/**
+ * Outlets and their NMIDs. Reads go through request-scoped DataLoaders (one statement per batch of keys);
+ * writes keep the loaders' entities (the request's identity map) current and drop cached lookups by value.
+ */
 export class OutletService {
   private readonly byId;
+  private readonly byNmid;
   private readonly byMerchantId;
+  private readonly defaultByMerchantId;
+  private readonly nmidByMerchantId;
 
   constructor(private readonly em: EntityManager) {
     this.byId = loaderByKey(
       (ids: string[]) => this.em.find(Outlet, { id: { $in: ids }, deletedAt: null }),
       (row) => row.id,
     );
+    this.byNmid = loaderByKey(
+      (nmids: string[]) => this.em.find(Outlet, { nmid: { $in: nmids }, deletedAt: null }),
+      (row) => row.nmid!,
+    );
     this.byMerchantId = loaderGroupedByKey(
       (merchantIds: string[]) =>
         this.em.find(Outlet, { merchantId: { $in: merchantIds }, deletedAt: null }, { orderBy: { isDefault: 'desc', code: 'asc' } }),
       (row) => row.merchantId,
+    );
+    // The outlet that stands for the merchant: the live default one, else the oldest live one.
+    this.defaultByMerchantId = loaderByKey(async (merchantIds: string[]) => {
+      const rows = await this.em.getConnection().execute(
+        `select distinct on (merchant_id) * from outlet.outlets
+          where merchant_id in (?) and deleted_at is null
+          order by merchant_id, is_default desc, created_at asc, id asc`,
+        [merchantIds],
+      );
+      return rows.map((row: object) => this.em.map(Outlet, row));
+    }, (row) => row.merchantId);
+    // The same order restricted to outlets with an NMID: the default outlet's, else the oldest live outlet's.
+    this.nmidByMerchantId = loaderByKey(
+      (merchantIds: string[]) =>
+        this.em.getConnection().execute<{ merchant_id: string; nmid: string }[]>(
+          `select distinct on (merchant_id) merchant_id, nmid from outlet.outlets
+            where merchant_id in (?) and deleted_at is null and nmid is not null
+            order by merchant_id, is_default desc, created_at asc, id asc`,
+          [merchantIds],
+        ),
+      (row) => row.merchant_id,
     );
   }
 
@@ -24,10 +99,205 @@ export class OutletService {
     return outlet && toOutletType(outlet);
   }
 
+  /** A live outlet that must exist (e.g. the outlet of a live terminal). */
+  async getById(id: string): Promise<OutletType> {
+    const outlet = await this.findById(id);
+    if (!outlet) throw new OutletNotFoundError();
+    return outlet;
+  }
+
+  /** The live outlet with this NMID; a bank sees only NMIDs it issued, so another bank's NMID looks unknown. */
+  async findByNmid(nmid: string, principal: Principal): Promise<OutletType | null> {
+    const outlet = await this.visibleByNmid(nmid, principal);
+    return outlet && toOutletType(outlet);
+  }
+
   /** Live outlets of a merchant, the default first. */
   async ofMerchant(merchantId: string): Promise<OutletType[]> {
     return (await this.byMerchantId.load(merchantId)).map(toOutletType);
   }
+
+  async defaultOfMerchant(merchantId: string): Promise<OutletType | null> {
+    const outlet = UUID_PATTERN.test(merchantId) ? await this.defaultByMerchantId.load(merchantId) : null;
+    return outlet && toOutletType(outlet);
+  }
+
+  async nmidOfMerchant(merchantId: string): Promise<string | null> {
+    const row = UUID_PATTERN.test(merchantId) ? await this.nmidByMerchantId.load(merchantId) : null;
+    return row?.nmid ?? null;
+  }
+
+  /**
+   * Gives an outlet of the merchant (its default one when none is named) an NMID of the issuing bank, active
+   * from now. The same NMID again changes neither its status nor its assignment time, so retries are harmless;
+   * bank code and MID follow the input. Only the internal tier-1 PSP may do this among banks.
+   */
+  async assignNmid(input: AssignNmidInput, principal: Principal): Promise<OutletType> {
+    if (principal.kind === 'bank' && principal.tier !== 1) throw new ForbiddenError('only the tier-1 PSP assigns NMIDs');
+    const nmid = requireNmid(input.nmid);
+    const bankCode = requireBankCode(input.bankCode);
+    const mid = input.mid == null ? undefined : requireAcquirerId('mid', input.mid);
+    const outlet = await this.liveOutletOf(input.merchantId, input.outletId ?? null);
+    if (outlet.nmid !== nmid) {
+      // Soft-deleted outlets keep their NMIDs (the unique index covers them), so they count as holders too.
+      if ((await this.em.count(Outlet, { nmid, id: { $ne: outlet.id } })) > 0) throw new OutletConflictError('nmid_taken');
+      outlet.nmid = nmid;
+      outlet.nmidStatus = 'active';
+      outlet.nmidAssignedAt = new Date();
+    }
+    outlet.nmidBankCode = bankCode;
+    if (mid !== undefined) outlet.mid = mid;
+    await this.flush();
+    return toOutletType(outlet);
+  }
+
+  /**
+   * Sets the status of an NMID as its bank decided; the same status again writes nothing. Null when the NMID
+   * is unknown, or issued by another bank than the calling one.
+   */
+  async changeNmidStatus(input: ChangeNmidStatusInput, principal: Principal): Promise<NmidStatusChange | null> {
+    if (!(NMID_STATUSES as readonly string[]).includes(input.status)) throw new OutletInputError('status must be active or suspended');
+    if (input.reason != null && input.reason.length > MAX_REASON_LENGTH) {
+      throw new OutletInputError(`reason must be at most ${MAX_REASON_LENGTH} characters`);
+    }
+    const outlet = await this.visibleByNmid(input.nmid, principal);
+    if (!outlet) return null;
+    const previousStatus = outlet.nmidStatus;
+    outlet.nmidStatus = input.status as NmidStatus;
+    await this.flush();
+    return { outlet: toOutletType(outlet), previousStatus };
+  }
+
+  /**
+   * Creates a merchant's outlets (and, when asked, one terminal each) in one transaction, for operator
+   * tooling. Input errors are found before anything is written; taken codes, NMIDs, MIDs, TIDs or a second
+   * default outlet are conflicts decided by the unique indexes.
+   */
+  async createForMerchant(merchantId: string, outlets: NewOutlet[]): Promise<CreatedOutlet[]> {
+    if (!UUID_PATTERN.test(merchantId)) throw new OutletInputError('merchantId must be a UUID');
+    if (outlets.length === 0) throw new OutletInputError('at least one outlet is needed');
+    outlets.forEach(validateNewOutlet);
+    requireDistinct(outlets, 'code', (o) => o.code.trim());
+    requireDistinct(outlets, 'nmid', (o) => o.nmid);
+    requireDistinct(outlets, 'mid', (o) => o.mid);
+    requireDistinct(outlets, 'tid', (o) => (o.withTerminal ? o.tid : null));
+    if (outlets.filter((o) => o.isDefault).length > 1) throw new OutletInputError('at most one outlet can be the default');
+
+    const now = new Date();
+    const rows = outlets.map((o) =>
+      Object.assign(new Outlet(), {
+        merchantId,
+        code: o.code.trim(),
+        name: o.name.trim(),
+        nmid: o.nmid ?? null,
+        nmidBankCode: o.nmid ? o.bankCode : null,
+        nmidAssignedAt: o.nmid ? now : null,
+        mid: o.mid ?? null,
+        isDefault: o.isDefault ?? false,
+        addressLine: o.addressLine ?? null,
+        city: o.city ?? null,
+        province: o.province ?? null,
+        postalCode: o.postalCode ?? null,
+        phone: o.phone ?? null,
+        createdAt: now,
+        updatedAt: now,
+      }),
+    );
+    const terminals = outlets.flatMap((o, i) =>
+      o.withTerminal
+        ? [
+            Object.assign(new Terminal(), {
+              merchantId,
+              outletId: rows[i].id,
+              tid: o.tid ?? null,
+              model: DEFAULT_TERMINAL_MODEL,
+              status: 'online',
+              lastSeenAt: now,
+              createdAt: now,
+              updatedAt: now,
+            }),
+          ]
+        : [],
+    );
+    try {
+      await this.em.transactional(async (em) => {
+        // Two flushes: terminals reference their outlets by a plain id, which orders nothing for the ORM.
+        await em.persist(rows).flush();
+        if (terminals.length > 0) await em.persist(terminals).flush();
+      });
+    } catch (error) {
+      throw asConflict(error);
+    }
+    return rows.map((row) => ({ id: row.id, code: row.code, nmid: row.nmid ?? null }));
+  }
+
+  private async visibleByNmid(nmid: string, principal: Principal): Promise<Outlet | null> {
+    const outlet = NMID_PATTERN.test(nmid) ? await this.byNmid.load(nmid) : null;
+    return outlet && (principal.kind !== 'bank' || outlet.nmidBankCode === principal.bankCode) ? outlet : null;
+  }
+
+  private async liveOutletOf(merchantId: string, outletId: string | null): Promise<Outlet> {
+    if (!UUID_PATTERN.test(merchantId) || (outletId !== null && !UUID_PATTERN.test(outletId))) throw new OutletNotFoundError();
+    const outlet =
+      outletId === null
+        ? await this.defaultByMerchantId.load(merchantId)
+        : await this.em.findOne(Outlet, { id: outletId, merchantId, deletedAt: null });
+    if (!outlet) throw new OutletNotFoundError();
+    return outlet;
+  }
+
+  /** Writes the request's changes (nothing when nothing changed); cached lookups by NMID or merchant may be stale after it. */
+  private async flush(): Promise<void> {
+    try {
+      await this.em.flush();
+    } catch (error) {
+      throw asConflict(error);
+    } finally {
+      this.byNmid.clearAll();
+      this.defaultByMerchantId.clearAll();
+      this.nmidByMerchantId.clearAll();
+      this.byMerchantId.clearAll();
+    }
+  }
+}
+
+function requireNmid(nmid: string): string {
+  if (!NMID_PATTERN.test(nmid)) throw new OutletInputError('nmid must be "ID" followed by 10 to 15 digits');
+  return nmid;
+}
+
+function requireBankCode(bankCode: string): string {
+  if (!BANK_CODE_PATTERN.test(bankCode)) throw new OutletInputError('bankCode must be 2 to 12 upper-case letters or digits');
+  return bankCode;
+}
+
+function requireAcquirerId(field: 'mid' | 'tid', value: string): string {
+  if (!ACQUIRER_ID_PATTERN.test(value)) throw new OutletInputError(`${field} must be 1 to 32 letters, digits, ".", "_" or "-"`);
+  return value;
+}
+
+function validateNewOutlet(o: NewOutlet): void {
+  const code = o.code.trim();
+  const name = o.name.trim();
+  if (!code || code.length > 64) throw new OutletInputError('code must be 1 to 64 characters');
+  if (!name || name.length > MAX_TEXT_LENGTH) throw new OutletInputError(`name must be 1 to ${MAX_TEXT_LENGTH} characters`);
+  if (o.nmid != null) {
+    requireNmid(o.nmid);
+    if (o.bankCode == null) throw new OutletInputError(`outlet ${code}: bankCode is required with an nmid`);
+  }
+  if (o.bankCode != null) requireBankCode(o.bankCode);
+  if (o.mid != null) requireAcquirerId('mid', o.mid);
+  if (o.tid != null) requireAcquirerId('tid', o.tid);
+  if (o.postalCode != null && !POSTAL_CODE_PATTERN.test(o.postalCode)) throw new OutletInputError('postalCode must be 5 digits');
+  if (o.phone != null && !PHONE_PATTERN.test(o.phone)) throw new OutletInputError('phone must be +62 followed by 8 to 13 digits');
+  for (const [field, value] of [['addressLine', o.addressLine], ['city', o.city], ['province', o.province]] as const) {
+    if (value != null && value.length > MAX_TEXT_LENGTH) throw new OutletInputError(`${field} must be at most ${MAX_TEXT_LENGTH} characters`);
+  }
+}
+
+function requireDistinct(outlets: NewOutlet[], field: string, valueOf: (o: NewOutlet) => string | null | undefined): void {
+  const values = outlets.map(valueOf).filter((v): v is string => v != null);
+  if (new Set(values).size !== values.length) throw new OutletInputError(`each outlet needs its own ${field}`);
 }
 
 function toOutletType(outlet: Outlet): OutletType {
@@ -36,6 +306,14 @@ function toOutletType(outlet: Outlet): OutletType {
     code: outlet.code,
     name: outlet.name,
     nmid: outlet.nmid ?? null,
+    nmidStatus: outlet.nmidStatus,
+    nmidBankCode: outlet.nmidBankCode ?? null,
+    mid: outlet.mid ?? null,
+    addressLine: outlet.addressLine ?? null,
+    city: outlet.city ?? null,
+    province: outlet.province ?? null,
+    postalCode: outlet.postalCode ?? null,
+    phone: outlet.phone ?? null,
     isDefault: outlet.isDefault,
     merchant: { id: outlet.merchantId },
     createdAt: outlet.createdAt,

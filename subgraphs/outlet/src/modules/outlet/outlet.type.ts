@@ -1,5 +1,5 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { Directive, Field, ID, ObjectType } from 'type-graphql';
+import { Directive, Field, ID, InputType, ObjectType } from 'type-graphql';
 import { MerchantRef } from '../../references/merchant.ref';
 
 @Directive('@key(fields: "id")')
@@ -17,6 +17,30 @@ export class OutletType {
   @Field(() => String, { nullable: true, description: 'National merchant ID of this outlet.' })
   nmid!: string | null;
 
+  @Field({ description: 'active or suspended (by the issuing bank).' })
+  nmidStatus!: string;
+
+  @Field(() => String, { nullable: true, description: 'Code of the bank that issued the NMID.' })
+  nmidBankCode!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Acquirer merchant ID.' })
+  mid!: string | null;
+
+  @Field(() => String, { nullable: true })
+  addressLine!: string | null;
+
+  @Field(() => String, { nullable: true })
+  city!: string | null;
+
+  @Field(() => String, { nullable: true })
+  province!: string | null;
+
+  @Field(() => String, { nullable: true })
+  postalCode!: string | null;
+
+  @Field(() => String, { nullable: true })
+  phone!: string | null;
+
   @Field({ description: 'The transparent outlet of a single-counter merchant.' })
   isDefault!: boolean;
 
@@ -28,4 +52,34 @@ export class OutletType {
 
   @Field(() => DateTimeResolver)
   updatedAt!: Date;
+}
+
+@InputType('AssignNmidInput')
+export class AssignNmidInput {
+  @Field(() => ID)
+  merchantId!: string;
+
+  @Field(() => ID, { nullable: true, description: "The merchant's default outlet when absent." })
+  outletId?: string | null;
+
+  @Field({ description: 'QRIS NMID: "ID" followed by 10 to 15 digits.' })
+  nmid!: string;
+
+  @Field({ description: 'Code of the issuing bank: 2 to 12 upper-case letters or digits.' })
+  bankCode!: string;
+
+  @Field(() => String, { nullable: true, description: 'Acquirer merchant ID; left as it is when absent.' })
+  mid?: string | null;
+}
+
+@InputType('ChangeNmidStatusInput')
+export class ChangeNmidStatusInput {
+  @Field()
+  nmid!: string;
+
+  @Field({ description: 'active or suspended.' })
+  status!: string;
+
+  @Field(() => String, { nullable: true, description: 'Why the bank changed it; recorded in the log.' })
+  reason?: string | null;
 }

@@ -1,0 +1,80 @@
+import type { FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import type { Principal } from '../../../lib/auth/principal';
+import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../../../lib/auth/hmac-signature';
+import { HttpError } from '../../../lib/rest/error-body';
+import { loadOperation } from '../../../lib/rest/operation';
+import type { RouteRuntime } from '../../../lib/rest/route';
+
+interface Credential {
+  keyId: string;
+  purpose: 'lookup' | 'event';
+  secret: string;
+  status: string;
+  bank: { id: string; code: string; tier: number };
+}
+
+/** Header names of the two bank schemes (psp-api.md §5). */
+export const SCHEMES = {
+  lookup: { keyId: 'x-api-key-id', timestamp: 'x-timestamp', signature: 'x-signature' },
+  event: { keyId: 'x-psp-key-id', timestamp: 'x-psp-timestamp', signature: 'x-psp-signature' },
+} as const;
+export type Scheme = keyof typeof SCHEMES;
+
+const operation = loadOperation(__dirname);
+/**
+ * Credential material is cached for 60 s (DESIGN.md §7), so a revoked key stops working within a minute;
+ * an unknown key id is remembered for 10 s so that guessing keys cannot load the database.
+ */
+const credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
+const UNKNOWN_TTL_MS = 10_000;
+
+const unauthorized = (message: string) => new HttpError(401, 'unauthorized', message);
+
+/**
+ * Verifies a bank-signed request: key id known, active and of this scheme's purpose; timestamp within
+ * ±300 s; HMAC-SHA256 over method, request target (path and query), timestamp and raw body. Returns the
+ * bank principal; every failure is a 401 with the reason.
+ */
+export function bankSignature(scheme: Scheme) {
+  const headers = SCHEMES[scheme];
+  return async (req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> => {
+    const keyId = header(req, headers.keyId);
+    const timestamp = header(req, headers.timestamp);
+    const signature = header(req, headers.signature);
+    if (!keyId || !timestamp || !signature) {
+      throw unauthorized(`missing ${[!keyId && headers.keyId, !timestamp && headers.timestamp, !signature && headers.signature].filter(Boolean).join(', ')}`);
+    }
+    const skew = skewSecs(timestamp);
+    if (skew === null) throw unauthorized(`${headers.timestamp} must be RFC 3339 with an offset`);
+    if (skew > SIGNATURE_WINDOW_SECS) throw unauthorized(`${headers.timestamp} is more than ${SIGNATURE_WINDOW_SECS} s from now`);
+    const credential = await credentialOf(keyId, runtime);
+    if (!credential || credential.status !== 'active' || credential.purpose !== scheme) throw unauthorized('unknown or inactive key');
+    const rawBody = typeof req.rawBody === 'string' ? req.rawBody : '';
+    const expected = hmacHex(credential.secret, signedString(req.method, req.url, timestamp, rawBody));
+    if (!signatureMatches(expected, signature)) throw unauthorized('signature does not match');
+    req.rateLimitKey = `psp:${credential.keyId}`;
+    return { kind: 'bank', bankId: credential.bank.id, bankCode: credential.bank.code, tier: credential.bank.tier };
+  };
+}
+
+async function credentialOf(keyId: string, runtime: RouteRuntime): Promise<Credential | null> {
+  if (keyId.length > 64) return null;
+  const cached = credentials.get(keyId);
+  if (cached) return cached.credential;
+  const { bankCredential } = await runtime.run<{ bankCredential: Credential | null }>(operation, { keyId }, { acting: undefined });
+  credentials.set(keyId, { credential: bankCredential }, bankCredential ? undefined : { ttl: UNKNOWN_TTL_MS });
+  return bankCredential;
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The body exactly as received, for signature checks (set by the adapter's content-type parser). */
+    rawBody?: string;
+  }
+}

@@ -1,0 +1,22 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { bankSignature } from '../../../auth/bank-signature';
+import { PspMerchantDetail } from '../psp-merchant.schema';
+import { toByNmidResponse } from './mapper';
+import { ByNmidParams, ByNmidQuery } from './schema';
+
+export default defineRoute({
+  method: 'GET',
+  url: '/api/psp/v1/merchants/by-nmid/:nmid',
+  summary: 'Find the merchant of an NMID (any of its outlets)',
+  description: 'The most frequent call. Answers are cached for 30 s per bank (psp-api.md §8).',
+  tags: ['psp: lookups'],
+  schema: { params: ByNmidParams, querystring: ByNmidQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
+  operation: loadOperation(__dirname),
+  authenticate: bankSignature('lookup'),
+  rateLimit: { max: 1000, windowSecs: 60 },
+  privateCacheSecs: 30,
+  variables: ({ params, query }) => ({ nmid: params.nmid, includeOutlets: query.include_outlets }),
+  map: (data) => toByNmidResponse(data as never),
+});

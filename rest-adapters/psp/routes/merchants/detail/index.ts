@@ -1,0 +1,20 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { bankSignature } from '../../../auth/bank-signature';
+import { PspMerchantDetail } from '../psp-merchant.schema';
+import { toDetailResponse } from './mapper';
+import { DetailParams, DetailQuery } from './schema';
+
+export default defineRoute({
+  method: 'GET',
+  url: '/api/psp/v1/merchants/:id',
+  summary: "Get one of the calling bank's merchants",
+  tags: ['psp: lookups'],
+  schema: { params: DetailParams, querystring: DetailQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
+  operation: loadOperation(__dirname),
+  authenticate: bankSignature('lookup'),
+  rateLimit: { max: 600, windowSecs: 60 },
+  variables: ({ params, query }) => ({ id: params.id, includeOutlets: query.include_outlets }),
+  map: (data) => toDetailResponse(data as never),
+});

@@ -1,0 +1,77 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Nullable } from '../../../../lib/rest/schema-helpers';
+
+/** The merchant object of psp-api.md §2, as every lookup returns it. */
+export const PspMerchant = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    merchant_name: Type.String(),
+    legal_name: Nullable(Type.String()),
+    nmid: Nullable(Type.String()),
+    bank_code: Nullable(Type.String()),
+    category_code: Nullable(Type.String({ description: 'ISO 18245 MCC.' })),
+    category_name: Nullable(Type.String()),
+    phone: Nullable(Type.String({ description: 'E.164.' })),
+    email: Nullable(Type.String()),
+    npwp: Nullable(Type.String()),
+    address: Type.Object({
+      line: Nullable(Type.String()),
+      city: Nullable(Type.String()),
+      province: Nullable(Type.String()),
+      postal_code: Nullable(Type.String()),
+      country: Type.String(),
+    }),
+    status: Type.Union([Type.Literal('active'), Type.Literal('inactive'), Type.Literal('suspended'), Type.Literal('deleted')]),
+    kyc_status: Type.String({ description: 'verified once activated; pending, expired or rejected otherwise.' }),
+    kyc_verified_at: Nullable(Type.String({ format: 'date-time' })),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'PspMerchant', title: 'PspMerchant' },
+);
+export type PspMerchant = Static<typeof PspMerchant>;
+
+/** Outlets of a merchant (include_outlets): the spec leaves their fields open; these are ours. */
+export const PspOutlet = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    code: Type.String(),
+    name: Type.String(),
+    nmid: Nullable(Type.String()),
+    mid: Nullable(Type.String()),
+    nmid_status: Type.String({ description: 'active or suspended.' }),
+    is_default: Type.Boolean(),
+    address: Type.Object({
+      line: Nullable(Type.String()),
+      city: Nullable(Type.String()),
+      province: Nullable(Type.String()),
+      postal_code: Nullable(Type.String()),
+    }),
+  },
+  { $id: 'PspOutlet', title: 'PspOutlet' },
+);
+export type PspOutlet = Static<typeof PspOutlet>;
+
+/** Owners (include_owners): people who own the merchant; filled once user accounts exist (core issue). */
+export const PspOwner = Type.Object(
+  { user_id: Type.String({ format: 'uuid' }), full_name: Nullable(Type.String()), phone: Nullable(Type.String()) },
+  { $id: 'PspOwner', title: 'PspOwner' },
+);
+
+/** Detail, by-NMID: the merchant with device fields, and outlets and owners filled only when asked for. */
+export const PspMerchantDetail = Type.Object({
+  merchant: Type.Intersect([
+    Type.Ref(PspMerchant),
+    Type.Object({ device_model: Nullable(Type.String()), device_status: Nullable(Type.String()) }),
+  ]),
+  outlets: Type.Array(Type.Ref(PspOutlet)),
+  owners: Type.Array(Type.Ref(PspOwner)),
+});
+export type PspMerchantDetail = Static<typeof PspMerchantDetail>;
+
+export const IncludeQuery = {
+  include_outlets: Type.Boolean({ default: false }),
+  include_owners: Type.Boolean({ default: false }),
+};
+
+export const PSP_SCHEMAS = [PspMerchant, PspOutlet, PspOwner];

@@ -1,0 +1,13 @@
+import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
+import type { MerchantContext } from '../../context';
+import { BankCredentialType } from './bank.type';
+
+@Resolver()
+export class BankResolver {
+  /** Only the REST adapters (service principals) verify bank signatures, so only they read secrets. */
+  @Authorized('service')
+  @Query(() => BankCredentialType, { nullable: true })
+  bankCredential(@Arg('keyId') keyId: string, @Ctx() ctx: MerchantContext): Promise<BankCredentialType | null> {
+    return ctx.services.bank.credential(keyId);
+  }
+}

@@ -1,0 +1,84 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { type SecretBox, newKeyId, newSecret } from '../../../../../lib/crypto/secret-box';
+import { BadInputError } from '../../../../../lib/errors/app-error';
+import { Bank, BankCredential, type BankTier, type CredentialPurpose } from './bank.entity';
+import { BankCodeTakenError } from './bank.errors';
+import type { BankCredentialType, BankType } from './bank.type';
+
+export interface IssuedBank {
+  bank_id: string;
+  bank_code: string;
+  tier: BankTier;
+  lookup_key_id: string;
+  lookup_secret: string;
+  event_key_id: string;
+  event_secret: string;
+}
+
+export const TIER_NUMBER: Record<BankTier, number> = { tier1: 1, external: 2 };
+
+export class BankService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly box: SecretBox,
+  ) {}
+
+  /**
+   * Onboards a bank with one lookup key and one event key. The secrets are returned once, here, and
+   * stored only sealed.
+   */
+  async create(input: { code: string; name: string; tier: BankTier }): Promise<IssuedBank> {
+    if (!/^[A-Z0-9]{2,12}$/.test(input.code)) throw new BadInputError('bank code must be 2–12 uppercase letters or digits');
+    if (!input.name.trim()) throw new BadInputError('bank name is required');
+    const bank = this.em.create(Bank, { code: input.code, name: input.name.trim(), tier: input.tier });
+    const issue = (purpose: CredentialPurpose) => {
+      const secret = newSecret();
+      const credential = this.em.create(BankCredential, {
+        bank,
+        purpose,
+        keyId: newKeyId(purpose === 'lookup' ? 'lk' : 'ek'),
+        secretSealed: this.box.seal(secret),
+      });
+      return { keyId: credential.keyId, secret };
+    };
+    const lookup = issue('lookup');
+    const event = issue('event');
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new BankCodeTakenError(input.code);
+      throw error;
+    }
+    return {
+      bank_id: bank.id,
+      bank_code: bank.code,
+      tier: bank.tier,
+      lookup_key_id: lookup.keyId,
+      lookup_secret: lookup.secret,
+      event_key_id: event.keyId,
+      event_secret: event.secret,
+    };
+  }
+
+  /** A credential with its secret opened, for signature verification by the REST adapters. */
+  async credential(keyId: string): Promise<BankCredentialType | null> {
+    const credential = await this.em.findOne(BankCredential, { keyId }, { populate: ['bank'] });
+    if (!credential) return null;
+    return {
+      keyId: credential.keyId,
+      purpose: credential.purpose,
+      secret: this.box.open(credential.secretSealed),
+      status: credential.status,
+      bank: toBankType(credential.bank),
+    };
+  }
+
+  async findByCode(code: string): Promise<Bank | null> {
+    return this.em.findOne(Bank, { code });
+  }
+}
+
+export function toBankType(bank: Bank): BankType {
+  return { id: bank.id, code: bank.code, name: bank.name, tier: TIER_NUMBER[bank.tier] };
+}

@@ -1,0 +1,10 @@
+import type { OutletContext } from '../../context';
+import type { TerminalType } from './terminal.type';
+
+export const terminalReference = {
+  Terminal: {
+    __resolveReference(ref: { id: string }, ctx: OutletContext): Promise<TerminalType | null> {
+      return ctx.services.terminal.findById(ref.id);
+    },
+  },
+};

@@ -1,0 +1,30 @@
+import { DateTimeResolver } from 'graphql-scalars';
+import { Directive, Field, ID, ObjectType } from 'type-graphql';
+
+@Directive('@key(fields: "id")')
+@ObjectType('Terminal', { description: 'A payment device at an outlet, e.g. a QRIS soundbox.' })
+export class TerminalType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { nullable: true, description: 'Terminal ID as the acquirer knows it.' })
+  tid!: string | null;
+
+  @Field(() => String, { nullable: true })
+  serialNumber!: string | null;
+
+  @Field(() => String, { nullable: true })
+  model!: string | null;
+
+  @Field(() => String, { nullable: true })
+  firmwareVersion!: string | null;
+
+  @Field({ description: 'online, offline or inactive.' })
+  status!: string;
+
+  @Field(() => DateTimeResolver, { nullable: true })
+  lastSeenAt!: Date | null;
+
+  /** Resolves `outlet`; not a field of its own. */
+  outletId!: string;
+}
