@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '../lib/config/config';
 import { ensureRolesAndSchemas } from '../lib/db/bootstrap';
 import { type Orm, migrate } from '../lib/db/orm';
@@ -7,7 +8,9 @@ import { SUBGRAPHS } from '../subgraphs';
 import { secretBoxFor } from '../subgraphs/merchant/src/context';
 import type { BankTier } from '../subgraphs/merchant/src/modules/bank/bank.entity';
 import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service';
+import { MerchantLifecycleService } from '../subgraphs/merchant/src/modules/merchant/merchant-lifecycle.service';
 import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
+import { type InfoLog, WebhookService } from '../subgraphs/merchant/src/modules/webhook/webhook.service';
 import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '../subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '../subgraphs/merchant/src/modules/reference/import/reference-importer';
@@ -68,9 +71,11 @@ export interface OnboardMerchantInput {
 }
 
 /**
- * `merchant:create`: an active, KYC-verified merchant of a bank with its outlets and NMIDs (merchant, then
- * outlet subgraph). The two schemas cannot share a transaction, so a failure creating the outlets removes
- * the merchant just created.
+ * `merchant:create`: an active, KYC-verified merchant of a bank with its outlets and NMIDs. The outlets come
+ * first (outlet subgraph), then the merchant with its first NMID (merchant subgraph): creating the merchant
+ * is its first activation, announced to the bank (merchant.activated), so it must not happen before its
+ * outlets exist. The two schemas cannot share a transaction: a failure creating the merchant removes the
+ * outlets just created.
  */
 export async function onboardMerchant(config: Config, adminUrl: string, input: OnboardMerchantInput) {
   const merchantDefinition = SUBGRAPHS.find((s) => s.name === 'merchant')!;
@@ -78,37 +83,46 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
   const count = Math.max(input.outlets, input.nmids.length, 1);
   return withSubgraph(merchantDefinition, config, adminUrl, async (merchantOrm) => {
     const em = merchantOrm.em.fork() as EntityManager;
+    if (!input.name.trim()) throw new Error('merchant name is required');
+    if (!(await new BankService(em, secretBoxFor(config)).findByCode(input.bankCode))) throw new Error(`unknown bank ${input.bankCode}`);
     const categoryName = input.categoryCode
       ? ((await em.getKnex()('merchant.business_types').where({ mcc: input.categoryCode }).orderBy('id').first('name'))?.name ?? null)
       : null;
-    const merchant = await new MerchantService(em).createOnboarded({
-      name: input.name,
-      bankCode: input.bankCode,
-      categoryCode: input.categoryCode,
-      categoryName: categoryName ?? undefined,
-      referralCode: input.referralCode,
-    });
+    const merchantId = uuidv7();
+    const outlets = await withSubgraph(outletDefinition, config, adminUrl, (outletOrm) =>
+      new OutletService(outletOrm.em.fork() as EntityManager).createForMerchant(
+        merchantId,
+        Array.from({ length: count }, (_, i) => ({
+          code: i === 0 ? 'PUSAT' : `CABANG-${i}`,
+          name: i === 0 ? input.name : `${input.name} – Cabang ${i}`,
+          nmid: input.nmids[i] ?? null,
+          bankCode: input.nmids[i] ? input.bankCode : null,
+          isDefault: i === 0,
+          withTerminal: true,
+        })),
+      ),
+    );
     try {
-      const outlets = await withSubgraph(outletDefinition, config, adminUrl, (outletOrm) =>
-        new OutletService(outletOrm.em.fork() as EntityManager).createForMerchant(
-          merchant.id,
-          Array.from({ length: count }, (_, i) => ({
-            code: i === 0 ? 'PUSAT' : `CABANG-${i}`,
-            name: i === 0 ? input.name : `${input.name} – Cabang ${i}`,
-            nmid: input.nmids[i] ?? null,
-            bankCode: input.nmids[i] ? input.bankCode : null,
-            isDefault: i === 0,
-            withTerminal: true,
-          })),
-        ),
-      );
+      const merchant = await new MerchantService(em).createOnboarded({
+        id: merchantId,
+        name: input.name,
+        bankCode: input.bankCode,
+        categoryCode: input.categoryCode,
+        categoryName: categoryName ?? undefined,
+        referralCode: input.referralCode,
+        primaryNmid: input.nmids[0],
+      });
       return {
         merchant_id: merchant.id,
         merchant_code: merchant.merchantCode,
         outlets: outlets.map((o) => ({ outlet_id: o.id, code: o.code, nmid: o.nmid })),
       };
     } catch (error) {
-      await em.getKnex()('merchant.merchants').where({ id: merchant.id }).delete();
+      await withSubgraph(outletDefinition, config, adminUrl, async (outletOrm) => {
+        const knex = outletOrm.em.getKnex();
+        await knex('outlet.terminals').where({ merchant_id: merchantId }).delete();
+        await knex('outlet.outlets').where({ merchant_id: merchantId }).delete();
+      });
       throw error;
     }
   });
@@ -118,4 +132,40 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
 export async function createBank(config: Config, adminUrl: string, input: { code: string; name: string; tier: BankTier }) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, (orm) => new BankService(orm.em.fork() as EntityManager, secretBoxFor(config)).create(input));
+}
+
+/** `bank:webhook`: the bank's lifecycle webhook endpoint with a new signing secret (shown once, stored sealed). */
+export async function setBankWebhook(config: Config, adminUrl: string, input: { bankCode: string; url: string }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) =>
+    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).setEndpoint(input.bankCode, input.url, { requireHttps: config.isProduction }),
+  );
+}
+
+/** `webhook:deliveries`: the outbox, newest first. */
+export async function listWebhookDeliveries(config: Config, adminUrl: string, filter: { status?: string; bankCode?: string; limit?: number }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) => new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).listDeliveries(filter));
+}
+
+/** `webhook:redeliver`: a delivery due again now, its attempts kept; logged through `log`. */
+export async function redeliverWebhook(config: Config, adminUrl: string, eventId: string, log?: InfoLog) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) => new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).redeliver(eventId, log));
+}
+
+/** `merchant:status`: one lifecycle move through MerchantLifecycleService (its webhook included). */
+export async function changeMerchantStatus(config: Config, adminUrl: string, input: { merchantId: string; targetStatus: string; reason?: string }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, async (orm) => {
+    const outcome = await new MerchantLifecycleService(orm.em.fork() as EntityManager).changeStatus(input);
+    return {
+      merchant_id: outcome.merchant.id,
+      merchant_code: outcome.merchant.merchantCode,
+      previous_status: outcome.previousStatus,
+      status: outcome.merchant.status,
+      reason: outcome.merchant.statusReason ?? null,
+      webhook: outcome.webhook ? { event_id: outcome.webhook.eventId, event: outcome.webhook.event } : null,
+    };
+  });
 }

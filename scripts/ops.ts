@@ -2,7 +2,17 @@ import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config';
 import { openDatabaseTarget } from '../lib/db/database-target';
-import { createBank, migrateAll, onboardMerchant, seedDemo, seedReference } from './database-tasks';
+import {
+  changeMerchantStatus,
+  createBank,
+  listWebhookDeliveries,
+  migrateAll,
+  onboardMerchant,
+  redeliverWebhook,
+  seedDemo,
+  seedReference,
+  setBankWebhook,
+} from './database-tasks';
 
 /**
  * Operator command line: `npm run ops -- <command> [options]`, JSON on stdout. Works against the database
@@ -44,6 +54,31 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
     help: 'write the demo merchant, outlets, transactions and categories (idempotent)',
     run: (adminUrl) => seedDemo(loadConfig(), adminUrl),
   },
+  'bank:webhook': {
+    help: "set a bank's lifecycle webhook endpoint: --bank C --url U (https in production); prints a new signing secret (shown once)",
+    run: (adminUrl, o) => setBankWebhook(loadConfig(), adminUrl, { bankCode: required(o, 'bank'), url: required(o, 'url') }),
+  },
+  'webhook:deliveries': {
+    help: 'list lifecycle webhook deliveries, newest first: [--status pending|delivered|failed] [--bank C] [--limit N (default 50, max 500)]',
+    run: (adminUrl, o) =>
+      listWebhookDeliveries(loadConfig(), adminUrl, {
+        status: o.status as string | undefined,
+        bankCode: o.bank as string | undefined,
+        limit: o.limit === undefined ? undefined : Number(o.limit),
+      }),
+  },
+  'webhook:redeliver': {
+    help: 'send a delivery again now (its attempts are kept): --id EVENT_ID',
+    run: (adminUrl, o) =>
+      redeliverWebhook(loadConfig(), adminUrl, required(o, 'id'), {
+        info: (fields, msg) => process.stderr.write(JSON.stringify({ level: 'info', time: Date.now(), service: 'ops', ...fields, msg }) + '\n'),
+      }),
+  },
+  'merchant:status': {
+    help: 'move a merchant along its lifecycle: --id ID --to active|suspended|deleted [--reason R] (required to suspend or delete)',
+    run: (adminUrl, o) =>
+      changeMerchantStatus(loadConfig(), adminUrl, { merchantId: required(o, 'id'), targetStatus: required(o, 'to'), reason: o.reason as string | undefined }),
+  },
 };
 
 function required(options: Options, name: string): string {
@@ -65,6 +100,12 @@ async function main(): Promise<number> {
       category: { type: 'string' },
       referral: { type: 'string' },
       outlets: { type: 'string' },
+      url: { type: 'string' },
+      status: { type: 'string' },
+      limit: { type: 'string' },
+      id: { type: 'string' },
+      to: { type: 'string' },
+      reason: { type: 'string' },
       help: { type: 'boolean' },
     },
   });

@@ -63,6 +63,10 @@ const EnvSchema = Type.Object({
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
   GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  /** Multiplies the webhook retry delays (30 s, 5 min, 30 min, 2 h); tests shrink them, e.g. 0.001. */
+  WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
+  /** How often the merchant process looks for due webhook deliveries; 0 runs no dispatcher in that process. */
+  WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 1000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -91,6 +95,7 @@ export interface Config {
   secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
+  webhooks: { retryScale: number; dispatchIntervalMs: number };
 }
 
 export class ConfigError extends Error {
@@ -159,5 +164,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+    webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
   });
 }

@@ -22,6 +22,10 @@ export function httpErrorFromGraphQL(error: { message?: string; extensions?: Rec
   const code = typeof error.extensions?.code === 'string' ? error.extensions.code : ErrorCode.INTERNAL_SERVER_ERROR;
   const entry = TABLE[code];
   if (!entry) return new HttpError(500, 'internal_error', 'internal error');
+  // A conflict names what collided (nmid_taken, bank_code_taken, invalid_transition, …).
+  if (code === ErrorCode.CONFLICT && typeof error.extensions?.reason === 'string') {
+    return new HttpError(409, error.extensions.reason, error.message ?? 'conflict');
+  }
   if (entry.status === 503) return new HttpError(503, entry.code, 'a dependency is unavailable, retry later', UNAVAILABLE_RETRY_SECS);
   const retry = typeof error.extensions?.retryAfterSecs === 'number' ? error.extensions.retryAfterSecs : undefined;
   return new HttpError(entry.status, entry.code, error.message ?? entry.code, retry);

@@ -1,4 +1,6 @@
 import swagger from '@fastify/swagger';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
@@ -38,8 +40,12 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     bodyLimit: 1024 * 1024,
     requestTimeout: 30_000,
     connectionTimeout: 60_000,
-    ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true, useDefaults: true, allErrors: false } },
   });
+  // Query strings and path parameters arrive as text and are coerced to their schema types; bodies are JSON
+  // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
+  const coercing = validator(true);
+  const strict = validator(false);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
   const client = gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);
   const cache = new ResponseCache(config.referenceCacheTtlSecs);
 
@@ -123,7 +129,8 @@ function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdap
       operationId: route.operation.name,
       ...route.schema,
     },
-    preHandler: authenticate
+    // Authentication runs before validation: a stranger learns nothing from validation errors.
+    preValidation: authenticate
       ? async (req) => {
           req.acting = await authenticate(req, runtimeFor(req));
         }
@@ -181,6 +188,12 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
   if (status >= 400 && status < 500) return sendError(reply, new HttpError(400, 'bad_request', error.message));
   req.log.error({ err: error }, 'unhandled error');
   sendError(reply, new HttpError(500, 'internal_error', 'internal error'));
+}
+
+function validator(coerce: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
 }
 
 export function sendError(reply: FastifyReply, error: HttpError): void {

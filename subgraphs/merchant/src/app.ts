@@ -6,6 +6,7 @@ import { LegalDocument } from './modules/legal-document/legal-document.entity';
 import { Merchant } from './modules/merchant/merchant.entity';
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
+import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
 
@@ -26,6 +27,8 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     BusinessType,
     BusinessScale,
     LegalDocument,
+    BankWebhookEndpoint,
+    WebhookDelivery,
   ],
   migrations,
   buildSchema: buildMerchantSchema,

@@ -4,6 +4,7 @@ import { SecretBox } from '../../../lib/crypto/secret-box';
 import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
 import { BankService } from './modules/bank/bank.service';
 import { LegalDocumentService } from './modules/legal-document/legal-document.service';
+import { MerchantLifecycleService } from './modules/merchant/merchant-lifecycle.service';
 import { MerchantService } from './modules/merchant/merchant.service';
 import { ReferenceService } from './modules/reference/reference.service';
 
@@ -21,6 +22,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
       merchant: new MerchantService(em),
+      lifecycle: new MerchantLifecycleService(em),
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),
     },

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
 import { BankResolver } from './modules/bank/bank.resolver';
 import { LegalDocumentResolver } from './modules/legal-document/legal-document.resolver';
+import { MerchantLifecycleResolver } from './modules/merchant/merchant-lifecycle.resolver';
 import { merchantReference } from './modules/merchant/merchant.reference';
 import { MerchantResolver } from './modules/merchant/merchant.resolver';
 import { ReferenceResolver } from './modules/reference/reference.resolver';
@@ -9,7 +10,7 @@ import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, BankResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
     merchantReference,
   );
 }

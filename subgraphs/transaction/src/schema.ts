@@ -1,8 +1,13 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { PaymentEventResolver } from './modules/payment-event/payment-event.resolver';
+import { SettlementResolver } from './modules/settlement/settlement.resolver';
 import { transactionReference } from './modules/transaction/transaction.reference';
 import { MerchantTransactionsResolver, TransactionResolver } from './modules/transaction/transaction.resolver';
 
 export function buildTransactionSchema(): Promise<GraphQLSchema> {
-  return buildFederatedSchema({ resolvers: [TransactionResolver, MerchantTransactionsResolver] }, transactionReference);
+  return buildFederatedSchema(
+    { resolvers: [TransactionResolver, MerchantTransactionsResolver, PaymentEventResolver, SettlementResolver] },
+    transactionReference,
+  );
 }

@@ -3,7 +3,7 @@ import type { Config } from '../../../../lib/config/config';
 import { DEMO } from '../../../../lib/demo/demo-ids';
 import { secretBoxFor } from '../context';
 
-/** The demo bank (tier 1, fixed keys) and the demo merchant, active and visible to it. */
+/** The demo bank (tier 1, fixed keys) and the demo merchant, active and visible to it with its first NMID. */
 export async function seedMerchantDemo(em: EntityManager, config: Config): Promise<Record<string, number>> {
   const knex = em.getKnex();
   const box = secretBoxFor(config);
@@ -41,11 +41,18 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
       kyc_verified_at: now,
       bank_id: DEMO.bank.id,
       psp_visible_at: now,
+      primary_nmid: DEMO.outlets[0].nmid,
+      nmid_assigned_at: now,
       created_at: now,
       updated_at: now,
     })
     .onConflict('id')
     .ignore()
     .returning('id');
-  return { banks: banks.length, bank_credentials: credentials.length, merchants: merchants.length };
+  // A demo merchant seeded before the lifecycle columns gets its NMID; nothing else of it is overwritten.
+  const completed = await knex('merchant.merchants')
+    .where({ id: DEMO.merchantId })
+    .whereNull('primary_nmid')
+    .update({ primary_nmid: DEMO.outlets[0].nmid, nmid_assigned_at: knex.raw('coalesce(nmid_assigned_at, psp_visible_at, ?)', [now]) });
+  return { banks: banks.length, bank_credentials: credentials.length, merchants: Math.max(merchants.length, completed) };
 }

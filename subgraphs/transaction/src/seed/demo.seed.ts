@@ -1,22 +1,40 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO } from '../../../../lib/demo/demo-ids';
+import { mdrFeeOf } from '../modules/mdr/mdr';
 
 const HOUR = 3_600_000;
+/** The demo merchant's MCC (5814, coffee shop) is in the regular MDR segment. */
+const DEMO_MDR_RATE = '0.0070';
 
-/** Twelve transactions over the last days, mostly successful, spread over both demo outlets. */
+/** Twelve transactions of the demo bank over the last days, mostly successful, spread over both demo outlets. */
 export async function seedTransactionDemo(em: EntityManager): Promise<Record<string, number>> {
   const now = Date.now();
   const statuses = ['success', 'success', 'success', 'failed', 'success', 'success', 'pending', 'success', 'success', 'refunded', 'success', 'success'];
-  const rows = statuses.map((status, i) => ({
-    id: `019a0000-0000-7000-8000-0000000f${String(i + 1).padStart(4, '0')}`,
-    merchant_id: DEMO.merchantId,
-    outlet_id: DEMO.outlets[i % 2].id,
-    transaction_code: `TRX-DEMO-${String(i + 1).padStart(4, '0')}`,
-    status,
-    gross_amount: 15_000 + i * 7_500,
-    transaction_at: new Date(now - i * 7 * HOUR),
-    created_at: new Date(now - i * 7 * HOUR),
-  }));
+  const rows = statuses.map((status, i) => {
+    const gross = 15_000 + i * 7_500;
+    const mdrFee = status === 'success' || status === 'refunded' ? mdrFeeOf(gross, DEMO_MDR_RATE) : 0;
+    const outlet = DEMO.outlets[i % 2];
+    return {
+      id: `019a0000-0000-7000-8000-0000000f${String(i + 1).padStart(4, '0')}`,
+      merchant_id: DEMO.merchantId,
+      outlet_id: outlet.id,
+      bank_code: DEMO.bank.code,
+      nmid: outlet.nmid,
+      transaction_code: `TRX-DEMO-${String(i + 1).padStart(4, '0')}`,
+      external_reference: `REF-DEMO-${String(i + 1).padStart(4, '0')}`,
+      status,
+      gross_amount: gross,
+      payer_bank_code: 'BDEMO',
+      payer_bank_name: 'Bank Demo',
+      mdr_rate: mdrFee > 0 ? DEMO_MDR_RATE : '0.0000',
+      mdr_fee_amount: mdrFee,
+      net_amount_after_mdr: gross - mdrFee,
+      refunded_amount: status === 'refunded' ? gross : 0,
+      transaction_at: new Date(now - i * 7 * HOUR),
+      created_at: new Date(now - i * 7 * HOUR),
+      updated_at: new Date(now - i * 7 * HOUR),
+    };
+  });
   const inserted = await em.getKnex()('transaction.transactions').insert(rows).onConflict('id').ignore().returning('id');
   return { transactions: inserted.length };
 }

@@ -80,6 +80,21 @@ export class Merchant {
   @Property({ type: 'datetime', nullable: true })
   pspVisibleAt?: Date | null;
 
+  /**
+   * The NMID banks see in lifecycle webhooks: the first one recorded for the merchant (recordNmidAssignment).
+   * The outlets and all their NMIDs are the outlet subgraph's; this is the merchant's own copy of the first.
+   */
+  @Property({ type: 'text', nullable: true })
+  primaryNmid?: string | null;
+
+  /** When the first NMID was recorded: one of the three conditions of the first activation. */
+  @Property({ type: 'datetime', nullable: true })
+  nmidAssignedAt?: Date | null;
+
+  /** The reason given with the last status change (a suspension reason, the operator's text, …). */
+  @Property({ type: 'text', nullable: true })
+  statusReason?: string | null;
+
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 

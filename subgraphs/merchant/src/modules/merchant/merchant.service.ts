@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FilterQuery } from '@mikro-orm/core';
+import { type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Principal } from '../../../../../lib/auth/principal';
 import { BadInputError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '../../../../../lib/federation/loaders';
 import { Bank } from '../bank/bank.entity';
+import { NMID_PATTERN, commitLifecycleChange } from './merchant-lifecycle.service';
 import { Merchant } from './merchant.entity';
+import { NmidTakenError } from './merchant.errors';
 import type { MerchantPageType, MerchantType } from './merchant.type';
 
 export const MAX_PAGE = 500;
@@ -28,6 +30,10 @@ export interface OnboardedMerchantInput {
   npwp?: string;
   address?: { line?: string; city?: string; province?: string; postalCode?: string };
   referralCode?: string;
+  /** The merchant's first NMID (already assigned to its outlet); completes the first activation. */
+  primaryNmid?: string;
+  /** A merchant id chosen by the caller (UUIDv7), e.g. to create the outlets first. */
+  id?: string;
 }
 
 export class MerchantService {
@@ -43,12 +49,13 @@ export class MerchantService {
 
   /**
    * The merchant as `principal` may see it: a bank sees only its own merchants, and only once they have
-   * been activated for it; anyone else allowed to call sees every merchant. Otherwise null, as if unknown.
+   * been activated for it — except the tier-1 PSP, which completes activations by assigning NMIDs and so
+   * sees its own merchants before. Anyone else allowed to call sees every merchant. Otherwise null.
    */
   async findById(id: string, principal: Principal): Promise<MerchantType | null> {
     const merchant = UUID_PATTERN.test(id) ? await this.byId.load(id) : null;
     if (!merchant) return null;
-    if (principal.kind === 'bank' && !(merchant.bank?.id === principal.bankId && merchant.pspVisibleAt)) return null;
+    if (principal.kind === 'bank' && !(merchant.bank?.id === principal.bankId && (merchant.pspVisibleAt || principal.tier === 1))) return null;
     return toMerchantType(merchant);
   }
 
@@ -81,35 +88,46 @@ export class MerchantService {
   }
 
   /**
-   * An onboarded merchant (operator tooling, tests): active, KYC verified, visible to its bank. The caller
-   * creates its outlets with NMIDs in the outlet subgraph.
+   * An onboarded merchant (operator tooling, tests): active and KYC verified. With its first NMID (`primaryNmid`,
+   * the caller creates the outlets with their NMIDs in the outlet subgraph) that is its first activation: it
+   * becomes visible to its bank and merchant.activated goes to the bank's outbox in the same transaction.
    */
   async createOnboarded(input: OnboardedMerchantInput, now = new Date()): Promise<Merchant> {
     if (!input.name.trim()) throw new BadInputError('merchant name is required');
-    const bank = await this.em.findOne(Bank, { code: input.bankCode });
-    if (!bank) throw new BadInputError(`unknown bank ${input.bankCode}`);
-    const merchant = this.em.create(Merchant, {
-      merchantCode: newMerchantCode(),
-      name: input.name.trim(),
-      legalName: input.legalName ?? input.name.trim(),
-      status: 'active',
-      categoryCode: input.categoryCode ?? null,
-      categoryName: input.categoryName ?? null,
-      phone: input.phone ?? null,
-      email: input.email ?? null,
-      npwp: input.npwp ?? null,
-      addressLine: input.address?.line ?? null,
-      addressCity: input.address?.city ?? null,
-      addressProvince: input.address?.province ?? null,
-      addressPostalCode: input.address?.postalCode ?? null,
-      kycStatus: 'verified',
-      kycVerifiedAt: now,
-      bank,
-      referralCode: input.referralCode ?? null,
-      pspVisibleAt: now,
-    });
-    await this.em.flush();
-    return merchant;
+    if (input.primaryNmid != null && !NMID_PATTERN.test(input.primaryNmid)) throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
+    try {
+      return await this.em.transactional(async (em) => {
+        const bank = await em.findOne(Bank, { code: input.bankCode });
+        if (!bank) throw new BadInputError(`unknown bank ${input.bankCode}`);
+        const merchant = em.create(Merchant, {
+          ...(input.id ? { id: input.id } : {}),
+          merchantCode: newMerchantCode(),
+          name: input.name.trim(),
+          legalName: input.legalName ?? input.name.trim(),
+          status: 'active',
+          categoryCode: input.categoryCode ?? null,
+          categoryName: input.categoryName ?? null,
+          phone: input.phone ?? null,
+          email: input.email ?? null,
+          npwp: input.npwp ?? null,
+          addressLine: input.address?.line ?? null,
+          addressCity: input.address?.city ?? null,
+          addressProvince: input.address?.province ?? null,
+          addressPostalCode: input.address?.postalCode ?? null,
+          kycStatus: 'verified',
+          kycVerifiedAt: now,
+          bank,
+          referralCode: input.referralCode ?? null,
+          primaryNmid: input.primaryNmid ?? null,
+          nmidAssignedAt: input.primaryNmid ? now : null,
+        });
+        await commitLifecycleChange(em as EntityManager, merchant, 'draft', null, now);
+        return merchant;
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException && input.primaryNmid) throw new NmidTakenError(input.primaryNmid);
+      throw error;
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
-import { Transaction } from './transaction.entity';
+import { TRANSACTION_COLUMNS, Transaction } from './transaction.entity';
 import type { TransactionType } from './transaction.type';
 
 export const MAX_LATEST = 100;
@@ -23,7 +23,7 @@ export class TransactionService {
     if (!loader) {
       loader = loaderGroupedByKey(async (merchantIds: string[]) => {
         const rows = await this.em.getConnection().execute(
-          `select id, merchant_id, outlet_id, transaction_code, status, gross_amount, transaction_at, created_at
+          `select ${TRANSACTION_COLUMNS}
              from (select t.*, row_number() over (partition by merchant_id order by transaction_at desc, id desc) as rank
                      from "transaction".transactions t where merchant_id in (?)) ranked
             where rank <= ? order by merchant_id, rank`,
@@ -48,7 +48,7 @@ export class TransactionService {
   }
 }
 
-function toTransactionType(row: Transaction): TransactionType {
+export function toTransactionType(row: Transaction): TransactionType {
   return {
     id: row.id,
     transactionCode: row.transactionCode,
@@ -56,5 +56,21 @@ function toTransactionType(row: Transaction): TransactionType {
     grossAmount: row.grossAmount,
     transactionAt: row.transactionAt,
     merchant: { id: row.merchantId },
+    outletId: row.outletId ?? null,
+    terminalId: row.terminalId ?? null,
+    externalReference: row.externalReference ?? null,
+    rrn: row.rrn ?? null,
+    paymentMethod: row.paymentMethod,
+    paymentChannel: row.payerBankName ?? null,
+    mdrRate: row.mdrRate,
+    mdrFeeAmount: row.mdrFeeAmount,
+    netAmountAfterMdr: row.netAmountAfterMdr,
+    mdrFeeBank: row.mdrFeeBank,
+    switchingFee: row.switchingFee,
+    platformFee: row.platformFee,
+    currency: row.currency,
+    settledAt: row.settledAt ?? null,
+    settlementStatus: row.settlementStatus,
+    refundedAmount: row.refundedAmount,
   };
 }

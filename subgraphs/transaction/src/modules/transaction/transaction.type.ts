@@ -8,7 +8,7 @@ export class TransactionType {
   @Field(() => ID)
   id!: string;
 
-  @Field()
+  @Field({ description: "The bank's transaction code; unique per bank." })
   transactionCode!: string;
 
   @Field({ description: 'success, pending, failed, cancelled, refunded or reversed.' })
@@ -22,4 +22,52 @@ export class TransactionType {
 
   @Field(() => MerchantRef)
   merchant!: MerchantRef;
+
+  @Field(() => ID, { nullable: true })
+  outletId!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  terminalId!: string | null;
+
+  @Field(() => String, { nullable: true, description: "The bank's reference number." })
+  externalReference!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Retrieval reference number.' })
+  rrn!: string | null;
+
+  @Field({ description: 'qris.' })
+  paymentMethod!: string;
+
+  @Field(() => String, { nullable: true, description: "The payer's bank (issuer) name." })
+  paymentChannel!: string | null;
+
+  @Field({ description: 'MDR rate as a decimal string, e.g. "0.0070"; 0 for failed and cancelled transactions.' })
+  mdrRate!: string;
+
+  @Field(() => SafeIntResolver, { description: 'round_half_up(grossAmount × mdrRate), whole rupiah.' })
+  mdrFeeAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'grossAmount − mdrFeeAmount.' })
+  netAmountAfterMdr!: number;
+
+  @Field(() => SafeIntResolver, { description: "The bank's MDR share, as the bank reported it." })
+  mdrFeeBank!: number;
+
+  @Field(() => SafeIntResolver, { description: 'As the bank reported it.' })
+  switchingFee!: number;
+
+  @Field(() => SafeIntResolver, { description: 'As the bank reported it.' })
+  platformFee!: number;
+
+  @Field({ description: 'ISO 4217; IDR.' })
+  currency!: string;
+
+  @Field(() => DateTimeResolver, { nullable: true, description: 'When the settlement that covers it completed; null while unsettled.' })
+  settledAt!: Date | null;
+
+  @Field({ description: 'unsettled or settled.' })
+  settlementStatus!: string;
+
+  @Field(() => SafeIntResolver, { description: 'Sum of the refunds so far (at most grossAmount).' })
+  refundedAmount!: number;
 }

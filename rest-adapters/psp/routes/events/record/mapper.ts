@@ -1,0 +1,70 @@
+import { HttpError } from '../../../../../lib/rest/error-body';
+import type { PaymentTarget } from '../../shared/payment-target';
+import type { EventResponse, EventType, PaymentEvent } from './schema';
+
+const SUCCESS: EventType[] = ['transaction.success', 'qris.payment.success'];
+const ATTEMPTS: EventType[] = ['transaction.failed', 'qris.payment.failed', 'transaction.cancelled'];
+const CORRECTIONS: EventType[] = ['transaction.refunded', 'qris.payment.refunded', 'transaction.reversed'];
+
+/** Fields each type needs beyond the always-required external_event_id, event_type, nmid, transaction_at. */
+export function missingFields(event: PaymentEvent): string[] {
+  const missing: string[] = [];
+  if (SUCCESS.includes(event.event_type) || ATTEMPTS.includes(event.event_type)) {
+    if (event.transaction_code === undefined) missing.push('transaction_code');
+    if (event.gross_amount === undefined) missing.push('gross_amount');
+  }
+  if (SUCCESS.includes(event.event_type) && event.gross_amount === 0) missing.push('gross_amount (> 0)');
+  if (CORRECTIONS.includes(event.event_type) && !event.transaction_code && !event.reference_number && !event.rrn) {
+    missing.push('one of transaction_code, reference_number, rrn');
+  }
+  if (event.event_type === 'nmid.status_changed' && !event.nmid_new_status) missing.push('nmid_new_status');
+  return missing;
+}
+
+export function assertComplete(event: PaymentEvent): void {
+  const missing = missingFields(event);
+  if (missing.length > 0) throw new HttpError(400, 'bad_request', `${event.event_type} requires ${missing.join(', ')}`);
+}
+
+export function toRecordInput(event: PaymentEvent, rawBody: Record<string, unknown>, target: PaymentTarget | null) {
+  return {
+    externalEventId: event.external_event_id,
+    eventType: event.event_type,
+    payload: rawBody,
+    nmid: event.nmid,
+    transactionCode: event.transaction_code ?? null,
+    referenceNumber: event.reference_number ?? null,
+    rrn: event.rrn ?? null,
+    transactionAt: event.transaction_at,
+    grossAmount: event.gross_amount ?? null,
+    payerBankCode: event.payer_bank_code ?? null,
+    payerBankName: event.payer_bank_name ?? null,
+    payerNameMasked: event.payer_name_masked ?? null,
+    mdrFeeBank: event.mdr_fee_bank ?? null,
+    switchingFee: event.switching_fee ?? null,
+    platformFee: event.platform_fee ?? null,
+    nmidNewStatus: event.nmid_new_status ?? null,
+    target,
+  };
+}
+
+export interface PaymentEventResult {
+  eventId: string;
+  status: 'success' | 'duplicate_skipped' | 'rejected';
+  flow: string;
+  merchantId: string | null;
+  outletId: string | null;
+  errorCode: string | null;
+  applied: boolean;
+}
+
+export function toEventResponse(result: PaymentEventResult): EventResponse {
+  return {
+    status: result.status,
+    flow: result.flow,
+    event_id: result.eventId,
+    merchant_id: result.merchantId,
+    ...(result.outletId ? { outlet_id: result.outletId } : {}),
+    ...(result.errorCode ? { error_code: result.errorCode } : {}),
+  };
+}

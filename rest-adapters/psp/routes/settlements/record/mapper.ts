@@ -1,0 +1,56 @@
+import type { Principal } from '../../../../../lib/auth/principal';
+import { HttpError } from '../../../../../lib/rest/error-body';
+import type { PaymentTarget } from '../../shared/payment-target';
+import type { SettlementRequest, SettlementResponse } from './schema';
+
+/** net = gross − mdr_total, and the batch is the caller's own (bank_code); anything else changes nothing. */
+export function assertConsistent(body: SettlementRequest, principal: Principal | undefined): void {
+  if (principal?.kind !== 'bank' || body.bank_code !== principal.bankCode) {
+    throw new HttpError(400, 'bad_request', 'bank_code must be the calling bank’s code');
+  }
+  if (body.net_amount !== body.gross_amount - body.mdr_total) {
+    throw new HttpError(400, 'bad_request', `net_amount must equal gross_amount − mdr_total (${body.gross_amount - body.mdr_total})`);
+  }
+}
+
+export function toSettlementInput(body: SettlementRequest, rawBody: Record<string, unknown>, target: PaymentTarget | null) {
+  return {
+    externalEventId: body.external_event_id,
+    settlementId: body.settlement_id,
+    nmid: body.nmid,
+    grossAmount: body.gross_amount,
+    mdrTotal: body.mdr_total,
+    netAmount: body.net_amount,
+    settlementDate: body.settlement_date,
+    completedAt: body.completed_at,
+    payload: rawBody,
+    outletId: target?.outletId ?? null,
+    merchantId: target?.merchantId ?? null,
+  };
+}
+
+export interface SettlementResultData {
+  settlementRef: string;
+  status: SettlementResponse['status'];
+  settlementId: string;
+  matchedCount: number;
+  matchedAmount: number;
+  grossAmount: number;
+  discrepancyAmount: number;
+  reconciled: boolean;
+  errorCode: string | null;
+}
+
+export function toSettlementResponse(r: SettlementResultData): SettlementResponse {
+  return {
+    status: r.status,
+    settlement_ref: r.settlementRef,
+    settlement_id: r.settlementId,
+    matched_count: r.matchedCount,
+    matched_amount: r.matchedAmount,
+    gross_amount: r.grossAmount,
+    discrepancy_amount: r.discrepancyAmount,
+    reconciled: r.reconciled,
+    ...(r.errorCode ? { error_code: r.errorCode } : {}),
+  };
+}

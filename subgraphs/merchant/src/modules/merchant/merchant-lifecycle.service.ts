@@ -1,0 +1,264 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '../../../../../lib/auth/principal';
+import { BadInputError, ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
+import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { enqueueWebhook } from '../webhook/webhook-outbox';
+import type { WebhookChange, WebhookEvent } from '../webhook/webhook.entity';
+import { MERCHANT_STATUSES, Merchant, type MerchantStatus } from './merchant.entity';
+import { InvalidTransitionError, MerchantDeletedError, MerchantWithoutBankError, NmidTakenError } from './merchant.errors';
+
+export const NMID_PATTERN = /^ID[0-9]{10,15}$/;
+export const SUSPENSION_REASONS = ['kyc_expired', 'violation', 'operator_action', 'inactivity'] as const;
+const MAX_TEXT = 500;
+
+type Transition = 'approval' | 'suspension' | 'reactivation' | 'termination';
+
+/** The only status moves there are (DESIGN.md §9); anything else is an invalid transition. */
+export const TRANSITIONS: Record<MerchantStatus, Partial<Record<MerchantStatus, Transition>>> = {
+  draft: { active: 'approval' },
+  inactive: { active: 'approval' },
+  active: { suspended: 'suspension', deleted: 'termination' },
+  suspended: { active: 'reactivation', deleted: 'termination' },
+  deleted: {},
+};
+
+/** The webhook a change announces to a bank that already sees the merchant. */
+interface Announcement {
+  event: WebhookEvent;
+  change: WebhookChange;
+}
+
+export interface LifecycleOutcome {
+  merchant: Merchant;
+  previousStatus: MerchantStatus;
+  /** The webhook this change put in the outbox (none without an event, an endpoint, or visibility). */
+  webhook: { eventId: string; event: WebhookEvent } | null;
+}
+
+export interface ChangeStatusInput {
+  merchantId: string;
+  targetStatus: string;
+  reason?: string | null;
+}
+
+export interface ProfileChangeInput {
+  merchantId: string;
+  name?: string | null;
+  legalName?: string | null;
+  address?: { line?: string | null; city?: string | null; province?: string | null; postalCode?: string | null } | null;
+  reason?: string | null;
+}
+
+/**
+ * The one writer of a merchant's status (DESIGN.md §9), and of what decides its visibility to its bank.
+ * Each operation locks the merchant row, applies the change and writes its webhook to the outbox in one
+ * transaction: a change that fails leaves no webhook, and concurrent operations on one merchant are
+ * serialised, so the first activation is announced exactly once.
+ */
+export class MerchantLifecycleService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  /**
+   * draft/inactive → active (approval), active → suspended (reason one of SUSPENSION_REASONS),
+   * suspended → active (reactivation), active/suspended → deleted (termination, reason required).
+   */
+  async changeStatus(input: ChangeStatusInput): Promise<LifecycleOutcome> {
+    const target = input.targetStatus as MerchantStatus;
+    if (!MERCHANT_STATUSES.includes(target)) throw new BadInputError(`targetStatus must be one of ${MERCHANT_STATUSES.join(', ')}`);
+    const reason = reasonFor(target, input.reason);
+    return this.locked(input.merchantId, async (em, merchant, now) => {
+      const from = merchant.status;
+      const transition = TRANSITIONS[from][target];
+      if (!transition) throw new InvalidTransitionError(from, target);
+      merchant.status = target;
+      merchant.statusReason = reason;
+      const announcement = merchant.pspVisibleAt ? statusAnnouncement(transition, from, target, reason) : null;
+      return commitLifecycleChange(em, merchant, from, announcement, now);
+    });
+  }
+
+  /** KYC verified (idempotent). For a merchant its bank already sees, a changed KYC status is a profile update. */
+  async verifyKyc(merchantId: string): Promise<LifecycleOutcome> {
+    return this.locked(merchantId, async (em, merchant, now) => {
+      if (merchant.status === 'deleted') throw new MerchantDeletedError();
+      let announcement: Announcement | null = null;
+      if (merchant.kycStatus !== 'verified') {
+        if (merchant.pspVisibleAt) {
+          announcement = {
+            event: 'merchant.profile_updated',
+            change: { field: 'kyc_status', old_value: merchant.kycStatus, new_value: 'verified', reason: 'kyc_verified' },
+          };
+        }
+        merchant.kycStatus = 'verified';
+        merchant.kycVerifiedAt = now;
+      }
+      return commitLifecycleChange(em, merchant, merchant.status, announcement, now);
+    });
+  }
+
+  /**
+   * Records that the merchant holds an NMID (assigned in the outlet subgraph). The first NMID becomes the one
+   * banks see; recording it again, or another NMID later (another outlet), changes nothing, so retries are
+   * safe. Among banks only the merchant's own bank, and only at tier 1, may record.
+   */
+  async recordNmidAssignment(merchantId: string, nmid: string, principal?: Principal): Promise<LifecycleOutcome> {
+    if (!NMID_PATTERN.test(nmid)) throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
+    if (principal?.kind === 'bank' && principal.tier !== 1) throw new ForbiddenError('only the tier-1 PSP may record NMID assignments');
+    try {
+      return await this.locked(merchantId, async (em, merchant, now) => {
+        if (principal?.kind === 'bank' && merchant.bank?.id !== principal.bankId) throw new ForbiddenError("not this bank's merchant");
+        if (merchant.status === 'deleted') throw new MerchantDeletedError();
+        if (!merchant.bank) throw new MerchantWithoutBankError();
+        if (!merchant.primaryNmid) {
+          merchant.primaryNmid = nmid;
+          merchant.nmidAssignedAt = now;
+        }
+        return commitLifecycleChange(em, merchant, merchant.status, null, now);
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new NmidTakenError(nmid);
+      throw error;
+    }
+  }
+
+  /**
+   * Name, legal name and address. A given value replaces the stored one (trimmed, never empty); an absent or
+   * null one is kept. Nothing changed, nothing written. A merchant its bank sees gets one
+   * merchant.profile_updated per call, whatever the number of fields.
+   */
+  async updateProfile(input: ProfileChangeInput): Promise<LifecycleOutcome> {
+    const wanted: [ProfileField, string][] = [];
+    const take = (field: ProfileField, inputName: string, value: string | null | undefined) => {
+      if (value === undefined || value === null) return;
+      const trimmed = value.trim();
+      if (!trimmed) throw new BadInputError(`${inputName} must not be empty`);
+      if (trimmed.length > 200) throw new BadInputError(`${inputName} must be at most 200 characters`);
+      wanted.push([field, trimmed]);
+    };
+    take('merchant_name', 'name', input.name);
+    take('legal_name', 'legalName', input.legalName);
+    take('address.line', 'address.line', input.address?.line);
+    take('address.city', 'address.city', input.address?.city);
+    take('address.province', 'address.province', input.address?.province);
+    take('address.postal_code', 'address.postalCode', input.address?.postalCode);
+    if (wanted.some(([field, value]) => field === 'address.postal_code' && !/^[0-9]{5}$/.test(value))) {
+      throw new BadInputError('postalCode must be 5 digits');
+    }
+    const reason = optionalText(input.reason) ?? 'profile_updated';
+    return this.locked(input.merchantId, async (em, merchant, now) => {
+      if (merchant.status === 'deleted') throw new MerchantDeletedError();
+      const changed = wanted.filter(([field, value]) => PROFILE_FIELDS[field].get(merchant) !== value);
+      const oldValues = Object.fromEntries(changed.map(([field]) => [field, PROFILE_FIELDS[field].get(merchant)]));
+      for (const [field, value] of changed) PROFILE_FIELDS[field].set(merchant, value);
+      let announcement: Announcement | null = null;
+      if (changed.length > 0 && merchant.pspVisibleAt) {
+        const newValues = Object.fromEntries(changed);
+        const single = changed.length === 1 ? changed[0][0] : null;
+        announcement = {
+          event: 'merchant.profile_updated',
+          change: single
+            ? { field: single, old_value: oldValues[single], new_value: newValues[single], reason }
+            : { field: changed.map(([field]) => field).join(','), old_value: oldValues, new_value: newValues, reason },
+        };
+      }
+      return commitLifecycleChange(em, merchant, merchant.status, announcement, now);
+    });
+  }
+
+  /** Runs `work` in a transaction holding the merchant's row lock (fresh from the database, bank loaded). */
+  private async locked(
+    merchantId: string,
+    work: (em: EntityManager, merchant: Merchant, now: Date) => Promise<LifecycleOutcome>,
+  ): Promise<LifecycleOutcome> {
+    if (!UUID_PATTERN.test(merchantId)) throw new NotFoundError('merchant');
+    return this.em.transactional(async (em) => {
+      const merchant = await em.findOne(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!merchant) throw new NotFoundError('merchant');
+      await em.populate(merchant, ['bank']);
+      return work(em as EntityManager, merchant, this.clock());
+    });
+  }
+}
+
+/**
+ * First activation: the merchant is active, KYC verified and holds an NMID, and its bank does not see it
+ * yet. Whichever of approval, KYC verification or NMID assignment comes last completes it.
+ */
+export function completesFirstActivation(m: Merchant): boolean {
+  return !m.pspVisibleAt && m.status === 'active' && m.kycStatus === 'verified' && !!m.nmidAssignedAt;
+}
+
+/**
+ * Writes the change and its webhook (inside the caller's transaction): the first activation, when this
+ * change completes it, makes the merchant visible and is announced as merchant.activated; otherwise the
+ * given announcement, if any. The merchant is flushed first, so the envelope carries the stored updated_at.
+ */
+export async function commitLifecycleChange(
+  em: EntityManager,
+  merchant: Merchant,
+  previousStatus: MerchantStatus,
+  announcement: Announcement | null,
+  now: Date,
+): Promise<LifecycleOutcome> {
+  let webhook = announcement;
+  if (completesFirstActivation(merchant)) {
+    merchant.pspVisibleAt = now;
+    webhook = {
+      event: 'merchant.activated',
+      change: { field: 'status', old_value: 'inactive', new_value: 'active', reason: 'kyc_verified' },
+    };
+  }
+  await em.flush();
+  if (!webhook) return { merchant, previousStatus, webhook: null };
+  const delivery = await enqueueWebhook(em, merchant, webhook.event, webhook.change, merchant.updatedAt);
+  if (!delivery) return { merchant, previousStatus, webhook: null };
+  await em.flush();
+  return { merchant, previousStatus, webhook: { eventId: delivery.id, event: delivery.event } };
+}
+
+function statusAnnouncement(transition: Transition, from: MerchantStatus, to: MerchantStatus, reason: string | null): Announcement | null {
+  const change = (fallback: string): WebhookChange => ({ field: 'status', old_value: from, new_value: to, reason: reason ?? fallback });
+  switch (transition) {
+    case 'suspension':
+      return { event: 'merchant.suspended', change: change('operator_action') };
+    case 'reactivation':
+      return { event: 'merchant.reactivated', change: change('reactivated') };
+    case 'termination':
+      return { event: 'merchant.terminated', change: change('merchant_request') };
+    case 'approval':
+      // draft/inactive merchants are never visible; their activation is the first one (handled by commitLifecycleChange).
+      return null;
+  }
+}
+
+/** Suspension needs one of the documented reasons, termination any reason; approval and reactivation may give one. */
+function reasonFor(target: MerchantStatus, given: string | null | undefined): string | null {
+  const reason = optionalText(given);
+  if (target === 'suspended' && !(SUSPENSION_REASONS as readonly string[]).includes(reason ?? '')) {
+    throw new BadInputError(`reason must be one of ${SUSPENSION_REASONS.join(', ')}`);
+  }
+  if (target === 'deleted' && !reason) throw new BadInputError("reason is required to delete a merchant (merchant_request or the operator's text)");
+  return reason;
+}
+
+function optionalText(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  if (!trimmed) return null;
+  if (trimmed.length > MAX_TEXT) throw new BadInputError(`reason must be at most ${MAX_TEXT} characters`);
+  return trimmed;
+}
+
+/** Profile fields by the name banks know them under (psp-api.md §2), as used in `change.field`. */
+type ProfileField = 'merchant_name' | 'legal_name' | 'address.line' | 'address.city' | 'address.province' | 'address.postal_code';
+const PROFILE_FIELDS: Record<ProfileField, { get(m: Merchant): string | null; set(m: Merchant, value: string): void }> = {
+  merchant_name: { get: (m) => m.name, set: (m, v) => (m.name = v) },
+  legal_name: { get: (m) => m.legalName ?? null, set: (m, v) => (m.legalName = v) },
+  'address.line': { get: (m) => m.addressLine ?? null, set: (m, v) => (m.addressLine = v) },
+  'address.city': { get: (m) => m.addressCity ?? null, set: (m, v) => (m.addressCity = v) },
+  'address.province': { get: (m) => m.addressProvince ?? null, set: (m, v) => (m.addressProvince = v) },
+  'address.postal_code': { get: (m) => m.addressPostalCode ?? null, set: (m, v) => (m.addressPostalCode = v) },
+};

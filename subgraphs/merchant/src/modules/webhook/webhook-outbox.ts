@@ -1,0 +1,79 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import type { Merchant, MerchantStatus } from '../merchant/merchant.entity';
+import {
+  type BankMerchantStatus,
+  BankWebhookEndpoint,
+  type EnvelopeMerchant,
+  type TerminatedEnvelopeMerchant,
+  type WebhookChange,
+  WebhookDelivery,
+  type WebhookEnvelope,
+  type WebhookEvent,
+} from './webhook.entity';
+
+/** Stored lifecycle → what a bank sees (DESIGN.md §9). */
+export const BANK_STATUS: Record<MerchantStatus, BankMerchantStatus> = {
+  draft: 'inactive',
+  inactive: 'inactive',
+  active: 'active',
+  suspended: 'suspended',
+  deleted: 'deleted',
+};
+
+/**
+ * Puts a lifecycle webhook for `merchant` into the outbox: persisted in `em`'s unit of work, so it commits
+ * with the change it announces or not at all. Nothing when the merchant's bank has no webhook endpoint.
+ * `merchant` must carry its bank and the state after the change (its updated_at included: flush first).
+ */
+export async function enqueueWebhook(
+  em: EntityManager,
+  merchant: Merchant,
+  event: WebhookEvent,
+  change: WebhookChange,
+  occurredAt: Date,
+): Promise<WebhookDelivery | null> {
+  const bank = merchant.bank;
+  if (!bank) return null;
+  const endpoint = await em.findOne(BankWebhookEndpoint, { bankId: bank.id });
+  if (!endpoint) return null;
+  const id = uuidv7();
+  const payload: WebhookEnvelope = {
+    event_id: id,
+    event,
+    occurred_at: occurredAt.toISOString(),
+    merchant: event === 'merchant.terminated' ? terminatedMerchantOf(merchant, bank.code) : envelopeMerchantOf(merchant, bank.code),
+    change,
+  };
+  return em.create(WebhookDelivery, {
+    id,
+    bankId: bank.id,
+    merchantId: merchant.id,
+    event,
+    payload,
+    nextAttemptAt: occurredAt,
+    createdAt: occurredAt,
+    updatedAt: occurredAt,
+  });
+}
+
+function envelopeMerchantOf(m: Merchant, bankCode: string): EnvelopeMerchant {
+  return {
+    id: m.id,
+    nmid: m.primaryNmid ?? null,
+    bank_code: bankCode,
+    merchant_name: m.name,
+    legal_name: m.legalName ?? null,
+    status: BANK_STATUS[m.status],
+    kyc_status: m.kycStatus,
+    category_code: m.categoryCode ?? null,
+    phone: m.phone ?? null,
+    address: { city: m.addressCity ?? null, province: m.addressProvince ?? null, country: m.addressCountry },
+    updated_at: m.updatedAt.toISOString(),
+  };
+}
+
+/** psp-api.md §2: a terminated event carries only id, nmid, bank_code and status. */
+function terminatedMerchantOf(m: Merchant, bankCode: string): TerminatedEnvelopeMerchant {
+  return { id: m.id, nmid: m.primaryNmid ?? null, bank_code: bankCode, status: BANK_STATUS[m.status] };
+}

@@ -1,0 +1,524 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import { loadConfig } from '../../../../../lib/config/config';
+import type { Orm } from '../../../../../lib/db/orm';
+import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
+import { transactionSubgraph } from '../../app';
+import { knexOf } from '../../sql';
+import { mdrRateOf } from '../mdr/mdr';
+import { TransactionService } from '../transaction/transaction.service';
+import { PaymentEventService } from './payment-event.service';
+import type { PaymentEventInput, PaymentTargetInput } from './payment-event.type';
+
+const BANK = 'BTEST';
+const OTHER_BANK = 'BOTHER';
+
+describe('PaymentEventService (real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let orm: Orm;
+  let seq = 0;
+  const fork = () => orm.em.fork() as EntityManager;
+  const sql = async <T = Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> =>
+    (await orm.em.getKnex().raw(text, params as never[])).rows as T[];
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected a rejection');
+      },
+      (error: { message: string; extensions?: Record<string, unknown> }) => ({ message: error.message, ...error.extensions }),
+    );
+
+  /** A merchant with one outlet (a fresh one per call unless given), as the adapter resolves it. */
+  const target = (over: Partial<PaymentTargetInput> = {}): PaymentTargetInput => ({
+    merchantId: uuidv7(),
+    merchantStatus: 'active',
+    categoryCode: '5814',
+    outletId: uuidv7(),
+    multiOutlet: false,
+    terminalId: null,
+    nmidStatus: 'active',
+    ...over,
+  });
+  /** A transaction.success of 100,000 on a fresh merchant, unless told otherwise. */
+  const event = (over: Partial<PaymentEventInput> = {}): PaymentEventInput => {
+    seq += 1;
+    const input: PaymentEventInput = {
+      externalEventId: `evt-${seq}-${uuidv7()}`,
+      eventType: 'transaction.success',
+      payload: { external_event_id: `evt-${seq}`, event_type: over.eventType ?? 'transaction.success', gross_amount: over.grossAmount ?? 100_000 },
+      nmid: 'ID1026112299001',
+      transactionCode: `TRX-${seq}-${uuidv7()}`,
+      transactionAt: new Date('2026-11-22T03:00:00Z'),
+      grossAmount: 100_000,
+      target: target(),
+      ...over,
+    };
+    return input;
+  };
+  const record = (input: PaymentEventInput, bank = BANK) => new PaymentEventService(fork()).record(input, bank);
+  const transactionOf = async (id: string) => (await sql('select * from "transaction".transactions where id = ?', [id]))[0];
+  const eventRowOf = async (id: string) => (await sql('select * from "transaction".payment_events where id = ?', [id]))[0];
+  const countEvents = async (where = 'true', params: unknown[] = []) =>
+    Number((await sql(`select count(*) as n from "transaction".payment_events where ${where}`, params))[0].n);
+
+  beforeAll(async () => {
+    database = await cloneTemplateDatabase();
+    // A larger pool than a request needs: the concurrency tests run hundreds of transactions at once.
+    orm = await openSubgraphOrm(transactionSubgraph, loadConfig({ DATABASE_URL: database.adminUrl, DB_POOL_MAX: '20' }));
+  });
+  afterAll(async () => {
+    await orm?.close();
+    await database?.drop();
+  });
+
+  describe('the MDR table', () => {
+    it('gives each segment its rate by MCC, and the regular rate to any other MCC or none', async () => {
+      const db = knexOf(fork());
+      const cases: [string | null, string][] = [
+        ['5814', '0.0070'], ['0000', '0.0070'], [null, '0.0070'],
+        ['8211', '0.0060'], ['8220', '0.0060'], ['8241', '0.0060'], ['8244', '0.0060'], ['8249', '0.0060'], ['8299', '0.0060'],
+        ['5541', '0.0040'], ['5542', '0.0040'],
+        ['9211', '0.0000'], ['9222', '0.0000'], ['9311', '0.0000'], ['9399', '0.0000'], ['8398', '0.0000'], ['8661', '0.0000'],
+      ];
+      for (const [mcc, rate] of cases) expect([mcc, await mdrRateOf(db, mcc)]).toEqual([mcc, rate]);
+    });
+
+    it('applies the rate of the merchant MCC to a success, rounded half up', async () => {
+      const cases: [string | null, number, string, number][] = [
+        ['5814', 100_000, '0.0070', 700],
+        [null, 500, '0.0070', 4],
+        ['8211', 250, '0.0060', 2],
+        ['5542', 100_000, '0.0040', 400],
+        ['9311', 100_000, '0.0000', 0],
+      ];
+      for (const [categoryCode, grossAmount, rate, fee] of cases) {
+        const result = await record(event({ grossAmount, target: target({ categoryCode }) }));
+        expect(await transactionOf(result.transactionId!)).toMatchObject({
+          mdr_rate: rate,
+          mdr_fee_amount: String(fee),
+          net_amount_after_mdr: String(grossAmount - fee),
+        });
+      }
+    });
+  });
+
+  describe('success events', () => {
+    it('record a success transaction with everything the bank sent, and the event as received', async () => {
+      const t = target({ terminalId: uuidv7() });
+      const input = event({
+        eventType: 'qris.payment.success',
+        referenceNumber: 'REF-1',
+        rrn: 'RRN-1',
+        payerBankCode: 'BCA',
+        payerBankName: 'Bank Central Asia',
+        payerNameMasked: 'B*** S***',
+        mdrFeeBank: 300,
+        switchingFee: 150,
+        platformFee: 50,
+        grossAmount: 150_000,
+        target: t,
+        payload: { external_event_id: 'x', nested: { a: [1, 2] }, gross_amount: 150000 },
+      });
+      const result = await record(input);
+      expect(result).toEqual({
+        eventId: expect.any(String),
+        status: 'success',
+        flow: 'transaction.created',
+        merchantId: t.merchantId,
+        outletId: null,
+        transactionId: expect.any(String),
+        errorCode: null,
+        applied: true,
+      });
+      expect(await transactionOf(result.transactionId!)).toMatchObject({
+        merchant_id: t.merchantId,
+        outlet_id: t.outletId,
+        terminal_id: t.terminalId,
+        bank_code: BANK,
+        nmid: input.nmid,
+        transaction_code: input.transactionCode,
+        external_reference: 'REF-1',
+        rrn: 'RRN-1',
+        status: 'success',
+        gross_amount: '150000',
+        payer_bank_code: 'BCA',
+        payer_bank_name: 'Bank Central Asia',
+        payer_name_masked: 'B*** S***',
+        payment_method: 'qris',
+        currency: 'IDR',
+        mdr_rate: '0.0070',
+        mdr_fee_amount: '1050',
+        net_amount_after_mdr: '148950',
+        mdr_fee_bank: '300',
+        switching_fee: '150',
+        platform_fee: '50',
+        refunded_amount: '0',
+        settlement_status: 'unsettled',
+        settled_at: null,
+        transaction_at: '2026-11-22 03:00:00+00',
+      });
+      expect(await eventRowOf(result.eventId)).toMatchObject({
+        bank_code: BANK,
+        external_event_id: input.externalEventId,
+        event_type: 'qris.payment.success',
+        payload: input.payload,
+        nmid: input.nmid,
+        merchant_id: t.merchantId,
+        outlet_id: t.outletId,
+        terminal_id: t.terminalId,
+        transaction_id: result.transactionId,
+        status: 'success',
+        flow: 'transaction.created',
+        error_code: null,
+        applied: true,
+      });
+      // Through the Transaction type the API serves.
+      expect(await new TransactionService(fork()).findById(result.transactionId!)).toMatchObject({
+        paymentMethod: 'qris',
+        paymentChannel: 'Bank Central Asia',
+        mdrRate: '0.0070',
+        mdrFeeAmount: 1050,
+        netAmountAfterMdr: 148_950,
+        currency: 'IDR',
+        settlementStatus: 'unsettled',
+        refundedAmount: 0,
+        outletId: t.outletId,
+        terminalId: t.terminalId,
+      });
+    });
+
+    it('default the fees the bank did not send to 0, and name the outlet only for a multi-outlet merchant', async () => {
+      const t = target({ multiOutlet: true });
+      const result = await record(event({ target: t }));
+      expect(result.outletId).toBe(t.outletId);
+      expect(await transactionOf(result.transactionId!)).toMatchObject({ mdr_fee_bank: '0', switching_fee: '0', platform_fee: '0' });
+    });
+
+    it("take the bank from the caller: the same external_event_id of another bank is another event", async () => {
+      const input = event();
+      const mine = await record(input, BANK);
+      const theirs = await record({ ...input, transactionCode: `${input.transactionCode}-B` }, OTHER_BANK);
+      expect(theirs.status).toBe('success');
+      expect(theirs.eventId).not.toBe(mine.eventId);
+      expect((await eventRowOf(theirs.eventId)).bank_code).toBe(OTHER_BANK);
+      expect((await transactionOf(theirs.transactionId!)).bank_code).toBe(OTHER_BANK);
+    });
+
+    it('allow the same transaction_code at two banks, not twice at one (duplicate_transaction_code)', async () => {
+      const first = await record(event({ transactionCode: 'TRX-SHARED' }));
+      expect((await record(event({ transactionCode: 'TRX-SHARED' }), OTHER_BANK)).status).toBe('success');
+      const t = target();
+      const again = await record(event({ transactionCode: 'TRX-SHARED', target: t }));
+      expect(again).toEqual({
+        eventId: expect.any(String),
+        status: 'rejected',
+        flow: 'recorded_unapplied',
+        merchantId: t.merchantId,
+        outletId: null,
+        transactionId: null,
+        errorCode: 'duplicate_transaction_code',
+        applied: true,
+      });
+      expect(again.eventId).not.toBe(first.eventId);
+      expect(await eventRowOf(again.eventId)).toMatchObject({ status: 'rejected', error_code: 'duplicate_transaction_code', transaction_id: null });
+      // Failed and cancelled events claim their code too.
+      expect((await record(event({ eventType: 'transaction.failed', transactionCode: 'TRX-SHARED' }))).errorCode).toBe('duplicate_transaction_code');
+      expect(Number((await sql(`select count(*) as n from "transaction".transactions where transaction_code = 'TRX-SHARED'`))[0].n)).toBe(2);
+    });
+  });
+
+  describe('failed and cancelled events', () => {
+    it('record a failed or cancelled transaction without MDR', async () => {
+      for (const [eventType, status, flow] of [
+        ['transaction.failed', 'failed', 'transaction.failed_recorded'],
+        ['qris.payment.failed', 'failed', 'transaction.failed_recorded'],
+        ['transaction.cancelled', 'cancelled', 'transaction.cancelled_recorded'],
+      ]) {
+        const result = await record(event({ eventType, grossAmount: 20_000 }));
+        expect(result).toMatchObject({ status: 'success', flow, errorCode: null });
+        expect(await transactionOf(result.transactionId!)).toMatchObject({
+          status,
+          gross_amount: '20000',
+          mdr_rate: '0.0000',
+          mdr_fee_amount: '0',
+          net_amount_after_mdr: '20000',
+        });
+      }
+    });
+  });
+
+  describe('duplicates', () => {
+    it('answer duplicate_skipped with the first event and its outcome, and store nothing more', async () => {
+      const t = target({ multiOutlet: true });
+      const input = event({ target: t });
+      const first = await record(input);
+      const again = await record({ ...input, grossAmount: 1, transactionCode: 'changed', target: target() });
+      expect(again).toEqual({ ...first, status: 'duplicate_skipped' });
+      expect(await countEvents('external_event_id = ?', [input.externalEventId])).toBe(1);
+    });
+
+    it('repeat the error code of a rejected first event', async () => {
+      const input = event({ target: null });
+      const first = await record(input);
+      expect(first).toMatchObject({ status: 'rejected', errorCode: 'unknown_nmid' });
+      expect(await record(input)).toEqual({ ...first, status: 'duplicate_skipped' });
+    });
+
+    it('make exactly one event and one transaction of 200 events each sent 5 times at once', async () => {
+      const inputs = Array.from({ length: 200 }, () => event());
+      // Every delivery on its own EntityManager fork (its own connection and database transaction), interleaved.
+      const deliveries = inputs.flatMap((input, i) => Array.from({ length: 5 }, (_, copy) => ({ input, order: (i * 7919 + copy * 104_729) % 1000 })));
+      deliveries.sort((a, b) => a.order - b.order);
+      const results = await Promise.all(deliveries.map(({ input }) => record(input)));
+
+      const ids = inputs.map((input) => input.externalEventId);
+      expect(await countEvents('bank_code = ? and external_event_id = any(?)', [BANK, ids])).toBe(200);
+      const [{ n: transactions }] = await sql<{ n: string }>(
+        `select count(*) as n from "transaction".transactions where transaction_code = any(?)`,
+        [inputs.map((input) => input.transactionCode)],
+      );
+      expect(Number(transactions)).toBe(200);
+      expect(results.filter((r) => r.status === 'success')).toHaveLength(200);
+      expect(results.filter((r) => r.status === 'duplicate_skipped')).toHaveLength(800);
+      // All five answers of one event name the same event and transaction.
+      const byEvent = new Map<string, Set<string>>();
+      deliveries.forEach(({ input }, i) => {
+        const seen = byEvent.get(input.externalEventId) ?? new Set<string>();
+        seen.add(`${results[i].eventId}/${results[i].transactionId}`);
+        byEvent.set(input.externalEventId, seen);
+      });
+      expect([...byEvent.values()].every((seen) => seen.size === 1)).toBe(true);
+    });
+
+    it('let one of several concurrent events with the same transaction_code create the transaction', async () => {
+      const t = target();
+      const code = `TRX-RACE-${uuidv7()}`;
+      const results = await Promise.all(Array.from({ length: 10 }, () => record(event({ transactionCode: code, target: t }))));
+      expect(results.filter((r) => r.status === 'success')).toHaveLength(1);
+      expect(results.filter((r) => r.errorCode === 'duplicate_transaction_code')).toHaveLength(9);
+      expect(Number((await sql('select count(*) as n from "transaction".transactions where transaction_code = ?', [code]))[0].n)).toBe(1);
+      expect(await countEvents('merchant_id = ?', [t.merchantId])).toBe(10);
+    });
+  });
+
+  describe('rejections: stored, not applied', () => {
+    it('unsupported_event_type: any other type, stored with its payload', async () => {
+      const t = target();
+      const input = event({ eventType: 'transaction.chargeback', payload: { anything: 'goes' }, target: t });
+      const result = await record(input);
+      expect(result).toEqual({
+        eventId: expect.any(String),
+        status: 'rejected',
+        flow: 'recorded_unapplied',
+        merchantId: t.merchantId,
+        outletId: null,
+        transactionId: null,
+        errorCode: 'unsupported_event_type',
+        applied: true,
+      });
+      expect(await eventRowOf(result.eventId)).toMatchObject({ event_type: 'transaction.chargeback', payload: { anything: 'goes' }, status: 'rejected' });
+      expect(await sql('select id from "transaction".transactions where transaction_code = ?', [input.transactionCode])).toEqual([]);
+    });
+
+    it('unknown_nmid: the NMID did not resolve', async () => {
+      for (const eventType of ['transaction.success', 'transaction.refunded', 'nmid.status_changed']) {
+        const result = await record(event({ eventType, target: null, nmidNewStatus: 'suspended' }));
+        expect(result).toMatchObject({ status: 'rejected', flow: 'recorded_unapplied', errorCode: 'unknown_nmid', merchantId: null, applied: true });
+        expect((await eventRowOf(result.eventId)).merchant_id).toBeNull();
+      }
+    });
+
+    it('merchant_not_active: a payment of a merchant that is not active creates no transaction', async () => {
+      for (const merchantStatus of ['suspended', 'deleted', 'inactive', 'draft']) {
+        for (const eventType of ['transaction.success', 'transaction.failed', 'transaction.cancelled']) {
+          const input = event({ eventType, target: target({ merchantStatus }) });
+          const result = await record(input);
+          expect(result).toMatchObject({ status: 'rejected', errorCode: 'merchant_not_active', merchantId: input.target!.merchantId, transactionId: null });
+          expect(await sql('select id from "transaction".transactions where transaction_code = ?', [input.transactionCode])).toEqual([]);
+        }
+      }
+    });
+
+    it('nmid_suspended: a success on a suspended NMID; a failed one is still recorded', async () => {
+      const suspended = target({ nmidStatus: 'suspended' });
+      expect(await record(event({ target: suspended }))).toMatchObject({ status: 'rejected', errorCode: 'nmid_suspended', transactionId: null });
+      expect(await record(event({ eventType: 'qris.payment.success', target: suspended }))).toMatchObject({ errorCode: 'nmid_suspended' });
+      expect(await record(event({ eventType: 'transaction.failed', target: suspended }))).toMatchObject({ status: 'success', flow: 'transaction.failed_recorded' });
+    });
+
+    it('checks in order: type, NMID, merchant status, NMID status', async () => {
+      const both = target({ merchantStatus: 'suspended', nmidStatus: 'suspended' });
+      expect((await record(event({ eventType: 'bogus', target: null }))).errorCode).toBe('unsupported_event_type');
+      expect((await record(event({ target: both }))).errorCode).toBe('merchant_not_active');
+    });
+  });
+
+  describe('refunds and reversals', () => {
+    /** A success of `gross` with references, on its own merchant. */
+    async function original(gross = 100_000, over: Partial<PaymentEventInput> = {}) {
+      const t = target();
+      const input = event({ grossAmount: gross, referenceNumber: `REF-${uuidv7()}`, rrn: `RRN-${uuidv7()}`, target: t, ...over });
+      const result = await record(input);
+      expect(result.status).toBe('success');
+      return { input, id: result.transactionId!, t };
+    }
+    const refund = (o: { input: PaymentEventInput; t: PaymentTargetInput }, over: Partial<PaymentEventInput> = {}) =>
+      record(event({ eventType: 'transaction.refunded', transactionCode: o.input.transactionCode, grossAmount: null, target: o.t, ...over }));
+
+    it('refund part, then the rest by default; the status turns refunded when nothing is left', async () => {
+      const o = await original(100_000);
+      const part = await refund(o, { grossAmount: 30_000 });
+      expect(part).toMatchObject({ status: 'success', flow: 'transaction.refunded', transactionId: o.id, errorCode: null, merchantId: o.t.merchantId });
+      expect(await transactionOf(o.id)).toMatchObject({ status: 'success', refunded_amount: '30000', mdr_fee_amount: '700', gross_amount: '100000' });
+      const rest = await refund(o, { eventType: 'qris.payment.refunded' });
+      expect(rest).toMatchObject({ status: 'success', flow: 'transaction.refunded', transactionId: o.id });
+      expect(await transactionOf(o.id)).toMatchObject({ status: 'refunded', refunded_amount: '100000' });
+      expect(await refund(o, { grossAmount: 1 })).toMatchObject({ status: 'rejected', errorCode: 'refund_exceeds_original', transactionId: o.id });
+      expect(await refund(o)).toMatchObject({ status: 'rejected', errorCode: 'refund_exceeds_original' });
+    });
+
+    it('refund_exceeds_original: more than is left', async () => {
+      const o = await original(50_000);
+      expect(await refund(o, { grossAmount: 50_001 })).toMatchObject({ status: 'rejected', flow: 'recorded_unapplied', errorCode: 'refund_exceeds_original' });
+      await refund(o, { grossAmount: 40_000 });
+      expect(await refund(o, { grossAmount: 10_001 })).toMatchObject({ errorCode: 'refund_exceeds_original' });
+      expect(await refund(o, { grossAmount: 10_000 })).toMatchObject({ status: 'success' });
+      expect(await transactionOf(o.id)).toMatchObject({ status: 'refunded', refunded_amount: '50000' });
+    });
+
+    it('find the original by transaction_code, else reference_number, else rrn: the first given that matches', async () => {
+      const a = await original();
+      const b = await original(100_000, { target: a.t });
+      const c = await original(100_000, { target: a.t });
+      const refundBy = (over: Partial<PaymentEventInput>) =>
+        refund(a, { transactionCode: null, referenceNumber: null, rrn: null, grossAmount: 1, ...over });
+      // All three given, each naming another transaction: the code wins.
+      expect((await refundBy({ transactionCode: a.input.transactionCode, referenceNumber: b.input.referenceNumber, rrn: c.input.rrn })).transactionId).toBe(a.id);
+      // An unknown code (e.g. the refund's own): the reference number.
+      expect((await refundBy({ transactionCode: 'REFUND-OWN-CODE', referenceNumber: b.input.referenceNumber, rrn: c.input.rrn })).transactionId).toBe(b.id);
+      // Neither code nor reference matches: the rrn.
+      expect((await refundBy({ transactionCode: 'nope', referenceNumber: 'nope', rrn: c.input.rrn })).transactionId).toBe(c.id);
+      expect((await refundBy({ rrn: c.input.rrn })).transactionId).toBe(c.id);
+      expect((await refundBy({ referenceNumber: b.input.referenceNumber })).transactionId).toBe(b.id);
+      expect(await refundBy({ transactionCode: 'nope', referenceNumber: 'nope', rrn: 'nope' })).toMatchObject({
+        status: 'rejected',
+        errorCode: 'original_not_found',
+        transactionId: null,
+        merchantId: a.t.merchantId,
+      });
+    });
+
+    it("original_not_found: another bank's or another merchant's transaction is not the original", async () => {
+      const mine = await original();
+      const otherBank = await record(event({ eventType: 'transaction.refunded', transactionCode: mine.input.transactionCode, target: mine.t }), OTHER_BANK);
+      expect(otherBank).toMatchObject({ status: 'rejected', errorCode: 'original_not_found' });
+      const otherMerchant = await refund(mine, { target: target() });
+      expect(otherMerchant).toMatchObject({ status: 'rejected', errorCode: 'original_not_found' });
+      expect(await transactionOf(mine.id)).toMatchObject({ status: 'success', refunded_amount: '0' });
+    });
+
+    it('apply whatever the merchant or NMID status is now', async () => {
+      const o = await original();
+      const now = { ...o, t: { ...o.t, merchantStatus: 'suspended', nmidStatus: 'suspended' } };
+      expect(await refund(now, { grossAmount: 10 })).toMatchObject({ status: 'success', flow: 'transaction.refunded' });
+      expect(await refund(now, { eventType: 'transaction.reversed' })).toMatchObject({ status: 'success', flow: 'transaction.reversed' });
+    });
+
+    it('reverse a success (a partly refunded one too), and only once', async () => {
+      const o = await original();
+      await refund(o, { grossAmount: 5_000 });
+      const reversal = await refund(o, { eventType: 'transaction.reversed', grossAmount: 1 });
+      expect(reversal).toMatchObject({ status: 'success', flow: 'transaction.reversed', transactionId: o.id, errorCode: null });
+      expect(await transactionOf(o.id)).toMatchObject({ status: 'reversed', refunded_amount: '5000', gross_amount: '100000' });
+      expect(await refund(o, { eventType: 'transaction.reversed' })).toMatchObject({ status: 'rejected', errorCode: 'original_not_eligible', transactionId: o.id });
+      expect(await refund(o, { grossAmount: 1 })).toMatchObject({ status: 'rejected', errorCode: 'original_not_eligible' });
+    });
+
+    it('original_not_eligible: a failed or cancelled original, or a reversal of a refunded one', async () => {
+      for (const eventType of ['transaction.failed', 'transaction.cancelled']) {
+        const o = await original(10_000, { eventType });
+        expect(await refund(o)).toMatchObject({ errorCode: 'original_not_eligible', transactionId: o.id });
+        expect(await refund(o, { eventType: 'transaction.reversed' })).toMatchObject({ errorCode: 'original_not_eligible' });
+      }
+      const refunded = await original(10_000);
+      await refund(refunded);
+      expect(await refund(refunded, { eventType: 'transaction.reversed' })).toMatchObject({ errorCode: 'original_not_eligible' });
+      expect(await transactionOf(refunded.id)).toMatchObject({ status: 'refunded' });
+    });
+
+    it('add up concurrent refunds exactly: never more than the original', async () => {
+      const o = await original(100_000);
+      const results = await Promise.all(Array.from({ length: 15 }, () => refund(o, { grossAmount: 10_000 })));
+      expect(results.filter((r) => r.status === 'success')).toHaveLength(10);
+      expect(results.filter((r) => r.errorCode === 'refund_exceeds_original')).toHaveLength(5);
+      expect(await transactionOf(o.id)).toMatchObject({ status: 'refunded', refunded_amount: '100000' });
+    });
+  });
+
+  describe('nmid.status_changed', () => {
+    const statusChange = (over: Partial<PaymentEventInput> = {}) =>
+      event({ eventType: 'nmid.status_changed', transactionCode: null, grossAmount: null, nmidNewStatus: 'suspended', ...over });
+
+    it('is stored unapplied until the adapter marks it applied; a replay tells whether it still has to be applied', async () => {
+      const t = target({ multiOutlet: true, merchantStatus: 'suspended' });
+      const input = statusChange({ target: t });
+      const first = await record(input);
+      expect(first).toEqual({
+        eventId: expect.any(String),
+        status: 'success',
+        flow: 'nmid.status_changed',
+        merchantId: t.merchantId,
+        outletId: t.outletId,
+        transactionId: null,
+        errorCode: null,
+        applied: false,
+      });
+      expect(await record(input)).toEqual({ ...first, status: 'duplicate_skipped' });
+
+      const service = new PaymentEventService(fork());
+      expect(await service.markApplied(first.eventId, BANK)).toEqual({ ...first, applied: true });
+      const [{ applied_at: appliedAt }] = await sql('select applied_at from "transaction".payment_events where id = ?', [first.eventId]);
+      expect(appliedAt).not.toBeNull();
+      expect(await service.markApplied(first.eventId, BANK)).toEqual({ ...first, applied: true });
+      expect((await eventRowOf(first.eventId)).applied_at).toEqual(appliedAt);
+      expect(await record(input)).toEqual({ ...first, status: 'duplicate_skipped', applied: true });
+    });
+
+    it("markApplied: NOT_FOUND for another bank's event, an unknown or a malformed id; other events are already applied", async () => {
+      const mine = await record(statusChange());
+      const service = new PaymentEventService(fork());
+      for (const [id, bank] of [[mine.eventId, OTHER_BANK], [uuidv7(), BANK], ['nope', BANK]]) {
+        expect(await errorOf(service.markApplied(id, bank))).toEqual({ code: 'NOT_FOUND', message: 'payment event not found' });
+      }
+      expect((await eventRowOf(mine.eventId)).applied).toBe(false);
+      const success = await record(event());
+      expect(await service.markApplied(success.eventId, BANK)).toEqual(success);
+      expect((await eventRowOf(success.eventId)).applied_at).toBeNull();
+    });
+  });
+
+  describe('input the adapter validates', () => {
+    it('is refused with BAD_USER_INPUT and nothing is stored', async () => {
+      const cases: [Partial<PaymentEventInput>, string][] = [
+        [{ externalEventId: '' }, 'externalEventId must be 1 to 128 characters'],
+        [{ externalEventId: 'x'.repeat(129) }, 'externalEventId must be 1 to 128 characters'],
+        [{ transactionCode: null }, 'transactionCode is required for transaction.success'],
+        [{ eventType: 'transaction.failed', grossAmount: null }, 'grossAmount is required for transaction.failed'],
+        [{ grossAmount: -1 }, 'grossAmount must not be negative'],
+        [{ platformFee: -5 }, 'platformFee must not be negative'],
+        [{ eventType: 'transaction.refunded', transactionCode: null }, 'transaction.refunded needs transactionCode, referenceNumber or rrn of the original'],
+        [{ eventType: 'transaction.refunded', grossAmount: 0 }, 'grossAmount of a refund must be positive'],
+        [{ eventType: 'nmid.status_changed', nmidNewStatus: 'blocked' }, 'nmidNewStatus must be active or suspended'],
+        [{ target: target({ merchantId: 'nope' }) }, 'target.merchantId must be a UUID'],
+        [{ target: target({ merchantStatus: 'pending' }) }, 'target.merchantStatus must be one of draft, inactive, active, suspended, deleted'],
+        [{ target: target({ nmidStatus: 'blocked' }) }, 'target.nmidStatus must be active or suspended'],
+      ];
+      for (const [over, message] of cases) {
+        const input = event(over);
+        expect(await errorOf(record(input))).toEqual({ code: 'BAD_USER_INPUT', message });
+        expect(await countEvents('external_event_id = ?', [input.externalEventId])).toBe(0);
+      }
+    });
+  });
+});

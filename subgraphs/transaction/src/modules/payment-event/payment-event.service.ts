@@ -1,0 +1,398 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import { BadInputError } from '../../../../../lib/errors/app-error';
+import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { knexOf, rowsOf } from '../../sql';
+import { mdrFeeOf, mdrRateOf } from '../mdr/mdr';
+import { TRANSACTION_COLUMNS, Transaction, type TransactionStatus } from '../transaction/transaction.entity';
+import { PaymentEvent } from './payment-event.entity';
+import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
+import type { PaymentEventInput, PaymentEventResult, PaymentTargetInput } from './payment-event.type';
+
+/** What an event type does; the nine types of psp-api.md §6. */
+type EventKind = 'success' | 'failed' | 'cancelled' | 'refund' | 'reversal' | 'nmid_status';
+
+const KIND_OF_TYPE: Record<string, EventKind> = {
+  'transaction.success': 'success',
+  'qris.payment.success': 'success',
+  'transaction.failed': 'failed',
+  'qris.payment.failed': 'failed',
+  'transaction.cancelled': 'cancelled',
+  'transaction.refunded': 'refund',
+  'qris.payment.refunded': 'refund',
+  'transaction.reversed': 'reversal',
+  'nmid.status_changed': 'nmid_status',
+};
+
+/**
+ * `flow`, the path an event took: by kind when applied (both success types → transaction.created, both failed
+ * types → transaction.failed_recorded, both refund types → transaction.refunded); `recorded_unapplied` for
+ * every rejected event, whatever its type.
+ */
+export const FLOW_OF_KIND: Record<EventKind, string> = {
+  success: 'transaction.created',
+  failed: 'transaction.failed_recorded',
+  cancelled: 'transaction.cancelled_recorded',
+  refund: 'transaction.refunded',
+  reversal: 'transaction.reversed',
+  nmid_status: 'nmid.status_changed',
+};
+export const REJECTED_FLOW = 'recorded_unapplied';
+
+/**
+ * Kinds that record a transaction of their own, with its status. All three claim the bank's transaction_code
+ * (unique per bank over every status), so a success cannot reuse the code of an earlier failed attempt.
+ */
+const RECORDED_STATUS: Partial<Record<EventKind, TransactionStatus>> = { success: 'success', failed: 'failed', cancelled: 'cancelled' };
+
+const MERCHANT_STATUSES = ['draft', 'inactive', 'active', 'suspended', 'deleted'];
+const NMID_STATUSES = ['active', 'suspended'];
+const MAX_ID_LENGTH = 128;
+const MAX_TEXT_LENGTH = 255;
+
+interface Outcome {
+  status: 'success' | 'rejected';
+  flow: string;
+  errorCode: EventErrorCode | null;
+  transactionId: string | null;
+}
+
+const rejected = (errorCode: EventErrorCode, transactionId: string | null = null): Outcome => ({
+  status: 'rejected',
+  flow: REJECTED_FLOW,
+  errorCode,
+  transactionId,
+});
+
+/**
+ * Payment-event intake. Every event that passes input validation is stored in the inbox exactly once per
+ * (bank, external_event_id) — a unique constraint, claimed with `insert … on conflict do nothing` — and
+ * applied in the same database transaction, so an event and its effect commit together or not at all.
+ */
+export class PaymentEventService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Stores and applies one event of `bankCode` (the calling bank principal's, never the body's). */
+  async record(input: PaymentEventInput, bankCode: string): Promise<PaymentEventResult> {
+    const kind = validateEvent(input);
+    const target = input.target ?? null;
+    const early = earlyRejection(kind, target);
+    const records = !early && kind !== undefined && RECORDED_STATUS[kind] !== undefined;
+    const event: PaymentEvent = {
+      id: uuidv7(),
+      bankCode,
+      externalEventId: input.externalEventId,
+      eventType: input.eventType,
+      payload: input.payload,
+      nmid: input.nmid,
+      merchantId: target?.merchantId ?? null,
+      outletId: target?.outletId ?? null,
+      multiOutlet: target?.multiOutlet ?? false,
+      terminalId: target?.terminalId ?? null,
+      // The id of the transaction this event will create: written with the event (the reference is deferred).
+      transactionId: records ? uuidv7() : null,
+      status: early ? 'rejected' : 'success',
+      flow: early || !kind ? REJECTED_FLOW : FLOW_OF_KIND[kind],
+      errorCode: early,
+      // False only for an accepted nmid.status_changed: the NMID lives in the outlet subgraph, where the adapter
+      // applies it and then calls markApplied. Every other event, rejected ones included, has nothing left to apply.
+      // A replay answers the stored value, so a replay of one not yet applied tells the adapter to try again.
+      applied: !(kind === 'nmid_status' && !early),
+      appliedAt: null,
+      receivedAt: new Date(),
+    };
+
+    return this.em.transactional(async (em) => {
+      const db = knexOf(em);
+      const claimed = await db('transaction.payment_events')
+        .insert(eventRow(event))
+        .onConflict(['bank_code', 'external_event_id'])
+        .ignore()
+        .returning('id');
+      if (claimed.length === 0) {
+        // A replay (also one racing the first delivery: the insert waited for it to commit): the first answer.
+        const [first] = await rowsOf(db, 'select * from "transaction".payment_events where bank_code = ? and external_event_id = ?', [
+          bankCode,
+          input.externalEventId,
+        ]);
+        return resultOf(em.map(PaymentEvent, first), 'duplicate_skipped');
+      }
+      if (early || !kind || !target) return resultOf(event);
+
+      const outcome = await this.apply(db, em, kind, input, target, bankCode, event);
+      if (outcome.status !== event.status || outcome.transactionId !== event.transactionId) {
+        await rowsOf(db, 'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = ?', [
+          outcome.status,
+          outcome.flow,
+          outcome.errorCode,
+          outcome.transactionId,
+          event.id,
+        ]);
+        Object.assign(event, outcome);
+      }
+      return resultOf(event);
+    });
+  }
+
+  /**
+   * The adapter applied an nmid.status_changed in the outlet subgraph. Idempotent; any other event is already
+   * applied and comes back unchanged. Only the bank's own events: another bank's id is NOT_FOUND.
+   */
+  async markApplied(eventId: string, bankCode: string): Promise<PaymentEventResult> {
+    if (!UUID_PATTERN.test(eventId)) throw new PaymentEventNotFoundError();
+    const [row] = await rowsOf(
+      knexOf(this.em),
+      `update "transaction".payment_events set applied_at = case when applied then applied_at else now() end, applied = true
+        where id = ? and bank_code = ? returning *`,
+      [eventId, bankCode],
+    );
+    if (!row) throw new PaymentEventNotFoundError();
+    return resultOf(this.em.map(PaymentEvent, row));
+  }
+
+  private async apply(
+    db: Knex,
+    em: EntityManager,
+    kind: EventKind,
+    input: PaymentEventInput,
+    target: PaymentTargetInput,
+    bankCode: string,
+    event: PaymentEvent,
+  ): Promise<Outcome> {
+    const applied: Outcome = { status: 'success', flow: FLOW_OF_KIND[kind], errorCode: null, transactionId: event.transactionId ?? null };
+    const status = RECORDED_STATUS[kind];
+    if (status) {
+      const created = await this.insertTransaction(db, status, input, target, bankCode, event.transactionId!);
+      // The code belongs to another event's transaction (a replay of this event never gets here): that one is not named.
+      return created ? applied : rejected('duplicate_transaction_code');
+    }
+    if (kind === 'refund' || kind === 'reversal') return this.applyToOriginal(db, em, kind, input, target.merchantId, bankCode);
+    return applied; // nmid_status: stored only; the adapter applies it in the outlet subgraph, then markApplied
+  }
+
+  /**
+   * Records a success, failed or cancelled transaction. A success pays the MDR of the merchant's MCC
+   * (round half up); failed and cancelled ones carry no MDR (rate 0, fee 0). Fees the bank reports are kept
+   * as sent (0 when absent). False when the bank's transaction_code already belongs to another transaction.
+   */
+  private async insertTransaction(
+    db: Knex,
+    status: TransactionStatus,
+    input: PaymentEventInput,
+    target: PaymentTargetInput,
+    bankCode: string,
+    transactionId: string,
+  ): Promise<boolean> {
+    const gross = input.grossAmount!;
+    const mdrRate = status === 'success' ? await mdrRateOf(db, target.categoryCode) : '0.0000';
+    const mdrFee = mdrFeeOf(gross, mdrRate);
+    const now = new Date();
+    const inserted = await db('transaction.transactions')
+      .insert({
+        id: transactionId,
+        merchant_id: target.merchantId,
+        outlet_id: target.outletId,
+        terminal_id: target.terminalId ?? null,
+        bank_code: bankCode,
+        nmid: input.nmid,
+        transaction_code: input.transactionCode,
+        external_reference: input.referenceNumber ?? null,
+        rrn: input.rrn ?? null,
+        status,
+        gross_amount: gross,
+        payer_bank_code: input.payerBankCode ?? null,
+        payer_bank_name: input.payerBankName ?? null,
+        payer_name_masked: input.payerNameMasked ?? null,
+        payment_method: 'qris',
+        currency: 'IDR',
+        mdr_rate: mdrRate,
+        mdr_fee_amount: mdrFee,
+        net_amount_after_mdr: gross - mdrFee,
+        mdr_fee_bank: input.mdrFeeBank ?? 0,
+        switching_fee: input.switchingFee ?? 0,
+        platform_fee: input.platformFee ?? 0,
+        transaction_at: input.transactionAt,
+        created_at: now,
+        updated_at: now,
+      })
+      // The unique (bank_code, transaction_code) decides concurrent events with one code: one wins.
+      .onConflict(['bank_code', 'transaction_code'])
+      .ignore()
+      .returning('id');
+    return inserted.length > 0;
+  }
+
+  /**
+   * Refund or reversal of an earlier transaction of the same bank and merchant, found by transaction_code,
+   * else reference_number, else rrn: the first identifier given that matches (the earliest transaction when
+   * several do). The original is locked, so concurrent refunds add up exactly. A refund adds its
+   * gross_amount (default: all that is left) to refunded_amount and turns the status to refunded once
+   * everything is refunded; a reversal sets reversed (refunded_amount kept). Amounts, MDR and settlement
+   * fields of the original stay as they are. A rejected one still names the original it found.
+   */
+  private async applyToOriginal(
+    db: Knex,
+    em: EntityManager,
+    kind: 'refund' | 'reversal',
+    input: PaymentEventInput,
+    merchantId: string,
+    bankCode: string,
+  ): Promise<Outcome> {
+    const original = await findOriginal(db, em, bankCode, merchantId, input);
+    if (!original) return rejected('original_not_found');
+    if (kind === 'refund') {
+      // Only a success (possibly partly refunded) can be refunded; a refunded one has nothing left.
+      if (original.status === 'refunded') return rejected('refund_exceeds_original', original.id);
+      if (original.status !== 'success') return rejected('original_not_eligible', original.id);
+      const left = original.grossAmount - original.refundedAmount;
+      const amount = input.grossAmount ?? left;
+      if (amount > left || left === 0) return rejected('refund_exceeds_original', original.id);
+      await rowsOf(
+        db,
+        `update "transaction".transactions
+            set refunded_amount = refunded_amount + ?,
+                status = case when refunded_amount + ? = gross_amount then 'refunded' else status end,
+                updated_at = now()
+          where id = ?`,
+        [amount, amount, original.id],
+      );
+    } else {
+      // Only a success (possibly partly refunded) can be reversed: not a failed, cancelled, pending, refunded or reversed one.
+      if (original.status !== 'success') return rejected('original_not_eligible', original.id);
+      await rowsOf(db, `update "transaction".transactions set status = 'reversed', updated_at = now() where id = ?`, [original.id]);
+    }
+    return { status: 'success', flow: FLOW_OF_KIND[kind], errorCode: null, transactionId: original.id };
+  }
+}
+
+async function findOriginal(
+  db: Knex,
+  em: EntityManager,
+  bankCode: string,
+  merchantId: string,
+  input: PaymentEventInput,
+): Promise<Transaction | null> {
+  const keys: [column: string, value: string | null | undefined][] = [
+    ['transaction_code', input.transactionCode],
+    ['external_reference', input.referenceNumber],
+    ['rrn', input.rrn],
+  ];
+  for (const [column, value] of keys) {
+    if (value == null) continue;
+    const [row] = await rowsOf(
+      db,
+      `select ${TRANSACTION_COLUMNS} from "transaction".transactions
+        where bank_code = ? and merchant_id = ? and ${column} = ?
+        order by transaction_at, id limit 1 for update`,
+      [bankCode, merchantId, value],
+    );
+    if (row) return em.map(Transaction, row);
+  }
+  return null;
+}
+
+/**
+ * Rejections decided by the event and its target alone, in this order: an unsupported type; an NMID that did
+ * not resolve; a merchant that is not active, for the kinds that record a transaction (its payments are
+ * stored for reconciliation but create none); a success on a suspended NMID. Refunds and reversals correct a
+ * transaction we already hold, so the merchant's and the NMID's status do not stop them; an NMID status
+ * change is the bank's to make whatever the merchant's status.
+ */
+function earlyRejection(kind: EventKind | undefined, target: PaymentTargetInput | null): EventErrorCode | null {
+  if (!kind) return 'unsupported_event_type';
+  if (!target) return 'unknown_nmid';
+  if (RECORDED_STATUS[kind] && target.merchantStatus !== 'active') return 'merchant_not_active';
+  if (kind === 'success' && target.nmidStatus === 'suspended') return 'nmid_suspended';
+  return null;
+}
+
+/**
+ * Input the adapter should never send (it validates each type's body): BAD_USER_INPUT, nothing stored. An
+ * unknown event type is not an input error: it is stored and rejected.
+ */
+function validateEvent(input: PaymentEventInput): EventKind | undefined {
+  requireText('externalEventId', input.externalEventId, MAX_ID_LENGTH);
+  requireText('eventType', input.eventType, MAX_ID_LENGTH);
+  requireText('nmid', input.nmid, MAX_ID_LENGTH);
+  for (const field of ['transactionCode', 'referenceNumber', 'rrn'] as const) optionalText(field, input[field], MAX_ID_LENGTH);
+  for (const field of ['payerBankCode', 'payerBankName', 'payerNameMasked', 'nmidNewStatus'] as const) {
+    optionalText(field, input[field], MAX_TEXT_LENGTH);
+  }
+  for (const field of ['grossAmount', 'mdrFeeBank', 'switchingFee', 'platformFee'] as const) {
+    const value = input[field];
+    if (value != null && value < 0) throw new BadInputError(`${field} must not be negative`);
+  }
+  if (Number.isNaN(input.transactionAt?.getTime())) throw new BadInputError('transactionAt must be a date-time');
+  if (input.target) validateTarget(input.target);
+
+  const kind = KIND_OF_TYPE[input.eventType];
+  if (kind && RECORDED_STATUS[kind]) {
+    if (input.transactionCode == null) throw new BadInputError(`transactionCode is required for ${input.eventType}`);
+    if (input.grossAmount == null) throw new BadInputError(`grossAmount is required for ${input.eventType}`);
+  }
+  if (kind === 'refund' || kind === 'reversal') {
+    if (input.transactionCode == null && input.referenceNumber == null && input.rrn == null) {
+      throw new BadInputError(`${input.eventType} needs transactionCode, referenceNumber or rrn of the original`);
+    }
+    if (kind === 'refund' && input.grossAmount === 0) throw new BadInputError('grossAmount of a refund must be positive');
+  }
+  if (kind === 'nmid_status' && !NMID_STATUSES.includes(input.nmidNewStatus ?? '')) {
+    throw new BadInputError('nmidNewStatus must be active or suspended');
+  }
+  return kind;
+}
+
+function validateTarget(target: PaymentTargetInput): void {
+  for (const field of ['merchantId', 'outletId', 'terminalId'] as const) {
+    const value = target[field];
+    if (value != null && !UUID_PATTERN.test(value)) throw new BadInputError(`target.${field} must be a UUID`);
+  }
+  if (!MERCHANT_STATUSES.includes(target.merchantStatus)) throw new BadInputError(`target.merchantStatus must be one of ${MERCHANT_STATUSES.join(', ')}`);
+  if (!NMID_STATUSES.includes(target.nmidStatus)) throw new BadInputError('target.nmidStatus must be active or suspended');
+  optionalText('target.categoryCode', target.categoryCode, MAX_ID_LENGTH);
+}
+
+function requireText(field: string, value: string, max: number): void {
+  if (value.trim().length === 0 || value.length > max) throw new BadInputError(`${field} must be 1 to ${max} characters`);
+}
+
+function optionalText(field: string, value: string | null | undefined, max: number): void {
+  if (value != null) requireText(field, value, max);
+}
+
+function eventRow(event: PaymentEvent): Record<string, unknown> {
+  return {
+    id: event.id,
+    bank_code: event.bankCode,
+    external_event_id: event.externalEventId,
+    event_type: event.eventType,
+    payload: JSON.stringify(event.payload),
+    nmid: event.nmid,
+    merchant_id: event.merchantId,
+    outlet_id: event.outletId,
+    multi_outlet: event.multiOutlet,
+    terminal_id: event.terminalId,
+    transaction_id: event.transactionId,
+    status: event.status,
+    flow: event.flow,
+    error_code: event.errorCode,
+    applied: event.applied,
+    applied_at: event.appliedAt,
+    received_at: event.receivedAt,
+  };
+}
+
+/** The answer; a duplicate repeats the first event's (with status duplicate_skipped). */
+function resultOf(event: PaymentEvent, status: string = event.status): PaymentEventResult {
+  return {
+    eventId: event.id,
+    status,
+    flow: event.flow,
+    merchantId: event.merchantId ?? null,
+    // psp-api.md §1: the outlet is named only for multi-outlet merchants.
+    outletId: event.multiOutlet ? (event.outletId ?? null) : null,
+    transactionId: event.transactionId ?? null,
+    errorCode: event.errorCode ?? null,
+    applied: event.applied,
+  };
+}

@@ -1,0 +1,291 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { DEMO } from '../../lib/demo/demo-ids';
+import { createBank, onboardMerchant } from '../../scripts/database-tasks';
+import { adminQuery } from '../support/test-database';
+import { type TestStack, startTestStack } from '../support/test-stack';
+
+interface Key {
+  keyId: string;
+  secret: string;
+}
+
+/** RFC 3339 with the +07:00 offset, as a Jakarta bank would send it. */
+const jakartaNow = (shiftSecs = 0) => new Date(Date.now() + (7 * 3600 + shiftSecs) * 1000).toISOString().replace('Z', '+07:00');
+
+/** psp-api.md §5, computed here from the text: hex HMAC-SHA256 of "METHOD\nPATH\nX-PSP-Timestamp\nRAW BODY". */
+function signEvent(key: Key, path: string, raw: string, timestamp = jakartaNow()): Record<string, string> {
+  const signature = createHmac('sha256', key.secret).update(`POST\n${path}\n${timestamp}\n${raw}`).digest('hex');
+  return { 'content-type': 'application/json', 'x-psp-key-id': key.keyId, 'x-psp-timestamp': timestamp, 'x-psp-signature': signature, 'x-request-id': randomUUID() };
+}
+
+describe('PSP intake: events, settlements, NMID assignment', () => {
+  let stack: TestStack;
+  let eventKeyA: Key;
+  let lookupKeyA: Key;
+  let merchantA: { merchant_id: string; outlets: { outlet_id: string; nmid: string | null }[] };
+  const demoLookup: Key = { keyId: DEMO.bank.lookupKeyId, secret: DEMO.bank.lookupSecret };
+
+  const post = (key: Key, path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const raw = typeof body === 'string' ? body : JSON.stringify(body);
+    return stack.rest.inject({ method: 'POST', url: path, payload: raw, headers: { ...signEvent(key, path, raw), ...headers } });
+  };
+  const count = async (table: string, where = 'true', params: unknown[] = []) =>
+    Number((await adminQuery<{ n: string }>(stack.database.adminUrl, `select count(*) as n from "transaction".${table} where ${where}`, params))[0].n);
+  const successEvent = (id: string, overrides: Record<string, unknown> = {}) => ({
+    external_event_id: id,
+    event_type: 'transaction.success',
+    nmid: 'ID1026112230000',
+    gross_amount: 100_000,
+    transaction_code: `TRX-${id}`,
+    reference_number: `REF-${id}`,
+    rrn: `RRN${id}`.slice(0, 32),
+    transaction_at: jakartaNow(),
+    payer_bank_code: '014',
+    payer_bank_name: 'BCA',
+    payer_name_masked: 'B*** S***',
+    mdr_fee_bank: 300,
+    switching_fee: 100,
+    platform_fee: 50,
+    status: 'success',
+    ...overrides,
+  });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    const a = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKA', name: 'Bank A', tier: 'external' });
+    await createBank(stack.config, stack.database.adminUrl, { code: 'BANKB', name: 'Bank B', tier: 'external' });
+    eventKeyA = { keyId: a.event_key_id, secret: a.event_secret };
+    lookupKeyA = { keyId: a.lookup_key_id, secret: a.lookup_secret };
+    merchantA = await onboardMerchant(stack.config, stack.database.adminUrl, {
+      name: 'Toko Intake',
+      bankCode: 'BANKA',
+      nmids: ['ID1026112230000', 'ID1026112230001'],
+      outlets: 2,
+      categoryCode: '5411',
+    });
+    await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko B', bankCode: 'BANKB', nmids: ['ID1026112239999'], outlets: 1 });
+  });
+  afterAll(() => stack?.close());
+
+  describe('events', () => {
+    it('creates a transaction for a success event, with fees, MDR by category and the outlet of a multi-outlet merchant', async () => {
+      const res = await post(eventKeyA, '/psp/v1/events', successEvent('evt-1'));
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toEqual({
+        status: 'success',
+        flow: 'transaction.created',
+        event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        merchant_id: merchantA.merchant_id,
+        outlet_id: merchantA.outlets[0].outlet_id,
+      });
+      const [trx] = await adminQuery(stack.database.adminUrl, `select * from "transaction".transactions where transaction_code = 'TRX-evt-1'`);
+      expect(trx).toMatchObject({ status: 'success', gross_amount: '100000', mdr_fee_bank: '300', switching_fee: '100', platform_fee: '50', bank_code: 'BANKA' });
+      expect(Number(trx.mdr_fee_amount)).toBe(700);
+    });
+
+    it('answers a replay with duplicate_skipped and the first event id, storing nothing new', async () => {
+      const first = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-2'))).json();
+      const again = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-2'))).json();
+      expect(again).toMatchObject({ status: 'duplicate_skipped', event_id: first.event_id, merchant_id: merchantA.merchant_id });
+      expect(await count('payment_events', "external_event_id = 'evt-2'")).toBe(1);
+    });
+
+    it('stores exactly one row per event when 200 events are each replayed 5× concurrently', async () => {
+      const ids = Array.from({ length: 200 }, (_, i) => `burst-${i}`);
+      const answers = await Promise.all(ids.flatMap((id) => Array.from({ length: 5 }, () => post(eventKeyA, '/psp/v1/events', successEvent(id)))));
+      expect(answers.every((r) => r.statusCode === 200)).toBe(true);
+      const byId = new Map<string, Set<string>>();
+      answers.forEach((r, i) => byId.set(ids[Math.floor(i / 5)], new Set([...(byId.get(ids[Math.floor(i / 5)]) ?? []), r.json().event_id])));
+      expect([...byId.values()].every((set) => set.size === 1)).toBe(true);
+      expect(await count('payment_events', "external_event_id like 'burst-%'")).toBe(200);
+      expect(await count('transactions', "transaction_code like 'TRX-burst-%'")).toBe(200);
+    });
+
+    it('stores an event it cannot apply and says why: unknown NMID, another bank’s NMID, refund of an unknown transaction', async () => {
+      const unknown = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-unknown', { nmid: 'ID9999999999999' }))).json();
+      expect(unknown).toMatchObject({ status: 'rejected', flow: 'recorded_unapplied', error_code: 'unknown_nmid', merchant_id: null });
+      const foreign = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-foreign', { nmid: 'ID1026112239999' }))).json();
+      expect(foreign).toMatchObject({ status: 'rejected', error_code: 'unknown_nmid' });
+      const refund = (
+        await post(eventKeyA, '/psp/v1/events', { external_event_id: 'evt-refund-x', event_type: 'transaction.refunded', nmid: 'ID1026112230000', transaction_code: 'NOPE', transaction_at: jakartaNow() })
+      ).json();
+      expect(refund).toMatchObject({ status: 'rejected', error_code: 'original_not_found' });
+      expect(await count('payment_events', "external_event_id in ('evt-unknown', 'evt-foreign', 'evt-refund-x')")).toBe(3);
+    });
+
+    it('refunds and reverses the original found by transaction code, reference number or RRN', async () => {
+      await post(eventKeyA, '/psp/v1/events', successEvent('evt-orig'));
+      const refund = (
+        await post(eventKeyA, '/psp/v1/events', {
+          external_event_id: 'evt-refund',
+          event_type: 'qris.payment.refunded',
+          nmid: 'ID1026112230000',
+          reference_number: 'REF-evt-orig',
+          gross_amount: 40_000,
+          transaction_at: jakartaNow(),
+        })
+      ).json();
+      expect(refund).toMatchObject({ status: 'success', flow: 'transaction.refunded' });
+      const reversal = (
+        await post(eventKeyA, '/psp/v1/events', { external_event_id: 'evt-rev', event_type: 'transaction.reversed', nmid: 'ID1026112230000', rrn: 'RRNevt-orig', transaction_at: jakartaNow() })
+      ).json();
+      expect(reversal).toMatchObject({ status: 'success', flow: 'transaction.reversed' });
+      const [trx] = await adminQuery(stack.database.adminUrl, `select status, refunded_amount from "transaction".transactions where transaction_code = 'TRX-evt-orig'`);
+      expect(trx).toEqual({ status: 'reversed', refunded_amount: '40000' });
+    });
+
+    it('records failed and cancelled attempts', async () => {
+      expect((await post(eventKeyA, '/psp/v1/events', successEvent('evt-fail', { event_type: 'qris.payment.failed', status: 'failed' }))).json().flow).toBe('transaction.failed_recorded');
+      expect((await post(eventKeyA, '/psp/v1/events', successEvent('evt-cancel', { event_type: 'transaction.cancelled' }))).json().flow).toBe('transaction.cancelled_recorded');
+    });
+
+    it('applies nmid.status_changed to the outlet, once, also on replay', async () => {
+      const event = { external_event_id: 'evt-nmid', event_type: 'nmid.status_changed', nmid: 'ID1026112230001', nmid_old_status: 'active', nmid_new_status: 'suspended', nmid_reason: 'fraud review', transaction_at: jakartaNow() };
+      expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'success', flow: 'nmid.status_changed', merchant_id: merchantA.merchant_id });
+      const [outlet] = await adminQuery(stack.database.adminUrl, `select nmid_status from outlet.outlets where nmid = 'ID1026112230001'`);
+      expect(outlet).toEqual({ nmid_status: 'suspended' });
+      expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped' });
+      const blocked = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-on-suspended', { nmid: 'ID1026112230001' }))).json();
+      expect(blocked).toMatchObject({ status: 'rejected', error_code: 'nmid_suspended' });
+    });
+
+    describe('refuses without storing anything', () => {
+      const before = () => count('payment_events');
+
+      it.each([
+        ['a tampered body → 401', (raw: string) => ({ raw: raw.replace('100000', '900000'), headers: signEvent(eventKeyA, '/psp/v1/events', raw) }), 401],
+        ['a signature over another path → 401', (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/settlements', raw) }), 401],
+        ['a lookup key → 401', (raw: string) => ({ raw, headers: signEvent(lookupKeyA, '/psp/v1/events', raw) }), 401],
+        ['a timestamp 301 s old → 401', (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw, jakartaNow(-301)) }), 401],
+        ['a Unix timestamp → 401', (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw, String(Math.floor(Date.now() / 1000))) }), 401],
+        ['missing signature headers → 401', (raw: string) => ({ raw, headers: { 'content-type': 'application/json' } }), 401],
+      ])('%s', async (_name, make, status) => {
+        const n = await before();
+        const { raw, headers } = make(JSON.stringify(successEvent('evt-bad-sig')));
+        const res = await stack.rest.inject({ method: 'POST', url: '/psp/v1/events', payload: raw, headers });
+        expect(res.statusCode).toBe(status);
+        expect(res.json().code).toBe('unauthorized');
+        expect(await before()).toBe(n);
+      });
+
+      it.each([
+        ['bad JSON → 400', '{"external_event_id": "x",', 400],
+        ['an amount as a string → 400', JSON.stringify(successEvent('evt-type', { gross_amount: '100000' })), 400],
+        ['a negative amount → 400', JSON.stringify(successEvent('evt-neg', { gross_amount: -5 })), 400],
+        ['an unknown event type → 400', JSON.stringify(successEvent('evt-type2', { event_type: 'transaction.teleported' })), 400],
+        ['a success without transaction_code → 400', JSON.stringify({ ...successEvent('evt-missing'), transaction_code: undefined }), 400],
+        ['a refund naming no original → 400', JSON.stringify({ external_event_id: 'evt-r', event_type: 'transaction.refunded', nmid: 'ID1026112230000', transaction_at: jakartaNow() }), 400],
+        ['a malformed NMID → 400', JSON.stringify(successEvent('evt-nmid-bad', { nmid: '12345' })), 400],
+        ['a date without offset → 400', JSON.stringify(successEvent('evt-date', { transaction_at: '2026-11-22 10:00' })), 400],
+        ['an oversized body → 413', JSON.stringify(successEvent('evt-big', { payer_name_masked: 'x'.repeat(1_100_000) })), 413],
+      ])('%s, with the error body', async (_name, raw, status) => {
+        const n = await before();
+        const res = await stack.rest.inject({ method: 'POST', url: '/psp/v1/events', payload: raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw) });
+        expect(res.statusCode).toBe(status);
+        expect(res.json()).toEqual({ error: expect.any(String), code: status === 413 ? 'payload_too_large' : 'bad_request' });
+        expect(await before()).toBe(n);
+      });
+    });
+  });
+
+  describe('settlements', () => {
+    const today = () => new Date(Date.now() + 7 * 3600_000).toISOString().slice(0, 10);
+    const settlement = (id: string, gross: number, overrides: Record<string, unknown> = {}) => ({
+      external_event_id: `stl-evt-${id}`,
+      settlement_id: `STL-${id}`,
+      nmid: 'ID1026112230000',
+      bank_code: 'BANKA',
+      gross_amount: gross,
+      mdr_total: 700,
+      net_amount: gross - 700,
+      settlement_date: today(),
+      completed_at: jakartaNow(),
+      ...overrides,
+    });
+
+    it('marks the NMID’s successful transactions of that business date settled and reports the match', async () => {
+      const unsettled = await adminQuery<{ n: string; total: string }>(
+        stack.database.adminUrl,
+        `select count(*) as n, coalesce(sum(gross_amount), 0) as total from "transaction".transactions
+          where nmid = 'ID1026112230000' and status in ('success', 'refunded', 'reversed') and settlement_status = 'unsettled' and status = 'success'`,
+      );
+      const res = await post(eventKeyA, '/psp/v1/settlements', settlement('1', Number(unsettled[0].total)));
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(body).toMatchObject({
+        status: 'success',
+        settlement_id: 'STL-1',
+        matched_count: Number(unsettled[0].n),
+        matched_amount: Number(unsettled[0].total),
+        discrepancy_amount: 0,
+        reconciled: true,
+      });
+      expect(await count('transactions', "nmid = 'ID1026112230000' and status = 'success' and settlement_status = 'unsettled'")).toBe(0);
+      const again = (await post(eventKeyA, '/psp/v1/settlements', settlement('1', Number(unsettled[0].total)))).json();
+      expect(again).toMatchObject({ status: 'duplicate_skipped', settlement_ref: body.settlement_ref });
+    });
+
+    it('reports a discrepancy, and stores an unknown NMID’s batch as rejected', async () => {
+      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('2', 5_000))).json()).toMatchObject({ status: 'success', matched_count: 0, discrepancy_amount: 5_000, reconciled: false });
+      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('3', 5_000, { nmid: 'ID9999999999999' }))).json()).toMatchObject({ status: 'rejected', error_code: 'unknown_nmid' });
+    });
+
+    it.each([
+      ['net ≠ gross − mdr_total', { net_amount: 1 }],
+      ['another bank’s code', { bank_code: 'BANKB' }],
+      ['an impossible date', { settlement_date: '2026-02-30' }],
+    ])('refuses %s with 400, storing nothing', async (_name, overrides) => {
+      const n = await count('settlements');
+      const res = await post(eventKeyA, '/psp/v1/settlements', settlement('bad', 10_000, overrides));
+      expect(res.statusCode).toBe(400);
+      expect(res.json().code).toBe('bad_request');
+      expect(await count('settlements')).toBe(n);
+    });
+  });
+
+  describe('NMID assignment', () => {
+    const patch = (key: Key, merchantId: string, body: unknown) => {
+      const path = `/api/psp/v1/merchants/${merchantId}/nmid-assignment`;
+      const raw = JSON.stringify(body);
+      const timestamp = new Date().toISOString();
+      const signature = createHmac('sha256', key.secret).update(`PATCH\n${path}\n${timestamp}\n${raw}`).digest('hex');
+      return stack.rest.inject({
+        method: 'PATCH',
+        url: path,
+        payload: raw,
+        headers: { 'content-type': 'application/json', 'x-api-key-id': key.keyId, 'x-timestamp': timestamp, 'x-signature': signature },
+      });
+    };
+
+    it('is refused to external banks (403)', async () => {
+      const res = await patch(lookupKeyA, merchantA.merchant_id, { nmid: 'ID1026112230555' });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toEqual({ error: 'only the tier-1 PSP may assign NMIDs', code: 'forbidden' });
+    });
+
+    it('assigns an NMID to the default outlet for the tier-1 PSP; a taken NMID is 409, a malformed one 400', async () => {
+      const fresh = await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko Baru', bankCode: DEMO.bank.code, nmids: [], outlets: 1 });
+      const res = await patch(demoLookup, fresh.merchant_id, { nmid: 'ID1026112230777', mid: 'MID777' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        merchant_id: fresh.merchant_id,
+        outlet_id: fresh.outlets[0].outlet_id,
+        nmid: 'ID1026112230777',
+        mid: 'MID777',
+        bank_code: DEMO.bank.code,
+        nmid_status: 'active',
+        merchant_status: 'active',
+      });
+      expect((await patch(demoLookup, fresh.merchant_id, { nmid: 'ID1026112230777', mid: 'MID777' })).statusCode).toBe(200);
+      const taken = await patch(demoLookup, fresh.merchant_id, { nmid: 'ID1026112230000' });
+      expect(taken.statusCode).toBe(409);
+      expect(taken.json().code).toBe('nmid_taken');
+      expect((await patch(demoLookup, fresh.merchant_id, { nmid: 'XX123' })).statusCode).toBe(400);
+      expect((await patch(demoLookup, '019a0000-0000-7000-8000-000000000000', { nmid: 'ID1026112230888' })).statusCode).toBe(404);
+      // another bank's merchant: 404, and its outlets keep what they had
+      expect((await patch(demoLookup, merchantA.merchant_id, { nmid: 'ID1026112230889' })).statusCode).toBe(404);
+      expect(await adminQuery(stack.database.adminUrl, `select 1 from outlet.outlets where nmid = 'ID1026112230889'`)).toEqual([]);
+    });
+  });
+});
