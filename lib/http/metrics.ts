@@ -7,8 +7,16 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
  * Prometheus metrics of one process: request counts and latency histograms per route (the route
  * pattern, never the raw URL, so cardinality stays bounded) and the process metrics of prom-client.
  */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's Prometheus registry, for metrics of its own (served at /metrics). */
+    metricsRegistry: Registry;
+  }
+}
+
 export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opts: { service: string }) {
   const registry = new Registry();
+  app.decorate('metricsRegistry', registry);
   registry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
   const requests = new Counter({

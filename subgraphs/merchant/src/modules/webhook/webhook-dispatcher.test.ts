@@ -223,7 +223,8 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
   it('schedules attempts 2 to 5 after 30 s, 5 min, 30 min and 2 h, then fails the delivery and logs it as an error', async () => {
     bankA.answer = () => 503;
     const id = await newEvent('WHA');
-    const d = dispatcher();
+    const failedBanks: string[] = [];
+    const d = dispatcher({ onFailed: (bankCode) => failedBanks.push(bankCode) });
     for (const delay of [30, 300, 1800, 7200]) {
       expect(await d.runOnce()).toBe(1);
       const [state] = await sql(
@@ -238,6 +239,7 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
     }
     expect(await d.runOnce()).toBe(1);
     expect(await row(id)).toMatchObject({ status: 'failed', attempts: 5, last_status_code: 503 });
+    expect(failedBanks).toEqual(['WHA']);
     expect(bankA.of(id).map((r) => r.attempt)).toEqual([1, 2, 3, 4, 5]);
     expect(new Set(bankA.of(id).map((r) => r.body)).size).toBe(1);
     expect(logs.filter((l) => l.level === 'error')).toEqual([

@@ -32,6 +32,8 @@ export interface WebhookDispatcherOptions {
    * process dies mid-send, the delivery is due again after it (at least once: banks de-duplicate by event_id).
    */
   leaseSecs?: number;
+  /** Called once per delivery that failed its last attempt (the process counts them in its metrics). */
+  onFailed?: (bankCode: string) => void;
 }
 
 interface Claimed {
@@ -67,6 +69,7 @@ export class WebhookDispatcher {
   private readonly concurrency: number;
   private readonly perBankConcurrency: number;
   private readonly leaseSecs: number;
+  private readonly onFailed?: (bankCode: string) => void;
   private readonly agent: Agent;
   private readonly inFlight = new Map<string, Promise<void>>();
   private readonly inFlightPerBank = new Map<string, number>();
@@ -83,6 +86,7 @@ export class WebhookDispatcher {
     this.concurrency = options.concurrency ?? 8;
     this.perBankConcurrency = options.perBankConcurrency ?? 2;
     this.leaseSecs = options.leaseSecs ?? 60;
+    this.onFailed = options.onFailed;
     if (this.leaseSecs * 1000 <= this.timeoutMs * 2) throw new Error('the lease must be well above the send timeout');
     this.agent = new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
   }
@@ -281,6 +285,7 @@ export class WebhookDispatcher {
     if (final) {
       // Operators notify the bank's technical contact (psp-api.md §6): this line is what they alert on.
       this.log.error({ ...context, status_code: outcome.statusCode, error: outcome.error }, 'webhook delivery failed after the last attempt');
+      this.onFailed?.(context.bank_code);
     } else {
       this.log.warn({ ...context, status_code: outcome.statusCode, error: outcome.error, retry_in_secs: delaySecs }, 'webhook delivery attempt failed');
     }
