@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   log('');
   log('demo data and credentials (development only):');
   log(`  merchant              ${DEMO.merchantCode} (${DEMO.merchantId}), outlets ${DEMO.outlets.map((o) => `${o.code} NMID ${o.nmid}`).join(', ')}`);
+  for (const m of DEMO.otherMerchants) log(`  merchant              ${m.code} ${m.name}, NMIDs ${m.outlets.map((o) => o.nmid).join(', ')}`);
   log(`  X-Internal-API-Key    ${config.secrets.internalApiKey}`);
   log(`  bank ${DEMO.bank.code} (tier 1)     lookup key ${DEMO.bank.lookupKeyId} / ${DEMO.bank.lookupSecret}, event key ${DEMO.bank.eventKeyId} / ${DEMO.bank.eventSecret}`);
   log(`  try                   curl '${rest}/references/cities?province_id=31'`);

@@ -10,6 +10,31 @@ export const DEMO = {
     { id: '019a0000-0000-7000-8000-00000000e001', code: 'PUSAT', name: 'Warung Kopi Demo – Pusat', nmid: 'ID1026112200001', isDefault: true },
     { id: '019a0000-0000-7000-8000-00000000e002', code: 'MENTENG', name: 'Warung Kopi Demo – Menteng', nmid: 'ID1026112200002', isDefault: false },
   ],
+  /** More merchants of the demo bank: a single-counter warung and a minimarket with three branches. */
+  otherMerchants: [
+    {
+      id: '019a0000-0000-7000-8000-00000000d002',
+      code: 'MRC-DEMO0002',
+      name: 'Warung Makan Bu Sari',
+      categoryCode: '5812',
+      categoryName: 'Warung Makan',
+      phone: '+6281234567891',
+      outlets: [{ id: '019a0000-0000-7000-8000-00000000e003', code: 'PUSAT', name: 'Warung Makan Bu Sari', nmid: 'ID1026112200003', tid: 'TDEMO0003' }],
+    },
+    {
+      id: '019a0000-0000-7000-8000-00000000d003',
+      code: 'MRC-DEMO0003',
+      name: 'Minimarket Sejahtera',
+      categoryCode: '5411',
+      categoryName: 'Minimarket',
+      phone: '+6281234567892',
+      outlets: [
+        { id: '019a0000-0000-7000-8000-00000000e004', code: 'PUSAT', name: 'Minimarket Sejahtera – Gambir', nmid: 'ID1026112200004', tid: 'TDEMO0004' },
+        { id: '019a0000-0000-7000-8000-00000000e005', code: 'CIDENG', name: 'Minimarket Sejahtera – Cideng', nmid: 'ID1026112200005', tid: 'TDEMO0005' },
+        { id: '019a0000-0000-7000-8000-00000000e006', code: 'PETOJO', name: 'Minimarket Sejahtera – Petojo', nmid: 'ID1026112200006', tid: 'TDEMO0006' },
+      ],
+    },
+  ],
   bank: {
     id: '019a0000-0000-7000-8000-00000000b001',
     code: 'BDEMO',

@@ -54,5 +54,31 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .where({ id: DEMO.merchantId })
     .whereNull('primary_nmid')
     .update({ primary_nmid: DEMO.outlets[0].nmid, nmid_assigned_at: knex.raw('coalesce(nmid_assigned_at, psp_visible_at, ?)', [now]) });
-  return { banks: banks.length, bank_credentials: credentials.length, merchants: Math.max(merchants.length, completed) };
+  const others = await knex('merchant.merchants')
+    .insert(
+      DEMO.otherMerchants.map((m) => ({
+        id: m.id,
+        merchant_code: m.code,
+        name: m.name,
+        legal_name: m.name,
+        status: 'active',
+        category_code: m.categoryCode,
+        category_name: m.categoryName,
+        phone: m.phone,
+        address_city: 'Jakarta Pusat',
+        address_province: 'DKI Jakarta',
+        kyc_status: 'verified',
+        kyc_verified_at: now,
+        bank_id: DEMO.bank.id,
+        primary_nmid: m.outlets[0].nmid,
+        nmid_assigned_at: now,
+        psp_visible_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  return { banks: banks.length, bank_credentials: credentials.length, merchants: Math.max(merchants.length, completed) + others.length };
 }

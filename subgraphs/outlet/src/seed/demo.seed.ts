@@ -68,5 +68,45 @@ export async function seedOutletDemo(em: EntityManager): Promise<Record<string, 
     updated_at: now,
   }));
   const writtenTerminals = await knex('outlet.terminals').insert(terminals).onConflict().ignore().returning('id');
-  return { outlets: writtenOutlets.length, terminals: writtenTerminals.length };
+
+  const others = DEMO.otherMerchants.flatMap((m) => m.outlets.map((o, i) => ({ merchant: m, outlet: o, isDefault: i === 0 })));
+  const otherOutlets = await knex('outlet.outlets')
+    .insert(
+      others.map(({ merchant, outlet, isDefault }) => ({
+        id: outlet.id,
+        merchant_id: merchant.id,
+        code: outlet.code,
+        name: outlet.name,
+        nmid: outlet.nmid,
+        nmid_status: 'active',
+        nmid_bank_code: DEMO.bank.code,
+        nmid_assigned_at: now,
+        city: 'Jakarta Pusat',
+        province: 'DKI Jakarta',
+        is_default: isDefault,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  const otherTerminals = await knex('outlet.terminals')
+    .insert(
+      others.map(({ merchant, outlet }, i) => ({
+        id: `019a0000-0000-7000-8000-0000000a01${String(i).padStart(2, '0')}`,
+        merchant_id: merchant.id,
+        outlet_id: outlet.id,
+        tid: outlet.tid,
+        model: DEFAULT_TERMINAL_MODEL,
+        status: 'online',
+        last_seen_at: now,
+        created_at: now,
+        updated_at: now,
+      })),
+    )
+    .onConflict()
+    .ignore()
+    .returning('id');
+  return { outlets: writtenOutlets.length + otherOutlets.length, terminals: writtenTerminals.length + otherTerminals.length };
 }

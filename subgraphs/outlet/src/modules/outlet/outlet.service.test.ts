@@ -34,12 +34,13 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
   });
 
   describe('demo seed', () => {
-    it('gave both demo outlets the demo bank, a MID, a Jakarta Pusat address and one online terminal', async () => {
-      expect(await sql('select code, nmid_bank_code, mid, city, province from outlet.outlets order by code')).toEqual([
+    it('gave both outlets of the first demo merchant the demo bank, a MID, a Jakarta Pusat address and one online terminal', async () => {
+      expect(await sql('select count(*)::int as n from outlet.outlets')).toEqual([{ n: 6 }]);
+      expect(await sql('select code, nmid_bank_code, mid, city, province from outlet.outlets where merchant_id = ? order by code', [DEMO.merchantId])).toEqual([
         { code: 'MENTENG', nmid_bank_code: 'BDEMO', mid: 'MDEMO0002', city: 'Jakarta Pusat', province: 'DKI Jakarta' },
         { code: 'PUSAT', nmid_bank_code: 'BDEMO', mid: 'MDEMO0001', city: 'Jakarta Pusat', province: 'DKI Jakarta' },
       ]);
-      expect(await sql('select id, tid, model, status from outlet.terminals order by tid')).toEqual([
+      expect(await sql('select id, tid, model, status from outlet.terminals where merchant_id = ? order by tid', [DEMO.merchantId])).toEqual([
         { id: '019a0000-0000-7000-8000-0000000a0001', tid: 'TDEMO0001', model: 'QRIS Soundbox S1', status: 'online' },
         { id: '019a0000-0000-7000-8000-0000000a0002', tid: 'TDEMO0002', model: 'QRIS Soundbox S1', status: 'online' },
       ]);
@@ -48,6 +49,7 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
     it('is idempotent, and completes outlets seeded before the NMID columns without overwriting them', async () => {
       expect(await seedOutletDemo(fork())).toEqual({ outlets: 0, terminals: 0 });
       await sql(`update outlet.outlets set nmid_bank_code = null, mid = null, city = null, name = 'Renamed' where code = 'MENTENG'`);
+      // every demo outlet and terminal exists already: only the emptied one is completed
       expect(await seedOutletDemo(fork())).toEqual({ outlets: 1, terminals: 0 });
       expect(await sql(`select name, nmid_bank_code, mid, city from outlet.outlets where code = 'MENTENG'`)).toEqual([
         { name: 'Renamed', nmid_bank_code: 'BDEMO', mid: 'MDEMO0002', city: 'Jakarta Pusat' },
