@@ -6,6 +6,7 @@ import { printSubgraphSchema } from '@apollo/subgraph';
 import { type GraphQLSchema, type OperationDefinitionNode, parse, validate } from 'graphql';
 import YAML from 'yaml';
 import { projectRoot } from '../config/project-root';
+import { FRAGMENT_SUFFIX, withFragments } from '../rest/operation';
 import type { SubgraphDefinition } from './subgraph-definition';
 
 export const ROOT = projectRoot();
@@ -64,8 +65,8 @@ export function collectOperations(root = path.join(ROOT, 'rest-adapters')): Fixe
       const full = path.join(dir, entry);
       if (entry === 'node_modules') continue;
       if (statSync(full).isDirectory()) walk(full);
-      else if (entry.endsWith('.graphql')) {
-        const document = readFileSync(full, 'utf8');
+      else if (entry.endsWith('.graphql') && !entry.endsWith(FRAGMENT_SUFFIX)) {
+        const document = withFragments(readFileSync(full, 'utf8'));
         const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
         if (!operation?.name) throw new Error(`${full}: an operation document needs one named operation`);
         found.push({
