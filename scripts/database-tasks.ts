@@ -11,6 +11,8 @@ import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service
 import { MerchantLifecycleService } from '../subgraphs/merchant/src/modules/merchant/merchant-lifecycle.service';
 import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
 import { type InfoLog, WebhookService } from '../subgraphs/merchant/src/modules/webhook/webhook.service';
+import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '../subgraphs/merchant/src/modules/partner/partner.entity';
+import { PartnerService } from '../subgraphs/merchant/src/modules/partner/partner.service';
 import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '../subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '../subgraphs/merchant/src/modules/reference/import/reference-importer';
@@ -168,4 +170,39 @@ export async function changeMerchantStatus(config: Config, adminUrl: string, inp
       webhook: outcome.webhook ? { event_id: outcome.webhook.eventId, event: outcome.webhook.event } : null,
     };
   });
+}
+
+function withPartners<T>(config: Config, adminUrl: string, work: (service: PartnerService) => Promise<T>): Promise<T> {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) => work(new PartnerService(orm.em.fork() as EntityManager, secretBoxFor(config))));
+}
+
+/** `partner:create`: a partner; merchants already registered with its referral code become its referrals. */
+export async function createPartner(config: Config, adminUrl: string, input: { code: string; name: string; referralCode: string }) {
+  const { partner_id, partner_code, referral_code } = await withPartners(config, adminUrl, (partners) => partners.create(input));
+  return { partner_id, partner_code, referral_code };
+}
+
+/** `partner:credential`: a new credential of a partner; the secret is shown once. */
+export function issuePartnerCredential(
+  config: Config,
+  adminUrl: string,
+  input: { partnerCode: string; name: string; contract: PartnerContract; scopes: string[]; mode: PartnerAuthMode; outletsEnabled?: boolean },
+) {
+  return withPartners(config, adminUrl, (partners) => partners.issueCredential(input));
+}
+
+/** `partner:revoke`: the credential stops working (tokens and signatures within the adapters' cache window). */
+export function revokePartnerCredential(config: Config, adminUrl: string, credentialKey: string) {
+  return withPartners(config, adminUrl, (partners) => partners.revokeCredential(credentialKey));
+}
+
+/** `partner:grant`: a consent or an operator assignment puts a merchant in a partner's scope. */
+export function grantPartnerAccess(config: Config, adminUrl: string, input: { partnerCode: string; merchantId: string; type: PartnerAccessType }) {
+  return withPartners(config, adminUrl, (partners) => partners.grant(input));
+}
+
+/** `partner:ungrant`: ends a live grant (a withdrawn consent removes the access it gave). */
+export function ungrantPartnerAccess(config: Config, adminUrl: string, input: { partnerCode: string; merchantId: string; type: PartnerAccessType }) {
+  return withPartners(config, adminUrl, (partners) => partners.ungrant(input));
 }

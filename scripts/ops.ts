@@ -5,6 +5,11 @@ import { openDatabaseTarget } from '../lib/db/database-target';
 import {
   changeMerchantStatus,
   createBank,
+  createPartner,
+  grantPartnerAccess,
+  issuePartnerCredential,
+  revokePartnerCredential,
+  ungrantPartnerAccess,
   listWebhookDeliveries,
   migrateAll,
   onboardMerchant,
@@ -79,7 +84,47 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
     run: (adminUrl, o) =>
       changeMerchantStatus(loadConfig(), adminUrl, { merchantId: required(o, 'id'), targetStatus: required(o, 'to'), reason: o.reason as string | undefined }),
   },
+  'partner:create': {
+    help: 'onboard a partner: --code C --name N --referral-code R (merchants registered with R are its referrals)',
+    run: (adminUrl, o) =>
+      createPartner(loadConfig(), adminUrl, { code: required(o, 'code'), name: required(o, 'name'), referralCode: required(o, 'referral-code') }),
+  },
+  'partner:credential': {
+    help: 'issue a partner credential: --partner C --name N --contract A|B --scopes merchant.read,transaction.read,… [--mode jwt|hmac] [--outlets-enabled]; the secret is shown once',
+    run: (adminUrl, o) => {
+      const contract = required(o, 'contract');
+      const mode = (o.mode as string | undefined) ?? 'jwt';
+      if (contract !== 'A' && contract !== 'B') throw new Error('--contract must be A or B');
+      if (mode !== 'jwt' && mode !== 'hmac') throw new Error('--mode must be jwt or hmac');
+      return issuePartnerCredential(loadConfig(), adminUrl, {
+        partnerCode: required(o, 'partner'),
+        name: required(o, 'name'),
+        contract,
+        mode,
+        scopes: required(o, 'scopes').split(','),
+        outletsEnabled: o['outlets-enabled'] === true,
+      });
+    },
+  },
+  'partner:revoke': {
+    help: 'revoke a partner credential: --key K (its tokens stop within PARTNER_CREDENTIAL_CACHE_MS, at most 60 s)',
+    run: (adminUrl, o) => revokePartnerCredential(loadConfig(), adminUrl, required(o, 'key')),
+  },
+  'partner:grant': {
+    help: "put a merchant in a partner's scope: --partner C --merchant ID --type consent|assignment",
+    run: (adminUrl, o) => grantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
+  },
+  'partner:ungrant': {
+    help: "end a live grant (e.g. a withdrawn consent): --partner C --merchant ID --type consent|assignment|referral",
+    run: (adminUrl, o) => ungrantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
+  },
 };
+
+function partnerAccessArgs(o: Options) {
+  const type = required(o, 'type');
+  if (type !== 'consent' && type !== 'assignment' && type !== 'referral') throw new Error('--type must be consent, assignment or referral');
+  return { partnerCode: required(o, 'partner'), merchantId: required(o, 'merchant'), type } as const;
+}
 
 function required(options: Options, name: string): string {
   const value = options[name];
@@ -106,6 +151,15 @@ async function main(): Promise<number> {
       id: { type: 'string' },
       to: { type: 'string' },
       reason: { type: 'string' },
+      'referral-code': { type: 'string' },
+      partner: { type: 'string' },
+      contract: { type: 'string' },
+      scopes: { type: 'string' },
+      mode: { type: 'string' },
+      'outlets-enabled': { type: 'boolean' },
+      key: { type: 'string' },
+      merchant: { type: 'string' },
+      type: { type: 'string' },
       help: { type: 'boolean' },
     },
   });

@@ -78,6 +78,9 @@ async function main(): Promise<void> {
   log(`  merchant              ${DEMO.merchantCode} (${DEMO.merchantId}), outlets ${DEMO.outlets.map((o) => `${o.code} NMID ${o.nmid}`).join(', ')}`);
   for (const m of DEMO.otherMerchants) log(`  merchant              ${m.code} ${m.name}, NMIDs ${m.outlets.map((o) => o.nmid).join(', ')}`);
   log(`  X-Internal-API-Key    ${config.secrets.internalApiKey}`);
+  for (const c of Object.values(DEMO.partner.credentials)) {
+    log(`  partner ${DEMO.partner.code} (${c.contract})   credential_key ${c.credentialKey} / credential_secret ${c.secret} (POST ${rest}/api/partner/v1/auth/token)`);
+  }
   log(`  bank ${DEMO.bank.code} (tier 1)     lookup key ${DEMO.bank.lookupKeyId} / ${DEMO.bank.lookupSecret}, event key ${DEMO.bank.eventKeyId} / ${DEMO.bank.eventSecret}`);
   log(`  try                   curl '${rest}/references/cities?province_id=31'`);
   if (usingDevSecrets.length > 0) log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);

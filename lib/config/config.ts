@@ -15,6 +15,7 @@ export const DEV_SECRETS = {
   SERVICE_TOKEN_SECRET: 'dev-service-token-secret-change-me-00',
   DB_ROLE_PASSWORD: 'dev-role-password-change-me',
   SECRETS_ENCRYPTION_KEY: 'dev-secrets-encryption-key-change-me-000000',
+  PARTNER_TOKEN_SECRET: 'dev-partner-token-secret-change-me-000',
 } as const;
 
 const EnvSchema = Type.Object({
@@ -59,6 +60,8 @@ const EnvSchema = Type.Object({
   SERVICE_TOKEN_SECRET: Secret(DEV_SECRETS.SERVICE_TOKEN_SECRET),
   /** Encrypts stored secrets that must be readable again (bank keys, webhook secrets); at least 32 characters. */
   SECRETS_ENCRYPTION_KEY: Type.String({ minLength: 32, default: DEV_SECRETS.SECRETS_ENCRYPTION_KEY }),
+  /** Signs partner access tokens (HS256); at least 32 characters. */
+  PARTNER_TOKEN_SECRET: Type.String({ minLength: 32, default: DEV_SECRETS.PARTNER_TOKEN_SECRET }),
 
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
@@ -67,6 +70,8 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /** How often the merchant process looks for due webhook deliveries; 0 runs no dispatcher in that process. */
   WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 1000 }),
+  /** How long the REST process trusts a partner credential's status (revocation delay), 0-60000 ms. */
+  PARTNER_CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 60000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -92,10 +97,11 @@ export interface Config {
   gatewayUrl: string;
   /** Where the gateway reaches each subgraph: <NAME>_SUBGRAPH_URL, else 127.0.0.1 on the subgraph's port. */
   subgraphUrls: Record<SubgraphName, string>;
-  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string };
+  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string; partnerTokenSecret: string };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
   webhooks: { retryScale: number; dispatchIntervalMs: number };
+  partnerCredentialCacheMs: number;
 }
 
 export class ConfigError extends Error {
@@ -161,9 +167,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       principalSecret: env.PRINCIPAL_SECRET,
       serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
       encryptionKey: env.SECRETS_ENCRYPTION_KEY,
+      partnerTokenSecret: env.PARTNER_TOKEN_SECRET,
     },
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
+    partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
   });
 }

@@ -44,4 +44,29 @@ export const DEMO = {
     eventKeyId: 'ek_demo',
     eventSecret: 'demo-event-secret-0123456789abcdef0',
   },
+  /** The demo partner: referred the demo merchant (referral code DEMOREF); one JWT credential per contract. */
+  partner: {
+    id: '019a0000-0000-7000-8000-00000000f001',
+    code: 'PDEMO',
+    name: 'Partner Demo',
+    referralCode: 'DEMOREF',
+    credentials: {
+      contractA: {
+        id: '019a0000-0000-7000-8000-00000000f101',
+        name: 'Demo contract A',
+        credentialKey: 'pk_demo_a',
+        secret: 'demo-partner-secret-a-0123456789abcdef',
+        contract: 'A',
+        scopes: ['merchant.read', 'transaction.read', 'scoring.read'],
+      },
+      contractB: {
+        id: '019a0000-0000-7000-8000-00000000f102',
+        name: 'Demo contract B',
+        credentialKey: 'pk_demo_b',
+        secret: 'demo-partner-secret-b-0123456789abcdef',
+        contract: 'B',
+        scopes: ['merchant.read', 'transaction.read', 'risk-summary.read'],
+      },
+    },
+  },
 } as const;

@@ -100,7 +100,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       expect([...byId.values()].every((set) => set.size === 1)).toBe(true);
       expect(await count('payment_events', "external_event_id like 'burst-%'")).toBe(200);
       expect(await count('transactions', "transaction_code like 'TRX-burst-%'")).toBe(200);
-    });
+    }, 120_000);
 
     it('stores an event it cannot apply and says why: unknown NMID, another bank’s NMID, refund of an unknown transaction', async () => {
       const unknown = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-unknown', { nmid: 'ID9999999999999' }))).json();

@@ -4,6 +4,7 @@ import { migrations } from './migrations';
 import { Bank, BankCredential } from './modules/bank/bank.entity';
 import { LegalDocument } from './modules/legal-document/legal-document.entity';
 import { Merchant } from './modules/merchant/merchant.entity';
+import { Partner, PartnerCredential, PartnerMerchantAccess } from './modules/partner/partner.entity';
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
@@ -17,6 +18,9 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     Merchant,
     Bank,
     BankCredential,
+    Partner,
+    PartnerCredential,
+    PartnerMerchantAccess,
     Province,
     City,
     District,

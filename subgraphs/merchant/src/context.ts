@@ -6,6 +6,7 @@ import { BankService } from './modules/bank/bank.service';
 import { LegalDocumentService } from './modules/legal-document/legal-document.service';
 import { MerchantLifecycleService } from './modules/merchant/merchant-lifecycle.service';
 import { MerchantService } from './modules/merchant/merchant.service';
+import { PartnerService } from './modules/partner/partner.service';
 import { ReferenceService } from './modules/reference/reference.service';
 
 const boxes = new Map<string, SecretBox>();
@@ -25,6 +26,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       lifecycle: new MerchantLifecycleService(em),
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),
+      partner: new PartnerService(em, secretBoxFor(config)),
     },
   };
 }

@@ -5,12 +5,13 @@ import { LegalDocumentResolver } from './modules/legal-document/legal-document.r
 import { MerchantLifecycleResolver } from './modules/merchant/merchant-lifecycle.resolver';
 import { merchantReference } from './modules/merchant/merchant.reference';
 import { MerchantResolver } from './modules/merchant/merchant.resolver';
+import { PartnerResolver } from './modules/partner/partner.resolver';
 import { ReferenceResolver } from './modules/reference/reference.resolver';
 import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver] },
     merchantReference,
   );
 }

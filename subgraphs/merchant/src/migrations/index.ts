@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261122100000_psp } from './Migration20261122100000_psp';
 import { Migration20261122200000_lifecycle } from './Migration20261122200000_lifecycle';
+import { Migration20261123100000_partners } from './Migration20261123100000_partners';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122100000_psp', class: Migration20261122100000_psp },
   { name: 'Migration20261122200000_lifecycle', class: Migration20261122200000_lifecycle },
+  { name: 'Migration20261123100000_partners', class: Migration20261123100000_partners },
 ];

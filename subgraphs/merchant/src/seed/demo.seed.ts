@@ -1,9 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../../../../lib/config/config';
 import { DEMO } from '../../../../lib/demo/demo-ids';
+import { hashSecret } from '../../../../lib/auth/secret-hash';
 import { secretBoxFor } from '../context';
+import { PartnerService } from '../modules/partner/partner.service';
 
-/** The demo bank (tier 1, fixed keys) and the demo merchant, active and visible to it with its first NMID. */
+/**
+ * The demo bank (tier 1, fixed keys), the demo partner (fixed JWT credentials for contracts A and B) and the
+ * demo merchant, active and visible to the bank with its first NMID, referred by the partner.
+ */
 export async function seedMerchantDemo(em: EntityManager, config: Config): Promise<Record<string, number>> {
   const knex = em.getKnex();
   const box = secretBoxFor(config);
@@ -21,8 +26,34 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .onConflict('id')
     .ignore()
     .returning('id');
+  const partner = DEMO.partner;
+  const partners = await knex('merchant.partners')
+    .insert({ id: partner.id, code: partner.code, name: partner.name, referral_code: partner.referralCode, status: 'active', created_at: now })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  const partnerCredentials = await knex('merchant.partner_credentials')
+    .insert(
+      await Promise.all(
+        Object.values(partner.credentials).map(async (c) => ({
+          id: c.id,
+          partner_id: partner.id,
+          name: c.name,
+          credential_key: c.credentialKey,
+          auth_mode: 'jwt',
+          contract: c.contract,
+          scopes: [...c.scopes],
+          secret_hash: await hashSecret(c.secret),
+          created_at: now,
+        })),
+      ),
+    )
+    .onConflict('id')
+    .ignore()
+    .returning('id');
   const merchants = await knex('merchant.merchants')
     .insert({
+      referral_code: partner.referralCode,
       id: DEMO.merchantId,
       merchant_code: DEMO.merchantCode,
       name: 'Warung Kopi Demo',
@@ -80,5 +111,15 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .onConflict('id')
     .ignore()
     .returning('id');
-  return { banks: banks.length, bank_credentials: credentials.length, merchants: Math.max(merchants.length, completed) + others.length };
+  // A demo merchant seeded before the partner existed: referred now; its referral grant follows (idempotent).
+  await knex('merchant.merchants').where({ id: DEMO.merchantId }).whereNull('referral_code').update({ referral_code: partner.referralCode });
+  const referrals = await new PartnerService(em, box).materializeReferrals(partner.id);
+  return {
+    banks: banks.length,
+    bank_credentials: credentials.length,
+    partners: partners.length,
+    partner_credentials: partnerCredentials.length,
+    partner_referrals: referrals,
+    merchants: Math.max(merchants.length, completed) + others.length,
+  };
 }

@@ -1,0 +1,158 @@
+import type { FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../../../lib/auth/hmac-signature';
+import type { Principal } from '../../../lib/auth/principal';
+import { verifyPartnerToken } from '../../../lib/auth/partner-token';
+import { type Config, loadConfig } from '../../../lib/config/config';
+import { HttpError } from '../../../lib/rest/error-body';
+import { loadOperation } from '../../../lib/rest/operation';
+import type { RouteRuntime } from '../../../lib/rest/route';
+
+export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
+
+interface Credential {
+  id: string;
+  credentialKey: string;
+  authMode: 'jwt' | 'hmac';
+  contract: 'A' | 'B';
+  scopes: string[];
+  outletsEnabled: boolean;
+  status: string;
+  secret: string | null;
+  partner: { id: string; code: string; status: string };
+}
+
+/** Partner HMAC mode (DESIGN.md §4): the bank-lookup pattern with these headers. */
+export const PARTNER_HMAC_HEADERS = { keyId: 'x-partner-key-id', timestamp: 'x-partner-timestamp', signature: 'x-partner-signature' } as const;
+
+const credentialOperation = loadOperation(__dirname, 'credential.graphql');
+const accessOperation = loadOperation(__dirname, 'merchant-access.graphql');
+const UNKNOWN_TTL_MS = 10_000;
+
+/**
+ * Settings of the partner authenticator. Routes are module-level definitions without access to the REST
+ * process's config, so they come from the environment on first use (the same values rest-adapters/main.ts
+ * loads) unless `configurePartnerAuth` set them (tests).
+ */
+let settings: { tokenSecret: string; cacheMs: number } | undefined;
+let credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
+
+export function configurePartnerAuth(config: Config): void {
+  settings = { tokenSecret: config.secrets.partnerTokenSecret, cacheMs: config.partnerCredentialCacheMs };
+  credentials = new LRUCache({ max: 10_000, ttl: Math.max(settings.cacheMs, 1), ttlAutopurge: false });
+}
+
+export function partnerAuthSettings(): { tokenSecret: string; cacheMs: number } {
+  if (!settings) configurePartnerAuth(loadConfig());
+  return settings!;
+}
+
+/** Forgets every cached credential (tests; an operator-triggered reload would use it too). */
+export function clearPartnerCredentialCache(): void {
+  credentials.clear();
+}
+
+const unauthorized = (message: string) => new HttpError(401, 'unauthorized', message);
+
+/**
+ * Authenticates a partner request (RestRoute.authenticate): `Authorization: Bearer <token>` from the token
+ * endpoint (signature, alg, iss, aud, exp), or — for credentials configured so — HMAC signing with
+ * X-Partner-Key-ID / X-Partner-Timestamp / X-Partner-Signature over `METHOD\ntarget\ntimestamp\nraw body`,
+ * ±300 s. Either way the credential must still be active (status cached ≤ PARTNER_CREDENTIAL_CACHE_MS, at most
+ * 60 s, so a revoked credential stops within a minute) and its partner active. Rate limits count per credential.
+ */
+export async function partnerAuth(req: FastifyRequest, runtime: RouteRuntime): Promise<PartnerPrincipal> {
+  const authorization = header(req, 'authorization');
+  const usesHmac = !authorization && Object.values(PARTNER_HMAC_HEADERS).some((name) => header(req, name));
+  const { credential, scopes } = usesHmac ? await fromSignature(req, runtime) : await fromBearer(authorization, runtime);
+  req.rateLimitKey = `partner:${credential.id}`;
+  req.partnerCredential = { id: credential.id, credentialKey: credential.credentialKey, outletsEnabled: credential.outletsEnabled, partnerCode: credential.partner.code };
+  return { kind: 'partner', partnerId: credential.partner.id, credentialId: credential.id, scopes, contract: credential.contract };
+}
+
+async function fromBearer(authorization: string | undefined, runtime: RouteRuntime) {
+  if (!authorization) throw unauthorized('missing Authorization bearer token');
+  const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(authorization);
+  if (!match) throw unauthorized('Authorization must be "Bearer <access token>"');
+  const claims = await verifyPartnerToken(match[1], partnerAuthSettings().tokenSecret);
+  if (!claims) throw unauthorized('access token invalid or expired');
+  const credential = await credentialOf(claims.credentialKey, runtime);
+  if (!usable(credential) || credential.id !== claims.credentialId || credential.authMode !== 'jwt' || credential.partner.id !== claims.partnerId) {
+    throw unauthorized('credential revoked or inactive');
+  }
+  // Scopes removed from the credential since the token was issued no longer apply.
+  return { credential, scopes: claims.scopes.filter((scope) => credential.scopes.includes(scope)) };
+}
+
+async function fromSignature(req: FastifyRequest, runtime: RouteRuntime) {
+  const keyId = header(req, PARTNER_HMAC_HEADERS.keyId);
+  const timestamp = header(req, PARTNER_HMAC_HEADERS.timestamp);
+  const signature = header(req, PARTNER_HMAC_HEADERS.signature);
+  if (!keyId || !timestamp || !signature) {
+    const missing = [!keyId && PARTNER_HMAC_HEADERS.keyId, !timestamp && PARTNER_HMAC_HEADERS.timestamp, !signature && PARTNER_HMAC_HEADERS.signature];
+    throw unauthorized(`missing ${missing.filter(Boolean).join(', ')}`);
+  }
+  const skew = skewSecs(timestamp);
+  if (skew === null) throw unauthorized(`${PARTNER_HMAC_HEADERS.timestamp} must be RFC 3339 with an offset`);
+  if (skew > SIGNATURE_WINDOW_SECS) throw unauthorized(`${PARTNER_HMAC_HEADERS.timestamp} is more than ${SIGNATURE_WINDOW_SECS} s from now`);
+  const credential = await credentialOf(keyId, runtime);
+  if (!usable(credential) || credential.authMode !== 'hmac' || !credential.secret) throw unauthorized('unknown or inactive key');
+  const rawBody = typeof req.rawBody === 'string' ? req.rawBody : '';
+  const expected = hmacHex(credential.secret, signedString(req.method, req.url, timestamp, rawBody));
+  if (!signatureMatches(expected, signature)) throw unauthorized('signature does not match');
+  return { credential, scopes: credential.scopes };
+}
+
+function usable(credential: Credential | null): credential is Credential {
+  return !!credential && credential.status === 'active' && credential.partner.status === 'active';
+}
+
+async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promise<Credential | null> {
+  if (credentialKey.length > 64) return null;
+  const { cacheMs } = partnerAuthSettings();
+  const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
+  if (cached) return cached.credential;
+  const { partnerCredential } = await runtime.run<{ partnerCredential: Credential | null }>(credentialOperation, { credentialKey }, { acting: undefined });
+  if (cacheMs > 0) credentials.set(credentialKey, { credential: partnerCredential }, { ttl: partnerCredential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS) });
+  return partnerCredential;
+}
+
+/** Refuses (403 forbidden) a partner whose token lacks every one of `scopes` (any one suffices, e.g. scoring.read or risk-summary.read). */
+export function requireScope(principal: Principal | undefined, ...scopes: string[]): PartnerPrincipal {
+  if (principal?.kind !== 'partner') throw new HttpError(403, 'forbidden', 'a partner credential is required');
+  if (!scopes.some((scope) => principal.scopes.includes(scope))) throw new HttpError(403, 'forbidden', `requires scope ${scopes.join(' or ')}`);
+  return principal;
+}
+
+/** Refuses the four outlet endpoints unless the operator enabled them for the credential (partner-api.md §4). */
+export function requireOutletsEnabled(req: FastifyRequest): void {
+  if (!req.partnerCredential?.outletsEnabled) throw new HttpError(403, 'forbidden', 'outlet endpoints are not enabled for this credential');
+}
+
+export interface MerchantAccess {
+  merchantId: string;
+  accessType: 'referral' | 'consent' | 'assignment';
+  grantedAt: string;
+}
+
+/**
+ * The partner's data-scope wall for one merchant (run as the partner; the merchant subgraph decides): the
+ * access, or 403 forbidden when the merchant is outside the partner's scope (partner-api.md §1, §7).
+ */
+export async function requireMerchantAccess(runtime: RouteRuntime, merchantId: string): Promise<MerchantAccess> {
+  const { partnerMerchantAccess } = await runtime.run<{ partnerMerchantAccess: MerchantAccess | null }>(accessOperation, { merchantId });
+  if (!partnerMerchantAccess) throw new HttpError(403, 'forbidden', 'the merchant is outside the partner’s scope');
+  return partnerMerchantAccess;
+}
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value.length > 0 ? value : undefined;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The authenticated partner credential (set by partnerAuth), for per-credential switches. */
+    partnerCredential?: { id: string; credentialKey: string; outletsEnabled: boolean; partnerCode: string };
+  }
+}

@@ -1,0 +1,58 @@
+import { signPartnerToken } from '../../../../../lib/auth/partner-token';
+import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { partnerAuthSettings } from '../../../auth/partner-auth';
+import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
+
+const loadedOperation = loadOperation(__dirname);
+
+interface VerifiedCredential {
+  id: string;
+  credentialKey: string;
+  name: string;
+  contract: 'A' | 'B';
+  scopes: string[];
+  partner: { id: string; code: string; name: string };
+}
+
+/**
+ * Token exchange (partner-api.md §4, §5): a JWT-mode credential's key and secret for an access token, shaped
+ * by the credential's contract. Unknown key, wrong secret, revoked credential, suspended partner and
+ * HMAC-mode credential are the same 401 (the merchant subgraph answers null for all, in constant time).
+ */
+export default defineRoute({
+  method: 'POST',
+  url: '/api/partner/v1/auth/token',
+  summary: 'Exchange a partner credential for an access token',
+  description: 'Contract A: 900 s, `scope`, `credential_name`. Contract B: 3600 s, `scopes`. Which one answers is fixed per credential.',
+  tags: ['partner: auth'],
+  schema: { body: TokenRequest, response: { 200: TokenResponse, ...errorResponses(400, 401, 429) } },
+  operation: loadedOperation,
+  rateLimit: { max: 60, windowSecs: 60 },
+  handle: async ({ body }, runtime) => {
+    const { verifyPartnerCredential: credential } = await runtime.run<{ verifyPartnerCredential: VerifiedCredential | null }>(
+      loadedOperation,
+      { credentialKey: body.credential_key, credentialSecret: body.credential_secret },
+      { acting: undefined },
+    );
+    if (!credential) throw new HttpError(401, 'unauthorized', 'invalid credential');
+    const { token, expiresInSecs } = await signPartnerToken(
+      {
+        credentialId: credential.id,
+        credentialKey: credential.credentialKey,
+        partnerId: credential.partner.id,
+        scopes: credential.scopes,
+        contract: credential.contract,
+      },
+      partnerAuthSettings().tokenSecret,
+    );
+    const partner = { partner_id: credential.partner.id, partner_code: credential.partner.code, partner_name: credential.partner.name };
+    if (credential.contract === 'A') {
+      const a: TokenResponseA = { token_type: 'Bearer', access_token: token, expires_in_secs: expiresInSecs, scope: credential.scopes, ...partner, credential_name: credential.name };
+      return a;
+    }
+    const b: TokenResponseB = { token_type: 'bearer', access_token: token, expires_in: expiresInSecs, scopes: credential.scopes, ...partner };
+    return b;
+  },
+});

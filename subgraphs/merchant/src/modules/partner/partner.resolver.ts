@@ -1,0 +1,35 @@
+import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { ForbiddenError } from '../../../../../lib/errors/app-error';
+import type { MerchantContext } from '../../context';
+import { PartnerAccessType, PartnerCredentialType } from './partner.type';
+
+@Resolver()
+export class PartnerResolver {
+  /** The token endpoint's check (service principals only): the credential, or null for any failure. */
+  @Authorized('service')
+  @Query(() => PartnerCredentialType, {
+    nullable: true,
+    description: 'A JWT-mode credential whose secret matches; null when unknown, revoked, HMAC-mode or the secret is wrong.',
+  })
+  verifyPartnerCredential(
+    @Arg('credentialKey') credentialKey: string,
+    @Arg('credentialSecret') credentialSecret: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<PartnerCredentialType | null> {
+    return ctx.services.partner.verifyCredential(credentialKey, credentialSecret);
+  }
+
+  /** Status and (HMAC mode) secret of a credential, for the adapters' request verification. */
+  @Authorized('service')
+  @Query(() => PartnerCredentialType, { nullable: true })
+  partnerCredential(@Arg('credentialKey') credentialKey: string, @Ctx() ctx: MerchantContext): Promise<PartnerCredentialType | null> {
+    return ctx.services.partner.credential(credentialKey);
+  }
+
+  @Authorized('partner')
+  @Query(() => PartnerAccessType, { nullable: true, description: 'Why the merchant is in the calling partner’s scope; null when it is not.' })
+  partnerMerchantAccess(@Arg('merchantId', () => ID) merchantId: string, @Ctx() ctx: MerchantContext): Promise<PartnerAccessType | null> {
+    if (ctx.principal.kind !== 'partner') throw new ForbiddenError();
+    return ctx.services.partner.accessOf(ctx.principal.partnerId, merchantId);
+  }
+}

@@ -1,0 +1,101 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '../../../../../lib/config/config';
+import { DEMO } from '../../../../../lib/demo/demo-ids';
+import type { Orm } from '../../../../../lib/db/orm';
+import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
+import { merchantSubgraph } from '../../app';
+import { secretBoxFor } from '../../context';
+import { PartnerService } from './partner.service';
+
+describe('PartnerService (real PostgreSQL)', () => {
+  let database: TestDatabase;
+  let orm: Orm;
+  const service = () => new PartnerService(orm.em.fork() as EntityManager, secretBoxFor(loadConfig({ DATABASE_URL: database.adminUrl })));
+  const errorOf = (promise: Promise<unknown>) =>
+    promise.then(
+      () => {
+        throw new Error('expected a rejection');
+      },
+      (error: { message: string; extensions?: Record<string, unknown> }) => ({ message: error.message, ...error.extensions }),
+    );
+
+  beforeAll(async () => {
+    database = await cloneTemplateDatabase();
+    orm = await openSubgraphOrm(merchantSubgraph, loadConfig({ DATABASE_URL: database.adminUrl }), database.adminUrl);
+  });
+  afterAll(async () => {
+    await orm?.close();
+    await database?.drop();
+  });
+
+  it('verifies a JWT-mode credential and answers null for unknown, wrong, HMAC-mode and revoked ones', async () => {
+    const a = DEMO.partner.credentials.contractA;
+    expect(await service().verifyCredential(a.credentialKey, a.secret)).toEqual({
+      id: a.id,
+      credentialKey: a.credentialKey,
+      name: a.name,
+      authMode: 'jwt',
+      contract: 'A',
+      scopes: [...a.scopes],
+      outletsEnabled: false,
+      status: 'active',
+      secret: null,
+      partner: { id: DEMO.partner.id, code: 'PDEMO', name: 'Partner Demo', status: 'active' },
+    });
+    expect(await service().verifyCredential('pk_unknown', a.secret)).toBeNull();
+    expect(await service().verifyCredential(a.credentialKey, `${a.secret}x`)).toBeNull();
+    const hmac = await service().issueCredential({ partnerCode: 'PDEMO', name: 'h', contract: 'B', scopes: ['merchant.read'], mode: 'hmac' });
+    expect(await service().verifyCredential(hmac.credential_key, hmac.credential_secret)).toBeNull();
+    expect(await service().credential(hmac.credential_key)).toMatchObject({ authMode: 'hmac', secret: hmac.credential_secret, status: 'active' });
+    const jwt = await service().issueCredential({ partnerCode: 'pdemo', name: 'j', contract: 'A', scopes: ['merchant.read'], mode: 'jwt' });
+    expect(await service().verifyCredential(jwt.credential_key, jwt.credential_secret)).not.toBeNull();
+    expect(await service().revokeCredential(jwt.credential_key)).toMatchObject({ status: 'revoked' });
+    expect(await service().verifyCredential(jwt.credential_key, jwt.credential_secret)).toBeNull();
+    expect(await service().credential(jwt.credential_key)).toMatchObject({ status: 'revoked', secret: null });
+  });
+
+  it('spends the same scrypt work on an unknown key as on a wrong secret (no timing oracle)', async () => {
+    const a = DEMO.partner.credentials.contractA;
+    await service().verifyCredential('pk_warm', 'x');
+    const median = async (work: () => Promise<unknown>) => {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const start = process.hrtime.bigint();
+        await work();
+        times.push(Number(process.hrtime.bigint() - start) / 1e6);
+      }
+      return times.sort((x, y) => x - y)[2];
+    };
+    const unknown = await median(() => service().verifyCredential('pk_unknown', a.secret));
+    const wrong = await median(() => service().verifyCredential(a.credentialKey, 'wrong-secret'));
+    // scrypt (N=16384) dominates both; a skipped hash would make the unknown key ~10x faster
+    expect(unknown).toBeGreaterThan(wrong * 0.5);
+    expect(unknown).toBeLessThan(wrong * 2);
+  });
+
+  it('refuses bad input at issuance', async () => {
+    expect(await errorOf(service().issueCredential({ partnerCode: 'PDEMO', name: 'x', contract: 'A', scopes: ['merchant.write'], mode: 'jwt' }))).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      message: expect.stringMatching(/unknown scopes: merchant.write/),
+    });
+    expect(await errorOf(service().issueCredential({ partnerCode: 'NOPE', name: 'x', contract: 'A', scopes: [], mode: 'jwt' }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await errorOf(service().create({ code: 'pdemo', name: 'Again', referralCode: 'OTHER' }))).toMatchObject({ code: 'CONFLICT' });
+    expect(await errorOf(service().create({ code: 'NEWP', name: 'New', referralCode: 'demoref' }))).toMatchObject({ code: 'CONFLICT' });
+    expect(await errorOf(service().create({ code: 'N', name: 'New', referralCode: 'NEWREF' }))).toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('reports one access per merchant, the strongest first, and only while the partner is active', async () => {
+    const s = service();
+    expect(await s.accessOf(DEMO.partner.id, DEMO.merchantId)).toMatchObject({ accessType: 'referral' });
+    await service().grant({ partnerCode: 'PDEMO', merchantId: DEMO.merchantId, type: 'assignment' });
+    expect(await service().accessOf(DEMO.partner.id, DEMO.merchantId)).toMatchObject({ accessType: 'referral' });
+    await service().ungrant({ partnerCode: 'PDEMO', merchantId: DEMO.merchantId, type: 'referral' });
+    expect(await service().accessOf(DEMO.partner.id, DEMO.merchantId)).toMatchObject({ accessType: 'assignment' });
+    await orm.em.getKnex().raw(`update merchant.partners set status = 'suspended' where id = ?`, [DEMO.partner.id]);
+    expect(await service().accessOf(DEMO.partner.id, DEMO.merchantId)).toBeNull();
+    expect(await service().verifyCredential(DEMO.partner.credentials.contractA.credentialKey, DEMO.partner.credentials.contractA.secret)).toBeNull();
+    await orm.em.getKnex().raw(`update merchant.partners set status = 'active' where id = ?`, [DEMO.partner.id]);
+    expect(await service().accessOf(DEMO.partner.id, 'not-a-uuid')).toBeNull();
+  });
+});

@@ -1,0 +1,199 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { dummySecretHash, hashSecret, verifySecret } from '../../../../../lib/auth/secret-hash';
+import { type SecretBox, newKeyId, newSecret } from '../../../../../lib/crypto/secret-box';
+import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
+import { Merchant } from '../merchant/merchant.entity';
+import {
+  Partner,
+  PartnerCredential,
+  PartnerMerchantAccess,
+  type PartnerAccessType as AccessType,
+  type PartnerAuthMode,
+  type PartnerContract,
+} from './partner.entity';
+import { PartnerTakenError } from './partner.errors';
+import type { PartnerAccessType, PartnerCredentialType } from './partner.type';
+
+/** Scopes the partner API knows (partner-api.md §5); anything else is refused at issuance (typos). */
+export const PARTNER_SCOPES = ['merchant.read', 'transaction.read', 'scoring.read', 'risk-summary.read'] as const;
+/** When a merchant is in scope for several reasons, the one reported (the strongest relation first). */
+const ACCESS_PRIORITY: AccessType[] = ['referral', 'consent', 'assignment'];
+const CODE = /^[A-Z0-9_-]{2,32}$/;
+const REFERRAL_CODE = /^[A-Z0-9_-]{3,32}$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface IssueCredentialInput {
+  partnerCode: string;
+  name: string;
+  contract: PartnerContract;
+  scopes: string[];
+  mode: PartnerAuthMode;
+  outletsEnabled?: boolean;
+  /** Fixed key and secret (demo data only). */
+  fixed?: { id: string; credentialKey: string; secret: string };
+}
+
+export class PartnerService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly box: SecretBox,
+  ) {}
+
+  /** Onboards a partner; merchants already registered with its referral code become its referrals. */
+  async create(input: { code: string; name: string; referralCode: string; id?: string }) {
+    const code = input.code.trim().toUpperCase();
+    const referralCode = input.referralCode.trim().toUpperCase();
+    if (!CODE.test(code)) throw new BadInputError('partner code must be 2–32 letters, digits, - or _');
+    if (!REFERRAL_CODE.test(referralCode)) throw new BadInputError('referral code must be 3–32 letters, digits, - or _');
+    if (!input.name.trim()) throw new BadInputError('partner name is required');
+    const partner = this.em.create(Partner, { ...(input.id ? { id: input.id } : {}), code, name: input.name.trim(), referralCode });
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw new PartnerTakenError(`partner code ${code} or referral code ${referralCode}`);
+      throw error;
+    }
+    const referrals = await this.materializeReferrals(partner.id);
+    return { partner_id: partner.id, partner_code: partner.code, referral_code: partner.referralCode, referrals };
+  }
+
+  /**
+   * Referral grants for every merchant registered with the partner's referral code (case-insensitive) that
+   * has none live yet; idempotent. New merchants get theirs from a trigger on merchants.referral_code.
+   */
+  async materializeReferrals(partnerId: string): Promise<number> {
+    const result = await this.em.getKnex().raw(
+      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at)
+       select gen_random_uuid(), p.id, m.id, 'referral', now()
+         from merchant.partners p
+         join merchant.merchants m on upper(m.referral_code) = p.referral_code
+        where p.id = ?
+       on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
+      [partnerId],
+    );
+    return (result as { rowCount: number }).rowCount;
+  }
+
+  /** A new credential; its secret is returned once, here, and stored hashed (jwt) or sealed (hmac). */
+  async issueCredential(input: IssueCredentialInput) {
+    if (input.contract !== 'A' && input.contract !== 'B') throw new BadInputError('contract must be A or B');
+    if (input.mode !== 'jwt' && input.mode !== 'hmac') throw new BadInputError('mode must be jwt or hmac');
+    const name = input.name.trim();
+    if (!name || name.length > 100) throw new BadInputError('credential name is required (at most 100 characters)');
+    const scopes = [...new Set(input.scopes.map((s) => s.trim()).filter(Boolean))];
+    const unknown = scopes.filter((s) => !(PARTNER_SCOPES as readonly string[]).includes(s));
+    if (unknown.length > 0) throw new BadInputError(`unknown scopes: ${unknown.join(', ')} (known: ${PARTNER_SCOPES.join(', ')})`);
+    const partner = await this.em.findOne(Partner, { code: input.partnerCode.trim().toUpperCase() });
+    if (!partner) throw new NotFoundError(`partner ${input.partnerCode}`);
+    const secret = input.fixed?.secret ?? newSecret();
+    const credential = this.em.create(PartnerCredential, {
+      ...(input.fixed ? { id: input.fixed.id } : {}),
+      partner,
+      name,
+      credentialKey: input.fixed?.credentialKey ?? newKeyId('pk'),
+      authMode: input.mode,
+      contract: input.contract,
+      scopes,
+      secretHash: input.mode === 'jwt' ? await hashSecret(secret) : null,
+      secretSealed: input.mode === 'hmac' ? this.box.seal(secret) : null,
+      outletsEnabled: input.outletsEnabled ?? false,
+    });
+    await this.em.flush();
+    return { credential_key: credential.credentialKey, credential_secret: secret, contract: credential.contract, mode: credential.authMode };
+  }
+
+  async revokeCredential(credentialKey: string, now = new Date()) {
+    const credential = await this.em.findOne(PartnerCredential, { credentialKey });
+    if (!credential) throw new NotFoundError(`credential ${credentialKey}`);
+    if (credential.status !== 'revoked') {
+      credential.status = 'revoked';
+      credential.revokedAt = now;
+      await this.em.flush();
+    }
+    return { credential_key: credential.credentialKey, status: credential.status, revoked_at: credential.revokedAt!.toISOString() };
+  }
+
+  /** A consent or assignment grant; granting one that is live already answers the existing grant. */
+  async grant(input: { partnerCode: string; merchantId: string; type: AccessType }, now = new Date()) {
+    if (input.type !== 'consent' && input.type !== 'assignment') throw new BadInputError('type must be consent or assignment');
+    const { partner, merchantId } = await this.partnerAndMerchant(input.partnerCode, input.merchantId);
+    await this.em.getKnex().raw(
+      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at) values (gen_random_uuid(), ?, ?, ?, ?)
+       on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
+      [partner.id, merchantId, input.type, now],
+    );
+    const live = await this.em.findOneOrFail(PartnerMerchantAccess, { partnerId: partner.id, merchantId, accessType: input.type, revokedAt: null });
+    return { partner_code: partner.code, merchant_id: merchantId, access_type: live.accessType, granted_at: live.grantedAt.toISOString() };
+  }
+
+  /** Ends a live grant (a withdrawn consent, an ended assignment, or a referral an operator removes). */
+  async ungrant(input: { partnerCode: string; merchantId: string; type: AccessType }, now = new Date()) {
+    if (!['referral', 'consent', 'assignment'].includes(input.type)) throw new BadInputError('type must be referral, consent or assignment');
+    const { partner, merchantId } = await this.partnerAndMerchant(input.partnerCode, input.merchantId);
+    const revoked = await this.em
+      .getKnex()('merchant.partner_merchant_access')
+      .where({ partner_id: partner.id, merchant_id: merchantId, access_type: input.type })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
+    return { partner_code: partner.code, merchant_id: merchantId, access_type: input.type, revoked };
+  }
+
+  /**
+   * Verifies a JWT-mode credential. Every call costs one scrypt verification, whether the key is unknown, the
+   * credential revoked or HMAC-mode, or the secret wrong: the answer's timing does not tell them apart.
+   */
+  async verifyCredential(credentialKey: string, credentialSecret: string): Promise<PartnerCredentialType | null> {
+    const credential =
+      credentialKey.length <= 64 ? await this.em.findOne(PartnerCredential, { credentialKey }, { populate: ['partner'] }) : null;
+    const usable = credential?.authMode === 'jwt' && credential.secretHash ? credential.secretHash : null;
+    const matches = await verifySecret(credentialSecret, usable ?? (await dummySecretHash()));
+    if (!credential || !usable || !matches || credential.status !== 'active' || credential.partner.status !== 'active') return null;
+    return toCredentialType(credential, null);
+  }
+
+  /** A credential with its HMAC secret opened (hmac mode), for the adapters' verification and status checks. */
+  async credential(credentialKey: string): Promise<PartnerCredentialType | null> {
+    if (credentialKey.length > 64) return null;
+    const credential = await this.em.findOne(PartnerCredential, { credentialKey }, { populate: ['partner'] });
+    if (!credential) return null;
+    return toCredentialType(credential, credential.secretSealed ? this.box.open(credential.secretSealed) : null);
+  }
+
+  /** Why the merchant is in the (active) partner's scope, or null: the data-scope wall of the partner API. */
+  async accessOf(partnerId: string, merchantId: string): Promise<PartnerAccessType | null> {
+    if (!UUID.test(merchantId)) return null;
+    const rows = await this.em
+      .getKnex()('merchant.partner_merchant_access as a')
+      .join('merchant.partners as p', 'p.id', 'a.partner_id')
+      .where({ 'a.partner_id': partnerId, 'a.merchant_id': merchantId, 'p.status': 'active' })
+      .whereNull('a.revoked_at')
+      .select<{ access_type: AccessType; granted_at: Date | string }[]>('a.access_type', 'a.granted_at');
+    if (rows.length === 0) return null;
+    rows.sort((a, b) => ACCESS_PRIORITY.indexOf(a.access_type) - ACCESS_PRIORITY.indexOf(b.access_type));
+    return { merchantId, accessType: rows[0].access_type, grantedAt: new Date(rows[0].granted_at) };
+  }
+
+  private async partnerAndMerchant(partnerCode: string, merchantId: string) {
+    const partner = await this.em.findOne(Partner, { code: partnerCode.trim().toUpperCase() });
+    if (!partner) throw new NotFoundError(`partner ${partnerCode}`);
+    if (!UUID.test(merchantId) || !(await this.em.count(Merchant, { id: merchantId }))) throw new NotFoundError(`merchant ${merchantId}`);
+    return { partner, merchantId };
+  }
+}
+
+function toCredentialType(credential: PartnerCredential, secret: string | null): PartnerCredentialType {
+  const { partner } = credential;
+  return {
+    id: credential.id,
+    credentialKey: credential.credentialKey,
+    name: credential.name,
+    authMode: credential.authMode,
+    contract: credential.contract,
+    scopes: credential.scopes,
+    outletsEnabled: credential.outletsEnabled,
+    status: credential.status,
+    secret,
+    partner: { id: partner.id, code: partner.code, name: partner.name, status: partner.status },
+  };
+}

@@ -1,0 +1,62 @@
+import { DateTimeResolver } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+
+@ObjectType('Partner', { description: 'A partner of the partner API.' })
+export class PartnerType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  code!: string;
+
+  @Field()
+  name!: string;
+
+  @Field({ description: 'active or suspended.' })
+  status!: string;
+}
+
+@ObjectType('PartnerCredential', { description: 'A partner credential: for the REST adapters (service principals) only.' })
+export class PartnerCredentialType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field()
+  credentialKey!: string;
+
+  @Field()
+  name!: string;
+
+  @Field({ description: 'jwt (token exchange) or hmac (per-request signatures).' })
+  authMode!: string;
+
+  @Field({ description: 'Response contract: A or B.' })
+  contract!: string;
+
+  @Field(() => [String])
+  scopes!: string[];
+
+  @Field({ description: 'Whether the four outlet endpoints are enabled for this credential.' })
+  outletsEnabled!: boolean;
+
+  @Field({ description: 'active or revoked.' })
+  status!: string;
+
+  @Field(() => String, { nullable: true, description: 'The HMAC secret in clear (hmac mode, partnerCredential only); null otherwise.' })
+  secret!: string | null;
+
+  @Field(() => PartnerType)
+  partner!: PartnerType;
+}
+
+@ObjectType('PartnerAccess', { description: 'Why a merchant is in the calling partner’s scope.' })
+export class PartnerAccessType {
+  @Field(() => ID)
+  merchantId!: string;
+
+  @Field({ description: 'referral, consent or assignment.' })
+  accessType!: string;
+
+  @Field(() => DateTimeResolver)
+  grantedAt!: Date;
+}

@@ -1,0 +1,32 @@
+import { DateTimeResolver } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import type { TransactionContext } from '../../context';
+import { MerchantRef } from '../../references/merchant.ref';
+import { ScoringAType, ScoringBType } from './scoring.type';
+
+/**
+ * Scoring on the Merchant stub. This subgraph does not know partner scope: the partner adapter and the merchant
+ * subgraph decide whether a partner may see a merchant (docs/scoring.md §7).
+ */
+@Resolver(() => MerchantRef)
+export class MerchantScoringResolver {
+  @Authorized('service', 'internal', 'operator', 'partner')
+  @FieldResolver(() => ScoringAType, { description: 'Scoring summary, Contract A (docs/scoring.md).' })
+  scoringA(
+    @Root() merchant: MerchantRef,
+    @Arg('asOf', () => DateTimeResolver, { nullable: true, description: 'Default: now.' }) asOf: Date | null | undefined,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<ScoringAType> {
+    return ctx.services.scoring.contractA(merchant.id, asOf ?? new Date());
+  }
+
+  @Authorized('service', 'internal', 'operator', 'partner')
+  @FieldResolver(() => ScoringBType, { description: 'Scoring summary, Contract B (docs/scoring.md).' })
+  scoringB(
+    @Root() merchant: MerchantRef,
+    @Arg('asOf', () => DateTimeResolver, { nullable: true, description: 'Default: now.' }) asOf: Date | null | undefined,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<ScoringBType> {
+    return ctx.services.scoring.contractB(merchant.id, asOf ?? new Date());
+  }
+}
