@@ -19,6 +19,8 @@ export const PrincipalSchema = Type.Union([
     credentialId: Type.String(),
     scopes: Type.Array(Type.String()),
     contract: Type.Union([Type.Literal('A'), Type.Literal('B')]),
+    /** Merchants the partner adapter verified in scope for this request (partnerMerchantAccess); subgraphs other than merchant refuse the rest. */
+    merchantIds: Type.Optional(Type.Array(Type.String())),
   }),
   Type.Object({ kind: Type.Literal('bank'), bankId: Type.String(), bankCode: Type.String(), tier: Type.Integer() }),
 ]);

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
 import { ForbiddenError } from '../../../../../lib/errors/app-error';
 import type { MerchantContext } from '../../context';
-import { PartnerAccessType, PartnerCredentialType } from './partner.type';
+import { PartnerAccessType, PartnerCredentialType, PartnerMerchantType } from './partner.type';
 
 @Resolver()
 export class PartnerResolver {
@@ -31,5 +31,17 @@ export class PartnerResolver {
   partnerMerchantAccess(@Arg('merchantId', () => ID) merchantId: string, @Ctx() ctx: MerchantContext): Promise<PartnerAccessType | null> {
     if (ctx.principal.kind !== 'partner') throw new ForbiddenError();
     return ctx.services.partner.accessOf(ctx.principal.partnerId, merchantId);
+  }
+
+  @Authorized('partner')
+  @Query(() => [PartnerMerchantType], {
+    description: 'Merchants in the calling partner’s scope (referral, consent, assignment; deleted merchants left out), oldest grant first; merchantIds narrows it.',
+  })
+  partnerMerchants(
+    @Arg('merchantIds', () => [ID], { nullable: true }) merchantIds: string[] | null,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<PartnerMerchantType[]> {
+    if (ctx.principal.kind !== 'partner') throw new ForbiddenError();
+    return ctx.services.partner.merchantsOf(ctx.principal.partnerId, merchantIds ?? null);
   }
 }

@@ -4,6 +4,7 @@ import { dummySecretHash, hashSecret, verifySecret } from '../../../../../lib/au
 import { type SecretBox, newKeyId, newSecret } from '../../../../../lib/crypto/secret-box';
 import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
 import { Merchant } from '../merchant/merchant.entity';
+import { toMerchantType } from '../merchant/merchant.service';
 import {
   Partner,
   PartnerCredential,
@@ -13,7 +14,7 @@ import {
   type PartnerContract,
 } from './partner.entity';
 import { PartnerTakenError } from './partner.errors';
-import type { PartnerAccessType, PartnerCredentialType } from './partner.type';
+import type { PartnerAccessType, PartnerCredentialType, PartnerMerchantType } from './partner.type';
 
 /** Scopes the partner API knows (partner-api.md §5); anything else is refused at issuance (typos). */
 export const PARTNER_SCOPES = ['merchant.read', 'transaction.read', 'scoring.read', 'risk-summary.read'] as const;
@@ -172,6 +173,49 @@ export class PartnerService {
     if (rows.length === 0) return null;
     rows.sort((a, b) => ACCESS_PRIORITY.indexOf(a.access_type) - ACCESS_PRIORITY.indexOf(b.access_type));
     return { merchantId, accessType: rows[0].access_type, grantedAt: new Date(rows[0].granted_at) };
+  }
+
+  /**
+   * Every merchant in the partner's scope (live grant, active partner), deleted merchants left out, one entry per
+   * merchant with its strongest access; ordered by grant time then id. `merchantIds` narrows the list.
+   */
+  async merchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
+    if (merchantIds && merchantIds.filter((id) => UUID.test(id)).length === 0) return [];
+    const knex = this.em.getKnex();
+    const query = knex('merchant.partner_merchant_access as a')
+      .join('merchant.partners as p', 'p.id', 'a.partner_id')
+      .join('merchant.merchants as m', 'm.id', 'a.merchant_id')
+      .where({ 'a.partner_id': partnerId, 'p.status': 'active' })
+      .whereNull('a.revoked_at')
+      .whereNot('m.status', 'deleted')
+      .select<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]>('a.merchant_id', 'a.access_type', 'a.granted_at');
+    if (merchantIds) query.whereIn('a.merchant_id', merchantIds.filter((id) => UUID.test(id)));
+    const rows = await query;
+    const best = new Map<string, (typeof rows)[number]>();
+    for (const row of rows) {
+      const current = best.get(row.merchant_id);
+      if (!current || ACCESS_PRIORITY.indexOf(row.access_type) < ACCESS_PRIORITY.indexOf(current.access_type)) best.set(row.merchant_id, row);
+    }
+    if (best.size === 0) return [];
+    const merchants = await this.em.find(Merchant, { id: { $in: [...best.keys()] } });
+    const codes = [...new Set(merchants.map((m) => m.referralCode?.toUpperCase()).filter((c): c is string => !!c))];
+    const referrers = codes.length
+      ? ((await knex('merchant.partners').whereRaw('upper(referral_code) = any(?)', [codes]).select(knex.raw('id, upper(referral_code) as code'))) as { id: string; code: string }[])
+      : [];
+    const referrerOf = new Map(referrers.map((r) => [r.code, r.id]));
+    return merchants
+      .map((m) => {
+        const access = best.get(m.id)!;
+        return {
+          merchantId: m.id,
+          accessType: access.access_type,
+          grantedAt: new Date(access.granted_at),
+          referralCode: m.referralCode ?? null,
+          referralPartnerId: (m.referralCode && referrerOf.get(m.referralCode.toUpperCase())) || null,
+          merchant: toMerchantType(m),
+        };
+      })
+      .sort((a, b) => a.grantedAt.getTime() - b.grantedAt.getTime() || a.merchantId.localeCompare(b.merchantId));
   }
 
   private async partnerAndMerchant(partnerCode: string, merchantId: string) {

@@ -1,5 +1,6 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Field, ID, ObjectType } from 'type-graphql';
+import { MerchantType } from '../merchant/merchant.type';
 
 @ObjectType('Partner', { description: 'A partner of the partner API.' })
 export class PartnerType {
@@ -59,4 +60,25 @@ export class PartnerAccessType {
 
   @Field(() => DateTimeResolver)
   grantedAt!: Date;
+}
+
+@ObjectType('PartnerMerchant', { description: 'A merchant in the calling partner’s scope, with the (strongest) live access.' })
+export class PartnerMerchantType {
+  @Field(() => ID)
+  merchantId!: string;
+
+  @Field({ description: 'referral, consent or assignment (referral before consent before assignment).' })
+  accessType!: string;
+
+  @Field(() => DateTimeResolver)
+  grantedAt!: Date;
+
+  @Field(() => String, { nullable: true, description: 'The referral code the merchant registered with.' })
+  referralCode!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The partner whose referral code the merchant carries, if any.' })
+  referralPartnerId!: string | null;
+
+  @Field(() => MerchantType)
+  merchant!: MerchantType;
 }

@@ -2,11 +2,12 @@ import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
+import { assertPartnerMayRead } from '../partner-scope/partner-scope';
 import { ScoringAType, ScoringBType } from './scoring.type';
 
 /**
- * Scoring on the Merchant stub. This subgraph does not know partner scope: the partner adapter and the merchant
- * subgraph decide whether a partner may see a merchant (docs/scoring.md §7).
+ * Scoring on the Merchant stub. The merchant subgraph decides partner scope (partnerMerchantAccess); a partner
+ * principal reaches a merchant here only when the adapter put it into the principal's merchantIds.
  */
 @Resolver(() => MerchantRef)
 export class MerchantScoringResolver {
@@ -17,6 +18,7 @@ export class MerchantScoringResolver {
     @Arg('asOf', () => DateTimeResolver, { nullable: true, description: 'Default: now.' }) asOf: Date | null | undefined,
     @Ctx() ctx: TransactionContext,
   ): Promise<ScoringAType> {
+    assertPartnerMayRead(ctx.principal, merchant.id);
     return ctx.services.scoring.contractA(merchant.id, asOf ?? new Date());
   }
 
@@ -27,6 +29,7 @@ export class MerchantScoringResolver {
     @Arg('asOf', () => DateTimeResolver, { nullable: true, description: 'Default: now.' }) asOf: Date | null | undefined,
     @Ctx() ctx: TransactionContext,
   ): Promise<ScoringBType> {
+    assertPartnerMayRead(ctx.principal, merchant.id);
     return ctx.services.scoring.contractB(merchant.id, asOf ?? new Date());
   }
 }

@@ -17,7 +17,7 @@ import { transactionSubgraph } from '../../app';
  * A transaction at 03:00Z is 10:00 WIB the same date; "+1d" settles it 24 h later (10:00 WIB on D+1: on time).
  */
 const AS_OF = '2026-11-15T05:00:00Z';
-const PARTNER: Principal = { kind: 'partner', partnerId: 'p-1', credentialId: 'c-1', scopes: ['scoring.read'], contract: 'A' };
+const PARTNER: Extract<Principal, { kind: 'partner' }> = { kind: 'partner', partnerId: 'p-1', credentialId: 'c-1', scopes: ['scoring.read'], contract: 'A' };
 const OPERATOR: Principal = { kind: 'operator', operatorId: 'op-1', roles: [] };
 
 const FIELDS_A = `merchantId asOf windowStartAt windowEndAt averageMonthlyGrossAmount averageMonthlyTransactionCount avgTicketSize
@@ -51,7 +51,8 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
     });
     return response.json() as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
   }
-  async function score(merchantId: string, asOf: string | null = AS_OF, principal: Principal = PARTNER) {
+  /** The partner principal as the partner adapter asserts it after its scope check: with the merchant in merchantIds. */
+  async function score(merchantId: string, asOf: string | null = AS_OF, principal: Principal = { ...PARTNER, merchantIds: [merchantId] }) {
     const { data, errors } = await graphql(principal, SCORING, { reps: [{ __typename: 'Merchant', id: merchantId }], asOf });
     expect(errors).toBeUndefined();
     return data._entities[0] as { scoringA: Record<string, unknown>; scoringB: Record<string, unknown> };
@@ -272,7 +273,9 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
     for (const principal of [{ kind: 'service', service: 't' }, { kind: 'internal', service: 't' }] as Principal[]) {
       expect((await score(id, AS_OF, principal)).scoringB).toMatchObject({ averageMonthlyGrossAmount: 10_000 });
     }
-    for (const principal of [{ kind: 'user', userId: 'u-1' }, { kind: 'bank', bankId: 'b', bankCode: 'BSCORE', tier: 1 }] as Principal[]) {
+    // A partner principal only with the merchant in merchantIds (the partner adapter's verified scope).
+    const partners = [PARTNER, { ...PARTNER, merchantIds: [] }, { ...PARTNER, merchantIds: ['019a0000-0000-7000-8000-000000000000'] }] as Principal[];
+    for (const principal of [{ kind: 'user', userId: 'u-1' }, { kind: 'bank', bankId: 'b', bankCode: 'BSCORE', tier: 1 }, ...partners] as Principal[]) {
       const { errors } = await graphql(principal, SCORING, { reps: [{ __typename: 'Merchant', id }], asOf: AS_OF });
       expect(errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }

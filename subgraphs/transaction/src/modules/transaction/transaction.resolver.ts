@@ -1,8 +1,19 @@
-import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
-import { MAX_LATEST } from './transaction.service';
+import { assertPartnerMayRead } from '../partner-scope/partner-scope';
+import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
+
+@ObjectType('TransactionTotals', { description: 'Gross and count of success transactions.' })
+export class TransactionTotalsType {
+  @Field(() => SafeIntResolver, { description: 'Σ grossAmount of success transactions, whole rupiah.' })
+  grossAmount!: number;
+
+  @Field(() => Int)
+  count!: number;
+}
 
 @Resolver(() => TransactionType)
 export class TransactionResolver {
@@ -23,5 +34,34 @@ export class MerchantTransactionsResolver {
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionType[]> {
     return ctx.services.transaction.latestOfMerchant(merchant.id, last);
+  }
+
+  @Authorized('service', 'internal', 'operator', 'partner')
+  @FieldResolver(() => [TransactionType], {
+    description: `Transactions in a transaction_at window, newest first, at most \`limit\` (1..${MAX_WINDOW_ITEMS}). A partner principal needs the merchant in its merchantIds.`,
+  })
+  merchantTransactions(
+    @Root() merchant: MerchantRef,
+    @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
+    @Arg('to', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) to: Date | null,
+    @Arg('before', () => DateTimeResolver, { nullable: true, description: 'Exclusive.' }) before: Date | null,
+    @Arg('statuses', () => [String], { nullable: true, description: 'Stored statuses; all when omitted.' }) statuses: string[] | null,
+    @Arg('limit', () => Int, { defaultValue: 50 }) limit: number,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionType[]> {
+    assertPartnerMayRead(ctx.principal, merchant.id);
+    return ctx.services.transaction.ofMerchant(merchant.id, { from, to, before, statuses }, limit);
+  }
+
+  @Authorized('service', 'internal', 'operator', 'partner')
+  @FieldResolver(() => TransactionTotalsType, { description: 'Gross and count of success transactions in a window (all time without bounds); batched.' })
+  transactionTotals(
+    @Root() merchant: MerchantRef,
+    @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
+    @Arg('before', () => DateTimeResolver, { nullable: true, description: 'Exclusive.' }) before: Date | null,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionTotalsType> {
+    assertPartnerMayRead(ctx.principal, merchant.id);
+    return ctx.services.transaction.totalsOfMerchant(merchant.id, { from, before });
   }
 }

@@ -5,11 +5,31 @@ import { TRANSACTION_COLUMNS, Transaction } from './transaction.entity';
 import type { TransactionType } from './transaction.type';
 
 export const MAX_LATEST = 100;
+/** Hard cap of merchantTransactions (partner-api.md §8: Contract B maximum 500). */
+export const MAX_WINDOW_ITEMS = 500;
+
+export interface TransactionFilter {
+  /** Inclusive lower bound of transaction_at. */
+  from?: Date | null;
+  /** Inclusive upper bound of transaction_at. */
+  to?: Date | null;
+  /** Exclusive upper bound of transaction_at. */
+  before?: Date | null;
+  /** Stored statuses to keep; null or empty = all. */
+  statuses?: string[] | null;
+}
+
+export interface TransactionTotals {
+  grossAmount: number;
+  count: number;
+}
 
 export class TransactionService {
   private readonly byId;
   /** One loader per page size: the latest N of a whole batch of merchants in one statement. */
   private readonly latestByLimit = new Map<number, DataLoader<string, Transaction[]>>();
+  /** Success totals of a batch of merchants, one loader per window. */
+  private readonly totalsByWindow = new Map<string, DataLoader<string, TransactionTotals>>();
 
   constructor(private readonly em: EntityManager) {
     this.byId = loaderByKey(
@@ -46,6 +66,46 @@ export class TransactionService {
     const limit = Math.min(Math.max(last, 1), MAX_LATEST);
     return (await this.latestLoader(limit).load(merchantId)).map(toTransactionType);
   }
+
+  /** The merchant's transactions in a window, newest first, at most `limit` (clamped to 1..MAX_WINDOW_ITEMS). */
+  async ofMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionType[]> {
+    if (!UUID_PATTERN.test(merchantId)) return [];
+    const qb = this.em.getKnex()('transaction.transactions').select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
+    applyFilter(qb, merchantId, filter);
+    const rows = await qb.orderBy([{ column: 'transaction_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
+    return rows.map((row: object) => toTransactionType(this.em.map(Transaction, row)));
+  }
+
+  /** Gross and count of the merchant's `success` transactions in a window (all time without bounds); batched. */
+  async totalsOfMerchant(merchantId: string, filter: Pick<TransactionFilter, 'from' | 'to' | 'before'>): Promise<TransactionTotals> {
+    if (!UUID_PATTERN.test(merchantId)) return { grossAmount: 0, count: 0 };
+    const key = JSON.stringify([filter.from ?? null, filter.to ?? null, filter.before ?? null]);
+    let loader = this.totalsByWindow.get(key);
+    if (!loader) {
+      loader = new DataLoader(async (merchantIds: readonly string[]) => {
+        const qb = this.em
+          .getKnex()('transaction.transactions')
+          .whereIn('merchant_id', merchantIds as string[])
+          .where('status', 'success')
+          .groupBy('merchant_id')
+          .select<{ merchant_id: string; gross: string; count: string }[]>('merchant_id', this.em.getKnex().raw('coalesce(sum(gross_amount), 0)::text as gross'), this.em.getKnex().raw('count(*)::text as count'));
+        applyFilter(qb, null, filter);
+        const rows = await qb;
+        const byId = new Map(rows.map((r) => [r.merchant_id, { grossAmount: Number(r.gross), count: Number(r.count) }]));
+        return merchantIds.map((id) => byId.get(id) ?? { grossAmount: 0, count: 0 });
+      });
+      this.totalsByWindow.set(key, loader);
+    }
+    return loader.load(merchantId);
+  }
+}
+
+function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilter): void {
+  if (merchantId) qb.where('merchant_id', merchantId);
+  if (filter.from) qb.where('transaction_at', '>=', filter.from);
+  if (filter.to) qb.where('transaction_at', '<=', filter.to);
+  if (filter.before) qb.where('transaction_at', '<', filter.before);
+  if (filter.statuses?.length) qb.whereIn('status', filter.statuses);
 }
 
 export function toTransactionType(row: Transaction): TransactionType {

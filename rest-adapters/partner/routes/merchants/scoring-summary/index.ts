@@ -1,0 +1,34 @@
+import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { partnerAuth, requireMerchantAccess, requireScope } from '../../../auth/partner-auth';
+import { MerchantIdParams, scopedTo } from '../../partner-data';
+import { type ScoringMerchantData, toScoringSummaryA, toScoringSummaryB } from './mapper';
+import { ScoringSummaryResponse } from './schema';
+
+const operation = loadOperation(__dirname);
+
+/** partner-api.md §4: Merchant.scoringA or scoringB (docs/scoring.md) by the caller's contract, as of now. */
+export default defineRoute({
+  method: 'GET',
+  url: '/api/partner/v1/merchants/:merchant_id/scoring-summary',
+  summary: 'Scoring summary of a merchant in the calling partner’s scope',
+  description: 'Scope scoring.read or risk-summary.read. Definitions: docs/scoring.md.',
+  tags: ['partner: scoring'],
+  schema: { params: MerchantIdParams, response: { 200: ScoringSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
+  operation,
+  authenticate: partnerAuth,
+  rateLimit: { max: 60, windowSecs: 60 },
+  handle: async ({ params }, runtime, req) => {
+    const principal = requireScope(req.acting, 'scoring.read', 'risk-summary.read');
+    await requireMerchantAccess(runtime, params.merchant_id);
+    const { partnerMerchants } = await runtime.run<{ partnerMerchants: { merchant: ScoringMerchantData }[] }>(
+      operation,
+      { merchantId: params.merchant_id, contractA: principal.contract === 'A' },
+      { acting: scopedTo(principal, [params.merchant_id]) },
+    );
+    if (!partnerMerchants[0]) throw new HttpError(403, 'forbidden', 'the merchant is outside the partner’s scope');
+    const merchant = partnerMerchants[0].merchant;
+    return principal.contract === 'A' ? toScoringSummaryA(merchant) : toScoringSummaryB(merchant);
+  },
+});

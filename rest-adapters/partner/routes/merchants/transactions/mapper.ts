@@ -1,0 +1,71 @@
+import { jakartaIso, type PeriodWindow, type Period } from '../../jakarta-time';
+import { toPartnerMerchantStatus, toPartnerTransactionStatus } from '../../partner-data';
+import type { TransactionsA, TransactionsB } from './schema';
+
+export interface TransactionData {
+  id: string;
+  transactionCode: string;
+  externalReference: string | null;
+  status: string;
+  paymentMethod: string;
+  paymentChannel: string | null;
+  grossAmount: number;
+  mdrRate: string;
+  mdrFeeAmount: number;
+  netAmountAfterMdr: number;
+  currency: string;
+  transactionAt: string;
+  settledAt: string | null;
+  settlementStatus: string;
+}
+
+export interface MerchantTransactionsData {
+  id: string;
+  name: string;
+  status: string;
+  merchantTransactions: TransactionData[];
+  transactionTotals?: { grossAmount: number; count: number };
+}
+
+export function toTransactionsA(m: MerchantTransactionsData, period: Period, window: PeriodWindow): TransactionsA {
+  return {
+    merchant_id: m.id,
+    merchant_name: m.name,
+    merchant_status: toPartnerMerchantStatus(m.status),
+    period,
+    period_start_at: window.startAt,
+    period_end_at: window.endAt,
+    summary: { gross_amount: m.transactionTotals?.grossAmount ?? 0, transaction_count: m.transactionTotals?.count ?? 0 },
+    items: m.merchantTransactions.map((t) => ({
+      id: t.id,
+      transaction_code: t.transactionCode,
+      external_reference: t.externalReference,
+      transaction_status: toPartnerTransactionStatus(t.status),
+      payment_method: t.paymentMethod,
+      payment_channel: t.paymentChannel,
+      gross_amount: t.grossAmount,
+      transaction_at: jakartaIso(new Date(t.transactionAt)),
+      settled_at: t.settledAt ? jakartaIso(new Date(t.settledAt)) : null,
+    })),
+  };
+}
+
+export function toTransactionsB(m: MerchantTransactionsData): TransactionsB {
+  const items = m.merchantTransactions.map((t) => ({
+    id: t.id,
+    merchant_id: m.id,
+    transaction_code: t.transactionCode,
+    transaction_status: toPartnerTransactionStatus(t.status),
+    payment_method: t.paymentMethod,
+    payment_channel: t.paymentChannel,
+    gross_amount: t.grossAmount,
+    mdr_rate: Number(t.mdrRate),
+    mdr_fee_amount: t.mdrFeeAmount,
+    net_amount_after_mdr: t.netAmountAfterMdr,
+    currency: t.currency,
+    transaction_at: t.transactionAt,
+    settled_at: t.settledAt,
+    settlement_status: t.settlementStatus,
+  }));
+  return { merchant_id: m.id, items, count: items.length };
+}

@@ -1,0 +1,31 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { partnerAuth, requireScope } from '../../../auth/partner-auth';
+import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '../../partner-data';
+import type { PartnerMerchantData } from '../partner-merchants';
+import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
+import { ReferralMerchantsResponse } from './schema';
+
+const operation = loadOperation(__dirname);
+
+/** partner-api.md §4: merchants in the caller's scope (referral, consent, assignment), oldest grant first. */
+export default defineRoute({
+  method: 'GET',
+  url: '/api/partner/v1/partners/:partner_id/referral-merchants',
+  summary: "List the merchants in the calling partner's scope",
+  description: 'Scope merchant.read. Body by the credential’s contract (A or B). Deleted merchants are not listed.',
+  tags: ['partner: merchants'],
+  schema: { params: PartnerIdParams, response: { 200: ReferralMerchantsResponse, ...errorResponses(400, 401, 403, 429) } },
+  operation,
+  authenticate: partnerAuth,
+  rateLimit: { max: 60, windowSecs: 60 },
+  handle: async ({ params }, runtime, req) => {
+    const principal = requireScope(req.acting, 'merchant.read');
+    requireOwnPartner(principal, params.partner_id);
+    const { partnerMerchants } = await runtime.run<{ partnerMerchants: PartnerMerchantData[] }>(operation, {});
+    return principal.contract === 'A'
+      ? toReferralMerchantsA(principal.partnerId, partnerCodeOf(req), partnerMerchants)
+      : toReferralMerchantsB(principal.partnerId, partnerMerchants);
+  },
+});

@@ -1,0 +1,30 @@
+import { toPartnerMerchantStatus } from '../../partner-data';
+import type { PartnerMerchantData } from '../partner-merchants';
+import type { ReferralMerchantsA, ReferralMerchantsB } from './schema';
+
+export function toReferralMerchantsA(partnerId: string, partnerCode: string, rows: PartnerMerchantData[]): ReferralMerchantsA {
+  return {
+    partner_id: partnerId,
+    partner_code: partnerCode,
+    items: rows.map((r) => ({
+      merchant_id: r.merchant.id,
+      merchant_code: r.merchant.merchantCode,
+      merchant_name: r.merchant.name,
+      merchant_status: toPartnerMerchantStatus(r.merchant.status),
+      referral_code: r.referralCode,
+      access_type: r.accessType,
+      granted_at: r.grantedAt,
+    })),
+  };
+}
+
+export function toReferralMerchantsB(partnerId: string, rows: PartnerMerchantData[]): ReferralMerchantsB {
+  const items = rows.map((r) => ({
+    merchant_id: r.merchant.id,
+    merchant_code: r.merchant.merchantCode,
+    merchant_name: r.merchant.name,
+    status: toPartnerMerchantStatus(r.merchant.status),
+    referral_partner_id: r.referralPartnerId,
+  }));
+  return { partner_id: partnerId, items, count: items.length };
+}

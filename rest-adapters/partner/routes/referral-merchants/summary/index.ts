@@ -1,0 +1,63 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { partnerAuth, requireScope } from '../../../auth/partner-auth';
+import { PartnerIdParams, partnerCodeOf, requireOwnPartner, scopedTo, toPartnerMerchantStatus } from '../../partner-data';
+import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
+
+const operation = loadOperation(__dirname);
+const totalsOperation = loadOperation(__dirname, 'totals.graphql');
+
+interface ScopeData {
+  partnerMerchants: { merchantId: string; merchant: { id: string; status: string } }[];
+}
+interface TotalsData {
+  partnerMerchants: { merchantId: string; merchant: { id: string; transactionTotals: { grossAmount: number; count: number } } }[];
+}
+
+/**
+ * partner-api.md §4: counts of the merchants in scope; Contract A adds the gross and count of their success
+ * transactions (all time). The totals run with the principal narrowed to the merchants just listed, which the
+ * transaction subgraph requires.
+ */
+export default defineRoute({
+  method: 'GET',
+  url: '/api/partner/v1/partners/:partner_id/referral-merchants/summary',
+  summary: "Summarize the merchants in the calling partner's scope",
+  description: 'Scope merchant.read. Body by the credential’s contract (A or B).',
+  tags: ['partner: merchants'],
+  schema: { params: PartnerIdParams, response: { 200: ReferralSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
+  operation,
+  authenticate: partnerAuth,
+  rateLimit: { max: 60, windowSecs: 60 },
+  handle: async ({ params }, runtime, req) => {
+    const principal = requireScope(req.acting, 'merchant.read');
+    requireOwnPartner(principal, params.partner_id);
+    const { partnerMerchants } = await runtime.run<ScopeData>(operation, {});
+    const merchantCount = partnerMerchants.length;
+    const activeCount = partnerMerchants.filter((m) => toPartnerMerchantStatus(m.merchant.status) === 'active').length;
+    if (principal.contract === 'B') {
+      const b: ReferralSummaryB = { partner_id: principal.partnerId, merchant_count: merchantCount, active_count: activeCount, inactive_count: merchantCount - activeCount };
+      return b;
+    }
+    let grossAmount = 0;
+    let transactionCount = 0;
+    if (merchantCount > 0) {
+      const merchantIds = partnerMerchants.map((m) => m.merchantId);
+      const totals = await runtime.run<TotalsData>(totalsOperation, { merchantIds }, { acting: scopedTo(principal, merchantIds) });
+      for (const m of totals.partnerMerchants) {
+        grossAmount += m.merchant.transactionTotals.grossAmount;
+        transactionCount += m.merchant.transactionTotals.count;
+      }
+    }
+    const a: ReferralSummaryA = {
+      partner_id: principal.partnerId,
+      partner_code: partnerCodeOf(req),
+      merchant_count: merchantCount,
+      active_count: activeCount,
+      gross_amount: grossAmount,
+      transaction_count: transactionCount,
+    };
+    return a;
+  },
+});

@@ -1,0 +1,12 @@
+import type { Principal } from '../../../../../lib/auth/principal';
+import { ForbiddenError } from '../../../../../lib/errors/app-error';
+
+/**
+ * Partner scope in this subgraph (defense in depth, docs/decisions.md "Partner API — endpoints"): a partner
+ * principal only reaches a merchant's data when the partner adapter, after the merchant subgraph's
+ * partnerMerchantAccess check, put that merchant into `merchantIds`. Other principals pass (their own checks apply).
+ */
+export function assertPartnerMayRead(principal: Principal, merchantId: string): void {
+  if (principal.kind !== 'partner') return;
+  if (!(principal.merchantIds ?? []).includes(merchantId)) throw new ForbiddenError('the merchant is outside the partner’s scope');
+}

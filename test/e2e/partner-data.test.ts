@@ -1,0 +1,436 @@
+import { randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { encodeActingPrincipal } from '../../lib/auth/principal';
+import { issueServiceToken } from '../../lib/auth/service-token';
+import { DEMO } from '../../lib/demo/demo-ids';
+import { clearPartnerCredentialCache, configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
+import { createPartner, grantPartnerAccess, issuePartnerCredential, onboardMerchant, ungrantPartnerAccess } from '../../scripts/database-tasks';
+import { adminQuery } from '../support/test-database';
+import { type TestStack, startTestStack } from '../support/test-stack';
+
+const BASE = '/api/partner/v1';
+const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
+
+/** Field names that must never leave the partner API (partner-api.md §2 "Fields never returned"). */
+const NEVER = [
+  'customer_id', 'qris_payload', 'qris_static_payload', 'device_id', 'payer_reference', 'payer_name_masked', 'payer_name', 'payer_bank_code',
+  'rrn', 'nmid', 'mid', 'tid', 'terminal_id', 'bank_code', 'mdr_fee_bank', 'switching_fee', 'platform_fee', 'service_fee', 'fee_share',
+  'commission', 'partner_commission', 'refunded_amount', 'nik', 'national_id', 'account_number', 'account_name', 'settlement_ref',
+];
+/** Contract A omits every fee and MDR breakdown. */
+const NEVER_IN_A = ['mdr_rate', 'mdr_fee_amount', 'net_amount_after_mdr', 'currency', 'settlement_status'];
+
+function keysOf(value: unknown, into = new Set<string>()): Set<string> {
+  if (Array.isArray(value)) value.forEach((v) => keysOf(v, into));
+  else if (value && typeof value === 'object') {
+    for (const [key, v] of Object.entries(value)) {
+      into.add(key);
+      keysOf(v, into);
+    }
+  }
+  return into;
+}
+
+describe('Partner API data endpoints (referral merchants, summary, transactions, scoring)', () => {
+  let stack: TestStack;
+  let url: string;
+  const bodies: { contract: 'A' | 'B'; path: string; body: unknown }[] = [];
+  let partnerId: string;
+  let referred: string; // referral, active, with transactions
+  let consented: string; // consent
+  let assigned: string; // assignment, suspended
+  let deleted: string; // assignment, deleted: never listed
+  let outsider: string; // no access
+  let withdrawn: string; // consent, withdrawn later
+  const tokens: Record<string, string> = {};
+
+  const issue = async (contract: 'A' | 'B', scopes: string[]) => {
+    const key = await issuePartnerCredential(stack.config, url, { partnerCode: 'PTX', name: `t-${contract}-${scopes.join('+')}`, contract, scopes, mode: 'jwt' });
+    const res = await stack.rest.inject({ method: 'POST', url: `${BASE}/auth/token`, payload: { credential_key: key.credential_key, credential_secret: key.credential_secret } });
+    expect(res.statusCode).toBe(200);
+    return res.json().access_token as string;
+  };
+  const get = async (token: string, path: string, contract?: 'A' | 'B') => {
+    const res = await stack.rest.inject({ method: 'GET', url: `${BASE}${path}`, headers: { authorization: `Bearer ${token}` } });
+    if (contract && res.statusCode === 200) bodies.push({ contract, path, body: res.json() });
+    return res;
+  };
+
+  const tx = async (merchantId: string, at: string, status: string, gross: number, extra: Record<string, unknown> = {}) => {
+    const id = randomUUID();
+    const fee = status === 'failed' || status === 'cancelled' ? 0 : Math.round(gross * 0.007);
+    const row = {
+      id,
+      merchant_id: merchantId,
+      transaction_code: `TX-${id.slice(0, 8)}`,
+      status,
+      gross_amount: gross,
+      transaction_at: at,
+      created_at: at,
+      updated_at: at,
+      external_reference: `EXT-${id.slice(0, 6)}`,
+      rrn: '123456789012',
+      payer_bank_code: 'BCA',
+      payer_bank_name: 'Bank Central Asia',
+      payer_name_masked: 'J*** D**',
+      payment_method: 'qris',
+      currency: 'IDR',
+      mdr_rate: fee ? '0.0070' : '0',
+      mdr_fee_amount: fee,
+      net_amount_after_mdr: gross - fee,
+      mdr_fee_bank: 10,
+      switching_fee: 5,
+      platform_fee: 3,
+      settlement_status: 'unsettled',
+      settled_at: null as string | null,
+      ...extra,
+    };
+    const columns = Object.keys(row);
+    await adminQuery(url, `insert into "transaction".transactions (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+    return id;
+  };
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    url = stack.database.adminUrl;
+    configurePartnerAuth(stack.config);
+    partnerId = (await createPartner(stack.config, url, { code: 'PTX', name: 'Partner Test', referralCode: 'PTXREF' })).partner_id;
+    const merchant = async (name: string, nmid: string, referralCode?: string) =>
+      (await onboardMerchant(stack.config, url, { name, bankCode: 'BDEMO', nmids: [nmid], outlets: 1, ...(referralCode ? { referralCode } : {}) })).merchant_id;
+    referred = await merchant('Toko Rujukan', 'ID4026112400001', 'PTXREF');
+    consented = await merchant('Toko Setuju', 'ID4026112400002');
+    assigned = await merchant('Toko Tugas', 'ID4026112400003', 'DEMOREF');
+    deleted = await merchant('Toko Hapus', 'ID4026112400004');
+    outsider = await merchant('Toko Luar', 'ID4026112400005');
+    withdrawn = await merchant('Toko Tarik', 'ID4026112400006');
+    await grantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: consented, type: 'consent' });
+    await grantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: assigned, type: 'assignment' });
+    await grantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: deleted, type: 'assignment' });
+    await grantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: withdrawn, type: 'consent' });
+    await adminQuery(url, `update merchant.merchants set status = 'suspended' where id = $1`, [assigned]);
+    await adminQuery(url, `update merchant.merchants set status = 'deleted' where id = $1`, [deleted]);
+
+    // The referred merchant's November 2026 (Asia/Jakarta) and its edges.
+    await tx(referred, '2026-10-31T16:59:59.999Z', 'success', 99_999); // 2026-10-31 23:59:59.999 WIB: October
+    await tx(referred, '2026-10-31T17:00:00.000Z', 'success', 10_000, { settled_at: '2026-11-01T03:00:00Z', settlement_status: 'settled' }); // Nov 1 00:00 WIB
+    await tx(referred, '2026-11-30T16:59:59.999Z', 'success', 20_000); // Nov 30 23:59:59.999 WIB
+    await tx(referred, '2026-11-30T17:00:00.000Z', 'success', 30_000); // Dec 1 00:00 WIB
+    await tx(referred, '2026-11-02T03:00:00Z', 'cancelled', 5_000); // Monday Nov 2
+    await tx(referred, '2026-11-03T03:00:00Z', 'reversed', 7_000);
+    await tx(referred, '2026-11-04T03:00:00Z', 'pending', 8_000);
+    for (let i = 0; i < 55; i++) await tx(referred, new Date(Date.UTC(2026, 10, 10, 1, i)).toISOString(), 'success', 1_000);
+    await tx(outsider, '2026-11-05T03:00:00Z', 'success', 4_000);
+
+    tokens.A = await issue('A', ['merchant.read', 'transaction.read', 'scoring.read']);
+    tokens.B = await issue('B', ['merchant.read', 'transaction.read', 'risk-summary.read']);
+    tokens.A2 = await issue('A', ['merchant.read', 'transaction.read', 'scoring.read']);
+    tokens.B2 = await issue('B', ['merchant.read', 'transaction.read', 'risk-summary.read']);
+    tokens.merchantOnly = await issue('A', ['merchant.read']);
+    tokens.txOnly = await issue('B', ['transaction.read']);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+  beforeEach(() => clearPartnerCredentialCache());
+
+  describe('GET /partners/{partner_id}/referral-merchants', () => {
+    it('lists the merchants in scope in contract A (deleted and outsiders left out, statuses mapped)', async () => {
+      const res = await get(tokens.A, `/partners/${partnerId}/referral-merchants`, 'A');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['items', 'partner_code', 'partner_id']);
+      expect(body.partner_id).toBe(partnerId);
+      expect(body.partner_code).toBe('PTX');
+      const byId = Object.fromEntries(body.items.map((i: { merchant_id: string }) => [i.merchant_id, i]));
+      expect(Object.keys(byId).sort()).toEqual([referred, consented, assigned, withdrawn].sort());
+      expect(byId[referred]).toEqual({
+        merchant_id: referred,
+        merchant_code: expect.stringMatching(/^MRC-/),
+        merchant_name: 'Toko Rujukan',
+        merchant_status: 'active',
+        referral_code: 'PTXREF',
+        access_type: 'referral',
+        granted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      expect(byId[consented]).toMatchObject({ access_type: 'consent', referral_code: null, merchant_status: 'active' });
+      expect(byId[assigned]).toMatchObject({ access_type: 'assignment', referral_code: 'DEMOREF', merchant_status: 'suspended' });
+      for (const item of body.items) expect(Object.keys(item).sort()).toEqual(['access_type', 'granted_at', 'merchant_code', 'merchant_id', 'merchant_name', 'merchant_status', 'referral_code']);
+    });
+
+    it('lists them in contract B with count and the referring partner', async () => {
+      const res = await get(tokens.B, `/partners/${partnerId}/referral-merchants`, 'B');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['count', 'items', 'partner_id']);
+      expect(body.count).toBe(4);
+      expect(body.items).toHaveLength(4);
+      const byId = Object.fromEntries(body.items.map((i: { merchant_id: string }) => [i.merchant_id, i]));
+      expect(byId[referred]).toEqual({ merchant_id: referred, merchant_code: expect.stringMatching(/^MRC-/), merchant_name: 'Toko Rujukan', status: 'active', referral_partner_id: partnerId });
+      expect(byId[consented].referral_partner_id).toBeNull();
+      expect(byId[assigned]).toMatchObject({ status: 'suspended', referral_partner_id: DEMO.partner.id });
+    });
+
+    it('refuses another partner_id and a token without merchant.read with 403 forbidden', async () => {
+      for (const [token, path] of [
+        [tokens.A, `/partners/${DEMO.partner.id}/referral-merchants`],
+        [tokens.B, `/partners/${DEMO.partner.id}/referral-merchants/summary`],
+        [tokens.txOnly, `/partners/${partnerId}/referral-merchants`],
+        [tokens.txOnly, `/partners/${partnerId}/referral-merchants/summary`],
+      ]) {
+        const res = await get(token, path);
+        expect({ path, status: res.statusCode, body: res.json() }).toEqual({ path, status: 403, body: { error: expect.any(String), code: 'forbidden' } });
+      }
+    });
+
+    it('answers 401 without a token', async () => {
+      const res = await stack.rest.inject({ method: 'GET', url: `${BASE}/partners/${partnerId}/referral-merchants` });
+      expect(res.statusCode).toBe(401);
+    });
+  });
+
+  describe('GET /partners/{partner_id}/referral-merchants/summary', () => {
+    it('contract A: counts and all-time gross and count of success transactions of merchants in scope', async () => {
+      const res = await get(tokens.A, `/partners/${partnerId}/referral-merchants/summary`, 'A');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        partner_id: partnerId,
+        partner_code: 'PTX',
+        merchant_count: 4,
+        active_count: 3,
+        gross_amount: 99_999 + 10_000 + 20_000 + 30_000 + 55 * 1_000,
+        transaction_count: 59,
+      });
+    });
+
+    it('contract B: counts only', async () => {
+      const res = await get(tokens.B, `/partners/${partnerId}/referral-merchants/summary`, 'B');
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ partner_id: partnerId, merchant_count: 4, active_count: 3, inactive_count: 1 });
+    });
+  });
+
+  describe('GET /merchants/{merchant_id}/transactions', () => {
+    const itemKeysA = ['external_reference', 'gross_amount', 'id', 'payment_channel', 'payment_method', 'settled_at', 'transaction_at', 'transaction_code', 'transaction_status'];
+    const itemKeysB = [
+      'currency', 'gross_amount', 'id', 'mdr_fee_amount', 'mdr_rate', 'merchant_id', 'net_amount_after_mdr', 'payment_channel', 'payment_method',
+      'settled_at', 'settlement_status', 'transaction_at', 'transaction_code', 'transaction_status',
+    ];
+
+    it('contract A monthly: the Jakarta month containing anchor_date, 50 newest items, summary over the whole window', async () => {
+      const res = await get(tokens.A, `/merchants/${referred}/transactions?period=monthly&anchor_date=2026-11-02`, 'A');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual(['items', 'merchant_id', 'merchant_name', 'merchant_status', 'period', 'period_end_at', 'period_start_at', 'summary']);
+      expect(body).toMatchObject({
+        merchant_id: referred,
+        merchant_name: 'Toko Rujukan',
+        merchant_status: 'active',
+        period: 'monthly',
+        period_start_at: '2026-11-01T00:00:00+07:00',
+        period_end_at: '2026-11-30T23:59:59.999+07:00',
+        summary: { gross_amount: 10_000 + 20_000 + 55 * 1_000, transaction_count: 57 },
+      });
+      expect(body.items).toHaveLength(50);
+      for (const item of body.items) {
+        expect(Object.keys(item).sort()).toEqual(itemKeysA);
+        expect(item.transaction_at).toMatch(/\+07:00$/);
+      }
+      const times = body.items.map((i: { transaction_at: string }) => Date.parse(i.transaction_at));
+      expect([...times].sort((a, b) => b - a)).toEqual(times);
+      expect(body.items[0]).toEqual({
+        id: UUID,
+        transaction_code: expect.stringMatching(/^TX-/),
+        external_reference: expect.stringMatching(/^EXT-/),
+        transaction_status: 'success',
+        payment_method: 'qris',
+        payment_channel: 'Bank Central Asia',
+        gross_amount: 20_000,
+        transaction_at: '2026-11-30T23:59:59.999+07:00',
+        settled_at: null,
+      });
+    });
+
+    it('contract A daily and weekly (Monday–Sunday) windows, statuses mapped, settled_at in +07:00', async () => {
+      const daily = (await get(tokens.A, `/merchants/${referred}/transactions?period=daily&anchor_date=2026-11-01`, 'A')).json();
+      expect(daily).toMatchObject({ period: 'daily', period_start_at: '2026-11-01T00:00:00+07:00', period_end_at: '2026-11-01T23:59:59.999+07:00' });
+      expect(daily.summary).toEqual({ gross_amount: 10_000, transaction_count: 1 });
+      expect(daily.items).toEqual([expect.objectContaining({ transaction_at: '2026-11-01T00:00:00+07:00', settled_at: '2026-11-01T10:00:00+07:00', gross_amount: 10_000 })]);
+
+      const weekly = (await get(tokens.A, `/merchants/${referred}/transactions?period=weekly&anchor_date=2026-11-04`, 'A')).json();
+      expect(weekly).toMatchObject({ period: 'weekly', period_start_at: '2026-11-02T00:00:00+07:00', period_end_at: '2026-11-08T23:59:59.999+07:00' });
+      expect(weekly.summary).toEqual({ gross_amount: 0, transaction_count: 0 });
+      expect(weekly.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual([
+        ['pending', 8_000],
+        ['refunded', 7_000],
+        ['failed', 5_000],
+      ]);
+
+      const sunday = (await get(tokens.A, `/merchants/${referred}/transactions?period=weekly&anchor_date=2026-11-08`, 'A')).json();
+      expect(sunday).toMatchObject({ period_start_at: '2026-11-02T00:00:00+07:00', period_end_at: '2026-11-08T23:59:59.999+07:00' });
+    });
+
+    it('contract A defaults: monthly, today in Asia/Jakarta', async () => {
+      const body = (await get(tokens.A, `/merchants/${referred}/transactions`, 'A')).json();
+      const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Asia/Jakarta' }).format(new Date());
+      expect(body.period).toBe('monthly');
+      expect(body.period_start_at).toBe(`${today.slice(0, 7)}-01T00:00:00+07:00`);
+    });
+
+    it('contract B: inclusive range, status filter (cancelled → failed, reversed → refunded), limit, MDR fields', async () => {
+      const range = `transaction_at_from=${encodeURIComponent('2026-11-01T00:00:00+07:00')}&transaction_at_to=${encodeURIComponent('2026-11-30T23:59:59.999+07:00')}`;
+      const success = (await get(tokens.B, `/merchants/${referred}/transactions?${range}&status=success&limit=500`, 'B')).json();
+      expect(Object.keys(success).sort()).toEqual(['count', 'items', 'merchant_id']);
+      expect(success.count).toBe(57);
+      expect(success.items).toHaveLength(57);
+      for (const item of success.items) expect(Object.keys(item).sort()).toEqual(itemKeysB);
+      const first = success.items.find((i: { gross_amount: number }) => i.gross_amount === 10_000);
+      expect(first).toEqual({
+        id: UUID,
+        merchant_id: referred,
+        transaction_code: expect.stringMatching(/^TX-/),
+        transaction_status: 'success',
+        payment_method: 'qris',
+        payment_channel: 'Bank Central Asia',
+        gross_amount: 10_000,
+        mdr_rate: 0.007,
+        mdr_fee_amount: 70,
+        net_amount_after_mdr: 9_930,
+        currency: 'IDR',
+        transaction_at: '2026-10-31T17:00:00.000Z',
+        settled_at: '2026-11-01T03:00:00.000Z',
+        settlement_status: 'settled',
+      });
+
+      const failed = (await get(tokens.B, `/merchants/${referred}/transactions?${range}&status=failed`, 'B')).json();
+      expect(failed.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual([['failed', 5_000]]);
+      const refunded = (await get(tokens.B, `/merchants/${referred}/transactions?${range}&status=refunded`, 'B')).json();
+      expect(refunded.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual([['refunded', 7_000]]);
+
+      const defaults = (await get(tokens.B, `/merchants/${referred}/transactions`, 'B')).json();
+      expect(defaults.count).toBe(50);
+      const limited = (await get(tokens.B, `/merchants/${referred}/transactions?limit=3`, 'B')).json();
+      expect(limited.items.map((i: { transaction_at: string }) => i.transaction_at)).toEqual(['2026-11-30T17:00:00.000Z', '2026-11-30T16:59:59.999Z', '2026-11-10T01:54:00.000Z']);
+      const upperBound = (await get(tokens.B, `/merchants/${referred}/transactions?transaction_at_to=${encodeURIComponent('2026-10-31T23:59:59.999+07:00')}`, 'B')).json();
+      expect(upperBound.items.map((i: { gross_amount: number }) => i.gross_amount)).toEqual([99_999]);
+    });
+
+    it.each([
+      ['A', 'period=yearly'],
+      ['A', 'anchor_date=2026-13-01'],
+      ['A', 'anchor_date=02-11-2026'],
+      ['A', 'limit=10'],
+      ['B', 'limit=501'],
+      ['B', 'limit=0'],
+      ['B', 'status=cancelled'],
+      ['B', 'transaction_at_from=yesterday'],
+      ['B', 'transaction_at_from=2026-11-02T00:00:00'],
+      ['B', `transaction_at_from=${encodeURIComponent('2026-11-03T00:00:00Z')}&transaction_at_to=${encodeURIComponent('2026-11-02T00:00:00Z')}`],
+      ['B', 'period=daily'],
+    ] as const)('contract %s: %s is 400 bad_request', async (contract, query) => {
+      const res = await get(contract === 'A' ? tokens.A2 : tokens.B2, `/merchants/${referred}/transactions?${query}`);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+    });
+
+    it('refuses a missing scope, a merchant outside scope, a deleted one, an unknown id and a withdrawn consent with 403', async () => {
+      const cases: [string, string][] = [
+        [tokens.merchantOnly, `/merchants/${referred}/transactions`],
+        [tokens.A2, `/merchants/${outsider}/transactions`],
+        [tokens.B2, `/merchants/${outsider}/transactions`],
+        [tokens.A2, `/merchants/${randomUUID()}/transactions`],
+        [tokens.A2, `/merchants/not-a-uuid/transactions`],
+      ];
+      for (const [token, path] of cases) {
+        const res = await get(token, path);
+        expect({ path, status: res.statusCode, body: res.json() }).toEqual({ path, status: 403, body: { error: expect.any(String), code: 'forbidden' } });
+      }
+      expect((await get(tokens.B2, `/merchants/${withdrawn}/transactions`)).statusCode).toBe(200);
+      await ungrantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: withdrawn, type: 'consent' });
+      expect((await get(tokens.B2, `/merchants/${withdrawn}/transactions`)).statusCode).toBe(403);
+      expect((await get(tokens.B2, `/merchants/${withdrawn}/scoring-summary`)).statusCode).toBe(403);
+      const list = (await get(tokens.B2, `/partners/${partnerId}/referral-merchants`)).json();
+      expect(list.items.map((i: { merchant_id: string }) => i.merchant_id)).not.toContain(withdrawn);
+      await grantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: withdrawn, type: 'consent' });
+    });
+  });
+
+  describe('GET /merchants/{merchant_id}/scoring-summary', () => {
+    it('contract A: scoringA with merchant name and status', async () => {
+      const res = await get(tokens.A, `/merchants/${referred}/scoring-summary`, 'A');
+      expect(res.statusCode).toBe(200);
+      const body = res.json();
+      expect(Object.keys(body).sort()).toEqual([
+        'average_monthly_gross_amount', 'average_monthly_transaction_count', 'avg_ticket_size', 'growth_30d', 'growth_90d', 'merchant_id', 'merchant_name',
+        'merchant_status', 'settlement_consistency_score', 'transaction_stability_score',
+      ]);
+      expect(body).toMatchObject({ merchant_id: referred, merchant_name: 'Toko Rujukan', merchant_status: 'active' });
+      expect(Number.isInteger(body.average_monthly_gross_amount)).toBe(true);
+    });
+
+    it('contract B: scoringB with months_sampled, no merchant name', async () => {
+      const res = await get(tokens.B, `/merchants/${referred}/scoring-summary`, 'B');
+      expect(res.statusCode).toBe(200);
+      expect(Object.keys(res.json()).sort()).toEqual([
+        'average_monthly_gross_amount', 'average_monthly_transaction_count', 'avg_ticket_size', 'growth_30d', 'merchant_id', 'months_sampled',
+        'settlement_consistency_score', 'transaction_stability_score',
+      ]);
+      expect(res.json().merchant_id).toBe(referred);
+    });
+
+    it('refuses a token without scoring.read / risk-summary.read and a merchant outside scope', async () => {
+      expect((await get(tokens.merchantOnly, `/merchants/${referred}/scoring-summary`)).json()).toEqual({ error: expect.any(String), code: 'forbidden' });
+      expect((await get(tokens.txOnly, `/merchants/${referred}/scoring-summary`)).statusCode).toBe(403);
+      expect((await get(tokens.A2, `/merchants/${outsider}/scoring-summary`)).statusCode).toBe(403);
+    });
+  });
+
+  describe('partner scope in the transaction subgraph (through the gateway)', () => {
+    const QUERY = (field: string) => `query { partnerMerchants { merchantId merchant { id ${field} } } }`;
+    const asPartner = async (query: string, merchantIds?: string[]) => {
+      const token = await issueServiceToken('partner-test', stack.config.secrets.serviceTokenSecret);
+      const principal = { kind: 'partner' as const, partnerId, credentialId: randomUUID(), scopes: ['transaction.read'], contract: 'B' as const, ...(merchantIds ? { merchantIds } : {}) };
+      const res = await request(stack.gatewayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-acting-principal': encodeActingPrincipal(principal) },
+        body: JSON.stringify({ query }),
+      });
+      return (await res.body.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
+    };
+
+    it.each([
+      ['merchantTransactions', 'merchantTransactions(limit: 5) { id }'],
+      ['transactionTotals', 'transactionTotals { count }'],
+      ['scoringA', 'scoringA { avgTicketSize }'],
+      ['scoringB', 'scoringB { avgTicketSize }'],
+    ])('refuses %s to a partner principal whose merchantIds lack the merchant', async (_name, field) => {
+      for (const ids of [undefined, [], [consented]]) {
+        const res = await asPartner(QUERY(field), ids);
+        expect(res.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+      }
+    });
+
+    it('answers when merchantIds hold every merchant asked for', async () => {
+      const res = await asPartner(
+        `query { partnerMerchants(merchantIds: ["${referred}"]) { merchant { id transactionTotals { count } merchantTransactions(limit: 2) { id } } } }`,
+        [referred],
+      );
+      expect(res.errors).toBeUndefined();
+      expect(res.data.partnerMerchants).toEqual([{ merchant: { id: referred, transactionTotals: { count: 59 }, merchantTransactions: [{ id: UUID }, { id: UUID }] } }]);
+    });
+  });
+
+  describe('masking', () => {
+    it('never returns a masked field name anywhere in a partner response body (both contracts)', () => {
+      expect(new Set(bodies.map((b) => b.path.replace(/\?.*/, '').replace(/[0-9a-f-]{36}/g, ':id'))).size).toBe(4);
+      expect(new Set(bodies.map((b) => b.contract))).toEqual(new Set(['A', 'B']));
+      for (const { contract, path, body } of bodies) {
+        const keys = keysOf(body);
+        const leaked = [...keys].filter((key) => NEVER.includes(key) || (contract === 'A' && NEVER_IN_A.includes(key)));
+        expect({ path, contract, leaked }).toEqual({ path, contract, leaked: [] });
+        const text = JSON.stringify(body);
+        expect(text).not.toContain('J*** D**');
+        expect(text).not.toContain('123456789012');
+      }
+    });
+  });
+});
