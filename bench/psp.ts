@@ -27,7 +27,7 @@ import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.ser
  * - `GET /api/psp/v1/merchants/by-nmid/{nmid}`, lookup-key signed: the throughput ceiling with the REST
  *   process's 30 s response cache missing (every request a (bank, NMID) pair not asked for in the last 33 s)
  *   and hitting (a pass over the pairs right before the run), keys rotated so that no key exceeds its
- *   1,000/min; then latency at the documented rate (1,000/min, one key, open loop), cached and uncached.
+ *   1,000/min; and, first, latency at the documented rate (1,000/min, one key, open loop), cached and uncached.
  * - `POST /psp/v1/events`, event-key signed, every request a new external_event_id of type
  *   transaction.success on a resolvable NMID: the throughput ceiling (keys rotated, 6,000/min each), then
  *   every event id sent is checked against what was stored: none lost, none stored twice.
@@ -39,8 +39,8 @@ import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.ser
  * only when it cannot set up or the targets disagree, never because the machine is slow.
  *
  * Requires DATABASE_URL (a dedicated database: the stack migrates it and loads reference and demo data; this
- * benchmark adds its banks PSPB…, merchants with NMIDs ID77…, payment events and transactions, and keeps the
- * banks and merchants for the next run). Progress goes to stderr; the tables and a one-line JSON summary (last
+ * benchmark adds its banks PSPB…/PSPC…, merchants with NMIDs ID77…, payment events and transactions, and keeps
+ * the banks and merchants for the next run; bench/floor-server.ts adds and drops the schema bench_floor). Progress goes to stderr; the tables and a one-line JSON summary (last
  * line) go to stdout.
  */
 
@@ -62,8 +62,8 @@ const SETTINGS = {
   rounds: envInt('BENCH_ROUNDS', 3),
   rateSecs: envInt('BENCH_RATE_SECS', 15),
   hotBanks: envInt('BENCH_PSP_HOT_BANKS', 1000),
-  coldBanks: envInt('BENCH_PSP_COLD_BANKS', 40),
-  coldMerchantsPerBank: envInt('BENCH_PSP_COLD_MERCHANTS', 150),
+  coldBanks: envInt('BENCH_PSP_COLD_BANKS', 60),
+  coldMerchantsPerBank: envInt('BENCH_PSP_COLD_MERCHANTS', 200),
 };
 /** The hot banks are used in this many groups, one per round in turn, so that a key's 60 s window sees at most ~2 cached runs. */
 const HOT_GROUPS = 2;
