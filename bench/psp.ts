@@ -1,10 +1,8 @@
 import 'reflect-metadata';
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
-import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
@@ -18,6 +16,7 @@ import { secretBoxFor } from '../subgraphs/merchant/src/context';
 import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
 import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
+import { HOST, envInt, graphqlRequests, healthy, launch, median, percentile, portInUse, progress, sleep, stopAll, waitFor } from './harness';
 
 /**
  * `npm run bench:psp`: the bank PSP API (psp-api.md) through the full path (REST process → gateway →
@@ -44,17 +43,6 @@ import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.ser
  * line) go to stdout.
  */
 
-const DIST = path.resolve(__dirname, '..');
-const HOST = '127.0.0.1';
-
-const envInt = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer (got ${raw})`);
-  return value;
-};
-
 const SETTINGS = {
   connections: envInt('BENCH_CONNECTIONS', 10),
   warmupSecs: envInt('BENCH_WARMUP_SECS', 2),
@@ -79,103 +67,6 @@ const PORTS = { rest: restPort, floor: restPort + 2, gateway: envInt('BENCH_GATE
 const SUBGRAPH_PORTS = { merchant: PORTS.gateway + 1, outlet: PORTS.gateway + 2, transaction: PORTS.gateway + 3, catalog: PORTS.gateway + 4 };
 const REST = `http://${HOST}:${PORTS.rest}`;
 const FLOOR = `http://${HOST}:${PORTS.floor}`;
-
-const progress = (line: string) => process.stderr.write(`${line}\n`);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-// ---------------------------------------------------------------------------------------------------------
-// Child processes: each in its own process group, so a group still alive after its leader exits (start.js's
-// children) is found and stopped too. (As in reference-cities.ts.)
-
-interface Managed {
-  name: string;
-  child: ChildProcess;
-  exited: Promise<void>;
-  lastLines: string[];
-}
-const managed: Managed[] = [];
-
-function launch(name: string, entry: string, env: NodeJS.ProcessEnv, onLine?: (line: string) => boolean): Managed {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  const lastLines: string[] = [];
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const handle: Managed = { name, child, exited, lastLines };
-  for (const stream of [child.stdout, child.stderr]) {
-    let pending = '';
-    stream?.setEncoding('utf8');
-    stream?.on('data', (chunk: string) => {
-      pending += chunk;
-      const lines = pending.split('\n');
-      pending = lines.pop() ?? '';
-      for (const line of lines) {
-        lastLines.push(line);
-        if (lastLines.length > 20) lastLines.shift();
-        if (onLine?.(line) ?? true) progress(`  [${name}] ${line}`);
-      }
-    });
-  }
-  managed.push(handle);
-  return handle;
-}
-
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function stopManaged(m: Managed): Promise<void> {
-  const pid = m.child.pid;
-  if (pid === undefined) return;
-  if (m.child.exitCode === null && m.child.signalCode === null) m.child.kill('SIGTERM');
-  await Promise.race([m.exited, sleep(10_000)]);
-  if (groupAlive(pid)) {
-    progress(`  ${m.name}: processes left in group ${pid} after SIGTERM; sending SIGKILL`);
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // gone meanwhile
-    }
-  }
-}
-
-let stopping: Promise<void> | undefined;
-function stopAll(): Promise<void> {
-  stopping ??= Promise.all([...managed].reverse().map(stopManaged)).then(() => undefined);
-  return stopping;
-}
-
-async function portInUse(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, HOST);
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
-async function waitFor(m: Managed, probe: () => Promise<boolean>, what: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let exited = false;
-  void m.exited.then(() => (exited = true));
-  while (Date.now() < deadline) {
-    if (exited) throw new Error(`${m.name} exited before ${what}; last output:\n${m.lastLines.join('\n')}`);
-    if (await probe().catch(() => false)) return;
-    await sleep(100);
-  }
-  throw new Error(`${m.name}: no ${what} within ${timeoutMs / 1000} s; last output:\n${m.lastLines.join('\n')}`);
-}
-
-async function healthy(origin: string): Promise<boolean> {
-  const { statusCode, body } = await request(`${origin}/health`);
-  await body.dump();
-  return statusCode === 200;
-}
 
 // ---------------------------------------------------------------------------------------------------------
 // CPU time per process, from /proc/<pid>/stat (utime + stime, clock ticks).
@@ -514,19 +405,6 @@ async function warmPass(pairs: Pair[]): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------
 // Checks.
 
-/** http_requests_total of POST /graphql answered 200, from a process's /metrics. */
-async function graphqlRequests(port: number): Promise<number> {
-  const { body } = await request(`http://${HOST}:${port}/metrics`);
-  const text = await body.text();
-  let total = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('http_requests_total{') && line.includes('route="/graphql"') && line.includes('method="POST"') && line.includes('status_code="200"')) {
-      total += Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
-  }
-  return total;
-}
-
 async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, number>> {
   const entries = await Promise.all(Object.entries(SUBGRAPH_PORTS).map(async ([name, port]) => [name, await graphqlRequests(port)] as const));
   return Object.fromEntries(entries) as Record<keyof typeof SUBGRAPH_PORTS, number>;
@@ -675,20 +553,6 @@ interface Run {
   coldReusedWithinTtl?: number;
   warmPassSecs?: number;
   integrity?: Integrity;
-}
-
-/** Nearest-rank percentile of sorted values. */
-function percentile(sorted: Float64Array, p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
-}
-
-function median(values: number[]): number {
-  const finite = values.filter((v) => Number.isFinite(v));
-  if (finite.length === 0) return NaN;
-  const sorted = [...finite].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /** The load running now, stopped on SIGINT/SIGTERM. */
