@@ -27,10 +27,11 @@ export default defineRoute({
   operation: record,
   authenticate: bankSignature('event'),
   rateLimit: { max: 6000, windowSecs: 60 },
-  handle: async ({ body }, runtime, req) => {
+  // The validated body is the parsed request as sent (this schema strips nothing and adds no defaults).
+  handle: async ({ body }, runtime) => {
     assertComplete(body);
     const target = await resolvePaymentTarget(runtime, body.nmid, body.mid, body.tid);
-    const input = toRecordInput(body, JSON.parse(req.rawBody ?? '{}'), target);
+    const input = toRecordInput(body, body, target);
     let result = (await runtime.run<{ recordPaymentEvent: PaymentEventResult }>(record, { input })).recordPaymentEvent;
     if (body.event_type === 'nmid.status_changed' && result.status !== 'rejected' && !result.applied) {
       await runtime.run(changeNmidStatus, { input: { nmid: body.nmid, status: body.nmid_new_status, reason: body.nmid_reason ?? null } });

@@ -26,11 +26,11 @@ export function assertComplete(event: PaymentEvent): void {
   if (missing.length > 0) throw new HttpError(400, 'bad_request', `${event.event_type} requires ${missing.join(', ')}`);
 }
 
-export function toRecordInput(event: PaymentEvent, rawBody: Record<string, unknown>, target: PaymentTarget | null) {
+export function toRecordInput(event: PaymentEvent, payload: object, target: PaymentTarget | null) {
   return {
     externalEventId: event.external_event_id,
     eventType: event.event_type,
-    payload: rawBody,
+    payload,
     nmid: event.nmid,
     transactionCode: event.transaction_code ?? null,
     referenceNumber: event.reference_number ?? null,

@@ -8,6 +8,7 @@ import { AssignmentParams, AssignmentRequest, AssignmentResponse } from './schem
 const assign = loadOperation(__dirname);
 const findMerchant = loadOperation(__dirname, 'merchant.graphql');
 const recordAssignment = loadOperation(__dirname, 'record-assignment.graphql');
+const lookupSignature = bankSignature('lookup');
 
 interface AssignedOutlet {
   id: string;
@@ -35,7 +36,7 @@ export default defineRoute({
   },
   operation: assign,
   authenticate: async (req, runtime) => {
-    const principal = await bankSignature('lookup')(req, runtime);
+    const principal = await lookupSignature(req, runtime);
     if (principal.kind === 'bank' && principal.tier !== 1) throw new HttpError(403, 'forbidden', 'only the tier-1 PSP may assign NMIDs');
     return principal;
   },

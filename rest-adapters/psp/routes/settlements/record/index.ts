@@ -23,7 +23,7 @@ export default defineRoute({
   handle: async ({ body }, runtime, req) => {
     assertConsistent(body, req.acting);
     const target = await resolvePaymentTarget(runtime, body.nmid);
-    const input = toSettlementInput(body, JSON.parse(req.rawBody ?? '{}'), target);
+    const input = toSettlementInput(body, body, target);
     const { recordSettlement } = await runtime.run<{ recordSettlement: SettlementResultData }>(record, { input });
     return toSettlementResponse(recordSettlement);
   },

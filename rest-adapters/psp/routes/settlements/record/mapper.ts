@@ -13,7 +13,7 @@ export function assertConsistent(body: SettlementRequest, principal: Principal |
   }
 }
 
-export function toSettlementInput(body: SettlementRequest, rawBody: Record<string, unknown>, target: PaymentTarget | null) {
+export function toSettlementInput(body: SettlementRequest, payload: object, target: PaymentTarget | null) {
   return {
     externalEventId: body.external_event_id,
     settlementId: body.settlement_id,
@@ -23,7 +23,7 @@ export function toSettlementInput(body: SettlementRequest, rawBody: Record<strin
     netAmount: body.net_amount,
     settlementDate: body.settlement_date,
     completedAt: body.completed_at,
-    payload: rawBody,
+    payload,
     outletId: target?.outletId ?? null,
     merchantId: target?.merchantId ?? null,
   };
