@@ -12,7 +12,8 @@ export const PrincipalSchema = Type.Union([
   Type.Object({ kind: Type.Literal('service'), service: Type.String() }),
   Type.Object({ kind: Type.Literal('internal'), service: Type.String() }),
   Type.Object({ kind: Type.Literal('operator'), operatorId: Type.String(), roles: Type.Array(Type.String()) }),
-  Type.Object({ kind: Type.Literal('user'), userId: Type.String() }),
+  /** An app user (core auth access token); the subgraphs resolve the user's merchant, role and outlets. */
+  Type.Object({ kind: Type.Literal('user'), userId: Type.String(), sessionId: Type.Optional(Type.String()) }),
   Type.Object({
     kind: Type.Literal('partner'),
     partnerId: Type.String(),

@@ -16,6 +16,7 @@ export const DEV_SECRETS = {
   DB_ROLE_PASSWORD: 'dev-role-password-change-me',
   SECRETS_ENCRYPTION_KEY: 'dev-secrets-encryption-key-change-me-000000',
   PARTNER_TOKEN_SECRET: 'dev-partner-token-secret-change-me-000',
+  USER_TOKEN_SECRET: 'dev-user-token-secret-change-me-00000000',
 } as const;
 
 const EnvSchema = Type.Object({
@@ -62,6 +63,8 @@ const EnvSchema = Type.Object({
   SECRETS_ENCRYPTION_KEY: Type.String({ minLength: 32, default: DEV_SECRETS.SECRETS_ENCRYPTION_KEY }),
   /** Signs partner access tokens (HS256); at least 32 characters. */
   PARTNER_TOKEN_SECRET: Type.String({ minLength: 32, default: DEV_SECRETS.PARTNER_TOKEN_SECRET }),
+  /** Signs app users' access tokens (HS256); at least 32 characters. */
+  USER_TOKEN_SECRET: Type.String({ minLength: 32, default: DEV_SECRETS.USER_TOKEN_SECRET }),
 
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
@@ -97,7 +100,7 @@ export interface Config {
   gatewayUrl: string;
   /** Where the gateway reaches each subgraph: <NAME>_SUBGRAPH_URL, else 127.0.0.1 on the subgraph's port. */
   subgraphUrls: Record<SubgraphName, string>;
-  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string; partnerTokenSecret: string };
+  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string; partnerTokenSecret: string; userTokenSecret: string };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
   webhooks: { retryScale: number; dispatchIntervalMs: number };
@@ -168,6 +171,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
       encryptionKey: env.SECRETS_ENCRYPTION_KEY,
       partnerTokenSecret: env.PARTNER_TOKEN_SECRET,
+      userTokenSecret: env.USER_TOKEN_SECRET,
     },
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,

@@ -88,7 +88,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const methodsByUrl = new Map<string, Set<string>>();
   for (const adapter of adapters) {
     for (const route of adapter.routes) {
-      registerRoute(app, route, adapter, client, cache);
+      registerRoute(app, route, adapter, client, cache, config);
       methodsByUrl.set(route.url, new Set([...(methodsByUrl.get(route.url) ?? []), route.method as string]));
     }
   }
@@ -112,8 +112,9 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   return app;
 }
 
-function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, client: GatewayClient, referenceCache: ResponseCache): void {
+function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, client: GatewayClient, referenceCache: ResponseCache, config: Config): void {
   const runtimeFor = (req: FastifyRequest): RouteRuntime => ({
+    config,
     run: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, acting: req.acting, ...options }),
   });
   const privateCache = route.privateCacheSecs ? new ResponseCache(route.privateCacheSecs, 50_000, 'private') : undefined;

@@ -1,6 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
+import type { Config } from '../config/config';
 import type { ExecuteOptions } from './gateway-client';
 import type { FixedOperationDocument } from './operation';
 
@@ -20,6 +21,8 @@ type Input<S extends RouteSchemas> = {
 
 /** What a route's custom `handle` gets: the gateway, bound to the current request's id. */
 export interface RouteRuntime {
+  /** The REST process's validated configuration (secrets included: never log it). */
+  config: Config;
   run<T>(operation: FixedOperationDocument, variables: Record<string, unknown>, options?: Partial<ExecuteOptions>): Promise<T>;
 }
 

@@ -7,6 +7,7 @@ import { Merchant } from './modules/merchant/merchant.entity';
 import { Partner, PartnerCredential, PartnerMerchantAccess } from './modules/partner/partner.entity';
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
+import { MerchantUser, User } from './modules/user/user.entity';
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
@@ -33,6 +34,8 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     LegalDocument,
     BankWebhookEndpoint,
     WebhookDelivery,
+    User,
+    MerchantUser,
   ],
   migrations,
   buildSchema: buildMerchantSchema,

@@ -8,6 +8,7 @@ import { MerchantLifecycleService } from './modules/merchant/merchant-lifecycle.
 import { MerchantService } from './modules/merchant/merchant.service';
 import { PartnerService } from './modules/partner/partner.service';
 import { ReferenceService } from './modules/reference/reference.service';
+import { MembershipService } from './modules/user/membership.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -27,6 +28,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),
       partner: new PartnerService(em, secretBoxFor(config)),
+      membership: new MembershipService(em),
     },
   };
 }

@@ -1,0 +1,26 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { toMerchantType } from '../merchant/merchant.service';
+import type { MerchantMembershipType } from './membership.type';
+import { MerchantUser } from './user.entity';
+
+/** Order of preference when a user belongs to several merchants: the active one first, then the newest. */
+const STATUS_RANK: Record<string, number> = { active: 0, suspended: 1, inactive: 2, draft: 3 };
+
+export class MembershipService {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * The merchant a user acts for: its live membership of a merchant that is not deleted, preferring an
+   * active merchant, then the most recent membership. Null when the user belongs to none.
+   */
+  async currentOf(userId: string): Promise<MerchantMembershipType | null> {
+    const rows = await this.em.find(
+      MerchantUser,
+      { user: userId, revokedAt: null, merchant: { status: { $ne: 'deleted' } } },
+      { populate: ['merchant', 'merchant.bank'], orderBy: { createdAt: 'desc' } },
+    );
+    const best = rows.sort((a, b) => (STATUS_RANK[a.merchant.status] ?? 9) - (STATUS_RANK[b.merchant.status] ?? 9))[0];
+    if (!best) return null;
+    return { merchant: toMerchantType(best.merchant), role: best.role, outletIds: best.outletIds, terminalId: best.terminalId ?? null };
+  }
+}
