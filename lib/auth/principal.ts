@@ -12,8 +12,19 @@ export const PrincipalSchema = Type.Union([
   Type.Object({ kind: Type.Literal('service'), service: Type.String() }),
   Type.Object({ kind: Type.Literal('internal'), service: Type.String() }),
   Type.Object({ kind: Type.Literal('operator'), operatorId: Type.String(), roles: Type.Array(Type.String()) }),
-  /** An app user (core auth access token); the subgraphs resolve the user's merchant, role and outlets. */
-  Type.Object({ kind: Type.Literal('user'), userId: Type.String(), sessionId: Type.Optional(Type.String()) }),
+  /**
+   * An app user (core auth access token). `merchantId`, `role`, `outletIds` (empty = all) are set by the core
+   * adapter only after the merchant subgraph answered the user's membership (viewerMembership); subgraphs
+   * other than merchant scope user data by them and refuse a user principal without them.
+   */
+  Type.Object({
+    kind: Type.Literal('user'),
+    userId: Type.String(),
+    sessionId: Type.Optional(Type.String()),
+    merchantId: Type.Optional(Type.String()),
+    role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('staff'), Type.Literal('viewer')])),
+    outletIds: Type.Optional(Type.Array(Type.String())),
+  }),
   Type.Object({
     kind: Type.Literal('partner'),
     partnerId: Type.String(),
