@@ -187,7 +187,7 @@ export async function createPartner(config: Config, adminUrl: string, input: { c
 export function issuePartnerCredential(
   config: Config,
   adminUrl: string,
-  input: { partnerCode: string; name: string; contract: PartnerContract; scopes: string[]; mode: PartnerAuthMode; outletsEnabled?: boolean },
+  input: { partnerCode: string; name: string; contract: PartnerContract; scopes: string[]; mode: PartnerAuthMode; outletsEnabled?: boolean; rateLimitPerMinute?: number },
 ) {
   return withPartners(config, adminUrl, (partners) => partners.issueCredential(input));
 }

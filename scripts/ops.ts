@@ -90,7 +90,7 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
       createPartner(loadConfig(), adminUrl, { code: required(o, 'code'), name: required(o, 'name'), referralCode: required(o, 'referral-code') }),
   },
   'partner:credential': {
-    help: 'issue a partner credential: --partner C --name N --contract A|B --scopes merchant.read,transaction.read,… [--mode jwt|hmac] [--outlets-enabled]; the secret is shown once',
+    help: 'issue a partner credential: --partner C --name N --contract A|B --scopes merchant.read,transaction.read,… [--mode jwt|hmac] [--outlets-enabled] [--rate N per minute, default 60]; the secret is shown once',
     run: (adminUrl, o) => {
       const contract = required(o, 'contract');
       const mode = (o.mode as string | undefined) ?? 'jwt';
@@ -103,6 +103,7 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
         mode,
         scopes: required(o, 'scopes').split(','),
         outletsEnabled: o['outlets-enabled'] === true,
+        ...(o.rate === undefined ? {} : { rateLimitPerMinute: positiveInteger(o.rate, '--rate') }),
       });
     },
   },
@@ -126,6 +127,12 @@ function partnerAccessArgs(o: Options) {
   return { partnerCode: required(o, 'partner'), merchantId: required(o, 'merchant'), type } as const;
 }
 
+function positiveInteger(value: Options[string], flag: string): number {
+  const n = typeof value === 'string' && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : NaN;
+  if (!Number.isInteger(n)) throw new Error(`${flag} must be a positive integer`);
+  return n;
+}
+
 function required(options: Options, name: string): string {
   const value = options[name];
   if (typeof value !== 'string' || !value) throw new Error(`--${name} is required`);
@@ -139,6 +146,7 @@ async function main(): Promise<number> {
       'geo-csv': { type: 'string' },
       code: { type: 'string' },
       name: { type: 'string' },
+      rate: { type: 'string' },
       tier: { type: 'string' },
       bank: { type: 'string' },
       nmid: { type: 'string', multiple: true },

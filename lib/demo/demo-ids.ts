@@ -28,6 +28,8 @@ export const DEMO = {
       categoryCode: '5411',
       categoryName: 'Minimarket',
       phone: '+6281234567892',
+      /** Referred by the demo partner too: a multi-outlet merchant for the partner outlet endpoints. */
+      referralCode: 'DEMOREF',
       outlets: [
         { id: '019a0000-0000-7000-8000-00000000e004', code: 'PUSAT', name: 'Minimarket Sejahtera – Gambir', nmid: 'ID1026112200004', tid: 'TDEMO0004' },
         { id: '019a0000-0000-7000-8000-00000000e005', code: 'CIDENG', name: 'Minimarket Sejahtera – Cideng', nmid: 'ID1026112200005', tid: 'TDEMO0005' },

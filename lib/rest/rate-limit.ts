@@ -6,10 +6,13 @@ import { HttpError } from './error-body';
 /**
  * Per-route, per-credential rate limits of the REST adapters (psp-api.md §8, partner-api.md §8).
  *
- * A route opts in with `rateLimit: { max, windowSecs }`; the app factory spreads `rateLimitRouteConfig(…)`
+ * A route opts in with `rateLimit: { max, windowSecs, budget? }`; the app factory spreads `rateLimitRouteConfig(…)`
  * into its route options after calling `registerRateLimiting` once. The counter key is the route (method
  * and URL pattern; HEAD shares GET's) plus `req.rateLimitKey`, which the route's authentication step sets
  * (`psp:<key_id>`, `partner:<credential_id>`), else the client IP (`ip:<addr>`, IPv6 by /64).
+ *
+ * Routes with the same `budget` share one counter (the partner API's per-credential quota); the authentication
+ * step may set `req.rateLimitMax` to the credential's own limit.
  *
  * The check runs as the route's last `preHandler`, so it sees the key set by authentication hooks
  * (onRequest/preParsing/preValidation, app-level preHandler, or route preHandlers declared in the route
@@ -45,10 +48,15 @@ import { HttpError } from './error-body';
  */
 
 export interface RateLimit {
-  /** Requests allowed per window and key. */
+  /** Requests allowed per window and key (for a budget: unless the authentication step set `req.rateLimitMax`). */
   max: number;
   /** Window length in seconds. */
   windowSecs: number;
+  /**
+   * Routes naming the same budget share one counter per credential (partner-api.md §8: 60 requests per minute
+   * per credential, whatever the endpoint); without it each route counts on its own.
+   */
+  budget?: string;
 }
 
 export interface RateLimitingOptions {
@@ -62,6 +70,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the route's authentication step (`psp:<key_id>`, `partner:<credential_id>`); else the client IP is the key. */
     rateLimitKey?: string;
+    /** A limit of the caller's own (a partner credential's configured rate), replacing `max` on routes with a budget. */
+    rateLimitMax?: number;
   }
   interface FastifyContextConfig {
     /** Set through rateLimitRouteConfig(); a key of our own so that it never collides with the plugin's `rateLimit`. */
@@ -84,7 +94,7 @@ export function rateLimitRouteConfig(limit?: RateLimit): { config?: { restRateLi
   if (!Number.isInteger(limit.max) || limit.max < 1 || !Number.isInteger(limit.windowSecs) || limit.windowSecs < 1) {
     throw new Error(`rateLimit needs positive integers, got max=${limit.max} windowSecs=${limit.windowSecs}`);
   }
-  return { config: { restRateLimit: { max: limit.max, windowSecs: limit.windowSecs } } };
+  return { config: { restRateLimit: { ...limit } } };
 }
 
 /**
@@ -107,16 +117,16 @@ export async function registerRateLimiting(app: FastifyInstance, options: RateLi
     if (!limit) return;
     const hooks = route.preHandler === undefined ? [] : Array.isArray(route.preHandler) ? [...route.preHandler] : [route.preHandler];
     if (hooks.some((hook) => ENFORCER in hook)) return; // options copied from a route that has one already
-    const routeId = `${routeMethods(route)} ${route.url}`;
-    let enforcer = enforcers.get(routeId);
+    const counterId = limit.budget ? `budget:${limit.budget}` : `${routeMethods(route)} ${route.url}`;
+    let enforcer = enforcers.get(counterId);
     if (!enforcer) {
       const limiterOptions = {
-        max: limit.max,
+        max: limit.budget ? (req: FastifyRequest) => req.rateLimitMax ?? limit.max : limit.max,
         timeWindow: limit.windowSecs * 1000,
-        keyGenerator: (req: FastifyRequest) => `${routeId}|${req.rateLimitKey ?? `ip:${normalizeIP(req.ip)}`}`,
+        keyGenerator: (req: FastifyRequest) => `${counterId}|${req.rateLimitKey ?? `ip:${normalizeIP(req.ip)}`}`,
       };
       enforcer = Object.assign(enforce(local(limiterOptions), shared?.limiter(limiterOptions), shared), { [ENFORCER]: true });
-      enforcers.set(routeId, enforcer);
+      enforcers.set(counterId, enforcer);
     }
     route.preHandler = [...hooks, enforcer] as RouteOptions['preHandler'];
   });

@@ -1,13 +1,17 @@
 import type { RestAdapter } from '../../lib/rest/route';
 import token from './routes/auth/token';
 import scoringSummary from './routes/merchants/scoring-summary';
+import outletDetail from './routes/outlets/detail';
+import outletDevices from './routes/outlets/devices';
+import outlets from './routes/outlets/list';
+import outletTransactions from './routes/outlets/transactions';
 import transactions from './routes/merchants/transactions';
 import referralMerchants from './routes/referral-merchants/list';
 import referralSummary from './routes/referral-merchants/summary';
 
-/** partner-api.md: token exchange and read-only merchant data (/api/partner/v1). The outlet endpoints are not built yet. */
+/** partner-api.md: token exchange and read-only merchant data (/api/partner/v1). */
 export const partnerAdapter: RestAdapter = {
   name: 'partner',
-  description: 'Partner read-only API (partner-api.md): token exchange, referral merchants, transactions, scoring.',
-  routes: [token, referralMerchants, referralSummary, transactions, scoringSummary],
+  description: 'Partner read-only API (partner-api.md): token exchange, referral merchants, transactions, scoring, outlets.',
+  routes: [token, referralMerchants, referralSummary, transactions, scoringSummary, outlets, outletDetail, outletDevices, outletTransactions],
 };

@@ -231,7 +231,7 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
         },
         access: { merchantId: DEMO.merchantId, accessType: 'referral', grantedAt: expect.any(String) },
         rate_limit_key: `partner:${DEMO.partner.credentials.contractA.id}`,
-        outlets_enabled: false,
+        outlets_enabled: true, // the demo credentials have the outlet endpoints enabled
       });
       expect(res.headers['x-ratelimit-limit']).toBe('1000');
     });

@@ -5,31 +5,12 @@ import { issueServiceToken } from '../../lib/auth/service-token';
 import { DEMO } from '../../lib/demo/demo-ids';
 import { clearPartnerCredentialCache, configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
 import { createPartner, grantPartnerAccess, issuePartnerCredential, onboardMerchant, ungrantPartnerAccess } from '../../scripts/database-tasks';
+import { NEVER, NEVER_IN_A, keysOf } from '../support/partner-masking';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 const BASE = '/api/partner/v1';
 const UUID = expect.stringMatching(/^[0-9a-f-]{36}$/);
-
-/** Field names that must never leave the partner API (partner-api.md §2 "Fields never returned"). */
-const NEVER = [
-  'customer_id', 'qris_payload', 'qris_static_payload', 'device_id', 'payer_reference', 'payer_name_masked', 'payer_name', 'payer_bank_code',
-  'rrn', 'nmid', 'mid', 'tid', 'terminal_id', 'bank_code', 'mdr_fee_bank', 'switching_fee', 'platform_fee', 'service_fee', 'fee_share',
-  'commission', 'partner_commission', 'refunded_amount', 'nik', 'national_id', 'account_number', 'account_name', 'settlement_ref',
-];
-/** Contract A omits every fee and MDR breakdown. */
-const NEVER_IN_A = ['mdr_rate', 'mdr_fee_amount', 'net_amount_after_mdr', 'currency', 'settlement_status'];
-
-function keysOf(value: unknown, into = new Set<string>()): Set<string> {
-  if (Array.isArray(value)) value.forEach((v) => keysOf(v, into));
-  else if (value && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      into.add(key);
-      keysOf(v, into);
-    }
-  }
-  return into;
-}
 
 describe('Partner API data endpoints (referral merchants, summary, transactions, scoring)', () => {
   let stack: TestStack;

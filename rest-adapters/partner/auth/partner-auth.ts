@@ -17,6 +17,7 @@ interface Credential {
   contract: 'A' | 'B';
   scopes: string[];
   outletsEnabled: boolean;
+  rateLimitPerMinute: number;
   status: string;
   secret: string | null;
   partner: { id: string; code: string; status: string };
@@ -52,6 +53,9 @@ export function clearPartnerCredentialCache(): void {
   credentials.clear();
 }
 
+/** partner-api.md §8: one budget per credential across every data endpoint; the credential's own rate replaces max. */
+export const PARTNER_RATE_LIMIT = { max: 60, windowSecs: 60, budget: 'partner-api' } as const;
+
 const unauthorized = (message: string) => new HttpError(401, 'unauthorized', message);
 
 /**
@@ -66,6 +70,7 @@ export async function partnerAuth(req: FastifyRequest, runtime: RouteRuntime): P
   const usesHmac = !authorization && Object.values(PARTNER_HMAC_HEADERS).some((name) => header(req, name));
   const { credential, scopes } = usesHmac ? await fromSignature(req, runtime) : await fromBearer(authorization, runtime);
   req.rateLimitKey = `partner:${credential.id}`;
+  req.rateLimitMax = credential.rateLimitPerMinute;
   req.partnerCredential = { id: credential.id, credentialKey: credential.credentialKey, outletsEnabled: credential.outletsEnabled, partnerCode: credential.partner.code };
   return { kind: 'partner', partnerId: credential.partner.id, credentialId: credential.id, scopes, contract: credential.contract };
 }

@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO } from '../../../../lib/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
+import { seedTransactionHistory } from './history.seed';
 
 const HOUR = 3_600_000;
 /** The demo merchant's MCC (5814, coffee shop) is in the regular MDR segment. */
 const DEMO_MDR_RATE = '0.0070';
 
-/** Twelve transactions of the demo bank over the last days, mostly successful, spread over both demo outlets. */
+/** Twelve transactions of the demo bank over the last days, mostly successful, spread over both demo outlets; then the referred merchants' history. */
 export async function seedTransactionDemo(em: EntityManager): Promise<Record<string, number>> {
   const now = Date.now();
   const statuses = ['success', 'success', 'success', 'failed', 'success', 'success', 'pending', 'success', 'success', 'refunded', 'success', 'success'];
@@ -36,5 +37,5 @@ export async function seedTransactionDemo(em: EntityManager): Promise<Record<str
     };
   });
   const inserted = await em.getKnex()('transaction.transactions').insert(rows).onConflict('id').ignore().returning('id');
-  return { transactions: inserted.length };
+  return { transactions: inserted.length, ...(await seedTransactionHistory(em, now)) };
 }

@@ -1,7 +1,7 @@
 import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
-import { partnerAuth, requireMerchantAccess, requireScope } from '../../../auth/partner-auth';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '../../../auth/partner-auth';
 import { MerchantIdParams, scopedTo } from '../../partner-data';
 import { type ScoringMerchantData, toScoringSummaryA, toScoringSummaryB } from './mapper';
 import { ScoringSummaryResponse } from './schema';
@@ -18,10 +18,9 @@ export default defineRoute({
   schema: { params: MerchantIdParams, response: { 200: ScoringSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
   operation,
   authenticate: partnerAuth,
-  rateLimit: { max: 60, windowSecs: 60 },
+  rateLimit: PARTNER_RATE_LIMIT,
   handle: async ({ params }, runtime, req) => {
     const principal = requireScope(req.acting, 'scoring.read', 'risk-summary.read');
-    await requireMerchantAccess(runtime, params.merchant_id);
     const { partnerMerchants } = await runtime.run<{ partnerMerchants: { merchant: ScoringMerchantData }[] }>(
       operation,
       { merchantId: params.merchant_id, contractA: principal.contract === 'A' },

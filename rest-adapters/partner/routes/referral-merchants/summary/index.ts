@@ -1,7 +1,7 @@
 import { errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
-import { partnerAuth, requireScope } from '../../../auth/partner-auth';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '../../../auth/partner-auth';
 import { PartnerIdParams, partnerCodeOf, requireOwnPartner, scopedTo, toPartnerMerchantStatus } from '../../partner-data';
 import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
 
@@ -29,7 +29,7 @@ export default defineRoute({
   schema: { params: PartnerIdParams, response: { 200: ReferralSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
   operation,
   authenticate: partnerAuth,
-  rateLimit: { max: 60, windowSecs: 60 },
+  rateLimit: PARTNER_RATE_LIMIT,
   handle: async ({ params }, runtime, req) => {
     const principal = requireScope(req.acting, 'merchant.read');
     requireOwnPartner(principal, params.partner_id);

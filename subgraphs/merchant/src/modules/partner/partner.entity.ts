@@ -39,7 +39,7 @@ export class Partner {
  */
 @Entity({ tableName: 'partner_credentials' })
 export class PartnerCredential {
-  [OptionalProps]?: 'status' | 'createdAt' | 'outletsEnabled' | 'scopes';
+  [OptionalProps]?: 'status' | 'createdAt' | 'outletsEnabled' | 'scopes' | 'rateLimitPerMinute';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
@@ -72,6 +72,10 @@ export class PartnerCredential {
   /** Operator switch for the four outlet endpoints (partner-api.md §4: enabled on request). */
   @Property({ type: 'boolean' })
   outletsEnabled: boolean = false;
+
+  /** Requests per minute across the partner API (partner-api.md §8: 60 by default). */
+  @Property({ type: 'integer' })
+  rateLimitPerMinute: number = 60;
 
   @Property({ type: 'text' })
   status: 'active' | 'revoked' = 'active';

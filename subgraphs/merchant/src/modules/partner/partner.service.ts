@@ -31,6 +31,8 @@ export interface IssueCredentialInput {
   scopes: string[];
   mode: PartnerAuthMode;
   outletsEnabled?: boolean;
+  /** Requests per minute (default 60). */
+  rateLimitPerMinute?: number;
   /** Fixed key and secret (demo data only). */
   fixed?: { id: string; credentialKey: string; secret: string };
 }
@@ -99,6 +101,7 @@ export class PartnerService {
       secretHash: input.mode === 'jwt' ? await hashSecret(secret) : null,
       secretSealed: input.mode === 'hmac' ? this.box.seal(secret) : null,
       outletsEnabled: input.outletsEnabled ?? false,
+      rateLimitPerMinute: input.rateLimitPerMinute ?? 60,
     });
     await this.em.flush();
     return { credential_key: credential.credentialKey, credential_secret: secret, contract: credential.contract, mode: credential.authMode };
@@ -236,6 +239,7 @@ function toCredentialType(credential: PartnerCredential, secret: string | null):
     contract: credential.contract,
     scopes: credential.scopes,
     outletsEnabled: credential.outletsEnabled,
+    rateLimitPerMinute: credential.rateLimitPerMinute,
     status: credential.status,
     secret,
     partner: { id: partner.id, code: partner.code, name: partner.name, status: partner.status },

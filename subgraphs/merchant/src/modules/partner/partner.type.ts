@@ -1,5 +1,5 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { Field, ID, ObjectType } from 'type-graphql';
+import { Field, ID, Int, ObjectType } from 'type-graphql';
 import { MerchantType } from '../merchant/merchant.type';
 
 @ObjectType('Partner', { description: 'A partner of the partner API.' })
@@ -39,6 +39,9 @@ export class PartnerCredentialType {
 
   @Field({ description: 'Whether the four outlet endpoints are enabled for this credential.' })
   outletsEnabled!: boolean;
+
+  @Field(() => Int, { description: 'Requests per minute across the partner API.' })
+  rateLimitPerMinute!: number;
 
   @Field({ description: 'active or revoked.' })
   status!: string;

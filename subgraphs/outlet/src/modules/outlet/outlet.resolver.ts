@@ -1,4 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { AssignNmidInput, ChangeNmidStatusInput, OutletType } from './outlet.type';
@@ -51,9 +52,10 @@ export class OutletResolver {
  */
 @Resolver(() => MerchantRef)
 export class MerchantOutletsResolver {
-  @Authorized('service', 'internal', 'operator', 'bank')
-  @FieldResolver(() => [OutletType], { description: 'Live outlets, the default outlet first.' })
+  @Authorized('service', 'internal', 'operator', 'bank', 'partner')
+  @FieldResolver(() => [OutletType], { description: 'Live outlets, the default outlet first. A partner principal needs the merchant in its merchantIds.' })
   outlets(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType[]> {
+    assertPartnerMayRead(ctx.principal, merchant.id);
     return ctx.services.outlet.ofMerchant(merchant.id);
   }
 

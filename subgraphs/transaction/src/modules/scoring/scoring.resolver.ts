@@ -2,7 +2,7 @@ import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
-import { assertPartnerMayRead } from '../partner-scope/partner-scope';
+import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
 import { ScoringAType, ScoringBType } from './scoring.type';
 
 /**

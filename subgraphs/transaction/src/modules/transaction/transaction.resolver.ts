@@ -2,7 +2,7 @@ import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
-import { assertPartnerMayRead } from '../partner-scope/partner-scope';
+import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
 
@@ -46,11 +46,12 @@ export class MerchantTransactionsResolver {
     @Arg('to', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) to: Date | null,
     @Arg('before', () => DateTimeResolver, { nullable: true, description: 'Exclusive.' }) before: Date | null,
     @Arg('statuses', () => [String], { nullable: true, description: 'Stored statuses; all when omitted.' }) statuses: string[] | null,
+    @Arg('outletId', () => ID, { nullable: true, description: 'Only this outlet of the merchant.' }) outletId: string | null,
     @Arg('limit', () => Int, { defaultValue: 50 }) limit: number,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionType[]> {
     assertPartnerMayRead(ctx.principal, merchant.id);
-    return ctx.services.transaction.ofMerchant(merchant.id, { from, to, before, statuses }, limit);
+    return ctx.services.transaction.ofMerchant(merchant.id, { from, to, before, statuses, outletId }, limit);
   }
 
   @Authorized('service', 'internal', 'operator', 'partner')
@@ -59,9 +60,10 @@ export class MerchantTransactionsResolver {
     @Root() merchant: MerchantRef,
     @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
     @Arg('before', () => DateTimeResolver, { nullable: true, description: 'Exclusive.' }) before: Date | null,
+    @Arg('outletId', () => ID, { nullable: true, description: 'Only this outlet of the merchant.' }) outletId: string | null,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionTotalsType> {
     assertPartnerMayRead(ctx.principal, merchant.id);
-    return ctx.services.transaction.totalsOfMerchant(merchant.id, { from, before });
+    return ctx.services.transaction.totalsOfMerchant(merchant.id, { from, before, outletId });
   }
 }

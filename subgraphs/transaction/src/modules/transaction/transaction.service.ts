@@ -17,6 +17,8 @@ export interface TransactionFilter {
   before?: Date | null;
   /** Stored statuses to keep; null or empty = all. */
   statuses?: string[] | null;
+  /** Only this outlet's transactions. */
+  outletId?: string | null;
 }
 
 export interface TransactionTotals {
@@ -69,7 +71,7 @@ export class TransactionService {
 
   /** The merchant's transactions in a window, newest first, at most `limit` (clamped to 1..MAX_WINDOW_ITEMS). */
   async ofMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionType[]> {
-    if (!UUID_PATTERN.test(merchantId)) return [];
+    if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return [];
     const qb = this.em.getKnex()('transaction.transactions').select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
     applyFilter(qb, merchantId, filter);
     const rows = await qb.orderBy([{ column: 'transaction_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
@@ -77,9 +79,9 @@ export class TransactionService {
   }
 
   /** Gross and count of the merchant's `success` transactions in a window (all time without bounds); batched. */
-  async totalsOfMerchant(merchantId: string, filter: Pick<TransactionFilter, 'from' | 'to' | 'before'>): Promise<TransactionTotals> {
-    if (!UUID_PATTERN.test(merchantId)) return { grossAmount: 0, count: 0 };
-    const key = JSON.stringify([filter.from ?? null, filter.to ?? null, filter.before ?? null]);
+  async totalsOfMerchant(merchantId: string, filter: Pick<TransactionFilter, 'from' | 'to' | 'before' | 'outletId'>): Promise<TransactionTotals> {
+    if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return { grossAmount: 0, count: 0 };
+    const key = JSON.stringify([filter.from ?? null, filter.to ?? null, filter.before ?? null, filter.outletId ?? null]);
     let loader = this.totalsByWindow.get(key);
     if (!loader) {
       loader = new DataLoader(async (merchantIds: readonly string[]) => {
@@ -106,6 +108,7 @@ function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilt
   if (filter.to) qb.where('transaction_at', '<=', filter.to);
   if (filter.before) qb.where('transaction_at', '<', filter.before);
   if (filter.statuses?.length) qb.whereIn('status', filter.statuses);
+  if (filter.outletId) qb.where('outlet_id', filter.outletId);
 }
 
 export function toTransactionType(row: Transaction): TransactionType {

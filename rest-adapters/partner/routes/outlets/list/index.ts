@@ -1,0 +1,32 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '../../../auth/partner-auth';
+import { MerchantIdParams } from '../../partner-data';
+import { type OutletData, loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
+import { OutletListResponse } from './schema';
+
+const operation = loadOperation(__dirname);
+
+/** partner-api.md §4 outlet endpoints: the merchant's live outlets, the default outlet first. */
+export default defineRoute({
+  method: 'GET',
+  url: '/api/partner/v1/merchants/:merchant_id/outlets',
+  summary: 'List the outlets of a merchant in the calling partner’s scope',
+  description: 'Scope merchant.read; enabled per credential by an operator (otherwise 403).',
+  tags: ['partner: outlets'],
+  schema: { params: MerchantIdParams, response: { 200: OutletListResponse, ...errorResponses(401, 403, 429) } },
+  operation,
+  authenticate: partnerAuth,
+  rateLimit: PARTNER_RATE_LIMIT,
+  handle: async ({ params }, runtime, req) => {
+    requireOutletsEnabled(req);
+    const principal = requireScope(req.acting, 'merchant.read');
+    const merchant = await loadScopedMerchant<{ id: string; name: string; outlets: OutletData[] }>(runtime, principal, operation, params.merchant_id);
+    const items = merchant.outlets.map((o) => toPartnerOutlet(principal, merchant.id, o));
+    const defaultOutletId = merchant.outlets[0]?.id ?? null;
+    return principal.contract === 'A'
+      ? { merchant_id: merchant.id, merchant_name: merchant.name, default_outlet_id: defaultOutletId, items }
+      : { merchant_id: merchant.id, default_outlet_id: defaultOutletId, items, count: items.length };
+  },
+});

@@ -1,0 +1,111 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { HttpError } from '../../../../lib/rest/error-body';
+import { Nullable } from '../../../../lib/rest/schema-helpers';
+import type { RouteRuntime } from '../../../../lib/rest/route';
+import type { FixedOperationDocument } from '../../../../lib/rest/operation';
+import type { PartnerPrincipal } from '../../auth/partner-auth';
+import { jakartaIso } from '../jakarta-time';
+import { scopedTo } from '../partner-data';
+
+/**
+ * Outlet payloads of the partner API (partner-api.md §1 multi-outlet model; §2 leaves them open, designed in
+ * docs/decisions.md "Partner API — outlet endpoints"). The identifiers §1 names for outlets and devices (nmid,
+ * mid, tid, serial_number) are returned; the raw device id, the QRIS payload and settlement accounts never are.
+ * Both contracts share these objects; times follow the contract (A: +07:00, B: UTC).
+ */
+export const OutletParams = Type.Object(
+  { merchant_id: Type.String({ minLength: 1, maxLength: 64 }), outlet_id: Type.String({ minLength: 1, maxLength: 64 }) },
+  { additionalProperties: false },
+);
+
+export const PartnerOutlet = Type.Object(
+  {
+    outlet_id: Type.String({ format: 'uuid' }),
+    merchant_id: Type.String({ format: 'uuid' }),
+    outlet_code: Type.String(),
+    outlet_name: Type.String(),
+    is_default: Type.Boolean({ description: 'The transparent outlet of a single-counter merchant (default_outlet_id).' }),
+    nmid: Nullable(Type.String({ description: 'National merchant ID of this outlet; null before assignment.' })),
+    nmid_status: Nullable(Type.Union([Type.Literal('active'), Type.Literal('suspended')], { description: 'null without an NMID.' })),
+    mid: Nullable(Type.String({ description: 'Acquirer merchant ID.' })),
+    address_line: Nullable(Type.String()),
+    city: Nullable(Type.String()),
+    province: Nullable(Type.String()),
+    postal_code: Nullable(Type.String()),
+    device_count: Type.Integer({ description: 'Devices at the outlet that are not inactive.' }),
+    created_at: Type.String({ format: 'date-time', description: 'Contract A: +07:00; B: UTC.' }),
+  },
+  { additionalProperties: false, title: 'PartnerOutlet' },
+);
+export type PartnerOutlet = Static<typeof PartnerOutlet>;
+
+export interface OutletData {
+  id: string;
+  code: string;
+  name: string;
+  isDefault: boolean;
+  nmid: string | null;
+  nmidStatus: string;
+  mid: string | null;
+  addressLine: string | null;
+  city: string | null;
+  province: string | null;
+  postalCode: string | null;
+  createdAt: string;
+  terminals: { status: string }[];
+}
+
+/** An instant as the contract renders it: A in Asia/Jakarta local time with offset, B as the gateway gives it (UTC). */
+export function contractTime(principal: PartnerPrincipal, iso: string): string;
+export function contractTime(principal: PartnerPrincipal, iso: string | null): string | null;
+export function contractTime(principal: PartnerPrincipal, iso: string | null): string | null {
+  if (iso === null) return null;
+  return principal.contract === 'A' ? jakartaIso(new Date(iso)) : iso;
+}
+
+export function toPartnerOutlet(principal: PartnerPrincipal, merchantId: string, o: OutletData): PartnerOutlet {
+  return {
+    outlet_id: o.id,
+    merchant_id: merchantId,
+    outlet_code: o.code,
+    outlet_name: o.name,
+    is_default: o.isDefault,
+    nmid: o.nmid,
+    nmid_status: o.nmid ? (o.nmidStatus as 'active' | 'suspended') : null,
+    mid: o.mid,
+    address_line: o.addressLine,
+    city: o.city,
+    province: o.province,
+    postal_code: o.postalCode,
+    device_count: o.terminals.filter((t) => t.status !== 'inactive').length,
+    created_at: contractTime(principal, o.createdAt),
+  };
+}
+
+/**
+ * Runs an outlet operation (`partnerMerchants(merchantIds: [$merchantId]) { merchant { … } }`) as the partner
+ * narrowed to the merchant: the merchant subgraph answers nothing outside the partner's scope (403), and the
+ * outlet and transaction subgraphs require the merchant in merchantIds.
+ */
+export async function loadScopedMerchant<M>(
+  runtime: RouteRuntime,
+  principal: PartnerPrincipal,
+  operation: FixedOperationDocument,
+  merchantId: string,
+  variables: Record<string, unknown> = {},
+): Promise<M> {
+  const { partnerMerchants } = await runtime.run<{ partnerMerchants: { merchant: M }[] }>(
+    operation,
+    { merchantId, ...variables },
+    { acting: scopedTo(principal, [merchantId]) },
+  );
+  if (!partnerMerchants[0]) throw new HttpError(403, 'forbidden', 'the merchant is outside the partner’s scope');
+  return partnerMerchants[0].merchant;
+}
+
+/** The live outlet of the merchant with this id, else 404 `not_found` (another merchant's, deleted, unknown). */
+export function outletOf<O extends { id: string }>(outlets: O[], outletId: string): O {
+  const outlet = outlets.find((o) => o.id.toLowerCase() === outletId.toLowerCase());
+  if (!outlet) throw new HttpError(404, 'not_found', 'no such outlet of this merchant');
+  return outlet;
+}

@@ -1,0 +1,40 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '../../../auth/partner-auth';
+import type { MerchantTransactionsData } from '../../merchants/transactions/mapper';
+import { TransactionsQuery } from '../../merchants/transactions/schema';
+import { transactionWindow } from '../../merchants/transactions/transaction-window';
+import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
+import { OutletTransactionsResponse } from './schema';
+
+const operation = loadOperation(__dirname);
+
+/**
+ * partner-api.md §4 outlet endpoints: the merchant transactions endpoint (same parameters and bodies per
+ * contract, transaction-window.ts) restricted to one live outlet, with outlet_id in the body.
+ */
+export default defineRoute({
+  method: 'GET',
+  url: '/api/partner/v1/merchants/:merchant_id/outlets/:outlet_id/transactions',
+  summary: 'Transactions of one outlet of a merchant in the calling partner’s scope',
+  description: 'Scope transaction.read; enabled per credential by an operator (otherwise 403). Parameters as the merchant transactions endpoint.',
+  tags: ['partner: outlets'],
+  schema: { params: OutletParams, querystring: TransactionsQuery, response: { 200: OutletTransactionsResponse, ...errorResponses(400, 401, 403, 404, 429) } },
+  operation,
+  authenticate: partnerAuth,
+  rateLimit: PARTNER_RATE_LIMIT,
+  handle: async ({ params, query }, runtime, req) => {
+    requireOutletsEnabled(req);
+    const principal = requireScope(req.acting, 'transaction.read');
+    const body = await transactionWindow(principal, query, async (variables) => {
+      const merchant = await loadScopedMerchant<MerchantTransactionsData & { outlets: { id: string }[] }>(runtime, principal, operation, params.merchant_id, {
+        outletId: params.outlet_id,
+        ...variables,
+      });
+      outletOf(merchant.outlets, params.outlet_id);
+      return merchant;
+    });
+    return { ...body, outlet_id: params.outlet_id.toLowerCase() };
+  },
+});
