@@ -5,6 +5,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../lib/auth/hmac-signature';
 import { EventResponse, PaymentEvent } from '../rest-adapters/psp/routes/events/record/schema';
+import { TransactionsB } from '../rest-adapters/partner/routes/merchants/transactions/schema';
 import { ByNmidParams } from '../rest-adapters/psp/routes/merchants/by-nmid/schema';
 import { PSP_SCHEMAS, PspMerchantDetail } from '../rest-adapters/psp/routes/merchants/psp-merchant.schema';
 
@@ -20,7 +21,7 @@ import { PSP_SCHEMAS, PspMerchantDetail } from '../rest-adapters/psp/routes/merc
  * when it stops.
  *
  * Environment: DATABASE_URL (required), FLOOR_PORT (default 18082), DB_POOL_MAX (default 10, as the subgraph),
- * FLOOR_PSP (1 = PSP routes).
+ * FLOOR_PSP (1 = PSP routes), FLOOR_PARTNER (1 = the partner transactions floor of bench/partner.ts).
  */
 const CITIES_SQL = 'select id, code, province_id, name, type from merchant.cities where province_id = $1 order by name asc';
 
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
 
   // In their own encapsulated context: their JSON parser, validators and error handler do not touch /floor/cities.
   if (psp) await app.register((child) => pspRoutes(child, pool));
+  if (process.env.FLOOR_PARTNER === '1') await app.register((child) => partnerRoutes(child, pool));
 
   await app.listen({ host: '127.0.0.1', port });
   const stop = () => {
@@ -91,6 +93,42 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Partner floor (FLOOR_PARTNER=1): Contract B's newest `limit` transactions of a merchant in one statement,
+// serialised with the product's response schema. No token check, no scope check, no GraphQL.
+
+const PARTNER_TRANSACTIONS_SQL = `select id, transaction_code, status, payment_method, payer_bank_name, gross_amount, mdr_rate, mdr_fee_amount,
+         net_amount_after_mdr, currency, transaction_at, settled_at, settlement_status
+    from "transaction".transactions where merchant_id = $1 order by transaction_at desc, id desc limit $2`;
+const PARTNER_STATUS: Record<string, string> = { success: 'success', pending: 'pending', failed: 'failed', cancelled: 'failed', refunded: 'refunded', reversed: 'refunded' };
+
+async function partnerRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
+  app.get<{ Params: { merchant_id: string }; Querystring: { limit?: number } }>(
+    '/floor/partner/merchants/:merchant_id/transactions',
+    { schema: { response: { 200: TransactionsB } } },
+    async (req) => {
+      const { rows } = await pool.query(PARTNER_TRANSACTIONS_SQL, [req.params.merchant_id, Number(req.query.limit ?? 50)]);
+      const items = rows.map((t) => ({
+        id: t.id,
+        merchant_id: req.params.merchant_id,
+        transaction_code: t.transaction_code,
+        transaction_status: PARTNER_STATUS[t.status],
+        payment_method: t.payment_method,
+        payment_channel: t.payer_bank_name,
+        gross_amount: Number(t.gross_amount),
+        mdr_rate: Number(t.mdr_rate),
+        mdr_fee_amount: Number(t.mdr_fee_amount),
+        net_amount_after_mdr: Number(t.net_amount_after_mdr),
+        currency: t.currency,
+        transaction_at: t.transaction_at.toISOString(),
+        settled_at: t.settled_at?.toISOString() ?? null,
+        settlement_status: t.settlement_status,
+      }));
+      return { merchant_id: req.params.merchant_id, items, count: items.length };
+    },
+  );
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -142,3 +142,63 @@ export function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
+
+export interface BenchStack {
+  stack: Managed;
+  floor: Managed;
+  rest: string;
+  floorOrigin: string;
+  subgraphPorts: Record<'merchant' | 'outlet' | 'transaction' | 'catalog', number>;
+}
+
+/**
+ * The whole stack (`scripts/start.js`: migrations, reference and demo data, every process) on its own ports with
+ * the webhook dispatcher off, and the floor server (bench/floor-server.ts) beside it; resolves when both answer
+ * /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
+ */
+export async function startBenchStack(options: { databaseUrl: string; restPort: number; gatewayPort: number; floorEnv: NodeJS.ProcessEnv }): Promise<BenchStack> {
+  const floorPort = options.restPort + 2;
+  const subgraphPorts = { merchant: options.gatewayPort + 1, outlet: options.gatewayPort + 2, transaction: options.gatewayPort + 3, catalog: options.gatewayPort + 4 };
+  const allPorts = [options.restPort, floorPort, options.gatewayPort, ...Object.values(subgraphPorts)];
+  const busy = (await Promise.all(allPorts.map(async (port) => ((await portInUse(port)) ? port : null)))).filter((p) => p !== null);
+  if (busy.length > 0) throw new Error(`ports in use: ${busy.join(', ')} (set BENCH_REST_PORT / BENCH_GATEWAY_PORT to move the benchmark)`);
+
+  const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', HOST };
+  progress(`starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, WEBHOOK_DISPATCH_INTERVAL_MS=0) …`);
+  let phase: 'booting' | 'banner' | 'running' = 'booting';
+  const stack = launch(
+    'stack',
+    'scripts/start.js',
+    {
+      ...common,
+      WEBHOOK_DISPATCH_INTERVAL_MS: '0',
+      REST_PORT: String(options.restPort),
+      GATEWAY_PORT: String(options.gatewayPort),
+      GATEWAY_URL: `http://${HOST}:${options.gatewayPort}/graphql`,
+      ...Object.fromEntries(
+        Object.entries(subgraphPorts).flatMap(([name, port]) => [
+          [`${name.toUpperCase()}_PORT`, String(port)],
+          [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://${HOST}:${port}/graphql`],
+        ]),
+      ),
+    },
+    (line) => {
+      if (phase === 'booting' && line.startsWith('ready in ')) {
+        phase = 'banner';
+        return false;
+      }
+      if (phase === 'banner') {
+        if (line.startsWith('Ctrl-C stops everything')) phase = 'running';
+        return false;
+      }
+      return true;
+    },
+  );
+  const rest = `http://${HOST}:${options.restPort}`;
+  const floorOrigin = `http://${HOST}:${floorPort}`;
+  const floor = launch('floor', 'bench/floor-server.js', { ...common, FLOOR_PORT: String(floorPort), ...options.floorEnv });
+  await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
+  await waitFor(stack, async () => phase === 'running' && (await healthy(rest)), 'ready stack', 120_000);
+  return { stack, floor, rest, floorOrigin, subgraphPorts };
+}
+

@@ -16,7 +16,7 @@ import { secretBoxFor } from '../subgraphs/merchant/src/context';
 import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
 import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
-import { HOST, envInt, graphqlRequests, healthy, launch, median, percentile, portInUse, progress, sleep, stopAll, waitFor } from './harness';
+import { HOST, envInt, graphqlRequests, median, percentile, progress, sleep, startBenchStack, stopAll } from './harness';
 
 /**
  * `npm run bench:psp`: the bank PSP API (psp-api.md) through the full path (REST process → gateway →
@@ -839,45 +839,7 @@ async function main(): Promise<void> {
   if (SETTINGS.coldMerchantsPerBank < 1 || SETTINGS.coldMerchantsPerBank > 9999) throw new Error('BENCH_PSP_COLD_MERCHANTS must be 1…9999');
   if (SETTINGS.rateSecs > CACHE_TTL_SECS - 5) progress(`note: BENCH_RATE_SECS ${SETTINGS.rateSecs} > ${CACHE_TTL_SECS - 5}: the cached at-rate run outlives its warm pass; some of it will be misses`);
 
-  const allPorts = [PORTS.rest, PORTS.floor, PORTS.gateway, ...Object.values(SUBGRAPH_PORTS)];
-  const busy = (await Promise.all(allPorts.map(async (port) => ((await portInUse(port)) ? port : null)))).filter((p) => p !== null);
-  if (busy.length > 0) throw new Error(`ports in use: ${busy.join(', ')} (set BENCH_REST_PORT / BENCH_GATEWAY_PORT to move the benchmark)`);
-
-  const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', HOST };
-  progress(`starting the stack (REST ${PORTS.rest}, gateway ${PORTS.gateway}, subgraphs ${SUBGRAPH_PORTS.merchant}–${SUBGRAPH_PORTS.catalog}, WEBHOOK_DISPATCH_INTERVAL_MS=0) …`);
-  let phase: 'booting' | 'banner' | 'running' = 'booting';
-  const stack = launch(
-    'stack',
-    'scripts/start.js',
-    {
-      ...common,
-      WEBHOOK_DISPATCH_INTERVAL_MS: '0',
-      REST_PORT: String(PORTS.rest),
-      GATEWAY_PORT: String(PORTS.gateway),
-      GATEWAY_URL: `http://${HOST}:${PORTS.gateway}/graphql`,
-      ...Object.fromEntries(
-        Object.entries(SUBGRAPH_PORTS).flatMap(([name, port]) => [
-          [`${name.toUpperCase()}_PORT`, String(port)],
-          [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://${HOST}:${port}/graphql`],
-        ]),
-      ),
-    },
-    (line) => {
-      // Echo start-up and later warnings; not the banner (demo credentials, URLs).
-      if (phase === 'booting' && line.startsWith('ready in ')) {
-        phase = 'banner';
-        return false;
-      }
-      if (phase === 'banner') {
-        if (line.startsWith('Ctrl-C stops everything')) phase = 'running';
-        return false;
-      }
-      return true;
-    },
-  );
-  const floor = launch('floor', 'bench/floor-server.js', { ...common, FLOOR_PORT: String(PORTS.floor), FLOOR_PSP: '1' });
-  await waitFor(floor, () => healthy(FLOOR), 'health', 15_000);
-  await waitFor(stack, async () => phase === 'running' && (await healthy(REST)), 'ready stack', 120_000);
+  const { stack, floor } = await startBenchStack({ databaseUrl, restPort: PORTS.rest, gatewayPort: PORTS.gateway, floorEnv: { FLOOR_PSP: '1' } });
 
   const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-psp' });
   await pg.connect();

@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261123000000_payment_intake } from './Migration20261123000000_payment_intake';
 import { Migration20261124050000_outlet_index } from './Migration20261124050000_outlet_index';
+import { Migration20261124060000_scoring_rollup } from './Migration20261124060000_scoring_rollup';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261123000000_payment_intake', class: Migration20261123000000_payment_intake },
   { name: 'Migration20261124050000_outlet_index', class: Migration20261124050000_outlet_index },
+  { name: 'Migration20261124060000_scoring_rollup', class: Migration20261124060000_scoring_rollup },
 ];

@@ -58,20 +58,21 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
     return data._entities[0] as { scoringA: Record<string, unknown>; scoringB: Record<string, unknown> };
   }
 
-  /** A merchant with these transactions (one insert). */
+  /** A merchant with these transactions. */
   async function merchant(rows: Row[]): Promise<string> {
     const merchantId = uuidv7();
-    for (const row of rows) {
-      const settledAt = row.settled === '+1d' ? new Date(Date.parse(row.at) + 86_400_000).toISOString() : (row.settled ?? null);
-      await adminQuery(
-        database.adminUrl,
-        `insert into "transaction".transactions (id, merchant_id, bank_code, transaction_code, status, gross_amount, refunded_amount,
-           net_amount_after_mdr, settlement_status, settled_at, transaction_at, created_at, updated_at)
-         values ($1, $2, 'BSCORE', $3, $4, $5, $6, $5, $7, $8, $9, now(), now())`,
-        [uuidv7(), merchantId, `TRX-${uuidv7()}`, row.status ?? 'success', row.gross, row.refunded ?? 0, settledAt ? 'settled' : 'unsettled', settledAt, row.at],
-      );
-    }
+    for (const row of rows) await merchantRow(merchantId, row);
     return merchantId;
+  }
+  async function merchantRow(merchantId: string, row: Row): Promise<void> {
+    const settledAt = row.settled === '+1d' ? new Date(Date.parse(row.at) + 86_400_000).toISOString() : (row.settled ?? null);
+    await adminQuery(
+      database.adminUrl,
+      `insert into "transaction".transactions (id, merchant_id, bank_code, transaction_code, status, gross_amount, refunded_amount,
+         net_amount_after_mdr, settlement_status, settled_at, transaction_at, created_at, updated_at)
+       values ($1, $2, 'BSCORE', $3, $4, $5, $6, $5, $7, $8, $9, now(), now())`,
+      [uuidv7(), merchantId, `TRX-${uuidv7()}`, row.status ?? 'success', row.gross, row.refunded ?? 0, settledAt ? 'settled' : 'unsettled', settledAt, row.at],
+    );
   }
 
   beforeAll(async () => {
@@ -145,6 +146,37 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
       transactionStabilityScore: 90,
       monthsSampled: 12,
     });
+  });
+
+  it('keeps the daily rollups exact: a refund, a late settlement report and a back-dated transaction on rolled-up days count at once', async () => {
+    const id = await merchant([
+      { at: '2026-10-10T03:00:00Z', gross: 100_000, settled: '+1d' },
+      { at: '2026-10-12T03:00:00Z', gross: 50_000 },
+    ]);
+    const rollups = () => adminQuery<{ day: string; count: number; amount: string; on_time: number }>(
+      database.adminUrl,
+      `select to_char(day, 'YYYY-MM-DD') as day, count, amount::text as amount, on_time from "transaction".merchant_daily_rollups
+        where merchant_id = $1 and count > 0 order by day`,
+      [id],
+    );
+    const first = (await score(id)).scoringB;
+    expect(first).toMatchObject({ averageMonthlyGrossAmount: 150_000, averageMonthlyTransactionCount: 2, settlementConsistencyScore: 55 }); // 1 of 2 on time
+    // Filled up to asOf − 3 days (2026-11-12), one row per day of the window, zero days included.
+    expect(await rollups()).toEqual([
+      { day: '2026-10-10', count: 1, amount: '100000', on_time: 1 },
+      { day: '2026-10-12', count: 1, amount: '50000', on_time: 0 },
+    ]);
+    const [{ n }] = await adminQuery<{ n: number }>(database.adminUrl, `select count(*)::int as n from "transaction".merchant_daily_rollups where merchant_id = $1`, [id]);
+    expect(n).toBe(377); // 2025-11-01 … 2026-11-12
+
+    await adminQuery(database.adminUrl, `update "transaction".transactions set refunded_amount = 40000 where merchant_id = $1 and gross_amount = 100000`, [id]);
+    await adminQuery(database.adminUrl, `update "transaction".transactions set settled_at = '2026-10-12T05:00:00Z', settlement_status = 'settled' where merchant_id = $1 and gross_amount = 50000`, [id]);
+    await merchantRow(id, { at: '2026-10-11T03:00:00Z', gross: 20_000, settled: '+1d' });
+    expect(await rollups()).toEqual([]); // the three days were invalidated
+    const second = (await score(id)).scoringB;
+    // 60 000 + 20 000 + 50 000 = 130 000 in 3 transactions, all on time (50 000 reported settled within its deadline).
+    expect(second).toMatchObject({ averageMonthlyGrossAmount: 130_000, averageMonthlyTransactionCount: 3, settlementConsistencyScore: 95 });
+    expect((await rollups()).map((r) => r.day)).toEqual(['2026-10-10', '2026-10-11', '2026-10-12']);
   });
 
   it('2 months of history: averages over those 2 months only; no stability; growth against an empty window is null', async () => {
