@@ -51,6 +51,8 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     schema,
     introspection: false,
     includeStacktraceInErrorResponses: false,
+    // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
+    stringifyResult: (result) => JSON.stringify(result),
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginLandingPageDisabled(),
