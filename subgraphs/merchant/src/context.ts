@@ -9,6 +9,7 @@ import { MerchantService } from './modules/merchant/merchant.service';
 import { PartnerService } from './modules/partner/partner.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import { MembershipService } from './modules/user/membership.service';
+import { NotificationService } from './modules/notification/notification.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -29,6 +30,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       legalDocument: new LegalDocumentService(em),
       partner: new PartnerService(em, secretBoxFor(config)),
       membership: new MembershipService(em),
+      notification: new NotificationService(em, config),
     },
   };
 }
