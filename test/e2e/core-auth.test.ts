@@ -1,4 +1,5 @@
 import { decodeJwt } from 'jose';
+import { DEMO } from '../../lib/demo/demo-ids';
 import { listOutbox } from '../../scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';
@@ -112,6 +113,14 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       const other = await post('/auth/resolve-phone', { phone, ...device });
       expect(other.json()).toEqual({ status: 'verification_required', phone, reason: 'new_device', verification_channel: 'messaging' });
     }
+  });
+
+  it('lets the demo owner of the demo merchant log in (npm start prints how)', async () => {
+    const resolved = await post('/auth/resolve-phone', { phone: DEMO.owner.phone, device_id: DEVICE_A });
+    expect(resolved.json()).toMatchObject({ status: 'verification_required', reason: 'new_device' });
+    const s = await login(DEMO.owner.phone);
+    expect(decodeJwt(s.access_token).sub).toBe(DEMO.owner.userId);
+    expect(await db('select role from merchant.merchant_users where user_id = $1 and merchant_id = $2', [DEMO.owner.userId, DEMO.merchantId])).toEqual([{ role: 'owner' }]);
   });
 
   it.each([
