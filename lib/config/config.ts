@@ -75,6 +75,32 @@ const EnvSchema = Type.Object({
   WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 1000 }),
   /** How long the REST process trusts a partner credential's status (revocation delay), 0-60000 ms. */
   PARTNER_CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 60000 }),
+
+  // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox).
+  MESSAGING_PROVIDER_URL: OptionalUrl,
+  MESSAGING_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  PUSH_PROVIDER_URL: OptionalUrl,
+  PUSH_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  EMAIL_PROVIDER_URL: OptionalUrl,
+  EMAIL_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  NOTIFICATION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30000, default: 5000 }),
+  /** Messaging-provider webhook (REST process): subscription check token and the HMAC secret of X-Hub-Signature-256; unset = 503. */
+  MESSAGING_WEBHOOK_VERIFY_TOKEN: Type.Optional(Type.String({ minLength: 8 })),
+  MESSAGING_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+
+  // Phone login.
+  /** One-time passwords a phone (or a user's email change) may be sent per rolling hour. */
+  OTP_MAX_PER_PHONE_PER_HOUR: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  /** One-time passwords one client address may request per rolling hour (all phones together). */
+  OTP_MAX_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10000, default: 20 }),
+  /** How long the REST process trusts that a session is live (logout/revocation delay), 0-30000 ms. */
+  USER_SESSION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 30000, default: 30000 }),
+  /** external-phone-verify: the identity provider's JWKS, the ID tokens' issuer and audience; any unset = 503. */
+  EXTERNAL_VERIFIER_JWKS_URL: OptionalUrl,
+  EXTERNAL_VERIFIER_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  EXTERNAL_VERIFIER_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
+  EXTERNAL_VERIFIER_PHONE_CLAIM: Type.String({ minLength: 1, default: 'phone_number' }),
+  EXTERNAL_VERIFIER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30000, default: 5000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -105,6 +131,22 @@ export interface Config {
   gatewayTimeoutMs: number;
   webhooks: { retryScale: number; dispatchIntervalMs: number };
   partnerCredentialCacheMs: number;
+  notifications: {
+    messaging: ProviderEndpoint;
+    push: ProviderEndpoint;
+    email: ProviderEndpoint;
+    timeoutMs: number;
+  };
+  messagingWebhook: { verifyToken?: string; secret?: string };
+  otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
+  userSessionCacheMs: number;
+  externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
+}
+
+/** An outside notification provider; no url = the log provider (records only). */
+export interface ProviderEndpoint {
+  url?: string;
+  token?: string;
 }
 
 export class ConfigError extends Error {
@@ -177,5 +219,21 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
+    notifications: {
+      messaging: { url: env.MESSAGING_PROVIDER_URL, token: env.MESSAGING_PROVIDER_TOKEN },
+      push: { url: env.PUSH_PROVIDER_URL, token: env.PUSH_PROVIDER_TOKEN },
+      email: { url: env.EMAIL_PROVIDER_URL, token: env.EMAIL_PROVIDER_TOKEN },
+      timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
+    },
+    messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
+    otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },
+    userSessionCacheMs: env.USER_SESSION_CACHE_MS,
+    externalVerifier: {
+      jwksUrl: env.EXTERNAL_VERIFIER_JWKS_URL,
+      issuer: env.EXTERNAL_VERIFIER_ISSUER,
+      audience: env.EXTERNAL_VERIFIER_AUDIENCE,
+      phoneClaim: env.EXTERNAL_VERIFIER_PHONE_CLAIM,
+      timeoutMs: env.EXTERNAL_VERIFIER_TIMEOUT_MS,
+    },
   });
 }

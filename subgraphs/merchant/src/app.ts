@@ -8,6 +8,8 @@ import { Partner, PartnerCredential, PartnerMerchantAccess } from './modules/par
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
 import { MerchantUser, User } from './modules/user/user.entity';
+import { NotificationMessage, PushToken } from './modules/notification/notification.entity';
+import { AccountSettings } from './modules/account-settings/account-settings.entity';
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
@@ -36,6 +38,9 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     WebhookDelivery,
     User,
     MerchantUser,
+    PushToken,
+    NotificationMessage,
+    AccountSettings,
   ],
   migrations,
   buildSchema: buildMerchantSchema,

@@ -9,6 +9,13 @@ import { MerchantService } from './modules/merchant/merchant.service';
 import { PartnerService } from './modules/partner/partner.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import { MembershipService } from './modules/user/membership.service';
+import { NotificationService } from './modules/notification/notification.service';
+import { AccountSettingsService } from './modules/account-settings/account-settings.service';
+import { AuthService } from './modules/auth/auth.service';
+import { DeviceService } from './modules/device/device.service';
+import { OtpHasher } from './modules/otp/otp-code';
+import { OtpService } from './modules/otp/otp.service';
+import { SessionService } from './modules/session/session.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -18,8 +25,19 @@ export function secretBoxFor(config: Config): SecretBox {
   return box;
 }
 
+const otpHashers = new Map<string, OtpHasher>();
+function otpHasherFor(config: Config): OtpHasher {
+  let hasher = otpHashers.get(config.secrets.encryptionKey);
+  if (!hasher) otpHashers.set(config.secrets.encryptionKey, (hasher = new OtpHasher(config.secrets.encryptionKey)));
+  return hasher;
+}
+
 /** The request scope of the merchant subgraph: one instance of each service around the request's EntityManager. */
 export function merchantRequestScope(em: EntityManager, config: Config) {
+  const notification = new NotificationService(em, config);
+  const device = new DeviceService();
+  const otp = new OtpService(em, otpHasherFor(config), config.otp);
+  const session = new SessionService(em, device);
   return {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
@@ -29,6 +47,12 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       legalDocument: new LegalDocumentService(em),
       partner: new PartnerService(em, secretBoxFor(config)),
       membership: new MembershipService(em),
+      notification,
+      device,
+      otp,
+      session,
+      auth: new AuthService(em, otp, session, device, notification),
+      accountSettings: new AccountSettingsService(em),
     },
   };
 }

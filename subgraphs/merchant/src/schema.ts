@@ -9,10 +9,13 @@ import { PartnerResolver } from './modules/partner/partner.resolver';
 import { ReferenceResolver } from './modules/reference/reference.resolver';
 import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 import { MembershipResolver } from './modules/user/membership.resolver';
+import { NotificationResolver } from './modules/notification/notification.resolver';
+import { AuthResolver } from './modules/auth/auth.resolver';
+import { AccountSettingsResolver } from './modules/account-settings/account-settings.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver] },
     merchantReference,
   );
 }

@@ -5,6 +5,8 @@ import { Migration20261122200000_lifecycle } from './Migration20261122200000_lif
 import { Migration20261123100000_partners } from './Migration20261123100000_partners';
 import { Migration20261124000000_users } from './Migration20261124000000_users';
 import { Migration20261124010000_partner_rate } from './Migration20261124010000_partner_rate';
+import { Migration20261124100000_notifications } from './Migration20261124100000_notifications';
+import { Migration20261124110000_auth } from './Migration20261124110000_auth';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +16,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123100000_partners', class: Migration20261123100000_partners },
   { name: 'Migration20261124000000_users', class: Migration20261124000000_users },
   { name: 'Migration20261124010000_partner_rate', class: Migration20261124010000_partner_rate },
+  { name: 'Migration20261124100000_notifications', class: Migration20261124100000_notifications },
+  { name: 'Migration20261124110000_auth', class: Migration20261124110000_auth },
 ];
