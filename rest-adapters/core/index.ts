@@ -1,6 +1,7 @@
 import type { RestAdapter } from '../../lib/rest/route';
 import health from './routes/health/health';
 import otpRuntime from './routes/health/otp-runtime';
+import { posliteRoutes } from './routes/poslite';
 import legalDocuments from './routes/public/legal-documents';
 import businessScales from './routes/references/business-scales';
 import businessTypes from './routes/references/business-types';
@@ -14,5 +15,5 @@ import subdistricts from './routes/references/subdistricts';
 export const coreAdapter: RestAdapter = {
   name: 'core',
   description: 'Core merchant API (core-api.md): reference data, public documents, health; app, auth, internal and point of sale.',
-  routes: [health, otpRuntime, legalDocuments, provinces, cities, districts, subdistricts, postalCodes, businessTypes, businessScales],
+  routes: [health, otpRuntime, legalDocuments, provinces, cities, districts, subdistricts, postalCodes, businessTypes, businessScales, ...posliteRoutes],
 };
