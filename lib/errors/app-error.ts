@@ -14,6 +14,8 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  /** Voiding a voided sales order: core-api.md §7 answers it as 500 internal_error with its own message. */
+  ORDER_ALREADY_VOIDED: 'ORDER_ALREADY_VOIDED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

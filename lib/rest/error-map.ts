@@ -16,6 +16,7 @@ const TABLE: Record<string, { status: number; code: string }> = {
   [ErrorCode.CONFLICT]: { status: 409, code: 'conflict' },
   [ErrorCode.RATE_LIMITED]: { status: 429, code: 'rate_limit_exceeded' },
   [ErrorCode.SERVICE_UNAVAILABLE]: { status: 503, code: 'service_unavailable' },
+  [ErrorCode.ORDER_ALREADY_VOIDED]: { status: 500, code: 'internal_error' },
 };
 
 export function httpErrorFromGraphQL(error: { message?: string; extensions?: Record<string, unknown> }): HttpError {

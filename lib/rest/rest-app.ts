@@ -127,7 +127,7 @@ function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdap
       summary: route.summary,
       description: route.description,
       tags: route.tags.length > 0 ? route.tags : [adapter.name],
-      operationId: route.operation.name,
+      operationId: route.operationId ?? route.operation.name,
       ...route.schema,
     },
     // Authentication runs before validation: a stranger learns nothing from validation errors.

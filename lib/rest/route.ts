@@ -38,6 +38,8 @@ export interface RestRoute<S extends RouteSchemas = RouteSchemas, Data = any> {
   tags: string[];
   schema: S;
   operation: FixedOperationDocument;
+  /** OpenAPI operationId when one operation serves several routes (unique per route); the operation's name otherwise. */
+  operationId?: string;
   variables?: (input: Input<S>) => Record<string, unknown>;
   map?: (data: Data, input: Input<S>) => Static<S['response'][200]>;
   /**

@@ -1,6 +1,7 @@
 import type { RestAdapter } from '../../lib/rest/route';
 import health from './routes/health/health';
 import otpRuntime from './routes/health/otp-runtime';
+import { posliteRoutes } from './routes/poslite';
 import legalDocuments from './routes/public/legal-documents';
 import businessScales from './routes/references/business-scales';
 import businessTypes from './routes/references/business-types';
@@ -34,5 +35,6 @@ export const coreAdapter: RestAdapter = {
     resolvePhone, requestOtp, verifyOtp, externalPhoneVerify, deviceLoginCancel, refresh, logout,
     accountSettings, accountSettingsUpdate, emailRequestOtp, emailVerifyOtp,
     pushTokens, internalSendOtp, internalTestPush, messagingStatusVerify, messagingStatus,
+    ...posliteRoutes,
   ],
 };

@@ -1,9 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
 import { CategoryService } from './modules/category/category.service';
+import { PosCategoryService } from './modules/category/pos-category.service';
+import { ProductService } from './modules/product/product.service';
+import { SalesOrderService } from './modules/sales-order/sales-order.service';
+import { SyncService } from './modules/sync/sync.service';
 
 export function catalogRequestScope(em: EntityManager) {
-  return { services: { category: new CategoryService(em) } };
+  return {
+    services: {
+      category: new CategoryService(em),
+      posCategory: new PosCategoryService(em),
+      product: new ProductService(em),
+      salesOrder: new SalesOrderService(em),
+      sync: new SyncService(em),
+    },
+  };
 }
 
 export type CatalogContext = SubgraphContext<ReturnType<typeof catalogRequestScope>>;

@@ -38,6 +38,7 @@ function toCategoryType(row: Category): CategoryType {
     iconName: row.iconName ?? null,
     isActive: row.isActive,
     merchant: { id: row.merchantId },
+    createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   };
 }

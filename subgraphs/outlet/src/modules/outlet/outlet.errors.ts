@@ -18,6 +18,8 @@ const CONFLICT_MESSAGES = {
   tid_taken: 'the TID is already used by another terminal',
   outlet_code_taken: 'the merchant already has an outlet with this code',
   default_outlet_taken: 'the merchant already has a default outlet',
+  /** core-api.md §4: the point-of-sale name of outlet_code_taken. */
+  code_conflict: 'the merchant already has an outlet with this code',
 } as const;
 
 /** Which unique value was taken: `extensions.reason`, stable for clients (HTTP 409 at the REST adapters). */
@@ -33,7 +35,7 @@ export class OutletConflictError extends AppError {
 const REASON_OF_CONSTRAINT: Record<string, OutletConflictReason> = {
   outlets_nmid_key: 'nmid_taken',
   outlets_mid_key: 'mid_taken',
-  outlets_merchant_id_code_key: 'outlet_code_taken',
+  outlets_merchant_code_live_key: 'outlet_code_taken',
   outlets_one_default_idx: 'default_outlet_taken',
   terminals_tid_key: 'tid_taken',
 };

@@ -1,0 +1,24 @@
+import { BadInputError, ForbiddenError } from '../errors/app-error';
+import { UUID_PATTERN } from '../federation/loaders';
+import type { Principal } from './principal';
+
+/**
+ * The merchant a point-of-sale field acts for, never chosen freely by the caller (docs/decisions.md "Point of
+ * sale"). An `internal` principal (the /poslite service surface, X-Merchant-ID) names it in the `merchantId`
+ * argument; a `user` principal carries it, set by the core adapter after viewerMembership, and a `merchantId`
+ * argument that differs is refused. Every other principal is refused.
+ */
+export function posMerchantOf(principal: Principal, merchantId: string | null | undefined): string {
+  if (principal.kind === 'internal') {
+    if (!merchantId || !UUID_PATTERN.test(merchantId)) throw new BadInputError('merchantId must be a UUID');
+    return merchantId.toLowerCase();
+  }
+  if (principal.kind === 'user') {
+    if (!principal.merchantId) throw new ForbiddenError('the user acts for no merchant');
+    if (merchantId != null && merchantId.toLowerCase() !== principal.merchantId.toLowerCase()) {
+      throw new ForbiddenError('merchantId differs from the merchant of the user');
+    }
+    return principal.merchantId.toLowerCase();
+  }
+  throw new ForbiddenError();
+}

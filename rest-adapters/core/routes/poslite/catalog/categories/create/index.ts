@@ -1,0 +1,24 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
+import { posRoutes } from '../../../pos-route';
+import { PosCategory, type PosCategoryData, toPosCategory } from '../pos-category';
+
+const Body = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  parent_id: Type.Optional(Nullable(Type.String({ format: 'uuid' }))),
+  sort_order: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }))),
+  icon_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+});
+
+export default posRoutes({
+  method: 'POST',
+  path: '/catalog/categories',
+  summary: 'Create a category',
+  schema: { body: Body, response: { 201: PosCategory, ...errorResponses(400, 401, 403, 429) } },
+  operation: loadOperation(__dirname),
+  status: 201,
+  variables: ({ body }) => ({ input: { name: body.name, parentId: body.parent_id, sortOrder: body.sort_order, iconName: body.icon_name } }),
+  map: (data: { createPosCategory: PosCategoryData }) => toPosCategory(data.createPosCategory),
+});

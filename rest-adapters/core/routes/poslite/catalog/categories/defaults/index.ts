@@ -1,0 +1,55 @@
+import { Type } from '@sinclair/typebox';
+import { HttpError, errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { posRoutes } from '../../../pos-route';
+
+interface DefaultsData {
+  businessTypes: { name: string; category: { code: string } }[];
+  posDefaultCategorySets: { categoryCode: string; categories: { name: string; iconName: string; sortOrder: number }[] }[];
+}
+
+const FALLBACK_SET = 'OTHER';
+const operation = loadOperation(__dirname);
+
+/**
+ * One operation: the business types (merchant reference data) and the catalog's curated sets per business-type
+ * category; the type's category picks the set (OTHER for an unknown name). Reference data that fails to load or
+ * holds no business types is 503 reference_db_unavailable (core-api.md §7).
+ */
+export default posRoutes({
+  method: 'GET',
+  path: '/catalog/categories/defaults',
+  summary: 'Suggested starting categories for a business type',
+  schema: {
+    querystring: Type.Object({ business_type_name: Type.String({ minLength: 1, maxLength: 200 }) }),
+    response: {
+      200: Type.Object({
+        business_type_name: Type.String(),
+        categories: Type.Array(Type.Object({ name: Type.String(), icon_name: Type.String(), sort_order: Type.Integer() })),
+      }),
+      ...errorResponses(400, 401, 403, 429),
+    },
+  },
+  operation,
+  handle: async ({ query }, run) => {
+    let data: DefaultsData;
+    try {
+      data = await run<DefaultsData>(operation, {});
+    } catch (error) {
+      if (error instanceof HttpError && error.status >= 500) throw referenceUnavailable();
+      throw error;
+    }
+    if (data.businessTypes.length === 0) throw referenceUnavailable();
+    const name = query.business_type_name.trim().toLowerCase();
+    const code = data.businessTypes.find((t) => t.name.toLowerCase() === name)?.category.code ?? FALLBACK_SET;
+    const set = data.posDefaultCategorySets.find((s) => s.categoryCode === code) ?? data.posDefaultCategorySets.find((s) => s.categoryCode === FALLBACK_SET);
+    return {
+      business_type_name: query.business_type_name,
+      categories: (set?.categories ?? []).map((c) => ({ name: c.name, icon_name: c.iconName, sort_order: c.sortOrder })),
+    };
+  },
+});
+
+function referenceUnavailable(): HttpError {
+  return new HttpError(503, 'reference_db_unavailable', 'reference data is not available', 5);
+}

@@ -1,0 +1,22 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
+import { posRoutes } from '../../../pos-route';
+import { PosCategories, type PosCategoryData, toPosCategory } from '../pos-category';
+
+const Choice = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), icon_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))) });
+const toInput = (c: { name: string; icon_name?: string | null }) => ({ name: c.name, iconName: c.icon_name ?? null });
+
+export default posRoutes({
+  method: 'POST',
+  path: '/catalog/categories/provision',
+  summary: 'First-run categories (idempotent: a merchant with categories gets them back, nothing is inserted)',
+  schema: {
+    body: Type.Object({ selected: Type.Array(Choice, { maxItems: 100 }), custom: Type.Array(Choice, { maxItems: 100 }) }),
+    response: { 200: PosCategories, ...errorResponses(400, 401, 403, 429) },
+  },
+  operation: loadOperation(__dirname),
+  variables: ({ body }) => ({ selected: body.selected.map(toInput), custom: body.custom.map(toInput) }),
+  map: (data: { provisionPosCategories: PosCategoryData[] }) => ({ categories: data.provisionPosCategories.map(toPosCategory) }),
+});

@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
+import { posRoutes } from '../../../pos-route';
+import { IdParams } from '../../outlets/pos-outlet';
+import { PosCategory, type PosCategoryData, toPosCategory } from '../pos-category';
+
+const Body = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
+  parent_id: Type.Optional(Nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Literal('')], { description: '"" moves it to the top level.' }))),
+  sort_order: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }))),
+  icon_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+  is_active: Type.Optional(Nullable(Type.Boolean())),
+});
+
+export default posRoutes({
+  method: 'PATCH',
+  path: '/catalog/categories/:id',
+  summary: 'Change a category (absent or null fields stay)',
+  schema: { params: IdParams, body: Body, response: { 200: PosCategory, ...errorResponses(400, 401, 403, 404, 429) } },
+  operation: loadOperation(__dirname),
+  variables: ({ params, body }) => ({
+    id: params.id,
+    input: { name: body.name, parentId: body.parent_id, sortOrder: body.sort_order, iconName: body.icon_name, isActive: body.is_active },
+  }),
+  map: (data: { updatePosCategory: PosCategoryData }) => toPosCategory(data.updatePosCategory),
+});

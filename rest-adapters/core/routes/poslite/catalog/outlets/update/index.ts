@@ -1,0 +1,39 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
+import { posRoutes } from '../../../pos-route';
+import { IdParams, PosOutlet, type PosOutletData, toPosOutlet } from '../pos-outlet';
+
+const Body = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  address_line: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  city: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  province: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
+  phone: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  is_active: Type.Optional(Nullable(Type.Boolean())),
+  nmid: Type.Optional(Nullable(Type.String({ pattern: '^ID[0-9]{10,15}$', description: 'Correction only.' }))),
+  qris_static_payload: Type.Optional(Nullable(Type.String({ maxLength: 1024, description: 'Correction only; "" clears it.' }))),
+});
+
+export default posRoutes({
+  method: 'PATCH',
+  path: '/catalog/outlets/:id',
+  summary: 'Change an outlet (absent or null fields stay; nmid 409 nmid_taken when another outlet has it)',
+  schema: { params: IdParams, body: Body, response: { 200: PosOutlet, ...errorResponses(400, 401, 403, 404, 409, 429) } },
+  operation: loadOperation(__dirname),
+  variables: ({ params, body }) => ({
+    id: params.id,
+    input: {
+      name: body.name,
+      addressLine: body.address_line,
+      city: body.city,
+      province: body.province,
+      phone: body.phone,
+      isActive: body.is_active,
+      nmid: body.nmid,
+      qrisStaticPayload: body.qris_static_payload,
+    },
+  }),
+  map: (data: { updatePosOutlet: PosOutletData }) => toPosOutlet(data.updatePosOutlet),
+});

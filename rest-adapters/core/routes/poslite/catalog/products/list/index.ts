@@ -1,0 +1,23 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { posRoutes } from '../../../pos-route';
+import { PosProduct, type PosProductData, toPosProduct } from '../pos-product';
+
+const Query = Type.Object({
+  category_id: Type.Optional(Type.String({ format: 'uuid' })),
+  q: Type.Optional(Type.String({ maxLength: 100, description: 'Substring of name or SKU, case-insensitive; % and _ match themselves.' })),
+  active: Type.Boolean({ default: true, description: 'true: active products only (default); false: inactive ones only.' }),
+  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+});
+
+export default posRoutes({
+  method: 'GET',
+  path: '/catalog/products',
+  summary: 'List products (with barcode) in display order',
+  schema: { querystring: Query, response: { 200: Type.Object({ products: Type.Array(PosProduct) }), ...errorResponses(400, 401, 403, 429) } },
+  operation: loadOperation(__dirname),
+  variables: ({ query }) => ({ categoryId: query.category_id, q: query.q, active: query.active, limit: query.limit, offset: query.offset }),
+  map: (data: { posProducts: PosProductData[] }) => ({ products: data.posProducts.map(toPosProduct) }),
+});

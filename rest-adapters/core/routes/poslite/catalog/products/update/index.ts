@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
+import { posRoutes } from '../../../pos-route';
+import { IdParams } from '../../outlets/pos-outlet';
+import { PosProduct, type PosProductData, ProductFields, productInput, toPosProduct } from '../pos-product';
+
+const Body = Type.Object({
+  name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
+  ...ProductFields,
+  category_id: Type.Optional(Nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Literal('')], { description: '"" leaves it uncategorised.' }))),
+  barcode: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'null: no change; "": removed; a value: set on the default variant.' }))),
+});
+
+export default posRoutes({
+  method: 'PATCH',
+  path: '/catalog/products/:id',
+  summary: 'Change a product (absent or null fields stay; 409 barcode_conflict)',
+  schema: { params: IdParams, body: Body, response: { 200: PosProduct, ...errorResponses(400, 401, 403, 404, 409, 429) } },
+  operation: loadOperation(__dirname),
+  variables: ({ params, body }) => {
+    const { sku: _sku, productType: _type, ...input } = productInput(body);
+    return { id: params.id, input };
+  },
+  map: (data: { updatePosProduct: PosProductData }) => toPosProduct(data.updatePosProduct),
+});

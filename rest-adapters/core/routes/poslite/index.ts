@@ -1,0 +1,32 @@
+import type { RestRoute } from '../../../../lib/rest/route';
+import categoryCreate from './catalog/categories/create';
+import categoryDefaults from './catalog/categories/defaults';
+import categoryDelete from './catalog/categories/delete';
+import categoryGet from './catalog/categories/get';
+import categoryList from './catalog/categories/list';
+import categoryProvision from './catalog/categories/provision';
+import categoryUpdate from './catalog/categories/update';
+import outletCreate from './catalog/outlets/create';
+import outletDelete from './catalog/outlets/delete';
+import outletGet from './catalog/outlets/get';
+import outletList from './catalog/outlets/list';
+import outletUpdate from './catalog/outlets/update';
+import productCreate from './catalog/products/create';
+import productDelete from './catalog/products/delete';
+import productGet from './catalog/products/get';
+import productList from './catalog/products/list';
+import productUpdate from './catalog/products/update';
+import orderGet from './sales/orders/get';
+import orderList from './sales/orders/list';
+import orderUpdate from './sales/orders/update';
+import syncPull from './sync/pull';
+import syncPush from './sync/push';
+
+/** Every point-of-sale route, each on both surfaces (`/poslite/...` service, `/merchant/poslite/...` app). */
+export const posliteRoutes: RestRoute[] = [
+  outletList, outletCreate, outletGet, outletUpdate, outletDelete,
+  categoryList, categoryCreate, categoryDefaults, categoryProvision, categoryGet, categoryUpdate, categoryDelete,
+  productList, productCreate, productGet, productUpdate, productDelete,
+  syncPull, syncPush,
+  orderList, orderGet, orderUpdate,
+].flat();

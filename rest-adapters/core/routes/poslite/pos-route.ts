@@ -1,0 +1,101 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyRequest, HTTPMethods } from 'fastify';
+import type { Principal } from '../../../../lib/auth/principal';
+import { HttpError } from '../../../../lib/rest/error-body';
+import type { FixedOperationDocument } from '../../../../lib/rest/operation';
+import { type RestRoute, type RouteRuntime, type RouteSchemas, defineRoute } from '../../../../lib/rest/route';
+import { currentMembership, internalAuth, userAuth } from '../../auth/user-auth';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The merchant a point-of-sale request acts for, set by its authentication. */
+    posMerchantId?: string;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Input<S extends RouteSchemas> = {
+  params: S['params'] extends TSchema ? Static<S['params']> : undefined;
+  query: S['querystring'] extends TSchema ? Static<S['querystring']> : undefined;
+  body: S['body'] extends TSchema ? Static<S['body']> : undefined;
+};
+
+/** One point-of-sale route, served twice by `posRoutes`. */
+export interface PosRouteDefinition<S extends RouteSchemas, Data> {
+  method: HTTPMethods;
+  /** The path below `/poslite`, e.g. `/catalog/outlets/:id`. */
+  path: string;
+  summary: string;
+  description?: string;
+  schema: S;
+  operation: FixedOperationDocument;
+  /** Variables of the operation without `merchantId`, which the surface adds. */
+  variables?: (input: Input<S>) => Record<string, unknown>;
+  map?: (data: Data, input: Input<S>) => unknown;
+  /** 201 for creations, 204 (no body) for deletions; 200 otherwise. */
+  status?: 200 | 201 | 204;
+  /** Replaces the single-operation flow (e.g. a pull that picks its operation by entity); `merchantId` is in `run`'s variables already. */
+  handle?: (input: Input<S>, run: <T>(operation: FixedOperationDocument, variables: Record<string, unknown>) => Promise<T>) => Promise<unknown>;
+}
+
+/**
+ * The service surface (core-api.md §5 "Point-of-sale service"): X-Internal-API-Key (constant time; wrong or empty
+ * → 401 unauthorized), then X-Merchant-ID, a UUID (missing or malformed → 400 bad_request: the caller is known,
+ * its request is wrong). The merchant travels as the operation's `merchantId`, which the subgraphs accept only
+ * from internal principals.
+ */
+export async function posInternalAuth(req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> {
+  await internalAuth(req, runtime);
+  const merchantId = req.headers['x-merchant-id'];
+  if (typeof merchantId !== 'string' || !UUID.test(merchantId)) throw new HttpError(400, 'bad_request', 'X-Merchant-ID must be a merchant UUID');
+  req.posMerchantId = merchantId.toLowerCase();
+  req.rateLimitKey = `poslite:${req.posMerchantId}`;
+  return { kind: 'internal', service: 'poslite' };
+}
+
+/**
+ * The app surface (`/merchant/poslite/...`, bearer): the user's membership decides the merchant, and the same
+ * operation runs with the user principal narrowed to it (merchantId, role, outlets). A user without a merchant
+ * is 403 forbidden: authenticated, but with nothing to act on.
+ */
+export async function posUserAuth(req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> {
+  req.acting = await userAuth(req, runtime);
+  const membership = await currentMembership(runtime);
+  if (!membership) throw new HttpError(403, 'forbidden', 'the user belongs to no merchant');
+  req.posMerchantId = membership.merchant.id;
+  return { ...req.acting, merchantId: membership.merchant.id, role: membership.role, outletIds: membership.outletIds };
+}
+
+const SURFACES = [
+  { prefix: '/poslite', authenticate: posInternalAuth, tag: 'core: point of sale (service)', suffix: 'Service' },
+  { prefix: '/merchant/poslite', authenticate: posUserAuth, tag: 'core: point of sale (app)', suffix: 'App' },
+] as const;
+
+/** A point-of-sale route on both surfaces from one definition: same schemas, operation and mapping. */
+export function posRoutes<S extends RouteSchemas, Data>(def: PosRouteDefinition<S, Data>): RestRoute[] {
+  return SURFACES.map(({ prefix, authenticate, tag, suffix }) =>
+    defineRoute({
+      method: def.method,
+      url: `${prefix}${def.path}`,
+      summary: def.summary,
+      description: def.description,
+      tags: [tag],
+      schema: def.schema,
+      operation: def.operation,
+      operationId: `${def.operation.name}${suffix}`,
+      authenticate,
+      rateLimit: { max: 600, windowSecs: 60 },
+      handle: async (input, runtime, req, reply) => {
+        const run = <T>(operation: FixedOperationDocument, variables: Record<string, unknown>) =>
+          runtime.run<T>(operation, { ...variables, merchantId: req.posMerchantId });
+        const result = def.handle
+          ? await def.handle(input as Input<S>, run)
+          : await run<Data>(def.operation, def.variables?.(input as Input<S>) ?? {}).then((data) => (def.map ? def.map(data, input as Input<S>) : data));
+        if (def.status === 204) return reply.code(204).send();
+        if (def.status) reply.code(def.status);
+        return result;
+      },
+    }),
+  );
+}

@@ -1,0 +1,15 @@
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { IdParams } from '../../../catalog/outlets/pos-outlet';
+import { posRoutes } from '../../../pos-route';
+import { type DetailData, SalesOrderDetail, toDetail } from '../pos-sales-order';
+
+export default posRoutes({
+  method: 'GET',
+  path: '/sales/orders/:id',
+  summary: 'A sales order with items and payments (404 not_found otherwise)',
+  schema: { params: IdParams, response: { 200: SalesOrderDetail, ...errorResponses(400, 401, 403, 404, 429) } },
+  operation: loadOperation(__dirname),
+  variables: ({ params }) => ({ id: params.id }),
+  map: (data: { posSalesOrder: DetailData }) => toDetail(data.posSalesOrder),
+});

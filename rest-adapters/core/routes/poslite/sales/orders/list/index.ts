@@ -1,0 +1,50 @@
+import { Type } from '@sinclair/typebox';
+import { HttpError, errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { jakartaMidnight } from '../../../../../../partner/routes/jakarta-time';
+import { posRoutes } from '../../../pos-route';
+import { type HeaderData, SalesOrderHeader, toHeader } from '../pos-sales-order';
+
+const operation = loadOperation(__dirname);
+const Day = (description: string) => Type.String({ format: 'date', description });
+
+/** The calendar day after `date` (YYYY-MM-DD), by plain date arithmetic. */
+function nextDay(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + 1);
+  return d.toISOString().slice(0, 10);
+}
+
+/**
+ * date_from and date_to are Asia/Jakarta calendar days, both inclusive: orders transacted in
+ * [00:00 of date_from, 00:00 of the day after date_to) Jakarta time (docs/decisions.md "Point of sale").
+ */
+export default posRoutes({
+  method: 'GET',
+  path: '/sales/orders',
+  summary: 'List sales orders (headers only), newest first',
+  schema: {
+    querystring: Type.Object({
+      outlet_id: Type.Optional(Type.String({ format: 'uuid' })),
+      status: Type.Optional(Type.Union(['open', 'completed', 'voided', 'refunded'].map((s) => Type.Literal(s)))),
+      date_from: Type.Optional(Day('First day, Asia/Jakarta (YYYY-MM-DD), inclusive.')),
+      date_to: Type.Optional(Day('Last day, Asia/Jakarta (YYYY-MM-DD), inclusive.')),
+      limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+      offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
+    }),
+    response: { 200: Type.Object({ orders: Type.Array(SalesOrderHeader) }), ...errorResponses(400, 401, 403, 429) },
+  },
+  operation,
+  handle: async ({ query }, run) => {
+    if (query.date_from && query.date_to && query.date_from > query.date_to) throw new HttpError(400, 'bad_request', 'date_from must not be after date_to');
+    const data = await run<{ posSalesOrders: HeaderData[] }>(operation, {
+      outletId: query.outlet_id,
+      status: query.status,
+      from: query.date_from ? jakartaMidnight(query.date_from).toISOString() : null,
+      before: query.date_to ? jakartaMidnight(nextDay(query.date_to)).toISOString() : null,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    return { orders: data.posSalesOrders.map(toHeader) };
+  },
+});

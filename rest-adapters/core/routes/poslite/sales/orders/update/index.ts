@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../../lib/rest/operation';
+import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
+import { IdParams } from '../../../catalog/outlets/pos-outlet';
+import { posRoutes } from '../../../pos-route';
+import { type DetailData, SalesOrderDetail, toDetail } from '../pos-sales-order';
+
+/**
+ * Only `void` (any other action is 400 bad_request). Voiding a voided order is 500 internal_error with a
+ * message saying so, as core-api.md §7 documents (a 409 would be the better contract: docs/decisions.md).
+ */
+export default posRoutes({
+  method: 'PATCH',
+  path: '/sales/orders/:id',
+  summary: 'Void a sales order (stock of tracked products returns)',
+  schema: {
+    params: IdParams,
+    body: Type.Object({
+      action: Type.Literal('void', { description: 'Only void is supported.' }),
+      void_reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    }),
+    response: { 200: SalesOrderDetail, ...errorResponses(400, 401, 403, 404, 429) },
+  },
+  operation: loadOperation(__dirname),
+  variables: ({ params, body }) => ({ id: params.id, reason: body.void_reason ?? null }),
+  map: (data: { voidPosSalesOrder: DetailData }) => toDetail(data.voidPosSalesOrder),
+});

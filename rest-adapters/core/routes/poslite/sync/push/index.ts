@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../../lib/rest/operation';
+import { posRoutes } from '../../pos-route';
+
+const Item = Type.Object({
+  outbox_id: Type.String({ format: 'uuid' }),
+  entity_type: Type.Union([Type.Literal('sales_order'), Type.Literal('stock_movement'), Type.Literal('customer')]),
+  entity_id: Type.String({ format: 'uuid' }),
+  op: Type.String({ minLength: 1, maxLength: 16, description: 'sales_order: create; stock_movement: create; customer: upsert or delete.' }),
+  payload: Type.Optional(Type.Object({}, { additionalProperties: true })),
+});
+
+interface PushData {
+  pushPosChanges: { accepted: string[]; rejected: { outboxId: string; reason: string }[] };
+}
+
+export default posRoutes({
+  method: 'POST',
+  path: '/sync/push',
+  summary: 'Apply a device outbox (at most 500 items, idempotent per outbox_id)',
+  description: 'Each item is accepted (applied now or before) or rejected with a reason; one bad item does not reject the others.',
+  schema: {
+    body: Type.Object({ items: Type.Array(Item, { maxItems: 500 }) }),
+    response: {
+      200: Type.Object({ accepted: Type.Array(Type.String()), rejected: Type.Record(Type.String(), Type.String()) }),
+      ...errorResponses(400, 401, 403, 429),
+    },
+  },
+  operation: loadOperation(__dirname),
+  variables: ({ body }) => ({
+    items: body.items.map((i) => ({ outboxId: i.outbox_id, entityType: i.entity_type, entityId: i.entity_id, op: i.op, payload: i.payload ?? null })),
+  }),
+  map: (data: PushData) => ({
+    accepted: data.pushPosChanges.accepted,
+    rejected: Object.fromEntries(data.pushPosChanges.rejected.map((r) => [r.outboxId, r.reason])),
+  }),
+});

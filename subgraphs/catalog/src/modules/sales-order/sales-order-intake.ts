@@ -1,0 +1,147 @@
+import type { Knex } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import { PushRejection, epochMillis, integer, text, uuid } from '../pos/push-rejection';
+import { moveStock } from '../stock/stock.service';
+
+const MAX_LINES = 500;
+const MAX_PAYMENTS = 20;
+
+interface Line {
+  lineNo: number;
+  variantId: string;
+  skuSnapshot: string | null;
+  nameSnapshot: string | null;
+  quantity: bigint;
+  unitPrice: bigint;
+  lineTotal: bigint;
+}
+
+/**
+ * A completed sale pushed by a device (`sales_order` create; entity_id is the order id). The arithmetic must hold
+ * exactly, in integer rupiah: line_total = quantity × unit_price; subtotal = Σ line_total; total = subtotal −
+ * discount + tax (order-level discount and tax as the device computed them, both ≥ 0, discount ≤ subtotal);
+ * paid = Σ payments; change = paid − total ≥ 0. The receipt number comes from the (merchant, outlet) counter;
+ * tracked products' stock moves out through `sale` movements, all in the caller's transaction.
+ */
+export async function createSalesOrder(trx: Knex, merchantId: string, orderId: string, payload: Record<string, unknown>): Promise<void> {
+  const outletId = uuid(payload, 'outlet_id', true)!;
+  const customerId = uuid(payload, 'customer_id', false);
+  const status = text(payload, 'status', 16, false) ?? 'completed';
+  if (status !== 'completed') throw new PushRejection('status must be completed');
+  const source = text(payload, 'source', 32, false) ?? 'offline';
+  const transactedAt = epochMillis(payload, 'transacted_at');
+  const subtotal = integer(payload, 'subtotal_amount', 0);
+  const discount = integer(payload, 'discount_amount', 0, 0);
+  const tax = integer(payload, 'tax_amount', 0, 0);
+  const total = integer(payload, 'total_amount', 0);
+  const paid = integer(payload, 'paid_amount', 0);
+  const change = integer(payload, 'change_amount', 0);
+
+  const items = payload.items;
+  if (!Array.isArray(items) || items.length === 0 || items.length > MAX_LINES) throw new PushRejection(`items must hold 1 to ${MAX_LINES} lines`);
+  const lines: Line[] = items.map((raw, i) => {
+    if (!raw || typeof raw !== 'object') throw new PushRejection(`items[${i}] must be an object`);
+    const item = raw as Record<string, unknown>;
+    const line: Line = {
+      lineNo: Number(integer(item, 'line_no', 1, i + 1)),
+      variantId: uuid(item, 'variant_id', true)!,
+      skuSnapshot: text(item, 'sku_snapshot', 64, false),
+      nameSnapshot: text(item, 'name_snapshot', 200, false),
+      quantity: integer(item, 'quantity', 1),
+      unitPrice: integer(item, 'unit_price_amount', 0),
+      lineTotal: integer(item, 'line_total_amount', 0),
+    };
+    if (line.lineTotal !== line.quantity * line.unitPrice) {
+      throw new PushRejection(`items[${i}]: line_total_amount ${line.lineTotal} ≠ quantity × unit_price_amount = ${line.quantity * line.unitPrice}`);
+    }
+    return line;
+  });
+  if (new Set(lines.map((l) => l.lineNo)).size !== lines.length) throw new PushRejection('line_no must be distinct');
+  const payments = payload.payments;
+  if (!Array.isArray(payments) || payments.length === 0 || payments.length > MAX_PAYMENTS) {
+    throw new PushRejection(`payments must hold 1 to ${MAX_PAYMENTS} payments`);
+  }
+  const paymentRows = payments.map((raw, i) => {
+    if (!raw || typeof raw !== 'object') throw new PushRejection(`payments[${i}] must be an object`);
+    const p = raw as Record<string, unknown>;
+    return { method: text(p, 'method', 32, true)!, amount: integer(p, 'amount', 1) };
+  });
+
+  const sumLines = lines.reduce((sum, l) => sum + l.lineTotal, 0n);
+  if (subtotal !== sumLines) throw new PushRejection(`subtotal_amount ${subtotal} ≠ sum of line totals ${sumLines}`);
+  if (discount > subtotal) throw new PushRejection('discount_amount must not exceed subtotal_amount');
+  if (total !== subtotal - discount + tax) throw new PushRejection(`total_amount ${total} ≠ subtotal − discount + tax = ${subtotal - discount + tax}`);
+  const sumPaid = paymentRows.reduce((sum, p) => sum + p.amount, 0n);
+  if (paid !== sumPaid) throw new PushRejection(`paid_amount ${paid} ≠ sum of payments ${sumPaid}`);
+  if (paid < total) throw new PushRejection(`paid_amount ${paid} is less than total_amount ${total}`);
+  if (change !== paid - total) throw new PushRejection(`change_amount ${change} ≠ paid − total = ${paid - total}`);
+
+  const variantIds = [...new Set(lines.map((l) => l.variantId))];
+  // Variants of the merchant, deleted ones included: an offline device may sell a product deleted meanwhile.
+  const variants = await trx.raw(
+    `select v.id, v.sku, p.name, p.track_stock from catalog.variants v join catalog.products p on p.id = v.product_id
+      where v.merchant_id = ? and v.id = any(?::uuid[])`,
+    [merchantId, variantIds],
+  );
+  const byId = new Map((variants.rows as { id: string; sku: string; name: string; track_stock: boolean }[]).map((v) => [v.id, v]));
+  const unknown = variantIds.filter((id) => !byId.has(id));
+  if (unknown.length) throw new PushRejection(`unknown variant ${unknown[0]}`);
+  if (customerId && !(await trx('catalog.customers').where({ id: customerId, merchant_id: merchantId }).first('id'))) {
+    throw new PushRejection('customer not found');
+  }
+  if ((await trx('catalog.sales_orders').where({ id: orderId }).first('id')) !== undefined) throw new PushRejection('sales order already exists');
+
+  const [{ last_number: number }] = (
+    await trx.raw(
+      `insert into catalog.receipt_counters (merchant_id, outlet_id, last_number) values (?, ?, 1)
+       on conflict (merchant_id, outlet_id) do update set last_number = catalog.receipt_counters.last_number + 1
+       returning last_number`,
+      [merchantId, outletId],
+    )
+  ).rows;
+  const [{ day }] = (await trx.raw(`select to_char(?::timestamptz at time zone 'Asia/Jakarta', 'YYYYMMDD') as day`, [transactedAt])).rows;
+  const now = new Date();
+  await trx('catalog.sales_orders').insert({
+    id: orderId,
+    merchant_id: merchantId,
+    outlet_id: outletId,
+    customer_id: customerId,
+    receipt_number: receiptNumber(day, Number(number)),
+    status,
+    source,
+    transacted_at: transactedAt,
+    subtotal_amount: subtotal.toString(),
+    discount_amount: discount.toString(),
+    tax_amount: tax.toString(),
+    total_amount: total.toString(),
+    paid_amount: paid.toString(),
+    change_amount: change.toString(),
+    created_at: now,
+    updated_at: now,
+  });
+  await trx('catalog.sales_order_items').insert(
+    lines.map((l) => ({
+      id: uuidv7(),
+      sales_order_id: orderId,
+      line_no: l.lineNo,
+      variant_id: l.variantId,
+      sku_snapshot: l.skuSnapshot ?? byId.get(l.variantId)!.sku,
+      name_snapshot: l.nameSnapshot ?? byId.get(l.variantId)!.name,
+      quantity: l.quantity.toString(),
+      unit_price_amount: l.unitPrice.toString(),
+      line_total_amount: l.lineTotal.toString(),
+    })),
+  );
+  await trx('catalog.sales_order_payments').insert(paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })));
+  // In variant order, so concurrent orders lock stock rows in one order (no deadlock between them).
+  for (const variantId of [...variantIds].sort()) {
+    if (!byId.get(variantId)!.track_stock) continue;
+    const quantity = lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n);
+    await moveStock(trx, { merchantId, outletId, variantId, delta: -quantity, reason: 'sale', salesOrderId: orderId, occurredAt: transactedAt });
+  }
+}
+
+/** `<Jakarta date of the sale, YYYYMMDD>-<running number of the outlet, at least 6 digits>`, e.g. 20261124-000042. */
+export function receiptNumber(day: string, number: number): string {
+  return `${day}-${String(number).padStart(6, '0')}`;
+}

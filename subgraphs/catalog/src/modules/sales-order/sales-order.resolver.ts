@@ -1,0 +1,56 @@
+import { DateTimeResolver } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
+import type { CatalogContext } from '../../context';
+import { MERCHANT_ARG } from '../pos/pos-args';
+import { SalesOrderItemType, SalesOrderPaymentType, SalesOrderType } from './sales-order.type';
+
+@Resolver(() => SalesOrderType)
+export class SalesOrderResolver {
+  @Authorized('internal', 'user')
+  @Query(() => [SalesOrderType], { description: 'Newest first; transacted in [from, before).' })
+  posSalesOrders(
+    @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
+    @Arg('status', () => String, { nullable: true }) status: string | null,
+    @Arg('from', () => DateTimeResolver, { nullable: true }) from: Date | null,
+    @Arg('before', () => DateTimeResolver, { nullable: true }) before: Date | null,
+    @Arg('limit', () => Int, { nullable: true, description: '1 to 200, default 50.' }) limit: number | null,
+    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: CatalogContext,
+  ): Promise<SalesOrderType[]> {
+    return ctx.services.salesOrder.list(posMerchantOf(ctx.principal, merchantId), { outletId, status, from, before, limit, offset });
+  }
+
+  @Authorized('internal', 'user')
+  @Query(() => SalesOrderType)
+  posSalesOrder(
+    @Arg('id', () => ID) id: string,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: CatalogContext,
+  ): Promise<SalesOrderType> {
+    return ctx.services.salesOrder.get(posMerchantOf(ctx.principal, merchantId), id);
+  }
+
+  @Authorized('internal', 'user')
+  @Mutation(() => SalesOrderType, { description: 'Voids the order and returns tracked stock; ORDER_ALREADY_VOIDED for a voided one.' })
+  voidPosSalesOrder(
+    @Arg('id', () => ID) id: string,
+    @Arg('reason', () => String, { nullable: true }) reason: string | null,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: CatalogContext,
+  ): Promise<SalesOrderType> {
+    return ctx.services.salesOrder.void(posMerchantOf(ctx.principal, merchantId), id, reason);
+  }
+
+  // Reached only through an order the caller was allowed to read.
+  @FieldResolver(() => [SalesOrderItemType])
+  items(@Root() order: SalesOrderType, @Ctx() ctx: CatalogContext): Promise<SalesOrderItemType[]> {
+    return ctx.services.salesOrder.items(order.id);
+  }
+
+  @FieldResolver(() => [SalesOrderPaymentType])
+  payments(@Root() order: SalesOrderType, @Ctx() ctx: CatalogContext): Promise<SalesOrderPaymentType[]> {
+    return ctx.services.salesOrder.payments(order.id);
+  }
+}

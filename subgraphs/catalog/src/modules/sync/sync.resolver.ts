@@ -1,0 +1,31 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
+import { parseWatermark } from '../../../../../lib/db/sync-pull';
+import type { CatalogContext } from '../../context';
+import { MERCHANT_ARG } from '../pos/pos-args';
+import { PushItemInput, PushResultType, SyncPageType } from './sync.type';
+
+@Resolver()
+export class SyncResolver {
+  @Authorized('internal', 'user')
+  @Query(() => SyncPageType, { description: 'Rows of categories, products, variants, product_stock or customers changed after `since`.' })
+  posChanges(
+    @Arg('entity') entity: string,
+    @Arg('since', { description: 'A watermark from an earlier page; "0" for everything.' }) since: string,
+    @Arg('limit', () => Int) limit: number,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: CatalogContext,
+  ): Promise<SyncPageType> {
+    return ctx.services.sync.pull(posMerchantOf(ctx.principal, merchantId), entity, parseWatermark(since), limit);
+  }
+
+  @Authorized('internal', 'user')
+  @Mutation(() => PushResultType, { description: 'Applies a device outbox (≤ 500 items), idempotent per outbox id.' })
+  pushPosChanges(
+    @Arg('items', () => [PushItemInput]) items: PushItemInput[],
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: CatalogContext,
+  ): Promise<PushResultType> {
+    return ctx.services.sync.push(posMerchantOf(ctx.principal, merchantId), items);
+  }
+}

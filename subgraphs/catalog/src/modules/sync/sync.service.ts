@@ -1,0 +1,124 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { SYNC_PULL_MAX_LIMIT, type SyncPage, pullSyncPage } from '../../../../../lib/db/sync-pull';
+import { deleteCustomer, upsertCustomer } from '../customer/customer.service';
+import { PosInputError } from '../pos/pos.errors';
+import { PushRejection } from '../pos/push-rejection';
+import { createSalesOrder } from '../sales-order/sales-order-intake';
+import { createStockMovement } from '../stock/stock.service';
+import type { PushItemInput, PushResultType } from './sync.type';
+
+/** core-api.md §8: at most 500 items per push. */
+export const SYNC_PUSH_MAX_ITEMS = 500;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Deadlock (e.g. another merchant's batch replaying this one's outbox ids) or serialization failure: the whole batch is retried. */
+const RETRYABLE = new Set(['40P01', '40001']);
+const MAX_ATTEMPTS = 3;
+
+/** What a device pulls of each catalog entity (storage columns; internal ones stay out). */
+const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
+  categories: {
+    table: 'catalog.categories',
+    columns: ['id', 'merchant_id', 'parent_id', 'name', 'sort_order', 'icon_name', 'is_active', 'created_at', 'updated_at', 'deleted_at'],
+  },
+  products: {
+    table: 'catalog.products',
+    columns: [
+      'id', 'merchant_id', 'category_id', 'name', 'sku', 'product_type', 'sell_price_amount', 'cost_price_amount', 'unit_label', 'description',
+      'image_url', 'tax_rate_bps', 'track_stock', 'is_active', 'sort_order', 'created_at', 'updated_at', 'deleted_at',
+    ],
+  },
+  variants: {
+    table: 'catalog.variants',
+    columns: ['id', 'merchant_id', 'product_id', 'name', 'sku', 'barcode', 'is_default', 'created_at', 'updated_at', 'deleted_at'],
+  },
+  product_stock: {
+    table: 'catalog.product_stock',
+    columns: ['id', 'merchant_id', 'outlet_id', 'variant_id', 'quantity', 'created_at', 'updated_at'],
+  },
+  customers: {
+    table: 'catalog.customers',
+    columns: ['id', 'merchant_id', 'name', 'phone', 'email', 'note', 'created_at', 'updated_at', 'deleted_at'],
+  },
+};
+export const PULL_ENTITIES = Object.keys(PULL_COLUMNS);
+
+type Apply = (trx: Knex, merchantId: string, entityId: string, payload: Record<string, unknown>) => Promise<void>;
+const HANDLERS: Record<string, Record<string, Apply>> = {
+  sales_order: { create: createSalesOrder },
+  stock_movement: { create: createStockMovement },
+  customer: { upsert: upsertCustomer, delete: (trx, merchantId, id) => deleteCustomer(trx, merchantId, id) },
+};
+
+export class SyncService {
+  constructor(private readonly em: EntityManager) {}
+
+  pull(merchantId: string, entity: string, since: bigint, limit: number): Promise<SyncPage> {
+    const target = PULL_COLUMNS[entity];
+    if (!target) throw new PosInputError(`entity must be one of outlets, ${PULL_ENTITIES.join(', ')}`);
+    if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new PosInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
+    return pullSyncPage(this.em.getKnex(), target.table, target.columns.map((c) => `t.${c}`), merchantId, since, limit);
+  }
+
+  /**
+   * Applies a device's outbox in one transaction, each item in its own savepoint. The item's receipt row
+   * (primary key outbox_id) is inserted first: a replay — also one racing in a concurrent batch, which waits on
+   * the per-merchant lock until the first commits — finds it and is accepted without applying anything again. A
+   * rejected item rolls back to its savepoint (receipt included) and the others go on.
+   */
+  async push(merchantId: string, items: PushItemInput[]): Promise<PushResultType> {
+    if (items.length > SYNC_PUSH_MAX_ITEMS) throw new PosInputError(`at most ${SYNC_PUSH_MAX_ITEMS} items per push`);
+    for (const item of items) {
+      if (!UUID.test(item.outboxId) || !UUID.test(item.entityId)) throw new PosInputError('outbox_id and entity_id must be UUIDs');
+    }
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.em.getKnex().transaction((trx) => this.applyAll(trx, merchantId, items));
+      } catch (error) {
+        if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+      }
+    }
+  }
+
+  private async applyAll(trx: Knex.Transaction, merchantId: string, items: PushItemInput[]): Promise<PushResultType> {
+    // One push per merchant at a time: duplicate batches (in any item order) and their stock updates never
+    // wait on each other in a cycle; they run one after the other and the later one finds the receipts.
+    await trx.raw(`select pg_advisory_xact_lock(hashtextextended('catalog.push:' || ?, 0))`, [merchantId]);
+    const accepted: string[] = [];
+    const rejected: { outboxId: string; reason: string }[] = [];
+    for (const item of items) {
+      const outboxId = item.outboxId.toLowerCase();
+      try {
+        await trx.transaction(async (savepoint) => {
+          const receipt = await savepoint.raw(
+            `insert into catalog.sync_receipts (outbox_id, merchant_id, entity_type, entity_id, op, received_at)
+             values (?, ?, ?, ?, ?, now()) on conflict (outbox_id) do nothing returning outbox_id`,
+            [outboxId, merchantId, item.entityType, item.entityId.toLowerCase(), item.op],
+          );
+          if (receipt.rows.length === 0) {
+            const first = await savepoint('catalog.sync_receipts').where({ outbox_id: outboxId }).first('merchant_id');
+            if (first?.merchant_id !== merchantId) throw new PushRejection('outbox_id already used');
+            return;
+          }
+          const apply = HANDLERS[item.entityType]?.[item.op];
+          if (!apply) throw new PushRejection(`unsupported entity_type/op ${item.entityType}/${item.op}`);
+          await apply(savepoint, merchantId, item.entityId.toLowerCase(), item.payload ?? {});
+        });
+        accepted.push(outboxId);
+      } catch (error) {
+        const reason = rejectionOf(error);
+        if (reason === null) throw error;
+        rejected.push({ outboxId, reason });
+      }
+    }
+    return { accepted, rejected };
+  }
+}
+
+/** The device-facing reason of a failed item, or null when the failure is the server's (then the batch fails). */
+function rejectionOf(error: unknown): string | null {
+  if (error instanceof PushRejection) return error.message;
+  const { code, constraint } = (error ?? {}) as { code?: string; constraint?: string };
+  // Integrity violations the checks above did not foresee (e.g. a row created concurrently) are the item's fault.
+  if (code && code.startsWith('23')) return `rejected by constraint ${constraint ?? code}`;
+  return null;
+}

@@ -1,0 +1,69 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
+import { parseWatermark } from '../../../../../lib/db/sync-pull';
+import type { OutletContext } from '../../context';
+import { CreatePosOutletInput, PosOutletSyncPageType, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
+
+const MERCHANT_ARG = { nullable: true, description: 'Required for internal callers; a user acts for the merchant of its principal.' };
+
+/** Point-of-sale outlet fields: the merchant comes from the principal (lib/auth/pos-merchant.ts), never freely from the caller. */
+@Resolver()
+export class PosOutletResolver {
+  @Authorized('internal', 'user')
+  @Query(() => [PosOutletType], { description: 'Live outlets of the merchant.' })
+  posOutlets(@Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null, @Ctx() ctx: OutletContext): Promise<PosOutletType[]> {
+    return ctx.services.posOutlet.list(posMerchantOf(ctx.principal, merchantId));
+  }
+
+  @Authorized('internal', 'user')
+  @Query(() => PosOutletType, { description: 'A live outlet of the merchant; NOT_FOUND for anything else.' })
+  posOutlet(
+    @Arg('id', () => ID) id: string,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<PosOutletType> {
+    return ctx.services.posOutlet.get(posMerchantOf(ctx.principal, merchantId), id);
+  }
+
+  @Authorized('internal', 'user')
+  @Mutation(() => PosOutletType, { description: 'CONFLICT code_conflict when a live outlet of the merchant has the code.' })
+  createPosOutlet(
+    @Arg('input', () => CreatePosOutletInput) input: CreatePosOutletInput,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<PosOutletType> {
+    return ctx.services.posOutlet.create(posMerchantOf(ctx.principal, merchantId), input);
+  }
+
+  @Authorized('internal', 'user')
+  @Mutation(() => PosOutletType, { description: 'CONFLICT nmid_taken when another outlet has the NMID.' })
+  updatePosOutlet(
+    @Arg('id', () => ID) id: string,
+    @Arg('input', () => UpdatePosOutletInput) input: UpdatePosOutletInput,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<PosOutletType> {
+    return ctx.services.posOutlet.update(posMerchantOf(ctx.principal, merchantId), id, input);
+  }
+
+  @Authorized('internal', 'user')
+  @Mutation(() => Boolean, { description: 'Soft delete; NOT_FOUND when not a live outlet of the merchant.' })
+  deletePosOutlet(
+    @Arg('id', () => ID) id: string,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<boolean> {
+    return ctx.services.posOutlet.remove(posMerchantOf(ctx.principal, merchantId), id);
+  }
+
+  @Authorized('internal', 'user')
+  @Query(() => PosOutletSyncPageType, { description: 'Outlets changed after the watermark `since` (deleted ones included).' })
+  posOutletChanges(
+    @Arg('since', { description: 'A watermark from an earlier page; "0" for everything.' }) since: string,
+    @Arg('limit', () => Int) limit: number,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<PosOutletSyncPageType> {
+    return ctx.services.posOutlet.pull(posMerchantOf(ctx.principal, merchantId), parseWatermark(since), limit);
+  }
+}

@@ -1,0 +1,170 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime, pullSyncPage } from '../../../../../lib/db/sync-pull';
+import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
+import { NMID_PATTERN } from '../outlet/outlet.service';
+import type { CreatePosOutletInput, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
+
+const MAX_TEXT = 200;
+const MAX_PAYLOAD = 1024;
+const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,30}$/;
+
+/** Columns a device receives (core-api.md §2 Outlet, plus deleted_at); bank-side fields stay out. */
+export const OUTLET_SYNC_COLUMNS = [
+  'id', 'merchant_id', 'code', 'name', 'address_line', 'city', 'province', 'phone', 'nmid', 'qris_static_payload', 'is_active',
+  'created_at', 'updated_at', 'deleted_at',
+].map((c) => `t.${c}`);
+
+interface OutletRow {
+  id: string;
+  merchant_id: string;
+  code: string;
+  name: string;
+  address_line: string | null;
+  city: string | null;
+  province: string | null;
+  phone: string | null;
+  nmid: string | null;
+  qris_static_payload: string | null;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/**
+ * The point-of-sale view of a merchant's outlets: the same rows banks and partners see. Every statement is
+ * scoped by the merchant, so another merchant's outlet is simply not found. Unique indexes decide codes
+ * (code_conflict, live outlets only) and NMIDs (nmid_taken, all outlets).
+ */
+export class PosOutletService {
+  constructor(private readonly em: EntityManager) {}
+
+  private get db(): Knex {
+    return this.em.getKnex();
+  }
+
+  async list(merchantId: string): Promise<PosOutletType[]> {
+    const rows = await this.db<OutletRow>('outlet.outlets').where({ merchant_id: merchantId, deleted_at: null }).orderBy([{ column: 'is_default', order: 'desc' }, 'code']);
+    return rows.map(toPosOutlet);
+  }
+
+  async get(merchantId: string, id: string): Promise<PosOutletType> {
+    const row = UUID_PATTERN.test(id) ? await this.db<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).first() : undefined;
+    if (!row) throw new OutletNotFoundError();
+    return toPosOutlet(row);
+  }
+
+  async create(merchantId: string, input: CreatePosOutletInput): Promise<PosOutletType> {
+    const code = requireText('code', input.code, 64);
+    const name = requireText('name', input.name, MAX_TEXT);
+    const now = new Date();
+    try {
+      const [row] = await this.db('outlet.outlets')
+        .insert({
+          id: uuidv7(),
+          merchant_id: merchantId,
+          code,
+          name,
+          address_line: optionalText('address_line', input.addressLine),
+          city: optionalText('city', input.city),
+          province: optionalText('province', input.province),
+          phone: optionalPhone(input.phone),
+          is_default: false,
+          is_active: true,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('*');
+      return toPosOutlet(row as OutletRow);
+    } catch (error) {
+      throw posConflict(error);
+    }
+  }
+
+  /** Absent fields stay; `nmid` (a valid NMID, unique) and `qris_static_payload` ("" clears it) are corrections. */
+  async update(merchantId: string, id: string, input: UpdatePosOutletInput): Promise<PosOutletType> {
+    const changes: Record<string, unknown> = {};
+    if (input.name != null) changes.name = requireText('name', input.name, MAX_TEXT);
+    if (input.addressLine != null) changes.address_line = optionalText('address_line', input.addressLine);
+    if (input.city != null) changes.city = optionalText('city', input.city);
+    if (input.province != null) changes.province = optionalText('province', input.province);
+    if (input.phone != null) changes.phone = optionalPhone(input.phone);
+    if (input.isActive != null) changes.is_active = input.isActive;
+    if (input.qrisStaticPayload != null) {
+      if (input.qrisStaticPayload.length > MAX_PAYLOAD) throw new OutletInputError(`qris_static_payload must be at most ${MAX_PAYLOAD} characters`);
+      changes.qris_static_payload = input.qrisStaticPayload === '' ? null : input.qrisStaticPayload;
+    }
+    if (input.nmid != null && !NMID_PATTERN.test(input.nmid)) throw new OutletInputError('nmid must be "ID" followed by 10 to 15 digits');
+    if (!UUID_PATTERN.test(id)) throw new OutletNotFoundError();
+    try {
+      return await this.db.transaction(async (trx) => {
+        const current = await trx<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).forUpdate().first();
+        if (!current) throw new OutletNotFoundError();
+        // A new NMID is active from now, as when a bank assigns it (OutletService.assignNmid); the same one changes nothing.
+        if (input.nmid != null && input.nmid !== current.nmid) Object.assign(changes, { nmid: input.nmid, nmid_status: 'active', nmid_assigned_at: new Date() });
+        const [row] = await trx('outlet.outlets').where({ id }).update({ ...changes, updated_at: new Date() }).returning('*');
+        return toPosOutlet(row as OutletRow);
+      });
+    } catch (error) {
+      throw posConflict(error);
+    }
+  }
+
+  /** Soft delete: the row stays (NMIDs stay unique, devices learn of it by sync); the code becomes free. */
+  async remove(merchantId: string, id: string): Promise<boolean> {
+    const count = UUID_PATTERN.test(id)
+      ? await this.db('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).update({ deleted_at: new Date(), updated_at: new Date() })
+      : 0;
+    if (!count) throw new OutletNotFoundError();
+    return true;
+  }
+
+  pull(merchantId: string, since: bigint, limit: number): Promise<SyncPage> {
+    if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new OutletInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
+    if (since < 0n) throw new OutletInputError('since must not be negative');
+    return pullSyncPage(this.db, 'outlet.outlets', OUTLET_SYNC_COLUMNS, merchantId, since, limit);
+  }
+}
+
+function posConflict(error: unknown): unknown {
+  const mapped = asConflict(error);
+  return mapped instanceof OutletConflictError && mapped.extensions.reason === 'outlet_code_taken' ? new OutletConflictError('code_conflict') : mapped;
+}
+
+function requireText(field: string, value: string, max: number): string {
+  const text = value.trim();
+  if (!text || text.length > max) throw new OutletInputError(`${field} must be 1 to ${max} characters`);
+  return text;
+}
+
+function optionalText(field: string, value: string | null | undefined): string | null {
+  if (value == null) return null;
+  const text = value.trim();
+  if (text.length > MAX_TEXT) throw new OutletInputError(`${field} must be at most ${MAX_TEXT} characters`);
+  return text || null;
+}
+
+function optionalPhone(value: string | null | undefined): string | null {
+  const phone = optionalText('phone', value);
+  if (phone !== null && !PHONE_PATTERN.test(phone)) throw new OutletInputError('phone must be digits, optionally with a leading +, spaces or dashes');
+  return phone;
+}
+
+function toPosOutlet(row: OutletRow): PosOutletType {
+  return {
+    id: row.id,
+    merchantId: row.merchant_id,
+    code: row.code,
+    name: row.name,
+    addressLine: row.address_line,
+    city: row.city,
+    province: row.province,
+    phone: row.phone,
+    nmid: row.nmid,
+    qrisStaticPayload: row.qris_static_payload,
+    isActive: row.is_active,
+    createdAt: pgTime(row.created_at),
+    updatedAt: pgTime(row.updated_at),
+  };
+}

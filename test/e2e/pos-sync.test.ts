@@ -1,0 +1,307 @@
+import { randomUUID } from 'node:crypto';
+import { Client } from 'pg';
+import { DEMO } from '../../lib/demo/demo-ids';
+import { type PosActor, type Surface, posActor, posRequest } from '../support/pos-client';
+import { adminQuery } from '../support/test-database';
+import { type TestStack, startTestStack } from '../support/test-stack';
+
+const A = DEMO.merchantId;
+const B = DEMO.otherMerchants[0].id;
+const OUTLET = DEMO.outlets[0].id;
+const SURFACES: Surface[] = ['service', 'app'];
+
+describe('Point of sale sync (pull, push) and sales orders', () => {
+  let stack: TestStack;
+  let a: PosActor;
+  let b: PosActor;
+  let tracked: { id: string; variant: string };
+  let untracked: { id: string; variant: string };
+  const q = <T extends object = Record<string, string>>(sql: string, params: unknown[] = []) => adminQuery<T>(stack.database.adminUrl, sql, params);
+  const stockOf = async (variant: string) => Number((await q(`select quantity from catalog.product_stock where variant_id = $1 and outlet_id = $2`, [variant, OUTLET]))[0]?.quantity ?? 0);
+
+  const order = (overrides: Record<string, unknown> = {}) => ({
+    outlet_id: OUTLET,
+    status: 'completed',
+    source: 'offline',
+    transacted_at: Date.parse('2026-11-24T10:00:00+07:00'),
+    items: [
+      { line_no: 1, variant_id: tracked.variant, quantity: 2, unit_price_amount: 15000, line_total_amount: 30000 },
+      { line_no: 2, variant_id: untracked.variant, quantity: 1, unit_price_amount: 5000, line_total_amount: 5000 },
+    ],
+    payments: [{ method: 'cash', amount: 40000 }],
+    subtotal_amount: 35000,
+    discount_amount: 0,
+    tax_amount: 0,
+    total_amount: 35000,
+    paid_amount: 40000,
+    change_amount: 5000,
+    ...overrides,
+  });
+  const item = (entity_type: string, op: string, payload: Record<string, unknown>, entity_id = randomUUID()) => ({
+    outbox_id: randomUUID(),
+    entity_type,
+    entity_id,
+    op,
+    payload,
+  });
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    [a, b] = await Promise.all([posActor(stack, A), posActor(stack, B)]);
+    const asA = posRequest(stack, 'service', a);
+    const p1 = (await asA('POST', '/catalog/products', { name: 'Kopi', sku: 'S-KOPI', sell_price_amount: 15000, track_stock: true })).body;
+    const p2 = (await asA('POST', '/catalog/products', { name: 'Es Batu', sku: 'S-ES', sell_price_amount: 5000 })).body;
+    const variants = await q(`select product_id, id from catalog.variants where product_id in ($1, $2)`, [p1.id, p2.id]);
+    const variantOf = (id: string) => variants.find((v) => v.product_id === id)!.id;
+    tracked = { id: p1.id, variant: variantOf(p1.id) };
+    untracked = { id: p2.id, variant: variantOf(p2.id) };
+  });
+  afterAll(() => stack.close());
+
+  describe.each(SURFACES)('push and orders (%s surface)', (surface) => {
+    it('accepts a sales order: receipt number, stock movements, detail; voids it once (stock returns); other merchants see nothing', async () => {
+      const asA = posRequest(stack, surface, a);
+      const asB = posRequest(stack, surface, b);
+      const before = await stockOf(tracked.variant);
+      const orderId = randomUUID();
+      const push = item('sales_order', 'create', order(), orderId);
+      const res = await asA('POST', '/sync/push', { items: [push] });
+      expect(res).toEqual({ status: 200, body: { accepted: [push.outbox_id], rejected: {} } });
+      expect(await stockOf(tracked.variant)).toBe(before - 2);
+      expect(await stockOf(untracked.variant)).toBe(0);
+      const movements = await q(`select reason, quantity_delta from catalog.stock_movements where sales_order_id = $1`, [orderId]);
+      expect(movements).toEqual([{ reason: 'sale', quantity_delta: '-2' }]);
+
+      const detail = await asA('GET', `/sales/orders/${orderId}`);
+      expect(detail.status).toBe(200);
+      expect(detail.body).toMatchObject({
+        id: orderId, merchant_id: A, outlet_id: OUTLET, status: 'completed', source: 'offline', transacted_at: '2026-11-24T03:00:00.000Z',
+        subtotal_amount: 35000, total_amount: 35000, paid_amount: 40000, change_amount: 5000, voided_at: null,
+      });
+      expect(detail.body.receipt_number).toMatch(/^20261124-\d{6}$/);
+      expect(detail.body.items).toEqual([
+        { id: expect.any(String), line_no: 1, variant_id: tracked.variant, sku_snapshot: 'S-KOPI', name_snapshot: 'Kopi', quantity: 2, unit_price_amount: 15000, line_total_amount: 30000 },
+        { id: expect.any(String), line_no: 2, variant_id: untracked.variant, sku_snapshot: 'S-ES', name_snapshot: 'Es Batu', quantity: 1, unit_price_amount: 5000, line_total_amount: 5000 },
+      ]);
+      expect(detail.body.payments).toEqual([{ id: expect.any(String), method: 'cash', amount: 40000 }]);
+
+      const list = await asA('GET', `/sales/orders?outlet_id=${OUTLET}&date_from=2026-11-24&date_to=2026-11-24&status=completed`);
+      expect(list.body.orders.map((o: { id: string }) => o.id)).toContain(orderId);
+      expect(list.body.orders[0].items).toBeUndefined();
+      expect((await asA('GET', '/sales/orders?date_from=2026-11-25')).body.orders.map((o: { id: string }) => o.id)).not.toContain(orderId);
+
+      for (const [method, path, payload] of [
+        ['GET', `/sales/orders/${orderId}`],
+        ['PATCH', `/sales/orders/${orderId}`, { action: 'void' }],
+      ] as const) {
+        expect((await asB(method, path, payload)).status).toBe(404);
+      }
+      expect((await asB('GET', '/sales/orders')).body.orders.map((o: { id: string }) => o.id)).not.toContain(orderId);
+
+      const refund = await asA('PATCH', `/sales/orders/${orderId}`, { action: 'refund' });
+      expect(refund.status).toBe(400);
+      expect(refund.body.code).toBe('bad_request');
+      const voided = await asA('PATCH', `/sales/orders/${orderId}`, { action: 'void', void_reason: 'salah input' });
+      expect(voided.status).toBe(200);
+      expect(voided.body).toMatchObject({ status: 'voided', voided_at: expect.any(String) });
+      expect(await stockOf(tracked.variant)).toBe(before);
+      const again = await asA('PATCH', `/sales/orders/${orderId}`, { action: 'void' });
+      expect(again.status).toBe(500);
+      expect(again.body).toEqual({ code: 'internal_error', error: 'the sales order is already voided' });
+      expect(await stockOf(tracked.variant)).toBe(before);
+    });
+
+    it('rejects items with wrong arithmetic or unknown references one by one and applies the rest', async () => {
+      const asA = posRequest(stack, surface, a);
+      const bad = [
+        item('sales_order', 'create', order({ items: [{ line_no: 1, variant_id: tracked.variant, quantity: 2, unit_price_amount: 15000, line_total_amount: 29000 }] })),
+        item('sales_order', 'create', order({ subtotal_amount: 36000 })),
+        item('sales_order', 'create', order({ total_amount: 34000 })),
+        item('sales_order', 'create', order({ paid_amount: 30000, payments: [{ method: 'cash', amount: 30000 }], change_amount: 0 })),
+        item('sales_order', 'create', order({ change_amount: 4000 })),
+        item('sales_order', 'create', order({ paid_amount: 45000 })),
+        item('sales_order', 'create', order({ items: [{ line_no: 1, variant_id: randomUUID(), quantity: 1, unit_price_amount: 35000, line_total_amount: 35000 }] })),
+        item('stock_movement', 'delete', { outlet_id: OUTLET }),
+        item('customer', 'upsert', { phone: '0812' }),
+      ];
+      const good = item('sales_order', 'create', order({ discount_amount: 5000, tax_amount: 3000, total_amount: 33000, change_amount: 7000 }));
+      const ordersBefore = Number((await q(`select count(*) as n from catalog.sales_orders`))[0].n);
+      const res = await asA('POST', '/sync/push', { items: [...bad, good] });
+      expect(res.status).toBe(200);
+      expect(res.body.accepted).toEqual([good.outbox_id]);
+      expect(Object.keys(res.body.rejected).sort()).toEqual(bad.map((i) => i.outbox_id).sort());
+      expect(res.body.rejected[bad[0].outbox_id]).toMatch(/line_total_amount/);
+      expect(res.body.rejected[bad[3].outbox_id]).toMatch(/less than total_amount/);
+      expect(res.body.rejected[bad[6].outbox_id]).toMatch(/unknown variant/);
+      expect(Number((await q(`select count(*) as n from catalog.sales_orders`))[0].n)).toBe(ordersBefore + 1);
+      expect(Number((await q(`select count(*) as n from catalog.sync_receipts where outbox_id = any($1::uuid[])`, [bad.map((i) => i.outbox_id)]))[0].n)).toBe(0);
+    });
+
+    it('refuses a batch over 500 items or with malformed items (400) and stores nothing', async () => {
+      const asA = posRequest(stack, surface, a);
+      const receipts = Number((await q(`select count(*) as n from catalog.sync_receipts`))[0].n);
+      const many = Array.from({ length: 501 }, () => item('customer', 'upsert', { name: 'x' }));
+      expect((await asA('POST', '/sync/push', { items: many })).status).toBe(400);
+      expect((await asA('POST', '/sync/push', { items: [{ ...item('customer', 'upsert', { name: 'x' }), outbox_id: 'nope' }] })).status).toBe(400);
+      expect((await asA('POST', '/sync/push', { items: [item('invoice', 'create', {})] })).status).toBe(400);
+      expect(Number((await q(`select count(*) as n from catalog.sync_receipts`))[0].n)).toBe(receipts);
+    });
+  });
+
+  it('is idempotent by outbox_id under concurrent duplicate batches: each item applied once', async () => {
+    const asA = posRequest(stack, 'service', a);
+    const before = await stockOf(tracked.variant);
+    const batch = [
+      item('sales_order', 'create', order()),
+      item('stock_movement', 'create', { outlet_id: OUTLET, variant_id: tracked.variant, quantity_delta: 10, reason: 'restock', occurred_at: Date.now() }),
+      item('customer', 'upsert', { name: 'Bu Ani', phone: '08123' }),
+    ];
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => posRequest(stack, i % 2 ? 'app' : 'service', a)('POST', '/sync/push', { items: i % 3 ? batch : [...batch].reverse() })));
+    for (const res of answers) {
+      expect(res.status).toBe(200);
+      expect(res.body.accepted.sort()).toEqual(batch.map((i) => i.outbox_id).sort());
+    }
+    expect(Number((await q(`select count(*) as n from catalog.sales_orders where id = $1`, [batch[0].entity_id]))[0].n)).toBe(1);
+    expect(Number((await q(`select count(*) as n from catalog.stock_movements where id = $1`, [batch[1].entity_id]))[0].n)).toBe(1);
+    expect(await stockOf(tracked.variant)).toBe(before - 2 + 10);
+    // Another merchant replaying the same outbox ids is refused, and cannot touch A's customer.
+    const asB = await posRequest(stack, 'service', b)('POST', '/sync/push', {
+      items: [batch[2], item('customer', 'upsert', { name: 'Hijack' }, batch[2].entity_id)],
+    });
+    expect(Object.values(asB.body.rejected)).toEqual(['outbox_id already used', 'customer not found']);
+    expect((await q(`select name from catalog.customers where id = $1`, [batch[2].entity_id]))[0].name).toBe('Bu Ani');
+    const deleted = await asA('POST', '/sync/push', { items: [item('customer', 'delete', {}, batch[2].entity_id)] });
+    expect(deleted.body.rejected).toEqual({});
+  });
+
+  it('numbers receipts per outlet without gaps or repeats under concurrent pushes', async () => {
+    const outlet = randomUUID();
+    const pushes = Array.from({ length: 8 }, () => item('sales_order', 'create', order({ outlet_id: outlet })));
+    await Promise.all(pushes.map((p, i) => posRequest(stack, i % 2 ? 'app' : 'service', a)('POST', '/sync/push', { items: [p] })));
+    const numbers = (await q(`select receipt_number from catalog.sales_orders where outlet_id = $1 order by receipt_number`, [outlet])).map((r) => r.receipt_number);
+    expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => `20261124-${String(i + 1).padStart(6, '0')}`));
+  });
+
+  it('lists orders with limits: default 50, above 200 is 400, bad dates are 400', async () => {
+    const asA = posRequest(stack, 'app', a);
+    expect((await asA('GET', '/sales/orders?limit=201')).status).toBe(400);
+    expect((await asA('GET', '/sales/orders?date_from=24-11-2026')).status).toBe(400);
+    expect((await asA('GET', '/sales/orders?date_from=2026-11-25&date_to=2026-11-24')).status).toBe(400);
+    expect((await asA('GET', '/sales/orders?status=lost')).status).toBe(400);
+    expect((await asA('GET', '/sales/orders?limit=2')).body.orders).toHaveLength(2);
+  });
+
+  describe.each(SURFACES)('pull (%s surface)', (surface) => {
+    it('pages every entity with epoch-millisecond times and 0/1 booleans, deleted rows included, only the merchant’s own', async () => {
+      const asA = posRequest(stack, surface, a);
+      const asB = posRequest(stack, surface, b);
+      const gone = (await asA('POST', '/catalog/products', { name: `Hapus ${surface}`, sku: `DEL-${surface}` })).body.id;
+      await asA('DELETE', `/catalog/products/${gone}`);
+      for (const entity of ['outlets', 'categories', 'products', 'variants', 'product_stock', 'customers']) {
+        // Rows just written may wait for a transaction elsewhere on the server (the bound is cluster-wide).
+        let res = await asA('GET', `/sync/pull?entity=${entity}&since=&limit=200`);
+        for (let waited = 0; res.body.rows?.length === 0 && waited < 10_000; waited += 100) {
+          await new Promise((r) => setTimeout(r, 100));
+          res = await asA('GET', `/sync/pull?entity=${entity}&since=&limit=200`);
+        }
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual({ entity, rows: expect.any(Array), server_time: expect.any(Number), has_more: false });
+        expect(res.body.rows.length).toBeGreaterThan(0);
+        for (const row of res.body.rows) {
+          expect(row.merchant_id).toBe(A);
+          expect(typeof row.updated_at).toBe('number');
+          expect(row.sync_version).toBeUndefined();
+          if ('is_active' in row) expect([0, 1]).toContain(row.is_active);
+        }
+        const empty = await asA('GET', `/sync/pull?entity=${entity}&since=${res.body.server_time}`);
+        expect(empty.body.rows).toEqual([]);
+        expect(empty.body.server_time).toBeGreaterThanOrEqual(res.body.server_time);
+        expect((await asB('GET', `/sync/pull?entity=${entity}`)).body.rows.every((r: { merchant_id: string }) => r.merchant_id === B)).toBe(true);
+      }
+      const products = (await asA('GET', '/sync/pull?entity=products')).body.rows as { id: string }[];
+      expect(products.find((p: { id: string }) => p.id === gone)).toMatchObject({ deleted_at: expect.any(Number), track_stock: 0 });
+      expect((await asA('GET', '/sync/pull?entity=orders')).status).toBe(400);
+      expect((await asA('GET', '/sync/pull?entity=products&limit=201')).status).toBe(400);
+      expect((await asA('GET', '/sync/pull?entity=products&since=-1')).status).toBe(400);
+    });
+  });
+
+  it('never skips or repeats a row version while writers commit in another order than they started', async () => {
+    const pull = posRequest(stack, 'service', a);
+    for (const n of [1, 2, 3, 4]) expect((await pull('POST', '/catalog/products', { name: `Sync ${n}`, sku: `SYNC-${n}` })).status).toBe(201);
+    const ids = (await q(`select id from catalog.products where merchant_id = $1 and deleted_at is null order by id limit 6`, [A])).map((r) => r.id);
+    expect(ids.length).toBeGreaterThanOrEqual(4);
+    const device = new Map<string, string>();
+    const delivered: string[] = [];
+    let since = 0;
+    const drain = async (limit: number) => {
+      for (let more = true; more; ) {
+        const res = await pull('GET', `/sync/pull?entity=products&since=${since}&limit=${limit}`);
+        for (const row of res.body.rows) {
+          delivered.push(`${row.id}:${row.name}`);
+          device.set(row.id, row.name);
+        }
+        since = res.body.server_time;
+        more = res.body.has_more;
+      }
+    };
+    await drain(2);
+
+    const writers = await Promise.all([0, 1, 2].map(async () => {
+      const client = new Client({ connectionString: stack.database.adminUrl });
+      await client.connect();
+      return client;
+    }));
+    try {
+      // Three rounds: the first writer to start commits last, a middle one first; the device pulls in between.
+      for (let round = 0; round < 3; round++) {
+        for (const [w, client] of writers.entries()) {
+          await client.query('begin');
+          await client.query(`update catalog.products set name = $1 where id = $2`, [`r${round}-w${w}`, ids[w]]);
+        }
+        await writers[1].query('commit');
+        await drain(1);
+        // Writer 1 committed, but writer 0 (older xid) is still open: nothing at or above its xid is delivered yet.
+        expect(device.get(ids[1])).not.toBe(`r${round}-w1`);
+        await writers[2].query('commit');
+        await drain(1);
+        await writers[0].query('commit');
+        // The bound is cluster-wide (pg_snapshot_xmin): a transaction elsewhere on the server may delay delivery, never skip it.
+        for (let waited = 0; [0, 1, 2].some((w) => device.get(ids[w]) !== `r${round}-w${w}`) && waited < 10_000; waited += 50) {
+          await drain(1);
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        for (const w of [0, 1, 2]) expect(device.get(ids[w])).toBe(`r${round}-w${w}`);
+      }
+      // Concurrent random writers and pulls: afterwards the device equals the database, each version delivered once.
+      const work = Array.from({ length: 30 }, (_, i) => async () => {
+        const client = writers[i % 3];
+        await client.query('begin');
+        await client.query(`update catalog.products set name = $1 where id = $2`, [`x${i}`, ids[i % ids.length]]);
+        await new Promise((r) => setTimeout(r, Math.random() * 15));
+        await client.query('commit');
+      });
+      const chains = [0, 1, 2].map(async (w) => {
+        for (let i = w; i < work.length; i += 3) await work[i]();
+      });
+      const puller = (async () => {
+        for (let i = 0; i < 15; i++) {
+          await drain(3);
+          await new Promise((r) => setTimeout(r, 5));
+        }
+      })();
+      await Promise.all([...chains, puller]);
+      const truthNow = await q(`select id, name from catalog.products where merchant_id = $1`, [A]);
+      for (let waited = 0; truthNow.some((r) => device.get(r.id) !== r.name) && waited < 10_000; waited += 50) {
+        await drain(3);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await Promise.all(writers.map((c) => c.end()));
+    }
+    const truth = await q(`select id, name from catalog.products where merchant_id = $1`, [A]);
+    for (const row of truth) expect(device.get(row.id)).toBe(row.name);
+    // A row version is (id, name) here, names being unique per write.
+    expect(new Set(delivered).size).toBe(delivered.length);
+  });
+});

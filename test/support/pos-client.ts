@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import { signUserAccessToken } from '../../lib/auth/user-token';
+import { adminQuery } from './test-database';
+import type { TestStack } from './test-stack';
+
+export type Surface = 'service' | 'app';
+
+/** A merchant as both point-of-sale surfaces reach it: internal key + X-Merchant-ID, and a member's bearer token. */
+export interface PosActor {
+  merchantId: string;
+  token: string;
+}
+
+/** A user who is owner of the merchant (rows written as the merchant subgraph's own seed would), with a token. */
+export async function posActor(stack: TestStack, merchantId: string): Promise<PosActor> {
+  const userId = randomUUID();
+  const phone = `+6281${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
+  await adminQuery(stack.database.adminUrl, `insert into merchant.users (id, phone, created_at, updated_at) values ($1, $2, now(), now())`, [userId, phone]);
+  await adminQuery(
+    stack.database.adminUrl,
+    `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
+    [randomUUID(), merchantId, userId],
+  );
+  const { token } = await signUserAccessToken({ userId, sessionId: randomUUID() }, stack.config.secrets.userTokenSecret);
+  return { merchantId, token };
+}
+
+export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) {
+  return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: unknown) => {
+    const headers: Record<string, string> =
+      surface === 'service'
+        ? { 'x-internal-api-key': stack.config.secrets.internalApiKey, 'x-merchant-id': actor.merchantId }
+        : { authorization: `Bearer ${actor.token}` };
+    const res = await stack.rest.inject({
+      method,
+      url: `${surface === 'service' ? '/poslite' : '/merchant/poslite'}${path}`,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as any) : null };
+  };
+}
