@@ -145,7 +145,8 @@ export function median(values: number[]): number {
 
 export interface BenchStack {
   stack: Managed;
-  floor: Managed;
+  /** The floor server, when the benchmark asked for one (floorEnv). */
+  floor?: Managed;
   rest: string;
   floorOrigin: string;
   subgraphPorts: Record<'merchant' | 'outlet' | 'transaction' | 'catalog', number>;
@@ -153,10 +154,10 @@ export interface BenchStack {
 
 /**
  * The whole stack (`scripts/start.js`: migrations, reference and demo data, every process) on its own ports with
- * the webhook dispatcher off, and the floor server (bench/floor-server.ts) beside it; resolves when both answer
- * /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
+ * the webhook dispatcher off, and, given floorEnv, the floor server (bench/floor-server.ts) beside it; resolves
+ * when they answer /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
  */
-export async function startBenchStack(options: { databaseUrl: string; restPort: number; gatewayPort: number; floorEnv: NodeJS.ProcessEnv }): Promise<BenchStack> {
+export async function startBenchStack(options: { databaseUrl: string; restPort: number; gatewayPort: number; floorEnv?: NodeJS.ProcessEnv }): Promise<BenchStack> {
   const floorPort = options.restPort + 2;
   const subgraphPorts = { merchant: options.gatewayPort + 1, outlet: options.gatewayPort + 2, transaction: options.gatewayPort + 3, catalog: options.gatewayPort + 4 };
   const allPorts = [options.restPort, floorPort, options.gatewayPort, ...Object.values(subgraphPorts)];
@@ -196,8 +197,8 @@ export async function startBenchStack(options: { databaseUrl: string; restPort: 
   );
   const rest = `http://${HOST}:${options.restPort}`;
   const floorOrigin = `http://${HOST}:${floorPort}`;
-  const floor = launch('floor', 'bench/floor-server.js', { ...common, FLOOR_PORT: String(floorPort), ...options.floorEnv });
-  await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
+  const floor = options.floorEnv ? launch('floor', 'bench/floor-server.js', { ...common, FLOOR_PORT: String(floorPort), ...options.floorEnv }) : undefined;
+  if (floor) await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
   await waitFor(stack, async () => phase === 'running' && (await healthy(rest)), 'ready stack', 120_000);
   return { stack, floor, rest, floorOrigin, subgraphPorts };
 }

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { DEMO } from '../lib/demo/demo-ids';
-import { HOST, envInt, healthy, launch, median, portInUse, progress, stopAll, waitFor } from './harness';
+import { loadConfig } from '../lib/config/config';
+import { HOST, envInt, median, progress, startBenchStack, stopAll } from './harness';
 
 /**
  * Point of sale through the full stack (REST → gateway → catalog subgraph → PostgreSQL): one 500-item push of sales
@@ -10,8 +11,7 @@ import { HOST, envInt, healthy, launch, median, portInUse, progress, stopAll, wa
  */
 const ROUNDS = envInt('BENCH_ROUNDS', 3);
 const PRODUCTS = envInt('BENCH_POS_PRODUCTS', 10_000);
-const PORTS = { rest: envInt('BENCH_REST_PORT', 18280), gateway: envInt('BENCH_GATEWAY_PORT', 14200) };
-const SUBGRAPH_PORTS = { merchant: PORTS.gateway + 1, outlet: PORTS.gateway + 2, transaction: PORTS.gateway + 3, catalog: PORTS.gateway + 4 };
+const PORTS = { rest: envInt('BENCH_REST_PORT', 18480), gateway: envInt('BENCH_GATEWAY_PORT', 14400) };
 const REST = `http://${HOST}:${PORTS.rest}`;
 /** A merchant of its own (not the demo one), so the product count is exact. */
 const MERCHANT = '019a0000-0000-7000-8000-0000000be001';
@@ -34,36 +34,8 @@ async function main(): Promise<void> {
     progress("DATABASE_URL is required, e.g. psql -h 127.0.0.1 -U root -d postgres -c 'create database qris_bench_pos'; DATABASE_URL=postgres://root@127.0.0.1:5432/qris_bench_pos npm run -s bench:pos");
     process.exit(2);
   }
-  const busy = (await Promise.all([PORTS.rest, PORTS.gateway, ...Object.values(SUBGRAPH_PORTS)].map(async (p) => ((await portInUse(p)) ? p : null)))).filter(Boolean);
-  if (busy.length) throw new Error(`ports in use: ${busy.join(', ')}`);
-  const apiKey = process.env.INTERNAL_API_KEY ?? 'dev-internal-api-key-change-me';
-  let running = false;
-  const stack = launch(
-    'stack',
-    'scripts/start.js',
-    {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
-      HOST,
-      INTERNAL_API_KEY: apiKey,
-      WEBHOOK_DISPATCH_INTERVAL_MS: '0',
-      REST_PORT: String(PORTS.rest),
-      GATEWAY_PORT: String(PORTS.gateway),
-      GATEWAY_URL: `http://${HOST}:${PORTS.gateway}/graphql`,
-      ...Object.fromEntries(
-        Object.entries(SUBGRAPH_PORTS).flatMap(([name, port]) => [
-          [`${name.toUpperCase()}_PORT`, String(port)],
-          [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://${HOST}:${port}/graphql`],
-        ]),
-      ),
-    },
-    (line) => {
-      if (line.startsWith('Ctrl-C stops everything')) running = true;
-      return false;
-    },
-  );
-  await waitFor(stack, async () => running && (await healthy(REST)), 'ready stack', 120_000);
+  const apiKey = loadConfig().secrets.internalApiKey;
+  await startBenchStack({ databaseUrl, restPort: PORTS.rest, gatewayPort: PORTS.gateway });
 
   const pg = new PgClient({ connectionString: databaseUrl });
   await pg.connect();

@@ -865,7 +865,7 @@ async function main(): Promise<void> {
     if (statusCode !== 200) throw new Error(`floor refused the keys (${statusCode})`);
     await checkAgreement(seeded, seeded.rateUncachedPairs[seeded.rateUncachedPairs.length - 1]);
 
-    const cpu = new CpuSampler(stack.child.pid!, floor.child.pid!, pg);
+    const cpu = new CpuSampler(stack.child.pid!, floor!.child.pid!, pg);
     const bench = new Bench(seeded, pg, cpu);
     progress(
       `targets agree; ${seeded.hot.length} hot banks and pairs (${HOT_GROUPS} groups), ${seeded.coldBanks.length} cold banks with ${seeded.cold.length} cold pairs; ` +

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signUserAccessToken } from '../../lib/auth/user-token';
+import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
 import type { TestStack } from './test-stack';
 
@@ -21,8 +21,8 @@ export async function posActor(stack: TestStack, merchantId: string): Promise<Po
     `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
     [randomUUID(), merchantId, userId],
   );
-  const { token } = await signUserAccessToken({ userId, sessionId: randomUUID() }, stack.config.secrets.userTokenSecret);
-  return { merchantId, token };
+  const { authorization } = await sessionFor(stack, userId);
+  return { merchantId, token: authorization.replace(/^Bearer /, '') };
 }
 
 export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) {
