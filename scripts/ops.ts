@@ -95,15 +95,16 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
       createPartner(loadConfig(), adminUrl, { code: required(o, 'code'), name: required(o, 'name'), referralCode: required(o, 'referral-code') }),
   },
   'partner:credential': {
-    help: 'issue a partner credential: --partner C --name N --contract A|B --scopes merchant.read,transaction.read,… [--mode jwt|hmac] [--outlets-enabled] [--rate N per minute, default 60]; the secret is shown once',
+    help: 'issue a partner credential: --partner C --contract A|B --scopes merchant.read,transaction.read,… [--auth jwt|hmac] [--rate N per minute, default 60] [--outlets] [--name N]; the secret is shown once',
     run: (adminUrl, o) => {
+      const partnerCode = required(o, 'partner');
       const contract = required(o, 'contract');
-      const mode = (o.mode as string | undefined) ?? 'jwt';
+      const mode = (o.auth as string | undefined) ?? 'jwt';
       if (contract !== 'A' && contract !== 'B') throw new Error('--contract must be A or B');
-      if (mode !== 'jwt' && mode !== 'hmac') throw new Error('--mode must be jwt or hmac');
+      if (mode !== 'jwt' && mode !== 'hmac') throw new Error('--auth must be jwt or hmac');
       return issuePartnerCredential(loadConfig(), adminUrl, {
-        partnerCode: required(o, 'partner'),
-        name: required(o, 'name'),
+        partnerCode,
+        name: (o.name as string | undefined) ?? `${partnerCode} contract ${contract} (${new Date().toISOString().slice(0, 10)})`,
         contract,
         mode,
         scopes: required(o, 'scopes').split(','),
@@ -144,8 +145,17 @@ function required(options: Options, name: string): string {
   return value;
 }
 
+/**
+ * `--outlets` is a count for merchant:create and a switch for partner:credential (the issue's interface); one
+ * parser serves every command, so the switch is renamed before parsing.
+ */
+function normalisedArgs(argv: string[]): string[] {
+  return argv[0] === 'partner:credential' ? argv.map((arg) => (arg === '--outlets' ? '--outlets-enabled' : arg)) : argv;
+}
+
 async function main(): Promise<number> {
   const { positionals, values } = parseArgs({
+    args: normalisedArgs(process.argv.slice(2)),
     allowPositionals: true,
     options: {
       'geo-csv': { type: 'string' },
@@ -168,7 +178,7 @@ async function main(): Promise<number> {
       partner: { type: 'string' },
       contract: { type: 'string' },
       scopes: { type: 'string' },
-      mode: { type: 'string' },
+      auth: { type: 'string' },
       'outlets-enabled': { type: 'boolean' },
       key: { type: 'string' },
       merchant: { type: 'string' },
