@@ -9,6 +9,9 @@ import { MerchantService } from './modules/merchant/merchant.service';
 import { PartnerService } from './modules/partner/partner.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import { MembershipService } from './modules/user/membership.service';
+import { FeedbackService } from './modules/feedback/feedback.service';
+import { RegistrationService } from './modules/registration/registration.service';
+import { ProfileService } from './modules/user/profile.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -20,15 +23,20 @@ export function secretBoxFor(config: Config): SecretBox {
 
 /** The request scope of the merchant subgraph: one instance of each service around the request's EntityManager. */
 export function merchantRequestScope(em: EntityManager, config: Config) {
+  const lifecycle = new MerchantLifecycleService(em);
+  const membership = new MembershipService(em);
   return {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
       merchant: new MerchantService(em),
-      lifecycle: new MerchantLifecycleService(em),
+      lifecycle,
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),
       partner: new PartnerService(em, secretBoxFor(config)),
-      membership: new MembershipService(em),
+      membership,
+      profile: new ProfileService(em),
+      registration: new RegistrationService(em, lifecycle),
+      feedback: new FeedbackService(em, membership),
     },
   };
 }

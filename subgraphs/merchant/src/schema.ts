@@ -9,10 +9,13 @@ import { PartnerResolver } from './modules/partner/partner.resolver';
 import { ReferenceResolver } from './modules/reference/reference.resolver';
 import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 import { MembershipResolver } from './modules/user/membership.resolver';
+import { FeedbackResolver } from './modules/feedback/feedback.resolver';
+import { RegistrationResolver } from './modules/registration/registration.resolver';
+import { ProfileResolver } from './modules/user/profile.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, ProfileResolver, RegistrationResolver, FeedbackResolver] },
     merchantReference,
   );
 }

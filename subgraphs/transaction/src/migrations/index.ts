@@ -1,9 +1,11 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261123000000_payment_intake } from './Migration20261123000000_payment_intake';
+import { Migration20261124200000_merchant_period } from './Migration20261124200000_merchant_period';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261123000000_payment_intake', class: Migration20261123000000_payment_intake },
+  { name: 'Migration20261124200000_merchant_period', class: Migration20261124200000_merchant_period },
 ];
