@@ -13,6 +13,7 @@ import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merc
 import { type InfoLog, WebhookService } from '../subgraphs/merchant/src/modules/webhook/webhook.service';
 import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '../subgraphs/merchant/src/modules/partner/partner.entity';
 import { PartnerService } from '../subgraphs/merchant/src/modules/partner/partner.service';
+import { NotificationService } from '../subgraphs/merchant/src/modules/notification/notification.service';
 import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '../subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '../subgraphs/merchant/src/modules/reference/import/reference-importer';
@@ -205,4 +206,10 @@ export function grantPartnerAccess(config: Config, adminUrl: string, input: { pa
 /** `partner:ungrant`: ends a live grant (a withdrawn consent removes the access it gave). */
 export function ungrantPartnerAccess(config: Config, adminUrl: string, input: { partnerCode: string; merchantId: string; type: PartnerAccessType }) {
   return withPartners(config, adminUrl, (partners) => partners.ungrant(input));
+}
+
+/** `dev:outbox`: the newest recorded notifications (what the log provider "sent"), optionally of one phone. */
+export async function listOutbox(config: Config, adminUrl: string, filter: { phone?: string; limit?: number }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) => new NotificationService(orm.em.fork() as EntityManager, config).outbox(filter));
 }

@@ -11,6 +11,7 @@ import {
   revokePartnerCredential,
   ungrantPartnerAccess,
   listWebhookDeliveries,
+  listOutbox,
   migrateAll,
   onboardMerchant,
   redeliverWebhook,
@@ -83,6 +84,10 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
     help: 'move a merchant along its lifecycle: --id ID --to active|suspended|deleted [--reason R] (required to suspend or delete)',
     run: (adminUrl, o) =>
       changeMerchantStatus(loadConfig(), adminUrl, { merchantId: required(o, 'id'), targetStatus: required(o, 'to'), reason: o.reason as string | undefined }),
+  },
+  'dev:outbox': {
+    help: 'recorded notifications, newest first (the log provider delivers OTPs here in development): [--phone P] [--limit N (default 50, max 500)]',
+    run: (adminUrl, o) => listOutbox(loadConfig(), adminUrl, { phone: o.phone as string | undefined, limit: o.limit === undefined ? undefined : Number(o.limit) }),
   },
   'partner:create': {
     help: 'onboard a partner: --code C --name N --referral-code R (merchants registered with R are its referrals)',
@@ -160,6 +165,7 @@ async function main(): Promise<number> {
       key: { type: 'string' },
       merchant: { type: 'string' },
       type: { type: 'string' },
+      phone: { type: 'string' },
       help: { type: 'boolean' },
     },
   });

@@ -75,6 +75,18 @@ const EnvSchema = Type.Object({
   WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 1000 }),
   /** How long the REST process trusts a partner credential's status (revocation delay), 0-60000 ms. */
   PARTNER_CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 60000 }),
+
+  // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox).
+  MESSAGING_PROVIDER_URL: OptionalUrl,
+  MESSAGING_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  PUSH_PROVIDER_URL: OptionalUrl,
+  PUSH_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  EMAIL_PROVIDER_URL: OptionalUrl,
+  EMAIL_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
+  NOTIFICATION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30000, default: 5000 }),
+  /** Messaging-provider webhook (REST process): subscription check token and the HMAC secret of X-Hub-Signature-256; unset = 503. */
+  MESSAGING_WEBHOOK_VERIFY_TOKEN: Type.Optional(Type.String({ minLength: 8 })),
+  MESSAGING_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -105,6 +117,19 @@ export interface Config {
   gatewayTimeoutMs: number;
   webhooks: { retryScale: number; dispatchIntervalMs: number };
   partnerCredentialCacheMs: number;
+  notifications: {
+    messaging: ProviderEndpoint;
+    push: ProviderEndpoint;
+    email: ProviderEndpoint;
+    timeoutMs: number;
+  };
+  messagingWebhook: { verifyToken?: string; secret?: string };
+}
+
+/** An outside notification provider; no url = the log provider (records only). */
+export interface ProviderEndpoint {
+  url?: string;
+  token?: string;
 }
 
 export class ConfigError extends Error {
@@ -177,5 +202,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
+    notifications: {
+      messaging: { url: env.MESSAGING_PROVIDER_URL, token: env.MESSAGING_PROVIDER_TOKEN },
+      push: { url: env.PUSH_PROVIDER_URL, token: env.PUSH_PROVIDER_TOKEN },
+      email: { url: env.EMAIL_PROVIDER_URL, token: env.EMAIL_PROVIDER_TOKEN },
+      timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
+    },
+    messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
   });
 }

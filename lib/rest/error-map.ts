@@ -22,12 +22,13 @@ export function httpErrorFromGraphQL(error: { message?: string; extensions?: Rec
   const code = typeof error.extensions?.code === 'string' ? error.extensions.code : ErrorCode.INTERNAL_SERVER_ERROR;
   const entry = TABLE[code];
   if (!entry) return new HttpError(500, 'internal_error', 'internal error');
-  // A conflict names what collided (nmid_taken, bank_code_taken, invalid_transition, …).
-  if (code === ErrorCode.CONFLICT && typeof error.extensions?.reason === 'string') {
-    return new HttpError(409, error.extensions.reason, error.message ?? 'conflict');
+  const retry = typeof error.extensions?.retryAfterSecs === 'number' ? error.extensions.retryAfterSecs : undefined;
+  // A domain error names what happened in `reason`, which becomes the REST code: a conflict names what collided
+  // (nmid_taken, invalid_transition, …), others e.g. invalid_otp (400) or otp_cooldown (429).
+  if (typeof error.extensions?.reason === 'string') {
+    return new HttpError(entry.status, error.extensions.reason, error.message ?? entry.code, retry ?? (entry.status === 503 ? UNAVAILABLE_RETRY_SECS : undefined));
   }
   if (entry.status === 503) return new HttpError(503, entry.code, 'a dependency is unavailable, retry later', UNAVAILABLE_RETRY_SECS);
-  const retry = typeof error.extensions?.retryAfterSecs === 'number' ? error.extensions.retryAfterSecs : undefined;
   return new HttpError(entry.status, entry.code, error.message ?? entry.code, retry);
 }
 

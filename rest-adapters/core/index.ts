@@ -9,10 +9,17 @@ import districts from './routes/references/districts';
 import postalCodes from './routes/references/postal-codes';
 import provinces from './routes/references/provinces';
 import subdistricts from './routes/references/subdistricts';
+import pushTokens from './routes/auth/push-tokens';
+import internalSendOtp from './routes/internal/notifications-otp';
+import internalTestPush from './routes/internal/notifications-push-test';
+import messagingStatus from './routes/webhooks/messaging-status';
+import messagingStatusVerify from './routes/webhooks/messaging-status-verify';
 
 /** core-api.md: the merchant app, auth, internal and point-of-sale paths (more routes arrive per issue). */
 export const coreAdapter: RestAdapter = {
   name: 'core',
   description: 'Core merchant API (core-api.md): reference data, public documents, health; app, auth, internal and point of sale.',
-  routes: [health, otpRuntime, legalDocuments, provinces, cities, districts, subdistricts, postalCodes, businessTypes, businessScales],
+  routes: [health, otpRuntime, legalDocuments, provinces, cities, districts, subdistricts, postalCodes, businessTypes, businessScales,
+    pushTokens, internalSendOtp, internalTestPush, messagingStatusVerify, messagingStatus,
+  ],
 };

@@ -10,6 +10,7 @@ import { MerchantRegistration } from './modules/registration/registration.entity
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
 import { MerchantUser, User } from './modules/user/user.entity';
+import { NotificationMessage, PushToken } from './modules/notification/notification.entity';
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
@@ -40,6 +41,8 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     MerchantUser,
     MerchantRegistration,
     Feedback,
+    PushToken,
+    NotificationMessage,
   ],
   migrations,
   buildSchema: buildMerchantSchema,

@@ -12,6 +12,7 @@ import { MembershipService } from './modules/user/membership.service';
 import { FeedbackService } from './modules/feedback/feedback.service';
 import { RegistrationService } from './modules/registration/registration.service';
 import { ProfileService } from './modules/user/profile.service';
+import { NotificationService } from './modules/notification/notification.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -37,6 +38,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       profile: new ProfileService(em),
       registration: new RegistrationService(em, lifecycle),
       feedback: new FeedbackService(em, membership),
+      notification: new NotificationService(em, config),
     },
   };
 }

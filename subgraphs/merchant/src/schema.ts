@@ -10,12 +10,13 @@ import { ReferenceResolver } from './modules/reference/reference.resolver';
 import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 import { MembershipResolver } from './modules/user/membership.resolver';
 import { FeedbackResolver } from './modules/feedback/feedback.resolver';
+import { NotificationResolver } from './modules/notification/notification.resolver';
 import { RegistrationResolver } from './modules/registration/registration.resolver';
 import { ProfileResolver } from './modules/user/profile.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, ProfileResolver, RegistrationResolver, FeedbackResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, ProfileResolver, RegistrationResolver, FeedbackResolver] },
     merchantReference,
   );
 }

@@ -4,6 +4,7 @@ import { Migration20261122100000_psp } from './Migration20261122100000_psp';
 import { Migration20261122200000_lifecycle } from './Migration20261122200000_lifecycle';
 import { Migration20261123100000_partners } from './Migration20261123100000_partners';
 import { Migration20261124000000_users } from './Migration20261124000000_users';
+import { Migration20261124100000_notifications } from './Migration20261124100000_notifications';
 import { Migration20261124200000_core_merchant } from './Migration20261124200000_core_merchant';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
@@ -13,5 +14,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122200000_lifecycle', class: Migration20261122200000_lifecycle },
   { name: 'Migration20261123100000_partners', class: Migration20261123100000_partners },
   { name: 'Migration20261124000000_users', class: Migration20261124000000_users },
+  { name: 'Migration20261124100000_notifications', class: Migration20261124100000_notifications },
   { name: 'Migration20261124200000_core_merchant', class: Migration20261124200000_core_merchant },
 ];

@@ -1,0 +1,19 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { userAuth } from '../../../auth/user-auth';
+import { PushTokenBody, PushTokenResponse } from './schema';
+
+/** core-api.md §4: the device's push token (a token moves to the device that registers it last). */
+export default defineRoute({
+  method: 'POST',
+  url: '/auth/push-tokens',
+  summary: 'Register the push token of a device',
+  tags: ['core: auth'],
+  schema: { body: PushTokenBody, response: { 200: PushTokenResponse, ...errorResponses(400, 401) } },
+  operation: loadOperation(__dirname),
+  authenticate: userAuth,
+  rateLimit: { max: 30, windowSecs: 60 },
+  variables: ({ body }) => ({ input: { pushToken: body.push_token, deviceId: body.device_id, deviceName: body.device_name ?? null } }),
+  map: () => ({ status: 'registered' as const }),
+});

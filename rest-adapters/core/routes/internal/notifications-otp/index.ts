@@ -1,0 +1,19 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { internalAuth } from '../../../auth/user-auth';
+import { QueuedResponse, SendOtpBody } from './schema';
+
+/** core-api.md §4 internal: a code delivered through the messaging provider (template `otp`). */
+export default defineRoute({
+  method: 'POST',
+  url: '/internal/notifications/messaging/otp',
+  summary: 'Send a one-time password by messaging',
+  description: '503 `messaging_unavailable` when the provider does not take the message.',
+  tags: ['core: internal'],
+  schema: { body: SendOtpBody, response: { 200: QueuedResponse, ...errorResponses(400, 401) } },
+  operation: loadOperation(__dirname),
+  authenticate: internalAuth,
+  variables: ({ body }) => ({ phone: body.phone, code: body.code }),
+  map: () => ({ status: 'queued' as const }),
+});

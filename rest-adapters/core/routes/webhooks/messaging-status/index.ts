@@ -1,0 +1,40 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../../../../../lib/auth/principal';
+import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { type RouteRuntime, defineRoute } from '../../../../../lib/rest/route';
+import { StatusCallback, StatusCallbackResponse } from './schema';
+
+/**
+ * `X-Hub-Signature-256: sha256=<hex HMAC-SHA256(raw body, MESSAGING_WEBHOOK_SECRET)>`, compared in constant
+ * time over the body exactly as received; runs before body validation, so an unsigned request learns nothing.
+ */
+export async function messagingSignature(req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> {
+  const secret = runtime.config.messagingWebhook.secret;
+  if (!secret) throw new HttpError(503, 'webhook_not_configured', 'the messaging webhook is not configured');
+  const header = req.headers['x-hub-signature-256'];
+  const match = typeof header === 'string' ? /^sha256=([0-9a-fA-F]{64})$/.exec(header) : null;
+  if (!match) throw new HttpError(401, 'unauthorized', 'X-Hub-Signature-256 missing or malformed');
+  const expected = createHmac('sha256', secret).update(typeof req.rawBody === 'string' ? req.rawBody : '').digest();
+  if (!timingSafeEqual(expected, Buffer.from(match[1], 'hex'))) throw new HttpError(401, 'unauthorized', 'signature does not match');
+  return { kind: 'service', service: 'messaging-webhook' };
+}
+
+/** Delivery statuses of sent messages (core-api.md §4); unknown message ids are ignored. */
+export default defineRoute({
+  method: 'POST',
+  url: '/webhooks/messaging/status',
+  summary: 'Messaging provider delivery statuses',
+  tags: ['core: webhooks'],
+  schema: { body: StatusCallback, response: { 200: StatusCallbackResponse, ...errorResponses(400, 401) } },
+  operation: loadOperation(__dirname),
+  authenticate: messagingSignature,
+  rateLimit: { max: 600, windowSecs: 60 },
+  variables: ({ body }) => ({
+    statuses: body.entry.flatMap((e) =>
+      (e.changes ?? []).flatMap((c) => (c.value?.statuses ?? []).map((s) => ({ id: s.id, status: s.status, timestamp: s.timestamp ?? String(Math.floor(Date.now() / 1000)) }))),
+    ),
+  }),
+  map: (data: { recordMessagingStatuses: number }) => ({ status: 'ok' as const, updated: data.recordMessagingStatuses }),
+});

@@ -1,0 +1,255 @@
+/**
+ * NotificationService — `ctx.services.notification` in the merchant subgraph (request scope). Stable API:
+ *
+ *   sendMessage(phone, template, parameters)          → { status, messageId }
+ *       One messaging (WhatsApp-like) template message to a phone (08…, 628…, +628…; BadInputError otherwise).
+ *       Templates: `otp` {code}, `merchant_transaction_alert` {…strings}, others as the provider knows them.
+ *       status: 'logged' (log provider) | 'accepted' (provider took it) | 'failed' (not delivered). Never throws
+ *       for a provider failure: the caller decides what a failed send means.
+ *   sendPushToUser(userId, { title, body, data }, { exceptDeviceHash? })  → { sentCount, failedCount, invalidatedCount }
+ *   sendPushToPhone(phone, { title, body, data })      → same; the user with that phone (no user: all zero)
+ *       One push per live token of the user (all their devices, or all but one). data values are strings
+ *       (FCM); `data.type` names the message (e.g. `login_alert`, `transaction`). Tokens the provider reports
+ *       UNREGISTERED are invalidated (counted in invalidatedCount, not in failedCount).
+ *   sendEmail(email, template, parameters, userId?)    → { status, messageId }
+ *
+ * Every send is recorded in merchant.notification_messages (channel, recipient, template, parameters,
+ * provider message id, delivery status); `npm run ops -- dev:outbox [--phone P]` lists them. Values named in
+ * SENSITIVE_PARAMETERS (codes, link tokens) are stored only by the log provider outside production, so
+ * operators never read a live OTP. Account settings (notification_*_enabled) are the caller's to check.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import type { Config } from '../../../../../lib/config/config';
+import { BadInputError } from '../../../../../lib/errors/app-error';
+import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { deviceHash, requireDeviceId } from '../device/device-hash';
+import { LOG_PROVIDER, type Providers, type SendOutcome, providersFor } from './notification-providers';
+import type { MessageStatus, NotificationChannel } from './notification.entity';
+
+/** Parameters never stored in clear by a real provider (nor in production). */
+export const SENSITIVE_PARAMETERS: Record<string, string[]> = {
+  otp: ['code'],
+  email_otp: ['code'],
+  login_alert: ['cancel_token'],
+};
+const REDACTED = '[redacted]';
+/** Order of the statuses a provider reports; a message's status never moves back. */
+const STATUS_RANK: Record<string, number> = { accepted: 0, sent: 1, delivered: 2, read: 3, failed: 4 };
+const RANK_CASE = Object.entries(STATUS_RANK)
+  .map(([status, rank]) => `when '${status}' then ${rank}`)
+  .join(' ');
+const MAX_TEXT = 1000;
+
+export interface PushContent {
+  title: string;
+  body: string;
+  data?: Record<string, string | number | boolean | null | undefined>;
+}
+
+export interface PushResult {
+  sentCount: number;
+  failedCount: number;
+  invalidatedCount: number;
+}
+
+export interface MessageResult {
+  status: MessageStatus;
+  messageId: string | null;
+}
+
+interface Recorded {
+  channel: NotificationChannel;
+  provider: string;
+  recipient: string;
+  phone: string | null;
+  userId: string | null;
+  template: string;
+  parameters: Record<string, unknown>;
+  outcome: SendOutcome;
+}
+
+export class NotificationService {
+  private readonly providers: Providers;
+
+  constructor(
+    private readonly em: EntityManager,
+    private readonly config: Config,
+    private readonly clock: () => Date = () => new Date(),
+  ) {
+    this.providers = providersFor(config);
+  }
+
+  async sendMessage(phone: string, template: string, parameters: Record<string, string>): Promise<MessageResult> {
+    const e164 = requirePhone(phone);
+    checkTemplate(template);
+    const provider = this.providers.messaging;
+    const outcome = await provider.send({ to: e164, template, parameters });
+    const userId = await this.userIdOf(e164);
+    return this.record({ channel: 'messaging', provider: provider.name, recipient: e164, phone: e164, userId, template, parameters, outcome });
+  }
+
+  async sendEmail(email: string, template: string, parameters: Record<string, string>, userId: string | null = null): Promise<MessageResult> {
+    checkTemplate(template);
+    const provider = this.providers.email;
+    const outcome = await provider.send({ to: email, template, parameters });
+    const phone = userId ? await this.phoneOf(userId) : null;
+    return this.record({ channel: 'email', provider: provider.name, recipient: email, phone, userId, template, parameters, outcome });
+  }
+
+  async sendPushToPhone(phone: string, content: PushContent): Promise<PushResult> {
+    const userId = await this.userIdOf(requirePhone(phone));
+    return userId ? this.sendPushToUser(userId, content) : { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
+  }
+
+  async sendPushToUser(userId: string, content: PushContent, options: { exceptDeviceHash?: string } = {}): Promise<PushResult> {
+    const title = content.title.slice(0, 200);
+    const body = content.body.slice(0, MAX_TEXT);
+    const data = Object.fromEntries(
+      Object.entries(content.data ?? {})
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    );
+    const knex = this.em.getKnex();
+    const query = knex('merchant.push_tokens as t')
+      .join('merchant.users as u', 'u.id', 't.user_id')
+      .where('t.user_id', userId)
+      .whereNull('t.invalidated_at')
+      .select<{ id: string; token: string; phone: string }[]>('t.id', 't.token', 'u.phone');
+    if (options.exceptDeviceHash) query.whereNot('t.device_hash', options.exceptDeviceHash);
+    const tokens = await query;
+    const provider = this.providers.push;
+    const result: PushResult = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
+    await Promise.all(
+      tokens.map(async (t) => {
+        const outcome = await provider.send({ token: t.token, title, body, data });
+        if (outcome.ok) result.sentCount += 1;
+        else if (outcome.unregistered) {
+          await knex('merchant.push_tokens').where({ id: t.id }).whereNull('invalidated_at').update({ invalidated_at: this.clock() });
+          result.invalidatedCount += 1;
+        } else result.failedCount += 1;
+        await this.record({
+          channel: 'push',
+          provider: provider.name,
+          recipient: t.token,
+          phone: t.phone,
+          userId,
+          template: data.type ?? 'push',
+          parameters: { title, body, data },
+          outcome,
+        });
+      }),
+    );
+    return result;
+  }
+
+  /**
+   * Registers the push token of a user's device. A provider token belongs to one device: registering it for
+   * another user or device moves it there; a device has one token (a new one replaces it, and revives it).
+   */
+  async registerPushToken(userId: string, input: { pushToken: string; deviceId: string; deviceName?: string | null }): Promise<void> {
+    const token = input.pushToken.trim();
+    if (!token || token.length > 4096) throw new BadInputError('push_token is required (at most 4096 characters)');
+    const hash = deviceHash(requireDeviceId(input.deviceId));
+    const now = this.clock();
+    await this.em.getKnex().transaction(async (trx) => {
+      await trx('merchant.push_tokens').where({ token }).andWhere((q) => q.whereNot({ user_id: userId }).orWhereNot({ device_hash: hash })).delete();
+      await trx('merchant.push_tokens')
+        .insert({ id: uuidv7(), user_id: userId, device_hash: hash, device_name: input.deviceName?.slice(0, 200) ?? null, token, created_at: now, updated_at: now })
+        .onConflict(['user_id', 'device_hash'])
+        .merge({ token, device_name: input.deviceName?.slice(0, 200) ?? null, updated_at: now, invalidated_at: null });
+    });
+  }
+
+  /**
+   * Delivery statuses reported by the messaging provider's webhook. A status only moves forward (accepted <
+   * sent < delivered < read; failed last), so a late `sent` never overwrites `delivered`; unknown ids are
+   * ignored. Returns how many messages changed.
+   */
+  async applyDeliveryStatuses(statuses: { messageId: string; status: string; at: Date }[]): Promise<number> {
+    let changed = 0;
+    for (const { messageId, status, at } of statuses) {
+      if (!(status in STATUS_RANK)) continue;
+      const updated = await this.em
+        .getKnex()('merchant.notification_messages')
+        .where({ provider_message_id: messageId, channel: 'messaging' })
+        .whereNot('provider', LOG_PROVIDER)
+        .whereRaw(`(case status ${RANK_CASE} else 99 end) < ?`, [STATUS_RANK[status]])
+        .update({ status, status_at: at, error: status === 'failed' ? 'reported failed by the provider' : null });
+      changed += updated;
+    }
+    return changed;
+  }
+
+  /** The newest recorded messages (dev:outbox), optionally of one phone. */
+  async outbox(filter: { phone?: string; limit?: number } = {}) {
+    const query = this.em
+      .getKnex()('merchant.notification_messages')
+      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .limit(Math.min(Math.max(filter.limit ?? 50, 1), 500))
+      .select<{ channel: string; recipient: string; template: string; parameters: Record<string, unknown>; status: string; created_at: Date }[]>(
+        'channel',
+        'recipient',
+        'template',
+        'parameters',
+        'status',
+        'created_at',
+      );
+    if (filter.phone) query.where({ phone: requirePhone(filter.phone) });
+    const rows = await query;
+    return rows.map((r) => ({ channel: r.channel, recipient: r.recipient, template: r.template, parameters: r.parameters, status: r.status, time: new Date(r.created_at).toISOString() }));
+  }
+
+  private async record(message: Recorded): Promise<MessageResult> {
+    const { outcome } = message;
+    const status: MessageStatus = outcome.ok ? (message.provider === LOG_PROVIDER ? 'logged' : 'accepted') : outcome.unregistered ? 'invalid_token' : 'failed';
+    const keepSecrets = message.provider === LOG_PROVIDER && !this.config.isProduction;
+    const now = this.clock();
+    await this.em.getKnex()('merchant.notification_messages').insert({
+      id: uuidv7(),
+      channel: message.channel,
+      provider: message.provider,
+      recipient: message.recipient,
+      phone: message.phone,
+      user_id: message.userId,
+      template: message.template,
+      parameters: JSON.stringify(keepSecrets ? message.parameters : redact(message.template, message.parameters)),
+      provider_message_id: outcome.ok ? outcome.messageId : null,
+      status,
+      error: outcome.ok ? null : outcome.error,
+      created_at: now,
+      status_at: now,
+    });
+    return { status, messageId: outcome.ok ? outcome.messageId : null };
+  }
+
+  private async userIdOf(phone: string): Promise<string | null> {
+    const row = await this.em.getKnex()('merchant.users').where({ phone }).first<{ id: string } | undefined>('id');
+    return row?.id ?? null;
+  }
+
+  private async phoneOf(userId: string): Promise<string | null> {
+    const row = await this.em.getKnex()('merchant.users').where({ id: userId }).first<{ phone: string } | undefined>('phone');
+    return row?.phone ?? null;
+  }
+}
+
+function requirePhone(phone: string): string {
+  const e164 = toIndonesianE164(phone);
+  if (!e164) throw new BadInputError('phone must be an Indonesian number (08…, 628… or +628…)');
+  return e164;
+}
+
+function checkTemplate(template: string): void {
+  if (!/^[a-z][a-z0-9_]{0,63}$/.test(template)) throw new BadInputError('template must be a lowercase name (letters, digits, _)');
+}
+
+/** The template's sensitive values replaced, at any depth (push data included). */
+function redact(template: string, parameters: Record<string, unknown>): Record<string, unknown> {
+  const names = new Set(SENSITIVE_PARAMETERS[template] ?? []);
+  const walk = (value: unknown): unknown => {
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    return Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, names.has(k) ? REDACTED : walk(v)]));
+  };
+  return walk(parameters) as Record<string, unknown>;
+}
