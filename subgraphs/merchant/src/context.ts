@@ -12,6 +12,7 @@ import { MembershipService } from './modules/user/membership.service';
 import { FeedbackService } from './modules/feedback/feedback.service';
 import { RegistrationService } from './modules/registration/registration.service';
 import { ProfileService } from './modules/user/profile.service';
+import { TransactionAlertService } from './modules/transaction-alert/transaction-alert.service';
 import { NotificationService } from './modules/notification/notification.service';
 
 const boxes = new Map<string, SecretBox>();
@@ -26,6 +27,7 @@ export function secretBoxFor(config: Config): SecretBox {
 export function merchantRequestScope(em: EntityManager, config: Config) {
   const lifecycle = new MerchantLifecycleService(em);
   const membership = new MembershipService(em);
+  const notification = new NotificationService(em, config);
   return {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
@@ -38,7 +40,8 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       profile: new ProfileService(em),
       registration: new RegistrationService(em, lifecycle),
       feedback: new FeedbackService(em, membership),
-      notification: new NotificationService(em, config),
+      notification,
+      transactionAlert: new TransactionAlertService(em, notification),
     },
   };
 }

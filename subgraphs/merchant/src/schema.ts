@@ -13,10 +13,11 @@ import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { NotificationResolver } from './modules/notification/notification.resolver';
 import { RegistrationResolver } from './modules/registration/registration.resolver';
 import { ProfileResolver } from './modules/user/profile.resolver';
+import { TransactionAlertResolver } from './modules/transaction-alert/transaction-alert.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, ProfileResolver, RegistrationResolver, FeedbackResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver] },
     merchantReference,
   );
 }
