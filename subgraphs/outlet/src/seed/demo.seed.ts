@@ -108,11 +108,7 @@ export async function seedOutletDemo(em: EntityManager): Promise<Record<string, 
     .onConflict()
     .ignore()
     .returning('id');
-  return {
-    outlets: writtenOutlets.length + otherOutlets.length,
-    terminals: writtenTerminals.length + otherTerminals.length,
-    ...(await seedDeviceDemo(em)),
-  };
+  return { outlets: writtenOutlets.length + otherOutlets.length, terminals: writtenTerminals.length + otherTerminals.length };
 }
 
 /**
