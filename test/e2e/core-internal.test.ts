@@ -115,10 +115,29 @@ describe('Core internal endpoints', () => {
       expect(retry.json()).toMatchObject({ status: 'active', merchant: { id: requestId } });
       expect(await adminQuery(url, `select id from outlet.outlets where merchant_id = $1`, [requestId])).toHaveLength(1);
 
-      // Its bank (tier 1) looks it up.
+      // Its bank (the tier-1 PSP) sees it before activation; not yet announced (no NMID).
       const target = `/api/psp/v1/merchants/${requestId}`;
       const lookup = await stack.rest.inject({ method: 'GET', url: target, headers: signLookup(target) });
       expect(lookup.statusCode).toBe(200);
+      expect(await adminQuery(url, 'select event from merchant.webhook_deliveries where merchant_id = $1', [requestId])).toEqual([]);
+      // The PSP assigns an NMID: the first activation, announced, and the merchant is found by its NMID.
+      const nmid = 'ID2026112400777';
+      const path = `${target}/nmid-assignment`;
+      const raw = JSON.stringify({ nmid });
+      const timestamp = new Date().toISOString();
+      const signature = createHmac('sha256', DEMO.bank.lookupSecret).update(`PATCH\n${path}\n${timestamp}\n${raw}`).digest('hex');
+      const assigned = await stack.rest.inject({
+        method: 'PATCH',
+        url: path,
+        payload: raw,
+        headers: { 'content-type': 'application/json', 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': signature },
+      });
+      expect(assigned.statusCode).toBe(200);
+      expect(await adminQuery(url, 'select event from merchant.webhook_deliveries where merchant_id = $1', [requestId])).toEqual([{ event: 'merchant.activated' }]);
+      const byNmid = `/api/psp/v1/merchants/by-nmid/${nmid}`;
+      const found = await stack.rest.inject({ method: 'GET', url: byNmid, headers: signLookup(byNmid) });
+      expect(found.statusCode).toBe(200);
+      expect(JSON.stringify(found.json())).toContain(requestId);
       // The referring partner lists it.
       const token = await stack.rest.inject({
         method: 'POST',

@@ -37,7 +37,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       legalDocument: new LegalDocumentService(em),
       partner: new PartnerService(em, secretBoxFor(config)),
       membership,
-      profile: new ProfileService(em),
+      profile: new ProfileService(em, membership),
       registration: new RegistrationService(em, lifecycle),
       feedback: new FeedbackService(em, membership),
       notification,

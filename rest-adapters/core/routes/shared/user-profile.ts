@@ -129,16 +129,15 @@ export interface ReviewResultData {
   profile: UserProfileData | null;
 }
 
-export const ReviewResultFields = (key: 'request' | 'merchant') =>
-  Type.Object(
-    {
-      status: Type.String(),
-      [key]: Type.Object({ id: Type.String({ format: 'uuid' }), merchant_status: Type.String() }, { additionalProperties: false }),
-      profile: Nullable(ProfileBody),
-    },
-    { additionalProperties: false },
-  );
+const DecidedRef = Type.Object({ id: Type.String({ format: 'uuid' }), merchant_status: Type.String() }, { additionalProperties: false });
 
-export function toReviewResult(key: 'request' | 'merchant', r: ReviewResultData) {
-  return { status: r.status, [key]: { id: r.id, merchant_status: r.status }, profile: r.profile ? toProfileBody(r.profile) : null };
+export const RequestDecisionResponse = Type.Object({ status: Type.String(), request: DecidedRef, profile: Nullable(ProfileBody) }, { additionalProperties: false });
+export const MerchantDecisionResponse = Type.Object({ status: Type.String(), merchant: DecidedRef, profile: Nullable(ProfileBody) }, { additionalProperties: false });
+
+export function toRequestDecision(r: ReviewResultData): Static<typeof RequestDecisionResponse> {
+  return { status: r.status, request: { id: r.id, merchant_status: r.status }, profile: r.profile ? toProfileBody(r.profile) : null };
+}
+
+export function toMerchantDecision(r: ReviewResultData): Static<typeof MerchantDecisionResponse> {
+  return { status: r.status, merchant: { id: r.id, merchant_status: r.status }, profile: r.profile ? toProfileBody(r.profile) : null };
 }

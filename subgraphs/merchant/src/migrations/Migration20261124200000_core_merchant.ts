@@ -46,7 +46,6 @@ export class Migration20261124200000_core_merchant extends Migration {
       -- at most one open registration per user; concurrent submissions have exactly one winner
       create unique index merchant_registrations_open_user_uq on merchant.merchant_registrations (user_id)
         where status in ('pending', 'pending_review');
-      create index merchant_registrations_contact_phone_idx on merchant.merchant_registrations (contact_phone);
 
       alter table merchant.merchants
         add column business_entity_type text check (business_entity_type in ('Perseorangan', 'Badan Usaha')),

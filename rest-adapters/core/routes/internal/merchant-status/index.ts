@@ -3,7 +3,7 @@ import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
 import { internalAuth } from '../../../auth/user-auth';
 import { MerchantStatusBody } from '../../shared/internal-decision';
-import { type ReviewResultData, ReviewResultFields, toReviewResult } from '../../shared/user-profile';
+import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '../../shared/user-profile';
 
 /**
  * core-api.md §3: active → suspended | deleted, suspended → active | deleted, through the merchant lifecycle
@@ -14,7 +14,7 @@ export default defineRoute({
   url: '/internal/merchant/status',
   summary: 'Change a merchant’s status',
   tags: ['core: internal'],
-  schema: { body: MerchantStatusBody, response: { 200: ReviewResultFields('merchant'), ...errorResponses(400, 401, 404, 409) } },
+  schema: { body: MerchantStatusBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404, 409) } },
   operation: loadOperation(__dirname),
   authenticate: internalAuth,
   variables: ({ body }) => ({
@@ -27,5 +27,5 @@ export default defineRoute({
       reviewedByUserId: body.reviewed_by_user_id ?? null,
     },
   }),
-  map: (data: { reviewMerchantStatus: ReviewResultData }) => toReviewResult('merchant', data.reviewMerchantStatus) as never,
+  map: (data: { reviewMerchantStatus: ReviewResultData }) => toMerchantDecision(data.reviewMerchantStatus),
 });

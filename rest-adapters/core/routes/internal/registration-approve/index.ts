@@ -5,7 +5,7 @@ import { defineRoute } from '../../../../../lib/rest/route';
 import { Nullable } from '../../../../../lib/rest/schema-helpers';
 import { internalAuth } from '../../../auth/user-auth';
 import { RegistrationDecisionBody } from '../../shared/internal-decision';
-import { type ReviewResultData, ReviewResultFields, toReviewResult } from '../../shared/user-profile';
+import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '../../shared/user-profile';
 
 const operation = loadOperation(__dirname);
 const defaultOutlet = loadOperation(__dirname, 'default-outlet.graphql');
@@ -31,7 +31,7 @@ export default defineRoute({
   url: '/internal/merchant/registration/approve',
   summary: 'Approve a merchant registration',
   tags: ['core: internal'],
-  schema: { body: ApproveBody, response: { 200: ReviewResultFields('merchant'), ...errorResponses(400, 401, 404) } },
+  schema: { body: ApproveBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404) } },
   operation,
   authenticate: internalAuth,
   handle: async ({ body }, runtime) => {
@@ -56,6 +56,6 @@ export default defineRoute({
         phone: m?.contactPhone ?? null,
       },
     });
-    return toReviewResult('merchant', result);
+    return toMerchantDecision(result);
   },
 });

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
 import type { Merchant } from '../merchant/merchant.entity';
 import { MerchantRegistration } from '../registration/registration.entity';
-import { MerchantUser, User } from './user.entity';
+import type { MembershipService } from './membership.service';
+import { User } from './user.entity';
 import type { MerchantSnapshotType, UserProfileType } from './profile.type';
 import type { UpdateProfileInput } from './profile.input';
 
@@ -10,11 +11,13 @@ export const GENDERS = ['male', 'female'] as const;
 const NIK_PATTERN = /^[0-9]{16}$/;
 /** Pragmatic address check (one @, a dot in the domain, no spaces); verification proves the rest. */
 export const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
-const MERCHANT_RANK: Record<string, number> = { active: 0, suspended: 1, inactive: 2, draft: 3 };
 
 /** A user's profile and the merchant snapshot of core-api.md §2 (GET/PUT /auth/profile). */
 export class ProfileService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly memberships: MembershipService,
+  ) {}
 
   async profileOf(userId: string): Promise<UserProfileType> {
     const user = await this.em.findOne(User, { id: userId });
@@ -23,17 +26,12 @@ export class ProfileService {
   }
 
   /**
-   * "Active or in progress": the user's live membership of a merchant that is not deleted (active first,
+   * "Active or in progress": the merchant the user acts for (MembershipService: not deleted, active first,
    * then the newest), else the user's open registration request, else null.
    */
   async snapshotOf(userId: string): Promise<MerchantSnapshotType | null> {
-    const memberships = await this.em.find(
-      MerchantUser,
-      { user: userId, revokedAt: null, merchant: { status: { $ne: 'deleted' } } },
-      { populate: ['merchant'], orderBy: { createdAt: 'desc' } },
-    );
-    const best = memberships.sort((a, b) => (MERCHANT_RANK[a.merchant.status] ?? 9) - (MERCHANT_RANK[b.merchant.status] ?? 9))[0];
-    if (best) return merchantSnapshot(best.merchant);
+    const membership = await this.memberships.currentRowOf(userId);
+    if (membership) return merchantSnapshot(membership.merchant);
     const registration = await this.em.findOne(MerchantRegistration, { user: userId });
     return registration ? registrationSnapshot(registration) : null;
   }
