@@ -87,6 +87,20 @@ const EnvSchema = Type.Object({
   /** Messaging-provider webhook (REST process): subscription check token and the HMAC secret of X-Hub-Signature-256; unset = 503. */
   MESSAGING_WEBHOOK_VERIFY_TOKEN: Type.Optional(Type.String({ minLength: 8 })),
   MESSAGING_WEBHOOK_SECRET: Type.Optional(Type.String({ minLength: 16 })),
+
+  // Phone login.
+  /** One-time passwords a phone (or a user's email change) may be sent per rolling hour. */
+  OTP_MAX_PER_PHONE_PER_HOUR: Type.Integer({ minimum: 1, maximum: 100, default: 5 }),
+  /** One-time passwords one client address may request per rolling hour (all phones together). */
+  OTP_MAX_PER_ADDRESS_PER_HOUR: Type.Integer({ minimum: 1, maximum: 10000, default: 20 }),
+  /** How long the REST process trusts that a session is live (logout/revocation delay), 0-30000 ms. */
+  USER_SESSION_CACHE_MS: Type.Integer({ minimum: 0, maximum: 30000, default: 30000 }),
+  /** external-phone-verify: the identity provider's JWKS, the ID tokens' issuer and audience; any unset = 503. */
+  EXTERNAL_VERIFIER_JWKS_URL: OptionalUrl,
+  EXTERNAL_VERIFIER_ISSUER: Type.Optional(Type.String({ minLength: 1 })),
+  EXTERNAL_VERIFIER_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
+  EXTERNAL_VERIFIER_PHONE_CLAIM: Type.String({ minLength: 1, default: 'phone_number' }),
+  EXTERNAL_VERIFIER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30000, default: 5000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -124,6 +138,9 @@ export interface Config {
     timeoutMs: number;
   };
   messagingWebhook: { verifyToken?: string; secret?: string };
+  otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
+  userSessionCacheMs: number;
+  externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
 }
 
 /** An outside notification provider; no url = the log provider (records only). */
@@ -209,5 +226,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
     },
     messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
+    otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },
+    userSessionCacheMs: env.USER_SESSION_CACHE_MS,
+    externalVerifier: {
+      jwksUrl: env.EXTERNAL_VERIFIER_JWKS_URL,
+      issuer: env.EXTERNAL_VERIFIER_ISSUER,
+      audience: env.EXTERNAL_VERIFIER_AUDIENCE,
+      phoneClaim: env.EXTERNAL_VERIFIER_PHONE_CLAIM,
+      timeoutMs: env.EXTERNAL_VERIFIER_TIMEOUT_MS,
+    },
   });
 }

@@ -6,6 +6,8 @@
 export const DEMO = {
   merchantId: '019a0000-0000-7000-8000-00000000d001',
   merchantCode: 'MRC-DEMO0001',
+  /** The demo merchant's owner, an app user: log in with request-otp, read the code with `npm run ops -- dev:outbox`. */
+  owner: { userId: '019a0000-0000-7000-8000-00000000a001', membershipId: '019a0000-0000-7000-8000-00000000a101', phone: '+6281200000001', fullName: 'Pemilik Demo' },
   outlets: [
     { id: '019a0000-0000-7000-8000-00000000e001', code: 'PUSAT', name: 'Warung Kopi Demo – Pusat', nmid: 'ID1026112200001', isDefault: true },
     { id: '019a0000-0000-7000-8000-00000000e002', code: 'MENTENG', name: 'Warung Kopi Demo – Menteng', nmid: 'ID1026112200002', isDefault: false },

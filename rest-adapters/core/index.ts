@@ -9,7 +9,18 @@ import districts from './routes/references/districts';
 import postalCodes from './routes/references/postal-codes';
 import provinces from './routes/references/provinces';
 import subdistricts from './routes/references/subdistricts';
+import accountSettings from './routes/auth/account-settings';
+import accountSettingsUpdate from './routes/auth/account-settings-update';
+import deviceLoginCancel from './routes/auth/device-login-cancel';
+import externalPhoneVerify from './routes/auth/external-phone-verify';
+import logout from './routes/auth/logout';
+import emailRequestOtp from './routes/auth/profile-email-request-otp';
+import emailVerifyOtp from './routes/auth/profile-email-verify-otp';
 import pushTokens from './routes/auth/push-tokens';
+import refresh from './routes/auth/refresh';
+import requestOtp from './routes/auth/request-otp';
+import resolvePhone from './routes/auth/resolve-phone';
+import verifyOtp from './routes/auth/verify-otp';
 import internalSendOtp from './routes/internal/notifications-otp';
 import internalTestPush from './routes/internal/notifications-push-test';
 import messagingStatus from './routes/webhooks/messaging-status';
@@ -31,6 +42,8 @@ export const coreAdapter: RestAdapter = {
   name: 'core',
   description: 'Core merchant API (core-api.md): reference data, public documents, health; app, auth, internal and point of sale.',
   routes: [health, otpRuntime, legalDocuments, provinces, cities, districts, subdistricts, postalCodes, businessTypes, businessScales,
+    resolvePhone, requestOtp, verifyOtp, externalPhoneVerify, deviceLoginCancel, refresh, logout,
+    accountSettings, accountSettingsUpdate, emailRequestOtp, emailVerifyOtp,
     pushTokens, internalSendOtp, internalTestPush, messagingStatusVerify, messagingStatus,
     profile, profileUpdate, merchantRegistration, merchantTransactions, merchantPaymentTerminal, merchantFeedback,
     registrationReview, registrationApprove, merchantStatus, transactionStatus, transactionStatusBulk,

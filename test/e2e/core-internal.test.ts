@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { signUserAccessToken } from '../../lib/auth/user-token';
 import { DEMO } from '../../lib/demo/demo-ids';
 import { setBankWebhook } from '../../scripts/database-tasks';
+import { sessionFor } from '../support/core-auth';
 import { HttpRecorder } from '../support/http-recorder';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -24,11 +24,10 @@ describe('Core internal endpoints', () => {
     return { id, phone };
   };
   const register = async (userId: string, over: Record<string, unknown> = {}) => {
-    const { token } = await signUserAccessToken({ userId, sessionId: uuidv7() }, stack.config.secrets.userTokenSecret);
     const res = await stack.rest.inject({
       method: 'POST',
       url: '/merchant/registration',
-      headers: { authorization: `Bearer ${token}` },
+      headers: await sessionFor(stack, userId),
       payload: {
         merchant_name: 'Toko Rujukan Baru',
         business_entity_type: 'Badan Usaha',

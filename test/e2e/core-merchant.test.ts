@@ -5,6 +5,7 @@ import { HttpError } from '../../lib/rest/error-body';
 import { GatewayClient } from '../../lib/rest/gateway-client';
 import { loadOperation } from '../../lib/rest/operation';
 import { makassarPeriod } from '../../rest-adapters/core/routes/shared/merchant-period';
+import { sessionFor } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -20,9 +21,7 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
     await adminQuery(url, 'insert into merchant.users (id, phone, phone_verified_at, created_at, updated_at) values ($1, $2, now(), now(), now())', [id, phone]);
     return { id, phone };
   };
-  const bearer = async (userId: string) => ({
-    authorization: `Bearer ${(await signUserAccessToken({ userId, sessionId: uuidv7() }, stack.config.secrets.userTokenSecret)).token}`,
-  });
+  const bearer = (userId: string) => sessionFor(stack, userId);
   const link = (merchantId: string, userId: string, role = 'owner') =>
     adminQuery(url, 'insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, $4, now())', [uuidv7(), merchantId, userId, role]);
   const registration = (over: Record<string, unknown> = {}) => ({

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { signUserAccessToken } from '../../lib/auth/user-token';
 import { listOutbox } from '../../scripts/database-tasks';
+import { sessionFor } from '../support/core-auth';
 import { HttpRecorder } from '../support/http-recorder';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -23,9 +23,7 @@ describe('Core notifications: providers, internal endpoints, push tokens, messag
     await adminQuery(stack.database.adminUrl, 'insert into merchant.users (id, phone, created_at, updated_at) values ($1, $2, now(), now())', [id, phone]);
     return id;
   };
-  const bearerOf = async (userId: string) => ({
-    authorization: `Bearer ${(await signUserAccessToken({ userId, sessionId: uuidv7() }, stack.config.secrets.userTokenSecret)).token}`,
-  });
+  const bearerOf = (userId: string) => sessionFor(stack, userId);
   const sign = (body: string, secret = WEBHOOK_SECRET) => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
   const messages = (phone: string) =>
     adminQuery<Record<string, any>>(stack.database.adminUrl, 'select * from merchant.notification_messages where phone = $1 order by created_at, id', [phone]);
@@ -96,6 +94,17 @@ describe('Core notifications: providers, internal endpoints, push tokens, messag
         expect(res.json()).toEqual({ error: expect.any(String), code: 'messaging_unavailable', retry_after_secs: 30 });
         expect(res.headers['retry-after']).toBe('30');
         expect(await messages('+6281234000002')).toEqual([expect.objectContaining({ status: 'failed', provider_message_id: null, error: 'provider answered 500' })]);
+
+        // a login code that cannot be delivered is discarded: 503, and no cooldown for the retry
+        const login = () => stack.rest.inject({ method: 'POST', url: '/auth/request-otp', payload: { phone: '081234000003' } });
+        const failed = await login();
+        expect(failed.statusCode).toBe(503);
+        expect(failed.json()).toEqual({ error: expect.any(String), code: 'otp_delivery_failed', retry_after_secs: 30 });
+        expect(await adminQuery(stack.database.adminUrl, "select 1 from merchant.otp_challenges where subject = '+6281234000003'")).toEqual([]);
+        messaging.respond = previous;
+        const retried = await login();
+        expect(retried.statusCode).toBe(200);
+        expect(retried.json().status).toBe('otp_sent');
       } finally {
         messaging.respond = previous;
       }

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import type { Principal } from '../../../lib/auth/principal';
 import { verifyUserAccessToken } from '../../../lib/auth/user-token';
 import { HttpError } from '../../../lib/rest/error-body';
@@ -9,10 +10,40 @@ import type { RouteRuntime } from '../../../lib/rest/route';
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
 const membershipOperation = loadOperation(__dirname, 'membership.graphql');
+const sessionOperation = loadOperation(__dirname, 'session.graphql');
+
+interface SessionStatus {
+  id: string;
+  userId: string;
+  active: boolean;
+}
+
+/**
+ * Session liveness as the merchant subgraph last answered it, kept ≤ USER_SESSION_CACHE_MS (at most 30 s):
+ * a revoked session's access tokens stop within that time in every REST process, at once in the one that
+ * revoked it (forgetSession). Unknown session ids are remembered too (as null), so forged `sid`s with a valid
+ * signature — which would need the signing secret — cannot load the database either.
+ */
+const sessions = new LRUCache<string, { session: SessionStatus | null }>({ max: 100_000, ttl: 30_000 });
+
+/** Drops a session from this process's cache (after a logout or a revocation handled here). */
+export function forgetSession(sessionId: string): void {
+  sessions.delete(sessionId);
+}
+
+async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<SessionStatus | null> {
+  const cacheMs = runtime.config.userSessionCacheMs;
+  const cached = cacheMs > 0 ? sessions.get(sessionId) : undefined;
+  if (cached) return cached.session;
+  const { authSession } = await runtime.run<{ authSession: SessionStatus | null }>(sessionOperation, { sessionId }, { acting: undefined });
+  if (cacheMs > 0) sessions.set(sessionId, { session: authSession }, { ttl: cacheMs });
+  return authSession;
+}
 
 /**
  * Bearer authentication of the app's routes (core-api.md §5): an access token from the core auth
- * (lib/auth/user-token.ts). Missing, malformed, forged or expired → 401 `unauthorized`.
+ * (lib/auth/user-token.ts) whose session is still live (not logged out, revoked by reuse detection or a
+ * cancelled login). Missing, malformed, forged, expired or of an ended session → 401 `unauthorized`.
  */
 export async function userAuth(req: FastifyRequest, runtime: RouteRuntime): Promise<UserPrincipal> {
   const authorization = req.headers.authorization;
@@ -21,6 +52,8 @@ export async function userAuth(req: FastifyRequest, runtime: RouteRuntime): Prom
   if (!match) throw new HttpError(401, 'unauthorized', 'Authorization must be "Bearer <access token>"');
   const claims = await verifyUserAccessToken(match[1], runtime.config.secrets.userTokenSecret);
   if (!claims) throw new HttpError(401, 'unauthorized', 'access token invalid or expired');
+  const session = await sessionOf(claims.sessionId, runtime);
+  if (!session?.active || session.userId !== claims.userId) throw new HttpError(401, 'unauthorized', 'session ended; log in again');
   req.rateLimitKey = `user:${claims.userId}`;
   return { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
 }

@@ -11,6 +11,7 @@ import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/ref
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
 import { MerchantUser, User } from './modules/user/user.entity';
 import { NotificationMessage, PushToken } from './modules/notification/notification.entity';
+import { AccountSettings } from './modules/account-settings/account-settings.entity';
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
@@ -43,6 +44,7 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     Feedback,
     PushToken,
     NotificationMessage,
+    AccountSettings,
   ],
   migrations,
   buildSchema: buildMerchantSchema,

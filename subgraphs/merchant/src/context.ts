@@ -14,6 +14,12 @@ import { RegistrationService } from './modules/registration/registration.service
 import { ProfileService } from './modules/user/profile.service';
 import { TransactionAlertService } from './modules/transaction-alert/transaction-alert.service';
 import { NotificationService } from './modules/notification/notification.service';
+import { AccountSettingsService } from './modules/account-settings/account-settings.service';
+import { AuthService } from './modules/auth/auth.service';
+import { DeviceService } from './modules/device/device.service';
+import { OtpHasher } from './modules/otp/otp-code';
+import { OtpService } from './modules/otp/otp.service';
+import { SessionService } from './modules/session/session.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -23,11 +29,21 @@ export function secretBoxFor(config: Config): SecretBox {
   return box;
 }
 
+const otpHashers = new Map<string, OtpHasher>();
+function otpHasherFor(config: Config): OtpHasher {
+  let hasher = otpHashers.get(config.secrets.encryptionKey);
+  if (!hasher) otpHashers.set(config.secrets.encryptionKey, (hasher = new OtpHasher(config.secrets.encryptionKey)));
+  return hasher;
+}
+
 /** The request scope of the merchant subgraph: one instance of each service around the request's EntityManager. */
 export function merchantRequestScope(em: EntityManager, config: Config) {
   const lifecycle = new MerchantLifecycleService(em);
   const membership = new MembershipService(em);
   const notification = new NotificationService(em, config);
+  const device = new DeviceService();
+  const otp = new OtpService(em, otpHasherFor(config), config.otp);
+  const session = new SessionService(em, device);
   return {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
@@ -42,6 +58,11 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       feedback: new FeedbackService(em, membership),
       notification,
       transactionAlert: new TransactionAlertService(em, notification),
+      device,
+      otp,
+      session,
+      auth: new AuthService(em, otp, session, device, notification),
+      accountSettings: new AccountSettingsService(em),
     },
   };
 }

@@ -14,10 +14,12 @@ import { NotificationResolver } from './modules/notification/notification.resolv
 import { RegistrationResolver } from './modules/registration/registration.resolver';
 import { ProfileResolver } from './modules/user/profile.resolver';
 import { TransactionAlertResolver } from './modules/transaction-alert/transaction-alert.resolver';
+import { AuthResolver } from './modules/auth/auth.resolver';
+import { AccountSettingsResolver } from './modules/account-settings/account-settings.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver] },
     merchantReference,
   );
 }

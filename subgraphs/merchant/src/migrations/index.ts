@@ -5,6 +5,7 @@ import { Migration20261122200000_lifecycle } from './Migration20261122200000_lif
 import { Migration20261123100000_partners } from './Migration20261123100000_partners';
 import { Migration20261124000000_users } from './Migration20261124000000_users';
 import { Migration20261124100000_notifications } from './Migration20261124100000_notifications';
+import { Migration20261124110000_auth } from './Migration20261124110000_auth';
 import { Migration20261124200000_core_merchant } from './Migration20261124200000_core_merchant';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
@@ -15,5 +16,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123100000_partners', class: Migration20261123100000_partners },
   { name: 'Migration20261124000000_users', class: Migration20261124000000_users },
   { name: 'Migration20261124100000_notifications', class: Migration20261124100000_notifications },
+  { name: 'Migration20261124110000_auth', class: Migration20261124110000_auth },
   { name: 'Migration20261124200000_core_merchant', class: Migration20261124200000_core_merchant },
 ];

@@ -114,7 +114,19 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
   // A demo merchant seeded before the partner existed: referred now; its referral grant follows (idempotent).
   await knex('merchant.merchants').where({ id: DEMO.merchantId }).whereNull('referral_code').update({ referral_code: partner.referralCode });
   const referrals = await new PartnerService(em, box).materializeReferrals(partner.id);
+  const owners = await knex('merchant.users')
+    .insert({ id: DEMO.owner.userId, phone: DEMO.owner.phone, full_name: DEMO.owner.fullName, display_name: DEMO.owner.fullName, phone_verified_at: now, created_at: now, updated_at: now })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  const memberships = await knex('merchant.merchant_users')
+    .insert({ id: DEMO.owner.membershipId, merchant_id: DEMO.merchantId, user_id: DEMO.owner.userId, role: 'owner', created_at: now })
+    .onConflict('id')
+    .ignore()
+    .returning('id');
   return {
+    users: owners.length,
+    merchant_users: memberships.length,
     banks: banks.length,
     bank_credentials: credentials.length,
     partners: partners.length,

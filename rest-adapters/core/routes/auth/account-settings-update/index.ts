@@ -1,0 +1,29 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { userAuth } from '../../../auth/user-auth';
+import { toAccountSettings } from '../account-settings/mapper';
+import { type AccountSettingsData, AccountSettingsBody, AccountSettingsResponse } from '../account-settings/schema';
+
+/** core-api.md §4: saves the given settings (the others keep their value); answers the whole record. */
+export default defineRoute({
+  method: 'PUT',
+  url: '/auth/account-settings',
+  summary: 'Update account settings',
+  tags: ['core: auth'],
+  schema: { body: AccountSettingsBody, response: { 200: AccountSettingsResponse, ...errorResponses(400, 401) } },
+  operation: loadOperation(__dirname),
+  authenticate: userAuth,
+  variables: ({ body }) => ({
+    input: {
+      notificationPushEnabled: body.notification_push_enabled,
+      notificationTransactionsEnabled: body.notification_transactions_enabled,
+      notificationPromotionsEnabled: body.notification_promotions_enabled,
+      notificationDailySummaryEnabled: body.notification_daily_summary_enabled,
+      appLanguage: body.app_language,
+      privacyAnalyticsEnabled: body.privacy_analytics_enabled,
+      privacyDataSharingEnabled: body.privacy_data_sharing_enabled,
+    },
+  }),
+  map: (data: { updateAccountSettings: AccountSettingsData }) => toAccountSettings(data.updateAccountSettings),
+});

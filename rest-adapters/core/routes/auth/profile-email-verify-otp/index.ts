@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { userAuth } from '../../../auth/user-auth';
+
+/** core-api.md §4: the user's latest email code; the profile's email becomes the verified one. Errors as verify-otp. */
+export default defineRoute({
+  method: 'POST',
+  url: '/auth/profile/email/verify-otp',
+  summary: 'Verify an email code',
+  tags: ['core: auth'],
+  schema: {
+    body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), code: Type.String({ pattern: '^[0-9]{6}$' }) }),
+    response: {
+      200: Type.Object(
+        {
+          status: Type.Literal('verified'),
+          profile: Type.Object({ user_id: Type.String({ format: 'uuid' }), email: Type.String(), email_verified: Type.Boolean() }, { additionalProperties: false }),
+        },
+        { additionalProperties: false },
+      ),
+      ...errorResponses(400, 401, 429),
+    },
+  },
+  operation: loadOperation(__dirname),
+  authenticate: userAuth,
+  variables: ({ body }) => ({ email: body.email, code: body.code }),
+  map: (data: { verifyEmailOtp: { userId: string; email: string; emailVerified: boolean } }) => ({
+    status: 'verified' as const,
+    profile: { user_id: data.verifyEmailOtp.userId, email: data.verifyEmailOtp.email, email_verified: data.verifyEmailOtp.emailVerified },
+  }),
+});

@@ -1,0 +1,47 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { BadInputError } from '../../../../../lib/errors/app-error';
+import { AccountSettings } from './account-settings.entity';
+import type { AccountSettingsInput, AccountSettingsType } from './account-settings.type';
+
+export const APP_LANGUAGES = ['id', 'en'];
+
+/** core-api.md §2 "Default when no record exists". */
+export const DEFAULT_ACCOUNT_SETTINGS = {
+  notificationPushEnabled: true,
+  notificationTransactionsEnabled: true,
+  notificationPromotionsEnabled: true,
+  notificationDailySummaryEnabled: true,
+  appLanguage: 'id',
+  privacyAnalyticsEnabled: true,
+  privacyDataSharingEnabled: false,
+} as const;
+
+type Settings = Omit<AccountSettingsType, 'userId' | 'updatedAt'>;
+const FIELDS = Object.keys(DEFAULT_ACCOUNT_SETTINGS) as (keyof Settings)[];
+
+export class AccountSettingsService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly clock: () => Date = () => new Date(),
+  ) {}
+
+  async of(userId: string): Promise<AccountSettingsType> {
+    const row = await this.em.findOne(AccountSettings, { userId });
+    return row ? toType(row) : { userId, ...DEFAULT_ACCOUNT_SETTINGS, updatedAt: null };
+  }
+
+  /** Saves the given fields over the current values (the defaults when none are saved yet). */
+  async update(userId: string, input: AccountSettingsInput): Promise<AccountSettingsType> {
+    if (input.appLanguage != null && !APP_LANGUAGES.includes(input.appLanguage)) throw new BadInputError(`app_language must be one of ${APP_LANGUAGES.join(', ')}`);
+    const current = await this.of(userId);
+    const next: Record<string, unknown> = { updatedAt: this.clock() };
+    for (const field of FIELDS) next[field] = input[field] ?? current[field];
+    const row = await this.em.upsert(AccountSettings, { userId, ...next } as AccountSettings);
+    return toType(row);
+  }
+}
+
+function toType(row: AccountSettings): AccountSettingsType {
+  const { userId, updatedAt } = row;
+  return { userId, updatedAt, ...Object.fromEntries(FIELDS.map((f) => [f, row[f]])) } as AccountSettingsType;
+}
