@@ -13,6 +13,7 @@ describe('Core internal endpoints', () => {
   let url: string;
   let messaging: HttpRecorder;
   let webhooks: HttpRecorder;
+  let push: HttpRecorder;
   let phoneSeq = 0;
   const key = () => ({ 'x-internal-api-key': stack.config.secrets.internalApiKey });
   const internal = (path: string, payload: unknown) => stack.rest.inject({ method: 'POST', url: path, headers: key(), payload: payload as object });
@@ -55,7 +56,18 @@ describe('Core internal endpoints', () => {
   beforeAll(async () => {
     messaging = await new HttpRecorder(() => ({ status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: `wamid.${uuidv7()}` }] } })).start();
     webhooks = await new HttpRecorder(() => ({ status: 200, body: {} })).start();
-    stack = await startTestStack({ MESSAGING_PROVIDER_URL: `${messaging.url}/v1/messages`, MESSAGING_PROVIDER_TOKEN: 'messaging-token', WEBHOOK_DISPATCH_INTERVAL_MS: '0' });
+    push = await new HttpRecorder(({ json }) =>
+      json?.message?.token === 'dead-token'
+        ? { status: 404, body: { error: { code: 404, status: 'NOT_FOUND', details: [{ errorCode: 'UNREGISTERED' }] } } }
+        : { status: 200, body: { name: `projects/demo/messages/${uuidv7()}` } },
+    ).start();
+    stack = await startTestStack({
+      MESSAGING_PROVIDER_URL: `${messaging.url}/v1/messages`,
+      MESSAGING_PROVIDER_TOKEN: 'messaging-token',
+      PUSH_PROVIDER_URL: `${push.url}/v1/send`,
+      PUSH_PROVIDER_TOKEN: 'push-token',
+      WEBHOOK_DISPATCH_INTERVAL_MS: '0',
+    });
     url = stack.database.adminUrl;
     await setBankWebhook(stack.config, url, { bankCode: DEMO.bank.code, url: `${webhooks.url}/hook` });
   });
@@ -63,6 +75,7 @@ describe('Core internal endpoints', () => {
     await stack?.close();
     await messaging?.stop();
     await webhooks?.stop();
+    await push?.stop();
   });
 
   it.each([
@@ -271,6 +284,38 @@ describe('Core internal endpoints', () => {
       const res = await internal('/internal/transactions/transaction-status', callback(over));
       expect(res.statusCode).toBe(status);
       expect(res.json()).toMatchObject({ code });
+    });
+
+    it('alerts each owner by push and message as their account settings allow; counts sent, failed and invalidated', async () => {
+      const merchant = DEMO.otherMerchants[0];
+      const success = () => internal('/internal/transactions/transaction-status', { referenceNo: `R-${uuidv7().slice(-6)}`, merchantId: merchant.id, amount: '12000', status: 'success' });
+      expect((await success()).json()).toMatchObject({ notification_attempted: true, notification: { status: 'no_recipient', sent_count: 0 } });
+
+      const [a, b] = [await createUser(), await createUser()];
+      for (const user of [a, b]) {
+        await adminQuery(url, `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`, [uuidv7(), merchant.id, user.id]);
+      }
+      for (const [n, token] of ['good-token', 'dead-token'].entries()) {
+        await adminQuery(url, `insert into merchant.push_tokens (id, user_id, device_hash, token, created_at, updated_at) values ($1, $2, $3, $4, now(), now())`, [uuidv7(), a.id, `device-${n}`, token]);
+      }
+      const settings = (userId: string, pushOn: boolean, transactionsOn: boolean) =>
+        adminQuery(
+          url,
+          `insert into merchant.account_settings values ($1, $2, $3, true, true, 'id', true, false, now())
+           on conflict (user_id) do update set notification_push_enabled = $2, notification_transactions_enabled = $3`,
+          [userId, pushOn, transactionsOn],
+        );
+      await settings(b.id, true, false);
+      const pushesBefore = push.requests.length;
+      const both = (await success()).json();
+      expect(both.notification).toEqual({ status: 'sent', sent_count: 2, failed_count: 0, invalidated_count: 1 });
+      expect(push.requests.slice(pushesBefore).map((r) => r.json.message.data)).toContainEqual(expect.objectContaining({ type: 'transaction', amount: '12000', gross_amount: '12000' }));
+      expect(await adminQuery(url, `select token from merchant.push_tokens where user_id = $1 and invalidated_at is not null`, [a.id])).toEqual([{ token: 'dead-token' }]);
+
+      await settings(a.id, false, true);
+      expect((await success()).json().notification).toEqual({ status: 'sent', sent_count: 1, failed_count: 0, invalidated_count: 0 });
+      await settings(a.id, true, false);
+      expect((await success()).json().notification).toEqual({ status: 'opted_out', sent_count: 0, failed_count: 0, invalidated_count: 0 });
     });
 
     it('bulk: one result per item in order, bad items do not fail the batch; more than 500 items → 400', async () => {

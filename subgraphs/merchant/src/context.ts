@@ -40,6 +40,7 @@ function otpHasherFor(config: Config): OtpHasher {
 export function merchantRequestScope(em: EntityManager, config: Config) {
   const lifecycle = new MerchantLifecycleService(em);
   const membership = new MembershipService(em);
+  const accountSettings = new AccountSettingsService(em);
   const notification = new NotificationService(em, config);
   const device = new DeviceService();
   const otp = new OtpService(em, otpHasherFor(config), config.otp);
@@ -57,12 +58,12 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       registration: new RegistrationService(em, lifecycle),
       feedback: new FeedbackService(em, membership),
       notification,
-      transactionAlert: new TransactionAlertService(em, notification),
+      transactionAlert: new TransactionAlertService(em, notification, accountSettings),
       device,
       otp,
       session,
       auth: new AuthService(em, otp, session, device, notification),
-      accountSettings: new AccountSettingsService(em),
+      accountSettings,
     },
   };
 }

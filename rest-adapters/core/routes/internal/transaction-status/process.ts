@@ -34,7 +34,7 @@ export const TransactionStatusResult = Type.Object(
     notification_attempted: Type.Boolean({ description: 'True for success: the merchant owners were notified.' }),
     notification: Type.Object(
       {
-        status: Type.String({ description: 'sent, failed, no_recipient, or not_attempted.' }),
+        status: Type.String({ description: 'sent, failed, no_recipient, opted_out, or not_attempted (not a success).' }),
         sent_count: Type.Integer(),
         failed_count: Type.Integer(),
         invalidated_count: Type.Integer(),
