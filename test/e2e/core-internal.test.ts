@@ -84,8 +84,9 @@ describe('Core internal endpoints', () => {
     '/internal/merchant/status',
     '/internal/transactions/transaction-status',
     '/internal/transactions/transaction-status/bulk',
-  ])('%s: missing or wrong X-Internal-API-Key → 401 unauthorized', async (path) => {
-    for (const headers of [{}, { 'x-internal-api-key': 'wrong' }]) {
+  ])('%s: missing or wrong X-Internal-API-Key → 401 unauthorized (a user bearer is no key)', async (path) => {
+    const user = await createUser();
+    for (const headers of [{}, { 'x-internal-api-key': 'wrong' }, await sessionFor(stack, user.id)]) {
       const res = await stack.rest.inject({ method: 'POST', url: path, headers, payload: {} });
       expect(res.statusCode).toBe(401);
       expect(res.json()).toMatchObject({ code: 'unauthorized' });

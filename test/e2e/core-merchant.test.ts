@@ -132,6 +132,10 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       expect((await get('/auth/profile', user.id)).json()).toMatchObject({ merchant_id: body.merchant.id, merchant_status: 'pending', merchant_name: 'Kopi Senja' });
       // No merchant exists yet.
       expect(await adminQuery(url, 'select id from merchant.merchants where id = $1', [body.merchant.id])).toHaveLength(0);
+      // Another user sees none of it: its own profile, no merchant, and nothing of this request in its views.
+      const other = await createUser();
+      expect((await get('/auth/profile', other.id)).json()).toMatchObject({ user_id: other.id, merchant_id: null, merchant_name: null });
+      expect((await get('/merchant/payment-terminal', other.id)).json()).toMatchObject({ merchant_id: null });
     });
 
     it('derives the larger scale when revenue and employees disagree; an unknown referral code is a direct registration', async () => {
