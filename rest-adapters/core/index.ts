@@ -26,6 +26,17 @@ import internalSendOtp from './routes/internal/notifications-otp';
 import internalTestPush from './routes/internal/notifications-push-test';
 import messagingStatus from './routes/webhooks/messaging-status';
 import messagingStatusVerify from './routes/webhooks/messaging-status-verify';
+import profile from './routes/auth/profile';
+import profileUpdate from './routes/auth/profile-update';
+import merchantRegistration from './routes/merchant/registration';
+import merchantTransactions from './routes/merchant/transactions';
+import merchantPaymentTerminal from './routes/merchant/payment-terminal';
+import merchantFeedback from './routes/merchant/feedback';
+import registrationReview from './routes/internal/registration-review';
+import registrationApprove from './routes/internal/registration-approve';
+import merchantStatus from './routes/internal/merchant-status';
+import transactionStatus from './routes/internal/transaction-status';
+import transactionStatusBulk from './routes/internal/transaction-status-bulk';
 
 /** core-api.md: the merchant app, auth, internal and point-of-sale paths (more routes arrive per issue). */
 export const coreAdapter: RestAdapter = {
@@ -35,6 +46,8 @@ export const coreAdapter: RestAdapter = {
     resolvePhone, requestOtp, verifyOtp, externalPhoneVerify, deviceLoginCancel, refresh, logout,
     accountSettings, accountSettingsUpdate, emailRequestOtp, emailVerifyOtp,
     pushTokens, internalSendOtp, internalTestPush, messagingStatusVerify, messagingStatus,
+    profile, profileUpdate, merchantRegistration, merchantTransactions, merchantPaymentTerminal, merchantFeedback,
+    registrationReview, registrationApprove, merchantStatus, transactionStatus, transactionStatusBulk,
     ...posliteRoutes,
   ],
 };

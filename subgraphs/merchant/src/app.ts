@@ -2,9 +2,11 @@ import type { SubgraphDefinition } from '../../../lib/federation/subgraph-defini
 import { merchantRequestScope } from './context';
 import { migrations } from './migrations';
 import { Bank, BankCredential } from './modules/bank/bank.entity';
+import { Feedback } from './modules/feedback/feedback.entity';
 import { LegalDocument } from './modules/legal-document/legal-document.entity';
 import { Merchant } from './modules/merchant/merchant.entity';
 import { Partner, PartnerCredential, PartnerMerchantAccess } from './modules/partner/partner.entity';
+import { MerchantRegistration } from './modules/registration/registration.entity';
 import { BusinessScale, BusinessType, BusinessTypeCategory } from './modules/reference/business.entity';
 import { City, District, PostalCode, Province, ReferenceImport, Subdistrict } from './modules/reference/region.entity';
 import { MerchantUser, User } from './modules/user/user.entity';
@@ -38,6 +40,8 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
     WebhookDelivery,
     User,
     MerchantUser,
+    MerchantRegistration,
+    Feedback,
     PushToken,
     NotificationMessage,
     AccountSettings,

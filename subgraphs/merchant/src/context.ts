@@ -9,6 +9,10 @@ import { MerchantService } from './modules/merchant/merchant.service';
 import { PartnerService } from './modules/partner/partner.service';
 import { ReferenceService } from './modules/reference/reference.service';
 import { MembershipService } from './modules/user/membership.service';
+import { FeedbackService } from './modules/feedback/feedback.service';
+import { RegistrationService } from './modules/registration/registration.service';
+import { ProfileService } from './modules/user/profile.service';
+import { TransactionAlertService } from './modules/transaction-alert/transaction-alert.service';
 import { NotificationService } from './modules/notification/notification.service';
 import { AccountSettingsService } from './modules/account-settings/account-settings.service';
 import { AuthService } from './modules/auth/auth.service';
@@ -34,6 +38,9 @@ function otpHasherFor(config: Config): OtpHasher {
 
 /** The request scope of the merchant subgraph: one instance of each service around the request's EntityManager. */
 export function merchantRequestScope(em: EntityManager, config: Config) {
+  const lifecycle = new MerchantLifecycleService(em);
+  const membership = new MembershipService(em);
+  const accountSettings = new AccountSettingsService(em);
   const notification = new NotificationService(em, config);
   const device = new DeviceService();
   const otp = new OtpService(em, otpHasherFor(config), config.otp);
@@ -42,17 +49,21 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
       merchant: new MerchantService(em),
-      lifecycle: new MerchantLifecycleService(em),
+      lifecycle,
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),
       partner: new PartnerService(em, secretBoxFor(config)),
-      membership: new MembershipService(em),
+      membership,
+      profile: new ProfileService(em, membership),
+      registration: new RegistrationService(em, lifecycle),
+      feedback: new FeedbackService(em, membership),
       notification,
+      transactionAlert: new TransactionAlertService(em, notification, accountSettings),
       device,
       otp,
       session,
       auth: new AuthService(em, otp, session, device, notification),
-      accountSettings: new AccountSettingsService(em),
+      accountSettings,
     },
   };
 }

@@ -9,13 +9,17 @@ import { PartnerResolver } from './modules/partner/partner.resolver';
 import { ReferenceResolver } from './modules/reference/reference.resolver';
 import { RuntimeResolver } from './modules/runtime/runtime.resolver';
 import { MembershipResolver } from './modules/user/membership.resolver';
+import { FeedbackResolver } from './modules/feedback/feedback.resolver';
 import { NotificationResolver } from './modules/notification/notification.resolver';
+import { RegistrationResolver } from './modules/registration/registration.resolver';
+import { ProfileResolver } from './modules/user/profile.resolver';
+import { TransactionAlertResolver } from './modules/transaction-alert/transaction-alert.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { AccountSettingsResolver } from './modules/account-settings/account-settings.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver] },
     merchantReference,
   );
 }

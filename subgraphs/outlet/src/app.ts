@@ -3,15 +3,17 @@ import { outletRequestScope } from './context';
 import { migrations } from './migrations';
 import { Outlet } from './modules/outlet/outlet.entity';
 import { Terminal } from './modules/terminal/terminal.entity';
+import { DeviceActivityLog } from './modules/device-activity/device-activity.entity';
+import { PspPairing } from './modules/psp-pairing/psp-pairing.entity';
 import { buildOutletSchema } from './schema';
-import { seedOutletDemo } from './seed/demo.seed';
+import { seedDeviceDemo, seedOutletDemo } from './seed/demo.seed';
 
 /** The outlet subgraph: outlets, terminals and devices, PSP pairings; NMID/MID/TID resolution. */
 export const outletSubgraph: SubgraphDefinition<ReturnType<typeof outletRequestScope>> = {
   name: 'outlet',
-  entities: [Outlet, Terminal],
+  entities: [Outlet, Terminal, PspPairing, DeviceActivityLog],
   migrations,
   buildSchema: buildOutletSchema,
   requestScope: outletRequestScope,
-  seedDemo: seedOutletDemo,
+  seedDemo: async (em) => ({ ...(await seedOutletDemo(em)), ...(await seedDeviceDemo(em)) }),
 };

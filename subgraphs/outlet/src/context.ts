@@ -3,9 +3,22 @@ import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
 import { OutletService } from './modules/outlet/outlet.service';
 import { PosOutletService } from './modules/pos-outlet/pos-outlet.service';
 import { TerminalService } from './modules/terminal/terminal.service';
+import { DeviceActivityService } from './modules/device-activity/device-activity.service';
+import { PaymentTargetService } from './modules/payment-target/payment-target.service';
+import { PspPairingService } from './modules/psp-pairing/psp-pairing.service';
 
 export function outletRequestScope(em: EntityManager) {
-  return { services: { outlet: new OutletService(em), terminal: new TerminalService(em), posOutlet: new PosOutletService(em) } };
+  const outlet = new OutletService(em);
+  return {
+    services: {
+      outlet,
+      terminal: new TerminalService(em),
+      pspPairing: new PspPairingService(em),
+      deviceActivity: new DeviceActivityService(em),
+      paymentTarget: new PaymentTargetService(em, outlet),
+      posOutlet: new PosOutletService(em),
+    },
+  };
 }
 
 export type OutletContext = SubgraphContext<ReturnType<typeof outletRequestScope>>;

@@ -3,12 +3,15 @@ import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-sch
 import { outletReference } from './modules/outlet/outlet.reference';
 import { PosOutletResolver } from './modules/pos-outlet/pos-outlet.resolver';
 import { MerchantOutletsResolver, OutletResolver } from './modules/outlet/outlet.resolver';
+import { MerchantDeviceActivityResolver } from './modules/device-activity/device-activity.resolver';
+import { PaymentTargetResolver } from './modules/payment-target/payment-target.resolver';
+import { MerchantPspPairingsResolver } from './modules/psp-pairing/psp-pairing.resolver';
 import { terminalReference } from './modules/terminal/terminal.reference';
 import { MerchantTerminalResolver, OutletTerminalsResolver, TerminalResolver } from './modules/terminal/terminal.resolver';
 
 export function buildOutletSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [OutletResolver, MerchantOutletsResolver, TerminalResolver, OutletTerminalsResolver, MerchantTerminalResolver, PosOutletResolver] },
+    { resolvers: [OutletResolver, MerchantOutletsResolver, TerminalResolver, OutletTerminalsResolver, MerchantTerminalResolver, MerchantPspPairingsResolver, MerchantDeviceActivityResolver, PaymentTargetResolver, PosOutletResolver] },
     { ...outletReference, ...terminalReference },
   );
 }

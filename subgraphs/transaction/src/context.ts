@@ -3,11 +3,11 @@ import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
 import { PaymentEventService } from './modules/payment-event/payment-event.service';
 import { ScoringService } from './modules/scoring/scoring.service';
 import { SettlementService } from './modules/settlement/settlement.service';
-import { TransactionService } from './modules/transaction/transaction.service';
+import { TransactionPeriodService, TransactionService } from './modules/transaction/transaction.service';
 
 export function transactionRequestScope(em: EntityManager) {
   return {
-    services: { transaction: new TransactionService(em), paymentEvent: new PaymentEventService(em), settlement: new SettlementService(em), scoring: new ScoringService(em) },
+    services: { transaction: new TransactionService(em), paymentEvent: new PaymentEventService(em), settlement: new SettlementService(em), scoring: new ScoringService(em), transactionPeriod: new TransactionPeriodService(em) },
   };
 }
 

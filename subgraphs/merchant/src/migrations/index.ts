@@ -7,6 +7,7 @@ import { Migration20261124000000_users } from './Migration20261124000000_users';
 import { Migration20261124010000_partner_rate } from './Migration20261124010000_partner_rate';
 import { Migration20261124100000_notifications } from './Migration20261124100000_notifications';
 import { Migration20261124110000_auth } from './Migration20261124110000_auth';
+import { Migration20261124200000_core_merchant } from './Migration20261124200000_core_merchant';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124010000_partner_rate', class: Migration20261124010000_partner_rate },
   { name: 'Migration20261124100000_notifications', class: Migration20261124100000_notifications },
   { name: 'Migration20261124110000_auth', class: Migration20261124110000_auth },
+  { name: 'Migration20261124200000_core_merchant', class: Migration20261124200000_core_merchant },
 ];

@@ -1,11 +1,13 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial';
 import { Migration20261122100000_psp } from './Migration20261122100000_psp';
+import { Migration20261124200000_terminal_details } from './Migration20261124200000_terminal_details';
 import { Migration20261124300000_pos } from './Migration20261124300000_pos';
 
 /** Every migration of the outlet schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
   { name: 'Migration20261122100000_psp', class: Migration20261122100000_psp },
+  { name: 'Migration20261124200000_terminal_details', class: Migration20261124200000_terminal_details },
   { name: 'Migration20261124300000_pos', class: Migration20261124300000_pos },
 ];

@@ -110,3 +110,61 @@ export async function seedOutletDemo(em: EntityManager): Promise<Record<string, 
     .returning('id');
   return { outlets: writtenOutlets.length + otherOutlets.length, terminals: writtenTerminals.length + otherTerminals.length };
 }
+
+/**
+ * The payment-terminal view of the demo merchant (GET /merchant/payment-terminal): device details of its
+ * terminals, two PSP pairings and one deleted one (never shown), and a few activity entries. Idempotent.
+ */
+export async function seedDeviceDemo(em: EntityManager): Promise<Record<string, number>> {
+  const knex = em.getKnex();
+  const now = Date.now();
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+  for (const [i, detail] of DEMO_OUTLET_DETAILS.entries()) {
+    await knex('outlet.terminals')
+      .where({ id: detail.terminal.id })
+      .whereNull('brand_name')
+      .update({ brand_name: 'Sunmi', device_type_name: 'Soundbox', placement_name: i === 0 ? 'Kasir depan' : 'Kasir cabang' });
+  }
+  const terminalId = DEMO_OUTLET_DETAILS[0].terminal.id;
+  const pairing = (n: number, psp: [string, string], card: [string, string], deletedAt: Date | null) => ({
+    id: `019a0000-0000-7000-8000-0000000b000${n}`,
+    merchant_id: DEMO.merchantId,
+    terminal_id: terminalId,
+    psp_code: psp[0],
+    psp_name: psp[1],
+    kode_kartu: card[0],
+    nama_kartu: card[1],
+    psp_mid: `MID-${psp[0]}-01`,
+    psp_tid: `TID-${psp[0]}-01`,
+    pairing_status: 'active',
+    created_at: at(60 * 24 * (10 - n)),
+    updated_at: at(60 * 24 * (10 - n)),
+    deleted_at: deletedAt,
+  });
+  const pairings = await knex('outlet.psp_pairings')
+    .insert([
+      pairing(1, ['BDEMO', 'Bank Demo'], ['QRIS', 'QRIS Bank Demo'], null),
+      pairing(2, ['QRISLINK', 'QRIS Link'], ['QRIS', 'QRIS Interkoneksi'], null),
+      pairing(3, ['OLDPSP', 'PSP Lama'], ['DEBIT', 'Kartu Debit'], at(60 * 24)),
+    ])
+    .onConflict('id')
+    .ignore()
+    .returning('id');
+  const logs = [
+    ['device.paired', 'Perangkat dipasangkan dengan Bank Demo', 'info', 60 * 24 * 9],
+    ['firmware.updated', 'Firmware diperbarui ke 1.4.2', 'info', 60 * 24 * 3],
+    ['device.offline', 'Perangkat offline lebih dari 30 menit', 'warning', 60 * 5],
+    ['device.online', 'Perangkat kembali online', 'info', 60 * 4],
+  ].map(([type, title, severity, minutesAgo], n) => ({
+    id: `019a0000-0000-7000-8000-0000000c000${n + 1}`,
+    merchant_id: DEMO.merchantId,
+    terminal_id: terminalId,
+    event_type: type,
+    event_title: title,
+    severity,
+    occurred_at: at(minutesAgo as number),
+    created_at: at(minutesAgo as number),
+  }));
+  const written = await knex('outlet.device_activity_logs').insert(logs).onConflict('id').ignore().returning('id');
+  return { pspPairings: pairings.length, activityLogs: written.length };
+}

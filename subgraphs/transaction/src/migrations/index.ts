@@ -3,6 +3,7 @@ import { Migration20261122000000_initial } from './Migration20261122000000_initi
 import { Migration20261123000000_payment_intake } from './Migration20261123000000_payment_intake';
 import { Migration20261124050000_outlet_index } from './Migration20261124050000_outlet_index';
 import { Migration20261124060000_scoring_rollup } from './Migration20261124060000_scoring_rollup';
+import { Migration20261124200000_merchant_period } from './Migration20261124200000_merchant_period';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123000000_payment_intake', class: Migration20261123000000_payment_intake },
   { name: 'Migration20261124050000_outlet_index', class: Migration20261124050000_outlet_index },
   { name: 'Migration20261124060000_scoring_rollup', class: Migration20261124060000_scoring_rollup },
+  { name: 'Migration20261124200000_merchant_period', class: Migration20261124200000_merchant_period },
 ];

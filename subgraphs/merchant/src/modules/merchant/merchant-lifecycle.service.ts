@@ -12,7 +12,7 @@ export const NMID_PATTERN = /^ID[0-9]{10,15}$/;
 export const SUSPENSION_REASONS = ['kyc_expired', 'violation', 'operator_action', 'inactivity'] as const;
 const MAX_TEXT = 500;
 
-type Transition = 'approval' | 'suspension' | 'reactivation' | 'termination';
+export type Transition = 'approval' | 'suspension' | 'reactivation' | 'termination';
 
 /** The only status moves there are (DESIGN.md §9); anything else is an invalid transition. */
 export const TRANSITIONS: Record<MerchantStatus, Partial<Record<MerchantStatus, Transition>>> = {
@@ -40,6 +40,10 @@ export interface ChangeStatusInput {
   merchantId: string;
   targetStatus: string;
   reason?: string | null;
+  /** The transitions this caller may make (e.g. the core status endpoint's §3 table); all of TRANSITIONS when absent. */
+  transitions?: readonly Transition[];
+  /** The internal review behind the change, kept on the merchant. */
+  review?: { notes?: string | null; reviewedByUserId?: string | null };
 }
 
 export interface ProfileChangeInput {
@@ -73,9 +77,13 @@ export class MerchantLifecycleService {
     return this.locked(input.merchantId, async (em, merchant, now) => {
       const from = merchant.status;
       const transition = TRANSITIONS[from][target];
-      if (!transition) throw new InvalidTransitionError(from, target);
+      if (!transition || (input.transitions && !input.transitions.includes(transition))) throw new InvalidTransitionError(from, target);
       merchant.status = target;
       merchant.statusReason = reason;
+      if (input.review) {
+        merchant.reviewNotes = optionalText(input.review.notes) ?? merchant.reviewNotes ?? null;
+        merchant.reviewedByUserId = input.review.reviewedByUserId ?? merchant.reviewedByUserId ?? null;
+      }
       const announcement = merchant.pspVisibleAt ? statusAnnouncement(transition, from, target, reason) : null;
       return commitLifecycleChange(em, merchant, from, announcement, now);
     });

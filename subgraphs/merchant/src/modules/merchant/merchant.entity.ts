@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { v7 as uuidv7 } from 'uuid';
 import { Bank } from '../bank/bank.entity';
 
@@ -6,10 +6,20 @@ import { Bank } from '../bank/bank.entity';
 export const MERCHANT_STATUSES = ['draft', 'inactive', 'active', 'suspended', 'deleted'] as const;
 export type MerchantStatus = (typeof MERCHANT_STATUSES)[number];
 export type KycStatus = 'pending' | 'verified' | 'expired' | 'rejected';
+export const BUSINESS_ENTITY_TYPES = ['Perseorangan', 'Badan Usaha'] as const;
+export type BusinessEntityType = (typeof BUSINESS_ENTITY_TYPES)[number];
 
 @Entity({ tableName: 'merchants' })
 export class Merchant {
-  [OptionalProps]?: 'addressCountry' | 'kycStatus' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'addressCountry'
+    | 'kycStatus'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'regionIds'
+    | 'deviceFeeServiceAccepted'
+    | 'termsOfServiceAccepted'
+    | 'privacyPolicyAccepted';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
@@ -94,6 +104,56 @@ export class Merchant {
   /** The reason given with the last status change (a suspension reason, the operator's text, …). */
   @Property({ type: 'text', nullable: true })
   statusReason?: string | null;
+
+  // Registration data an approved merchant carries (core-api.md §2); null for merchants onboarded otherwise.
+
+  @Property({ type: 'text', nullable: true })
+  businessEntityType?: BusinessEntityType | null;
+
+  /** Reference business type (merchant.business_types.id); its name is categoryName, its MCC categoryCode. */
+  @Property({ type: 'integer', nullable: true })
+  businessTypeId?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  businessScaleCode?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  businessScaleName?: string | null;
+
+  @Property({ type: new BigIntType('number'), nullable: true })
+  averageMonthlyRevenue?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  employeeCount?: number | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressDistrict?: string | null;
+
+  @Property({ type: 'text', nullable: true })
+  addressSubdistrict?: string | null;
+
+  /** The region reference ids the registration named (country, province, city, district, subdistrict, postal code). */
+  @Property({ type: 'json' })
+  regionIds: Record<string, string> = {};
+
+  @Property({ type: 'boolean' })
+  deviceFeeServiceAccepted: boolean = false;
+
+  @Property({ type: 'boolean' })
+  termsOfServiceAccepted: boolean = false;
+
+  @Property({ type: 'boolean' })
+  privacyPolicyAccepted: boolean = false;
+
+  /** When an internal reviewer approved the registration this merchant came from (or last decided its status). */
+  @Property({ type: 'datetime', nullable: true })
+  reviewedAt?: Date | null;
+
+  @Property({ type: 'text', nullable: true })
+  reviewNotes?: string | null;
+
+  @Property({ type: 'uuid', nullable: true })
+  reviewedByUserId?: string | null;
 
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();

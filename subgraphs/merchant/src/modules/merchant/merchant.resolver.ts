@@ -12,6 +12,12 @@ export class MerchantResolver {
     return ctx.services.merchant.findById(id, ctx.principal);
   }
 
+  @Authorized('internal', 'operator')
+  @Query(() => MerchantType, { nullable: true, description: 'The merchant whose own NMID (the first recorded, the one banks see) this is.' })
+  merchantByPrimaryNmid(@Arg('nmid') nmid: string, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
+    return ctx.services.merchant.findByPrimaryNmid(nmid);
+  }
+
   @Authorized('bank')
   @Query(() => MerchantPageType, { description: "The calling bank's active merchants, oldest first." })
   bankMerchants(

@@ -59,6 +59,11 @@ export class MerchantService {
     return toMerchantType(merchant);
   }
 
+  async findByPrimaryNmid(nmid: string): Promise<MerchantType | null> {
+    const merchant = NMID_PATTERN.test(nmid) ? await this.em.findOne(Merchant, { primaryNmid: nmid }, { populate: ['bank'] }) : null;
+    return merchant && toMerchantType(merchant);
+  }
+
   /** A bank's active merchants, keyset-paged by id (UUIDv7): stable while rows are inserted or updated. */
   async listForBank(bankId: string, filter: BankMerchantFilter): Promise<MerchantPageType> {
     if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_PAGE) {

@@ -14,13 +14,18 @@ export class MembershipService {
    * active merchant, then the most recent membership. Null when the user belongs to none.
    */
   async currentOf(userId: string): Promise<MerchantMembershipType | null> {
+    const best = await this.currentRowOf(userId);
+    if (!best) return null;
+    return { merchant: toMerchantType(best.merchant), role: best.role, outletIds: best.outletIds, terminalId: best.terminalId ?? null };
+  }
+
+  /** The membership row behind currentOf, its merchant (and bank) loaded. */
+  async currentRowOf(userId: string): Promise<MerchantUser | null> {
     const rows = await this.em.find(
       MerchantUser,
       { user: userId, revokedAt: null, merchant: { status: { $ne: 'deleted' } } },
       { populate: ['merchant', 'merchant.bank'], orderBy: { createdAt: 'desc' } },
     );
-    const best = rows.sort((a, b) => (STATUS_RANK[a.merchant.status] ?? 9) - (STATUS_RANK[b.merchant.status] ?? 9))[0];
-    if (!best) return null;
-    return { merchant: toMerchantType(best.merchant), role: best.role, outletIds: best.outletIds, terminalId: best.terminalId ?? null };
+    return rows.sort((a, b) => (STATUS_RANK[a.merchant.status] ?? 9) - (STATUS_RANK[b.merchant.status] ?? 9))[0] ?? null;
   }
 }

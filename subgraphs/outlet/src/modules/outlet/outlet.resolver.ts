@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Roo
 import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
-import { AssignNmidInput, ChangeNmidStatusInput, OutletType } from './outlet.type';
+import { AssignNmidInput, ChangeNmidStatusInput, EnsureDefaultOutletInput, OutletType } from './outlet.type';
 
 @Resolver(() => OutletType)
 export class OutletResolver {
@@ -24,6 +24,13 @@ export class OutletResolver {
   })
   assignNmid(@Arg('input', () => AssignNmidInput) input: AssignNmidInput, @Ctx() ctx: OutletContext): Promise<OutletType> {
     return ctx.services.outlet.assignNmid(input, ctx.principal);
+  }
+
+  @Authorized('internal', 'operator')
+  @Mutation(() => OutletType, { description: 'The merchant’s live default outlet, created (code PUSAT) when it has none. Idempotent.' })
+  ensureDefaultOutlet(@Arg('input', () => EnsureDefaultOutletInput) input: EnsureDefaultOutletInput, @Ctx() ctx: OutletContext): Promise<OutletType> {
+    const { merchantId, ...outlet } = input;
+    return ctx.services.outlet.ensureDefault(merchantId, outlet);
   }
 
   @Authorized('internal', 'operator', 'bank')

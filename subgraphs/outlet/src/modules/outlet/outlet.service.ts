@@ -231,6 +231,26 @@ export class OutletService {
     return rows.map((row) => ({ id: row.id, code: row.code, nmid: row.nmid ?? null }));
   }
 
+  /**
+   * The merchant's live default outlet, created (code PUSAT, no NMID, no terminal) when it has none: the step
+   * of a registration's approval in this subgraph. Idempotent, also under concurrent retries (the one-default
+   * unique index decides; the loser reads the winner's).
+   */
+  async ensureDefault(merchantId: string, outlet: Omit<NewOutlet, 'code' | 'isDefault' | 'nmid' | 'bankCode' | 'withTerminal'>): Promise<OutletType> {
+    if (!UUID_PATTERN.test(merchantId)) throw new OutletInputError('merchantId must be a UUID');
+    const existing = await this.defaultOfMerchant(merchantId);
+    if (existing) return existing;
+    try {
+      await this.createForMerchant(merchantId, [{ ...outlet, code: 'PUSAT', isDefault: true }]);
+    } catch (error) {
+      if (!(error instanceof OutletConflictError)) throw error;
+    }
+    this.defaultByMerchantId.clearAll();
+    const created = await this.defaultOfMerchant(merchantId);
+    if (!created) throw new OutletNotFoundError();
+    return created;
+  }
+
   private async visibleByNmid(nmid: string, principal: Principal): Promise<Outlet | null> {
     const outlet = NMID_PATTERN.test(nmid) ? await this.byNmid.load(nmid) : null;
     return outlet && (principal.kind !== 'bank' || outlet.nmidBankCode === principal.bankCode) ? outlet : null;

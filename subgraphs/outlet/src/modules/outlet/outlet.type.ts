@@ -83,3 +83,27 @@ export class ChangeNmidStatusInput {
   @Field(() => String, { nullable: true, description: 'Why the bank changed it; recorded in the log.' })
   reason?: string | null;
 }
+
+@InputType('EnsureDefaultOutletInput')
+export class EnsureDefaultOutletInput {
+  @Field(() => ID)
+  merchantId!: string;
+
+  @Field()
+  name!: string;
+
+  @Field(() => String, { nullable: true })
+  addressLine?: string | null;
+
+  @Field(() => String, { nullable: true })
+  city?: string | null;
+
+  @Field(() => String, { nullable: true })
+  province?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Five digits.' })
+  postalCode?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'E.164.' })
+  phone?: string | null;
+}

@@ -35,6 +35,17 @@ export class Terminal {
   @Property({ type: 'text', nullable: true })
   firmwareVersion?: string | null;
 
+  @Property({ type: 'text', nullable: true })
+  brandName?: string | null;
+
+  /** e.g. Soundbox, EDC, Android POS. */
+  @Property({ type: 'text', nullable: true })
+  deviceTypeName?: string | null;
+
+  /** Where the device stands, e.g. Kasir depan. */
+  @Property({ type: 'text', nullable: true })
+  placementName?: string | null;
+
   @Property({ type: 'text' })
   status!: TerminalStatus;
 

@@ -1,4 +1,5 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { assertUserMayRead } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { OutletType } from '../outlet/outlet.type';
@@ -22,12 +23,13 @@ export class OutletTerminalsResolver {
 
 @Resolver(() => MerchantRef)
 export class MerchantTerminalResolver {
-  @Authorized('service', 'internal', 'operator', 'bank')
+  @Authorized('service', 'internal', 'operator', 'bank', 'user')
   @FieldResolver(() => TerminalType, {
     nullable: true,
-    description: 'The primary terminal: the most recently seen one that is not inactive, of the live outlets.',
+    description: 'The primary terminal: the most recently seen one that is not inactive, of the live outlets. A user principal needs the merchant as its own.',
   })
   terminal(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<TerminalType | null> {
+    assertUserMayRead(ctx.principal, merchant.id);
     return ctx.services.terminal.primaryOfMerchant(merchant.id);
   }
 }

@@ -54,13 +54,16 @@ export class TerminalService {
   }
 }
 
-function toTerminalType(terminal: Terminal): TerminalType {
+export function toTerminalType(terminal: Terminal): TerminalType {
   return {
     id: terminal.id,
     tid: terminal.tid ?? null,
     serialNumber: terminal.serialNumber ?? null,
     model: terminal.model ?? null,
     firmwareVersion: terminal.firmwareVersion ?? null,
+    brandName: terminal.brandName ?? null,
+    deviceTypeName: terminal.deviceTypeName ?? null,
+    placementName: terminal.placementName ?? null,
     status: terminal.status,
     lastSeenAt: terminal.lastSeenAt ?? null,
     outletId: terminal.outletId,

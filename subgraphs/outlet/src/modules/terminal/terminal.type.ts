@@ -19,6 +19,15 @@ export class TerminalType {
   @Field(() => String, { nullable: true })
   firmwareVersion!: string | null;
 
+  @Field(() => String, { nullable: true })
+  brandName!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'e.g. Soundbox, EDC.' })
+  deviceTypeName!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Where the device stands at the outlet.' })
+  placementName!: string | null;
+
   @Field({ description: 'online, offline or inactive.' })
   status!: string;
 

@@ -3,6 +3,7 @@ import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query,
 import type { TransactionContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
+import { assertUserMayRead } from '../../../../../lib/auth/user-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
 
@@ -36,9 +37,9 @@ export class MerchantTransactionsResolver {
     return ctx.services.transaction.latestOfMerchant(merchant.id, last);
   }
 
-  @Authorized('service', 'internal', 'operator', 'partner')
+  @Authorized('service', 'internal', 'operator', 'partner', 'user')
   @FieldResolver(() => [TransactionType], {
-    description: `Transactions in a transaction_at window, newest first, at most \`limit\` (1..${MAX_WINDOW_ITEMS}). A partner principal needs the merchant in its merchantIds.`,
+    description: `Transactions in a transaction_at window, newest first, at most \`limit\` (1..${MAX_WINDOW_ITEMS}). A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own.`,
   })
   merchantTransactions(
     @Root() merchant: MerchantRef,
@@ -51,6 +52,7 @@ export class MerchantTransactionsResolver {
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionType[]> {
     assertPartnerMayRead(ctx.principal, merchant.id);
+    assertUserMayRead(ctx.principal, merchant.id);
     return ctx.services.transaction.ofMerchant(merchant.id, { from, to, before, statuses, outletId }, limit);
   }
 
@@ -65,5 +67,46 @@ export class MerchantTransactionsResolver {
   ): Promise<TransactionTotalsType> {
     assertPartnerMayRead(ctx.principal, merchant.id);
     return ctx.services.transaction.totalsOfMerchant(merchant.id, { from, before, outletId });
+  }
+}
+
+@ObjectType('TransactionPeriodSummary', { description: 'Success transactions of a period, whole rupiah.' })
+export class TransactionPeriodSummaryType {
+  @Field(() => SafeIntResolver)
+  grossAmount!: number;
+
+  @Field(() => SafeIntResolver)
+  mdrFeeAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Σ platformFee: the platform’s service fee, charged with each day’s settlement.' })
+  serviceFeeAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'grossAmount − mdrFeeAmount − serviceFeeAmount.' })
+  netAmount!: number;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@Resolver(() => MerchantRef)
+export class MerchantTransactionPeriodResolver {
+  @Authorized('service', 'internal', 'operator', 'user')
+  @FieldResolver(() => TransactionPeriodSummaryType, {
+    description: 'Sums over success transactions with transactionAt in [from, before). A user principal needs the merchant as its own.',
+  })
+  transactionPeriodSummary(
+    @Root() merchant: MerchantRef,
+    @Arg('from', () => DateTimeResolver, { description: 'Inclusive.' }) from: Date,
+    @Arg('before', () => DateTimeResolver, { description: 'Exclusive.' }) before: Date,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionPeriodSummaryType> {
+    assertUserMayRead(ctx.principal, merchant.id);
+    return ctx.services.transactionPeriod.summaryOfMerchant(merchant.id, from, before);
+  }
+
+  @Authorized('internal', 'operator')
+  @FieldResolver(() => String, { nullable: true, description: 'The stored status of the merchant’s transaction with this code; null when none is stored.' })
+  storedTransactionStatus(@Root() merchant: MerchantRef, @Arg('transactionCode') transactionCode: string, @Ctx() ctx: TransactionContext): Promise<string | null> {
+    return ctx.services.transactionPeriod.storedStatus(merchant.id, transactionCode);
   }
 }

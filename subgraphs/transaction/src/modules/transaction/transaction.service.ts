@@ -102,6 +102,48 @@ export class TransactionService {
   }
 }
 
+export interface PeriodSummary {
+  grossAmount: number;
+  mdrFeeAmount: number;
+  serviceFeeAmount: number;
+  netAmount: number;
+  count: number;
+}
+
+export class TransactionPeriodService {
+  constructor(private readonly em: EntityManager) {}
+
+  /**
+   * The core app's period summary: over `success` transactions with transaction_at in [from, before), Σ gross,
+   * Σ MDR fee, Σ service fee (platform_fee: the platform's per-transaction service fee, charged with each day's
+   * settlement — the "daily service fee") and net = gross − MDR − service fee.
+   */
+  async summaryOfMerchant(merchantId: string, from: Date, before: Date): Promise<PeriodSummary> {
+    if (!UUID_PATTERN.test(merchantId)) return { grossAmount: 0, mdrFeeAmount: 0, serviceFeeAmount: 0, netAmount: 0, count: 0 };
+    const [row] = await this.em.getConnection().execute<{ gross: string; mdr: string; service: string; count: string }[]>(
+      `select coalesce(sum(gross_amount), 0)::text as gross, coalesce(sum(mdr_fee_amount), 0)::text as mdr,
+              coalesce(sum(platform_fee), 0)::text as service, count(*)::text as count
+         from "transaction".transactions
+        where merchant_id = ? and status = 'success' and transaction_at >= ? and transaction_at < ?`,
+      [merchantId, from, before],
+    );
+    const grossAmount = Number(row.gross);
+    const mdrFeeAmount = Number(row.mdr);
+    const serviceFeeAmount = Number(row.service);
+    return { grossAmount, mdrFeeAmount, serviceFeeAmount, netAmount: grossAmount - mdrFeeAmount - serviceFeeAmount, count: Number(row.count) };
+  }
+
+  /** The status stored for the merchant's transaction with this code (the newest, should a code repeat across banks); null without one. */
+  async storedStatus(merchantId: string, transactionCode: string): Promise<string | null> {
+    if (!UUID_PATTERN.test(merchantId)) return null;
+    const [row] = await this.em.getConnection().execute<{ status: string }[]>(
+      `select status from "transaction".transactions where merchant_id = ? and transaction_code = ? order by transaction_at desc, id desc limit 1`,
+      [merchantId, transactionCode],
+    );
+    return row?.status ?? null;
+  }
+}
+
 function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilter): void {
   if (merchantId) qb.where('merchant_id', merchantId);
   if (filter.from) qb.where('transaction_at', '>=', filter.from);

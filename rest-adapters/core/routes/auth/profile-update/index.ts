@@ -1,0 +1,28 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { userAuth } from '../../../auth/user-auth';
+import { ProfileBody, type UserProfileData, toProfileBody } from '../../shared/user-profile';
+import { UpdateProfileBody } from './schema';
+
+/** core-api.md §4: the user changes its own fields (nik 16 digits, gender male|female, avatar https, email unverified after a change). */
+export default defineRoute({
+  method: 'PUT',
+  url: '/auth/profile',
+  summary: 'Change the user’s profile',
+  tags: ['core: auth'],
+  schema: { body: UpdateProfileBody, response: { 200: ProfileBody, ...errorResponses(400, 401) } },
+  operation: loadOperation(__dirname),
+  authenticate: userAuth,
+  variables: ({ body }) => ({
+    input: {
+      fullName: body.full_name ?? null,
+      nik: body.nik ?? null,
+      gender: body.gender ?? null,
+      addressLine: body.address_line ?? null,
+      avatarUrl: body.avatar_url ?? null,
+      email: body.email ?? null,
+    },
+  }),
+  map: (data: { updateViewerProfile: UserProfileData }) => toProfileBody(data.updateViewerProfile),
+});

@@ -1,0 +1,31 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { internalAuth } from '../../../auth/user-auth';
+import { MerchantStatusBody } from '../../shared/internal-decision';
+import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '../../shared/user-profile';
+
+/**
+ * core-api.md §3: active → suspended | deleted, suspended → active | deleted, through the merchant lifecycle
+ * service (which queues the bank's webhook in the same transaction). Anything else is 409 `invalid_transition`.
+ */
+export default defineRoute({
+  method: 'POST',
+  url: '/internal/merchant/status',
+  summary: 'Change a merchant’s status',
+  tags: ['core: internal'],
+  schema: { body: MerchantStatusBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404, 409) } },
+  operation: loadOperation(__dirname),
+  authenticate: internalAuth,
+  variables: ({ body }) => ({
+    input: {
+      merchantId: body.merchant_id ?? null,
+      phone: body.phone ?? null,
+      targetStatus: body.target_status,
+      reason: body.reason ?? null,
+      reviewNotes: body.review_notes ?? null,
+      reviewedByUserId: body.reviewed_by_user_id ?? null,
+    },
+  }),
+  map: (data: { reviewMerchantStatus: ReviewResultData }) => toMerchantDecision(data.reviewMerchantStatus),
+});

@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { internalAuth } from '../../../auth/user-auth';
+import { RegistrationDecisionBody } from '../../shared/internal-decision';
+import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '../../shared/user-profile';
+
+const operation = loadOperation(__dirname);
+const defaultOutlet = loadOperation(__dirname, 'default-outlet.graphql');
+
+const ApproveBody = Type.Composite([
+  RegistrationDecisionBody,
+  Type.Object({
+    bank_code: Type.Optional(
+      Nullable(Type.String({ pattern: '^[A-Za-z0-9]{2,12}$', description: 'The acquiring bank; without it the merchant has none until an operator assigns one.' })),
+    ),
+  }),
+]);
+
+/**
+ * core-api.md §3/§4. Two steps in two subgraphs, each idempotent, so a retry after any failure completes the
+ * approval: (1) the merchant subgraph turns the request into the active merchant (same id), its user the owner,
+ * and deletes the request in one transaction — a retry of an approved request answers the merchant again;
+ * (2) the outlet subgraph gives the merchant its default outlet unless it has one. The bank sees the merchant
+ * once it holds an NMID of that bank (assigned by the tier-1 PSP, psp-api.md NMID assignment).
+ */
+export default defineRoute({
+  method: 'POST',
+  url: '/internal/merchant/registration/approve',
+  summary: 'Approve a merchant registration',
+  tags: ['core: internal'],
+  schema: { body: ApproveBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404) } },
+  operation,
+  authenticate: internalAuth,
+  handle: async ({ body }, runtime) => {
+    const { approveMerchantRegistration: result } = await runtime.run<{ approveMerchantRegistration: ReviewResultData }>(operation, {
+      input: {
+        requestId: body.request_id ?? null,
+        phone: body.phone ?? null,
+        reviewNotes: body.review_notes ?? null,
+        reviewedByUserId: body.reviewed_by_user_id ?? null,
+        bankCode: body.bank_code ?? null,
+      },
+    });
+    const m = result.profile?.merchant;
+    await runtime.run(defaultOutlet, {
+      input: {
+        merchantId: result.id,
+        name: m?.name ?? 'Outlet utama',
+        addressLine: m?.addressLine ?? null,
+        city: m?.cityName ?? null,
+        province: m?.provinceName ?? null,
+        postalCode: m?.postalCode ?? null,
+        phone: m?.contactPhone ?? null,
+      },
+    });
+    return toMerchantDecision(result);
+  },
+});

@@ -1,0 +1,23 @@
+import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { internalAuth } from '../../../auth/user-auth';
+import { GatewayPayload, parseGatewayCallback } from './gateway-status';
+import { TransactionStatusResult, processCallback } from './process';
+
+/** core-api.md §4: one payment-gateway status callback (server to server). */
+export default defineRoute({
+  method: 'POST',
+  url: '/internal/transactions/transaction-status',
+  summary: 'Receive a payment gateway’s transaction status',
+  description: 'Not persisted, not de-duplicated: every success callback notifies the merchant owners again.',
+  tags: ['core: internal'],
+  schema: { body: GatewayPayload, response: { 200: TransactionStatusResult, ...errorResponses(400, 401, 404) } },
+  operation: loadOperation(__dirname, 'resolve.graphql'),
+  authenticate: internalAuth,
+  handle: async ({ body }, runtime) => {
+    const parsed = parseGatewayCallback(body);
+    if (!parsed.ok) throw new HttpError(400, 'bad_request', parsed.message);
+    return processCallback(runtime, parsed.value);
+  },
+});

@@ -1,0 +1,85 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { type UserPrincipal, userAuth } from '../../../auth/user-auth';
+import { MAKASSAR } from '../../shared/user-profile';
+import { actingForMerchant } from '../../shared/viewer-membership';
+import { PaymentTerminalResponse } from './schema';
+
+interface Data {
+  viewerMembership: {
+    merchant: {
+      id: string;
+      name: string;
+      status: string;
+      terminal?: {
+        id: string;
+        tid: string | null;
+        serialNumber: string | null;
+        brandName: string | null;
+        model: string | null;
+        deviceTypeName: string | null;
+        firmwareVersion: string | null;
+        placementName: string | null;
+        status: string;
+        lastSeenAt: string | null;
+        outlet: { nmid: string | null };
+      } | null;
+      pspPairings: { pspCode: string; pspName: string; kodeKartu: string | null; namaKartu: string | null; pspMid: string | null; pspTid: string | null; pairingStatus: string }[];
+      deviceActivityLogs: { eventType: string; eventTitle: string; severity: string; occurredAt: string }[];
+    };
+  } | null;
+}
+
+const operation = loadOperation(__dirname);
+
+/**
+ * core-api.md §4: the merchant's primary terminal (null unless the merchant is active), its PSP pairings that
+ * are not deleted and its latest 20 device activity entries. A user without a merchant gets nulls and empty lists.
+ */
+export default defineRoute({
+  method: 'GET',
+  url: '/merchant/payment-terminal',
+  summary: 'The merchant’s payment terminal, PSP pairings and device activity',
+  tags: ['core: merchant'],
+  schema: { response: { 200: PaymentTerminalResponse, ...errorResponses(401) } },
+  operation,
+  authenticate: userAuth,
+  handle: async (_input, runtime, req) => {
+    const scope = await actingForMerchant(runtime, req.acting as UserPrincipal);
+    if (!scope) return { merchant_id: null, merchant_name: null, merchant_status: null, terminal: null, psp_pairings: [], activity_logs: [] };
+    const data = await runtime.run<Data>(operation, { withTerminal: scope.membership.merchant.status === 'active' }, { acting: scope.acting });
+    const m = data.viewerMembership!.merchant;
+    const t = m.status === 'active' ? m.terminal : null;
+    return {
+      merchant_id: m.id,
+      merchant_name: m.name,
+      merchant_status: m.status,
+      terminal: t
+        ? {
+            id: t.id,
+            terminal_code: t.tid,
+            brand_name: t.brandName,
+            product_model_name: t.model,
+            device_type_name: t.deviceTypeName,
+            firmware_version: t.firmwareVersion,
+            device_id: t.serialNumber ?? t.id,
+            nmid: t.outlet.nmid,
+            placement_name: t.placementName,
+            status: t.status,
+            last_seen_at: t.lastSeenAt ? MAKASSAR.iso(new Date(t.lastSeenAt)) : null,
+          }
+        : null,
+      psp_pairings: m.pspPairings.map((p) => ({
+        psp_code: p.pspCode,
+        psp_name: p.pspName,
+        kode_kartu: p.kodeKartu,
+        nama_kartu: p.namaKartu,
+        psp_mid: p.pspMid,
+        psp_tid: p.pspTid,
+        pairing_status: p.pairingStatus,
+      })),
+      activity_logs: m.deviceActivityLogs.map((l) => ({ event_type: l.eventType, event_title: l.eventTitle, severity: l.severity, occurred_at: MAKASSAR.iso(new Date(l.occurredAt)) })),
+    };
+  },
+});

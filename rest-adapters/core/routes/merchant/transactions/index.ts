@@ -1,0 +1,85 @@
+import { errorResponses } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import { defineRoute } from '../../../../../lib/rest/route';
+import { type UserPrincipal, userAuth } from '../../../auth/user-auth';
+import { makassarPeriod } from '../../shared/merchant-period';
+import { MAKASSAR } from '../../shared/user-profile';
+import { actingForMerchant } from '../../shared/viewer-membership';
+import { MerchantTransactionsResponse, TransactionsQuery } from './schema';
+
+/** Newest items listed per period (the summary covers the whole period). */
+export const MAX_ITEMS = 500;
+
+interface Data {
+  viewerMembership: {
+    merchant: {
+      id: string;
+      name: string;
+      status: string;
+      transactionPeriodSummary: { grossAmount: number; mdrFeeAmount: number; serviceFeeAmount: number; netAmount: number; count: number };
+      merchantTransactions: {
+        id: string;
+        transactionCode: string;
+        status: string;
+        paymentMethod: string;
+        paymentChannel: string | null;
+        grossAmount: number;
+        mdrRate: string;
+        mdrFeeAmount: number;
+        netAmountAfterMdr: number;
+        platformFee: number;
+        transactionAt: string;
+      }[];
+    };
+  } | null;
+}
+
+const operation = loadOperation(__dirname);
+const ZERO = { gross_amount: 0, mdr_fee_amount: 0, service_fee_amount: 0, net_amount: 0, transaction_count: 0 };
+
+/**
+ * core-api.md §4: the active merchant's transactions of today, this week (Monday–Sunday), month or year in
+ * Asia/Makassar; the summary over `success` only. Without an active merchant: zero summary, no items.
+ */
+export default defineRoute({
+  method: 'GET',
+  url: '/merchant/transactions',
+  summary: 'The merchant’s transactions of a period',
+  tags: ['core: merchant'],
+  schema: { querystring: TransactionsQuery, response: { 200: MerchantTransactionsResponse, ...errorResponses(400, 401) } },
+  operation,
+  authenticate: userAuth,
+  handle: async ({ query }, runtime, req) => {
+    const period = query.period ?? 'today';
+    const bounds = makassarPeriod(period, new Date());
+    const frame = { period, period_start_at: bounds.startAt, period_end_at: bounds.endAt };
+    const scope = await actingForMerchant(runtime, req.acting as UserPrincipal);
+    if (!scope || scope.membership.merchant.status !== 'active') {
+      const m = scope?.membership.merchant;
+      return { merchant_id: m?.id ?? null, merchant_name: m?.name ?? null, merchant_status: m?.status ?? null, ...frame, summary: ZERO, items: [] };
+    }
+    const data = await runtime.run<Data>(operation, { from: bounds.start.toISOString(), before: bounds.end.toISOString(), limit: MAX_ITEMS }, { acting: scope.acting });
+    const m = data.viewerMembership!.merchant;
+    const s = m.transactionPeriodSummary;
+    return {
+      merchant_id: m.id,
+      merchant_name: m.name,
+      merchant_status: m.status,
+      ...frame,
+      summary: { gross_amount: s.grossAmount, mdr_fee_amount: s.mdrFeeAmount, service_fee_amount: s.serviceFeeAmount, net_amount: s.netAmount, transaction_count: s.count },
+      items: m.merchantTransactions.map((t) => ({
+        id: t.id,
+        transaction_code: t.transactionCode,
+        transaction_status: t.status,
+        payment_method: t.paymentMethod,
+        payment_channel: t.paymentChannel,
+        gross_amount: t.grossAmount,
+        mdr_rate: Number(t.mdrRate),
+        mdr_fee_amount: t.mdrFeeAmount,
+        net_amount_after_mdr: t.netAmountAfterMdr,
+        daily_service_fee_amount: t.platformFee,
+        transaction_at: MAKASSAR.iso(new Date(t.transactionAt)),
+      })),
+    };
+  },
+});

@@ -1,0 +1,59 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { NotFoundError } from '../../../../../lib/errors/app-error';
+import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { Merchant } from '../merchant/merchant.entity';
+import type { AccountSettingsService } from '../account-settings/account-settings.service';
+import type { NotificationService } from '../notification/notification.service';
+import { MerchantUser } from '../user/user.entity';
+import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType } from './transaction-alert.type';
+
+export const TRANSACTION_ALERT_TEMPLATE = 'merchant_transaction_alert';
+
+/**
+ * A successful payment told to the merchant's owners (core-api.md §6): a `transaction` push to each owner's
+ * devices and the `merchant_transaction_alert` message to each owner's phone — as their account settings allow:
+ * transaction notifications off means neither, push notifications off means no push. Provider failures are
+ * counted, never thrown: the gateway's callback has been processed whatever the delivery.
+ */
+export class TransactionAlertService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly notifications: NotificationService,
+    private readonly accountSettings: AccountSettingsService,
+  ) {}
+
+  async notify(input: MerchantTransactionAlertInput): Promise<MerchantTransactionAlertResultType> {
+    const merchant = UUID_PATTERN.test(input.merchantId) ? await this.em.findOne(Merchant, { id: input.merchantId }) : null;
+    if (!merchant) throw new NotFoundError('merchant');
+    const owners = await this.em.find(MerchantUser, { merchant: merchant.id, role: 'owner', revokedAt: null }, { populate: ['user'] });
+    const result = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
+    if (owners.length === 0) return { status: 'no_recipient', ...result };
+    const amount = String(input.grossAmount);
+    let told = 0;
+    for (const { user } of owners) {
+      const settings = await this.accountSettings.of(user.id);
+      if (!settings.notificationTransactionsEnabled) continue;
+      told += 1;
+      if (settings.notificationPushEnabled) {
+        const push = await this.notifications.sendPushToUser(user.id, {
+          title: 'Pembayaran diterima',
+          body: `${merchant.name}: Rp${input.grossAmount.toLocaleString('id-ID')} (${input.transactionCode})`,
+          data: { type: 'transaction', merchant_id: merchant.id, transaction_code: input.transactionCode, amount, gross_amount: amount },
+        });
+        result.sentCount += push.sentCount;
+        result.failedCount += push.failedCount;
+        result.invalidatedCount += push.invalidatedCount;
+      }
+      const message = await this.notifications.sendMessage(user.phone, TRANSACTION_ALERT_TEMPLATE, {
+        merchant_name: merchant.name,
+        amount,
+        transaction_code: input.transactionCode,
+        reference_no: input.referenceNo ?? input.transactionCode,
+      });
+      if (message.status === 'failed') result.failedCount += 1;
+      else result.sentCount += 1;
+    }
+    if (told === 0) return { status: 'opted_out', ...result };
+    return { status: result.sentCount > 0 ? 'sent' : 'failed', ...result };
+  }
+}

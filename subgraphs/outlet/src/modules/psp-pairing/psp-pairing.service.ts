@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import { PspPairing } from './psp-pairing.entity';
+import type { PspPairingType } from './psp-pairing.type';
+
+export class PspPairingService {
+  private readonly byMerchantId;
+
+  constructor(private readonly em: EntityManager) {
+    this.byMerchantId = loaderGroupedByKey(
+      (merchantIds: string[]) =>
+        this.em.find(PspPairing, { merchantId: { $in: merchantIds }, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (row) => row.merchantId,
+    );
+  }
+
+  /** The merchant's pairings that are not deleted, oldest first. */
+  async ofMerchant(merchantId: string): Promise<PspPairingType[]> {
+    return (await this.byMerchantId.load(merchantId)).map((p) => ({
+      id: p.id,
+      pspCode: p.pspCode,
+      pspName: p.pspName,
+      kodeKartu: p.kodeKartu ?? null,
+      namaKartu: p.namaKartu ?? null,
+      pspMid: p.pspMid ?? null,
+      pspTid: p.pspTid ?? null,
+      pairingStatus: p.pairingStatus,
+    }));
+  }
+}
