@@ -1,19 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, errorResponses } from '../../../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { jakartaMidnight } from '../../../../../../partner/routes/jakarta-time';
+import { ZonedCalendar, addDays } from '../../../../../../../lib/time/zoned-time';
 import { posRoutes } from '../../../pos-route';
 import { type HeaderData, SalesOrderHeader, toHeader } from '../pos-sales-order';
 
+/** Order dates are Asia/Jakarta calendar days (docs/decisions.md, Point of sale). */
+const JAKARTA = new ZonedCalendar('Asia/Jakarta');
+
 const operation = loadOperation(__dirname);
 const Day = (description: string) => Type.String({ format: 'date', description });
-
-/** The calendar day after `date` (YYYY-MM-DD), by plain date arithmetic. */
-function nextDay(date: string): string {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + 1);
-  return d.toISOString().slice(0, 10);
-}
 
 /**
  * date_from and date_to are Asia/Jakarta calendar days, both inclusive: orders transacted in
@@ -40,8 +36,8 @@ export default posRoutes({
     const data = await run<{ posSalesOrders: HeaderData[] }>(operation, {
       outletId: query.outlet_id,
       status: query.status,
-      from: query.date_from ? jakartaMidnight(query.date_from).toISOString() : null,
-      before: query.date_to ? jakartaMidnight(nextDay(query.date_to)).toISOString() : null,
+      from: query.date_from ? JAKARTA.midnight(query.date_from).toISOString() : null,
+      before: query.date_to ? JAKARTA.midnight(addDays(query.date_to, 1)).toISOString() : null,
       limit: query.limit,
       offset: query.offset,
     });
