@@ -97,6 +97,19 @@ describe('Core internal endpoints', () => {
     it('makes an active merchant owned by the user, visible to its (tier-1) bank and to the referring partner', async () => {
       const user = await createUser();
       const requestId = await register(user.id);
+      // The referring partner sees the registration under review as `pending_review`, with the id approval keeps.
+      const partnerToken = (
+        await stack.rest.inject({
+          method: 'POST',
+          url: '/api/partner/v1/auth/token',
+          payload: { credential_key: DEMO.partner.credentials.contractA.credentialKey, credential_secret: DEMO.partner.credentials.contractA.secret },
+        })
+      ).json().access_token;
+      const referred = async () =>
+        (
+          await stack.rest.inject({ method: 'GET', url: `/api/partner/v1/partners/${DEMO.partner.id}/referral-merchants`, headers: { authorization: `Bearer ${partnerToken}` } })
+        ).json().items.find((item: { merchant_id: string }) => item.merchant_id === requestId);
+      expect(await referred()).toMatchObject({ merchant_id: requestId, merchant_status: 'pending_review', access_type: 'referral', referral_code: 'DEMOREF' });
 
       const reviewed = await internal('/internal/merchant/registration/review', { phone: user.phone.replace('+62', '0'), review_notes: 'dokumen lengkap' });
       expect(reviewed.statusCode).toBe(200);
@@ -164,6 +177,7 @@ describe('Core internal endpoints', () => {
       });
       expect(list.statusCode).toBe(200);
       expect(JSON.stringify(list.json())).toContain(requestId);
+      expect(await referred()).toMatchObject({ merchant_id: requestId, merchant_status: 'active', access_type: 'referral' });
     });
 
     it('review/approve of an unknown request → 404; neither request_id nor phone → 400', async () => {

@@ -4,11 +4,17 @@ import { HttpError } from '../../../lib/rest/error-body';
 import type { PartnerPrincipal } from '../auth/partner-auth';
 
 /**
- * Stored merchant lifecycle → partner merchant status (partner-api.md §3). draft and inactive are `inactive`;
- * deleted merchants are never listed (the merchant subgraph leaves them out). `pending_review` is in the enum
- * but has no stored source yet: registrations under review do not exist as merchants (core issue).
+ * Stored merchant lifecycle → partner merchant status (partner-api.md §3, DESIGN.md §9). draft and inactive are
+ * `inactive`; a registration still under review (the merchant subgraph lists referred ones as `pending_review`)
+ * is `pending_review`; deleted merchants are never listed (the merchant subgraph leaves them out).
  */
-const MERCHANT_STATUS: Record<string, PartnerMerchantStatus> = { active: 'active', suspended: 'suspended', draft: 'inactive', inactive: 'inactive' };
+const MERCHANT_STATUS: Record<string, PartnerMerchantStatus> = {
+  active: 'active',
+  suspended: 'suspended',
+  draft: 'inactive',
+  inactive: 'inactive',
+  pending_review: 'pending_review',
+};
 export type PartnerMerchantStatus = 'active' | 'pending_review' | 'inactive' | 'suspended';
 export const toPartnerMerchantStatus = (stored: string): PartnerMerchantStatus => MERCHANT_STATUS[stored] ?? 'inactive';
 export const MerchantStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('pending_review'), Type.Literal('inactive'), Type.Literal('suspended')]);

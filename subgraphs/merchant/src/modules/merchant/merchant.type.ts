@@ -34,7 +34,7 @@ export class MerchantType {
   @Field(() => String, { nullable: true })
   legalName!: string | null;
 
-  @Field({ description: 'draft, inactive, active, suspended or deleted.' })
+  @Field({ description: 'draft, inactive, active, suspended or deleted; pending_review for a referred registration in partnerMerchants.' })
   status!: string;
 
   @Field(() => String, { nullable: true, description: 'ISO 18245 merchant category code.' })

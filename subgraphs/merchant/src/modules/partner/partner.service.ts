@@ -180,10 +180,55 @@ export class PartnerService {
 
   /**
    * Every merchant in the partner's scope (live grant, active partner), deleted merchants left out, one entry per
-   * merchant with its strongest access; ordered by grant time then id. `merchantIds` narrows the list.
+   * merchant with its strongest access, then the open registrations carrying the partner's referral code (status
+   * `pending_review`, access `referral` since they were submitted; approval keeps their id, so the entry becomes the
+   * merchant's); ordered by grant time then id. `merchantIds` narrows the list.
    */
   async merchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
     if (merchantIds && merchantIds.filter((id) => UUID.test(id)).length === 0) return [];
+    const entries = [...(await this.grantedMerchantsOf(partnerId, merchantIds)), ...(await this.referredRegistrationsOf(partnerId, merchantIds))];
+    return entries.sort((a, b) => a.grantedAt.getTime() - b.grantedAt.getTime() || a.merchantId.localeCompare(b.merchantId));
+  }
+
+  /** Registrations under review (not yet merchants) submitted with the active partner's referral code. */
+  private async referredRegistrationsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
+    const knex = this.em.getKnex();
+    const query = knex('merchant.merchant_registrations as r')
+      .join('merchant.partners as p', knex.raw('p.referral_code = upper(r.referral_code)'))
+      .where({ 'p.id': partnerId, 'p.status': 'active' })
+      .whereIn('r.status', ['pending', 'pending_review'])
+      .select<{ id: string; merchant_code: string; merchant_name: string; referral_code: string; contact_phone: string; contact_email: string | null; created_at: Date | string; updated_at: Date | string }[]>(
+        'r.id', 'r.merchant_code', 'r.merchant_name', 'r.referral_code', 'r.contact_phone', 'r.contact_email', 'r.created_at', 'r.updated_at',
+      );
+    if (merchantIds) query.whereIn('r.id', merchantIds.filter((id) => UUID.test(id)));
+    return (await query).map((r) => ({
+      merchantId: r.id,
+      accessType: 'referral',
+      grantedAt: new Date(r.created_at),
+      referralCode: r.referral_code,
+      referralPartnerId: partnerId,
+      merchant: {
+        id: r.id,
+        merchantCode: r.merchant_code,
+        name: r.merchant_name,
+        legalName: null,
+        status: 'pending_review',
+        categoryCode: null,
+        categoryName: null,
+        phone: r.contact_phone,
+        email: r.contact_email,
+        npwp: null,
+        address: { line: null, city: null, province: null, postalCode: null, country: 'ID' },
+        kycStatus: 'pending',
+        kycVerifiedAt: null,
+        bankCode: null,
+        createdAt: new Date(r.created_at),
+        updatedAt: new Date(r.updated_at),
+      },
+    }));
+  }
+
+  private async grantedMerchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
     const knex = this.em.getKnex();
     const query = knex('merchant.partner_merchant_access as a')
       .join('merchant.partners as p', 'p.id', 'a.partner_id')
@@ -217,8 +262,7 @@ export class PartnerService {
           referralPartnerId: (m.referralCode && referrerOf.get(m.referralCode.toUpperCase())) || null,
           merchant: toMerchantType(m),
         };
-      })
-      .sort((a, b) => a.grantedAt.getTime() - b.grantedAt.getTime() || a.merchantId.localeCompare(b.merchantId));
+      });
   }
 
   private async partnerAndMerchant(partnerCode: string, merchantId: string) {
