@@ -218,8 +218,13 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
         expect(empty.body.server_time).toBeGreaterThanOrEqual(res.body.server_time);
         expect((await asB('GET', `/sync/pull?entity=${entity}`)).body.rows.every((r: { merchant_id: string }) => r.merchant_id === B)).toBe(true);
       }
-      const products = (await asA('GET', '/sync/pull?entity=products')).body.rows as { id: string }[];
-      expect(products.find((p: { id: string }) => p.id === gone)).toMatchObject({ deleted_at: expect.any(Number), track_stock: 0 });
+      // The deletion, too, may wait for a transaction elsewhere on the shared server before it is safe to deliver.
+      let deleted: { id: string; deleted_at: number | null } | undefined;
+      for (let waited = 0; !deleted?.deleted_at && waited < 10_000; waited += 100) {
+        if (waited > 0) await new Promise((r) => setTimeout(r, 100));
+        deleted = ((await asA('GET', '/sync/pull?entity=products')).body.rows as { id: string; deleted_at: number | null }[]).find((p) => p.id === gone);
+      }
+      expect(deleted).toMatchObject({ deleted_at: expect.any(Number), track_stock: 0 });
       expect((await asA('GET', '/sync/pull?entity=orders')).status).toBe(400);
       expect((await asA('GET', '/sync/pull?entity=products&limit=201')).status).toBe(400);
       expect((await asA('GET', '/sync/pull?entity=products&since=-1')).status).toBe(400);
