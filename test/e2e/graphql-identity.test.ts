@@ -1,13 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { type KeyLike, SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { issueServiceToken } from '../../lib/auth/service-token';
 import { signUserAccessToken } from '../../lib/auth/user-token';
 import { DEMO } from '../../lib/demo/demo-ids';
 import { createGatewayApp } from '../../gateway/src/app';
 import { loadConfig } from '../../lib/config/config';
 import { sessionFor } from '../support/core-auth';
-import { codes, gql, memberHeaders, operatorHeaders, postGraphQL } from '../support/graphql';
+import { codes, gql, memberHeaders, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -16,13 +16,13 @@ describe('GraphQL identity at the gateway', () => {
   let stack: TestStack;
   let jwks: Server;
   let jwksUrl: string;
-  let privateKey: CryptoKey;
+  let privateKey: KeyLike;
   const ISSUER = 'qris-operator';
   const AUDIENCE = 'qris-gateway';
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
-    privateKey = pair.privateKey as CryptoKey;
+    privateKey = pair.privateKey;
     const jwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     jwks = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
