@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { signUserAccessToken } from '../../lib/auth/user-token';
+import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
 import type { TestStack } from './test-stack';
 
@@ -11,7 +11,7 @@ export interface PosActor {
   token: string;
 }
 
-/** A user who is owner of the merchant (rows written as the merchant subgraph's own seed would), with a token. */
+/** A user who is owner of the merchant (rows written as the merchant subgraph's own seed would), with a token of a live session. */
 export async function posActor(stack: TestStack, merchantId: string): Promise<PosActor> {
   const userId = randomUUID();
   const phone = `+6281${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -21,8 +21,8 @@ export async function posActor(stack: TestStack, merchantId: string): Promise<Po
     `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
     [randomUUID(), merchantId, userId],
   );
-  const { token } = await signUserAccessToken({ userId, sessionId: randomUUID() }, stack.config.secrets.userTokenSecret);
-  return { merchantId, token };
+  const { authorization } = await sessionFor(stack, userId);
+  return { merchantId, token: authorization.slice('Bearer '.length) };
 }
 
 export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) {

@@ -5,7 +5,7 @@ import type { MerchantContext } from '../../context';
 import type { BankTier } from '../bank/bank.entity';
 import { BankType } from '../bank/bank.type';
 import { toBankType } from '../bank/bank.service';
-import { MerchantPageType, MerchantType as MerchantObject, type MerchantType } from '../merchant/merchant.type';
+import { MerchantPageType, MerchantType } from '../merchant/merchant.type';
 import type { PartnerAccessType } from '../partner/partner.entity';
 import { PartnerCredentialType, PartnerType } from '../partner/partner.type';
 import type { DeliveryView } from '../webhook/webhook.service';
@@ -173,7 +173,7 @@ export class PartnerCredentialsResolver {
 
 @Resolver(() => WebhookDeliveryType)
 export class WebhookDeliveryMerchantResolver {
-  @FieldResolver(() => MerchantObject, { nullable: true })
+  @FieldResolver(() => MerchantType, { nullable: true })
   merchant(@Root() delivery: WebhookDeliveryType, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
     return ctx.services.merchant.findById(delivery.merchantId, ctx.principal);
   }

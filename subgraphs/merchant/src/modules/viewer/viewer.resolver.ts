@@ -2,8 +2,7 @@ import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
 import { ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
 import type { MerchantContext } from '../../context';
 import { toAppUserType } from '../member/member.service';
-import type { MerchantType } from '../merchant/merchant.type';
-import { MerchantType as MerchantObject } from '../merchant/merchant.type';
+import { MerchantType } from '../merchant/merchant.type';
 import { User } from '../user/user.entity';
 import { ViewerType } from './viewer.type';
 
@@ -21,7 +20,7 @@ export class ViewerResolver {
   }
 
   @Authorized('user')
-  @Query(() => MerchantObject, { nullable: true, description: 'The merchant the calling user acts for; null without a membership.' })
+  @Query(() => MerchantType, { nullable: true, description: 'The merchant the calling user acts for; null without a membership.' })
   myMerchant(@Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
     if (ctx.principal.kind !== 'user') throw new ForbiddenError();
     return ctx.principal.merchantId ? ctx.services.merchant.findById(ctx.principal.merchantId, ctx.principal) : Promise.resolve(null);
