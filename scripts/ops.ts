@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import { OPERATOR_ROLES, type OperatorRole } from '../lib/auth/operator-roles';
+import { OPERATOR_TOKEN_MAX_TTL_SECS, signOperatorToken } from '../lib/auth/operator-token';
 import { loadConfig } from '../lib/config/config';
 import { openDatabaseTarget } from '../lib/db/database-target';
 import {
@@ -25,7 +27,8 @@ import {
  * of a running `npm start` (same DATA_DIR or DATABASE_URL) while it runs.
  */
 type Options = Record<string, string | string[] | boolean | undefined>;
-const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: Options) => Promise<unknown> }> = {
+/** `noDatabase`: the command needs no database (none is opened or started for it). */
+const COMMANDS: Record<string, { help: string; noDatabase?: boolean; run: (adminUrl: string, options: Options) => Promise<unknown> }> = {
   'db:migrate': {
     help: 'create the subgraph roles and schemas, apply pending migrations',
     run: (adminUrl) => migrateAll(loadConfig(), adminUrl),
@@ -121,6 +124,21 @@ const COMMANDS: Record<string, { help: string; run: (adminUrl: string, options: 
     help: "put a merchant in a partner's scope: --partner C --merchant ID --type consent|assignment",
     run: (adminUrl, o) => grantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
   },
+  'operator:token': {
+    help: `a development operator token for the gateway: --name N --roles ${OPERATOR_ROLES.join(',')} [--ttl secs, default 3600]; refused in production`,
+    noDatabase: true,
+    run: async (_adminUrl, o) => {
+      const config = loadConfig();
+      if (config.isProduction) throw new Error('operator:token is for development: production operators sign in through the identity provider');
+      const roles = required(o, 'roles').split(',').map((r) => r.trim());
+      const unknown = roles.filter((r) => !(OPERATOR_ROLES as readonly string[]).includes(r));
+      if (unknown.length > 0) throw new Error(`unknown roles: ${unknown.join(', ')} (known: ${OPERATOR_ROLES.join(', ')})`);
+      const ttlSecs = o.ttl === undefined ? 3600 : positiveInteger(o.ttl, '--ttl');
+      if (ttlSecs > OPERATOR_TOKEN_MAX_TTL_SECS) throw new Error(`--ttl must be at most ${OPERATOR_TOKEN_MAX_TTL_SECS}`);
+      const token = await signOperatorToken({ name: required(o, 'name'), roles: roles as OperatorRole[], ttlSecs }, config.operatorTokens);
+      return { token, authorization: `Bearer ${token}`, roles, expires_in_secs: ttlSecs };
+    },
+  },
   'partner:ungrant': {
     help: "end a live grant (e.g. a withdrawn consent): --partner C --merchant ID --type consent|assignment|referral",
     run: (adminUrl, o) => ungrantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
@@ -184,6 +202,8 @@ async function main(): Promise<number> {
       merchant: { type: 'string' },
       type: { type: 'string' },
       phone: { type: 'string' },
+      roles: { type: 'string' },
+      ttl: { type: 'string' },
       help: { type: 'boolean' },
     },
   });
@@ -192,6 +212,10 @@ async function main(): Promise<number> {
     const usage = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.help]));
     process.stdout.write(JSON.stringify({ usage: 'npm run ops -- <command> [options]', commands: usage }, null, 2) + '\n');
     return command || values.help ? 0 : 2;
+  }
+  if (command.noDatabase) {
+    process.stdout.write(JSON.stringify({ command: positionals[0], result: await command.run('', values) }, null, 2) + '\n');
+    return 0;
   }
   const target = await openDatabaseTarget(loadConfig());
   try {

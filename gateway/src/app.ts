@@ -11,9 +11,12 @@ import type { Config, SubgraphName } from '../../lib/config/config';
 import { projectRoot } from '../../lib/config/project-root';
 import { metricsPlugin } from '../../lib/http/metrics';
 import { type LogStream, fastifyLoggingOptions } from '../../lib/logging/logger';
-import { authenticateCaller } from './caller-auth';
+import { AppError, ErrorCode } from '../../lib/errors/app-error';
+import { CallerAuthenticator } from './caller-auth';
 import type { GatewayContext } from './gateway-context';
+import { limitsPlugin } from './limits-plugin';
 import { SubgraphDataSource } from './subgraph-data-source';
+import { PERSISTED_QUERY_NOT_FOUND_BODY, PersistedQueryNotFound, loadTrustedDocuments, resolveTrustedDocument } from './trusted-documents';
 import { warmUp } from './warm-up';
 
 export const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
@@ -39,9 +42,13 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     logger: app.log,
   });
   const development = !config.isProduction;
+  const trustedDocuments = loadTrustedDocuments();
+  const callers = new CallerAuthenticator(config, overrides.merchant);
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: development,
+    // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
+    persistedQueries: false,
     includeStacktraceInErrorResponses: false,
     // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
     stringifyResult: (result) => JSON.stringify(result),
@@ -49,6 +56,7 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
       ApolloServerPluginInlineTraceDisabled(),
       development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled(),
       fastifyApolloDrainPlugin(app),
+      limitsPlugin(config.gatewayLimits),
     ],
     formatError: (formatted) => {
       // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
@@ -57,14 +65,30 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     },
   });
   await apollo.start();
-  await warmUp(apollo, gateway.schema!, app.log);
+  await warmUp(apollo, gateway.schema!, app.log, [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })));
 
   await app.register(metricsPlugin, { service: 'gateway' });
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
+  app.addHook('preValidation', async (req, reply) => {
+    if (req.method !== 'POST' || req.routeOptions.url !== '/graphql') return;
+    try {
+      resolveTrustedDocument(req, trustedDocuments);
+    } catch (error) {
+      if (!(error instanceof PersistedQueryNotFound)) throw error;
+      return reply.code(400).send(PERSISTED_QUERY_NOT_FOUND_BODY(error.message));
+    }
+  });
   await app.register(fastifyApollo(apollo), {
     path: '/graphql',
     context: async (req): Promise<GatewayContext> => {
-      const principal = await authenticateCaller(req.headers, config.secrets.serviceTokenSecret);
+      const principal = await callers.authenticate(req.headers);
+      // App users (and anonymous callers) run only the app's trusted documents where that is enforced;
+      // operators and the REST adapters' service principals may send any operation.
+      if (config.gatewayLimits.trustedDocumentsOnly && (principal.kind === 'user' || principal.kind === 'anonymous') && !req.trustedDocument) {
+        throw new AppError('only trusted documents are accepted: send documentId or extensions.persistedQuery.sha256Hash', ErrorCode.TRUSTED_DOCUMENT_REQUIRED, {
+          http: { status: 400 },
+        });
+      }
       return {
         principal,
         principalToken: await signPrincipal(principal, config.secrets.principalSecret),

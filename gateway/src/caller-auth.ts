@@ -1,32 +1,143 @@
-import { ACTING_PRINCIPAL_HEADER, type Principal, decodeActingPrincipal } from '../../lib/auth/principal';
+import { decodeJwt } from 'jose';
+import { LRUCache } from 'lru-cache';
+import { request } from 'undici';
+import { verifyOperatorToken } from '../../lib/auth/operator-token';
+import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '../../lib/auth/principal';
 import { verifyServiceToken } from '../../lib/auth/service-token';
+import { USER_TOKEN_ISSUER, verifyUserAccessToken } from '../../lib/auth/user-token';
+import type { Config } from '../../lib/config/config';
 import { AppError, ErrorCode } from '../../lib/errors/app-error';
 
+type UserPrincipal = Extract<Principal, { kind: 'user' }>;
+
+/** How long the membership (merchant, role, outlets) of a session is trusted: a changed role applies within this time. */
+export const MEMBERSHIP_CACHE_MS = 30_000;
+
+const SESSION_QUERY = 'query GatewaySession($sessionId: ID!) { authSession(sessionId: $sessionId) { id userId active } }';
+const MEMBERSHIP_QUERY = 'query GatewayMembership { viewerMembership { merchant { id } role outletIds terminalId } }';
+
+interface SessionStatus {
+  userId: string;
+  active: boolean;
+}
+interface Membership {
+  merchant: { id: string };
+  role: NonNullable<UserPrincipal['role']>;
+  outletIds: string[];
+  terminalId: string | null;
+}
+
 /**
- * Who calls the gateway. No credential: anonymous (public reference data only). A service token: the
- * service itself, or the acting principal it asserts. User and operator tokens come with their modules.
+ * Who calls the gateway (docs/graphql.md "Identity"). No credential: anonymous (public reference data only).
+ * A bearer token is told apart by its (unverified) issuer, then verified as that kind only:
+ * - an app user's access token (core auth): valid signature and a live session (the merchant subgraph's
+ *   `authSession`, cached ≤ USER_SESSION_CACHE_MS), then the membership (`viewerMembership` run as the user,
+ *   cached ≤ 30 s per session) completes the principal; a user without one has no merchantId;
+ * - an operator token (OPERATOR_TOKEN_SECRET or OPERATOR_JWKS_URL) → `{kind: 'operator', operatorId, roles}`;
+ * - anything else must be a REST adapter's service token, optionally asserting `X-Acting-Principal`.
+ * Every failure is UNAUTHENTICATED with HTTP 401.
  */
-export async function authenticateCaller(
-  headers: Record<string, string | string[] | undefined>,
-  serviceTokenSecret: string,
-): Promise<Principal> {
-  const authorization = headers.authorization;
-  const acting = headers[ACTING_PRINCIPAL_HEADER];
-  if (!authorization) {
-    if (acting) throw unauthenticated('an acting principal needs a service token');
-    return { kind: 'anonymous' };
+export class CallerAuthenticator {
+  private readonly sessions = new LRUCache<string, { session: SessionStatus | null }>({ max: 100_000, ttl: 30_000 });
+  private readonly memberships = new LRUCache<string, { membership: Membership | null }>({ max: 100_000, ttl: MEMBERSHIP_CACHE_MS });
+
+  constructor(
+    private readonly config: Config,
+    private readonly merchantSubgraphUrl: string,
+  ) {}
+
+  async authenticate(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
+    const authorization = headers.authorization;
+    const acting = headers[ACTING_PRINCIPAL_HEADER];
+    if (!authorization) {
+      if (acting) throw unauthenticated('an acting principal needs a service token');
+      return { kind: 'anonymous' };
+    }
+    const match = typeof authorization === 'string' ? /^Bearer (\S+)$/i.exec(authorization) : null;
+    if (!match) throw unauthenticated('malformed Authorization header');
+    const token = match[1];
+    const issuer = issuerOf(token);
+    if (issuer === USER_TOKEN_ISSUER) {
+      if (acting) throw unauthenticated('an acting principal needs a service token');
+      return this.user(token);
+    }
+    if (issuer === this.config.operatorTokens.issuer) {
+      if (acting) throw unauthenticated('an acting principal needs a service token');
+      const claims = await verifyOperatorToken(token, this.config.operatorTokens);
+      if (!claims) throw unauthenticated('invalid or expired operator token');
+      return { kind: 'operator', operatorId: claims.operatorId, roles: claims.roles };
+    }
+    const service = await verifyServiceToken(token, this.config.secrets.serviceTokenSecret);
+    if (!service) throw unauthenticated('invalid or expired token');
+    if (!acting) return { kind: 'service', service };
+    const principal = typeof acting === 'string' ? decodeActingPrincipal(acting) : null;
+    if (!principal) throw unauthenticated('invalid acting principal');
+    return principal;
   }
-  const match = typeof authorization === 'string' ? /^Bearer (\S+)$/i.exec(authorization) : null;
-  if (!match) throw unauthenticated('malformed Authorization header');
-  const service = await verifyServiceToken(match[1], serviceTokenSecret);
-  if (!service) throw unauthenticated('invalid or expired token');
-  if (!acting) return { kind: 'service', service };
-  const principal = typeof acting === 'string' ? decodeActingPrincipal(acting) : null;
-  if (!principal) throw unauthenticated('invalid acting principal');
-  return principal;
+
+  private async user(token: string): Promise<UserPrincipal> {
+    const claims = await verifyUserAccessToken(token, this.config.secrets.userTokenSecret);
+    if (!claims) throw unauthenticated('access token invalid or expired');
+    const session = await this.session(claims.sessionId);
+    if (!session?.active || session.userId !== claims.userId) throw unauthenticated('session ended; log in again');
+    const base: UserPrincipal = { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
+    const membership = await this.membership(base);
+    if (!membership) return base;
+    return {
+      ...base,
+      merchantId: membership.merchant.id,
+      role: membership.role,
+      outletIds: membership.outletIds,
+      ...(membership.terminalId ? { terminalId: membership.terminalId } : {}),
+    };
+  }
+
+  private async session(sessionId: string): Promise<SessionStatus | null> {
+    const cacheMs = this.config.userSessionCacheMs;
+    const cached = cacheMs > 0 ? this.sessions.get(sessionId) : undefined;
+    if (cached) return cached.session;
+    const data = await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, { sessionId });
+    if (cacheMs > 0) this.sessions.set(sessionId, { session: data.authSession }, { ttl: cacheMs });
+    return data.authSession;
+  }
+
+  private async membership(user: UserPrincipal): Promise<Membership | null> {
+    const cached = this.memberships.get(user.sessionId!);
+    if (cached) return cached.membership;
+    const data = await this.ask<{ viewerMembership: Membership | null }>(user, MEMBERSHIP_QUERY, {});
+    this.memberships.set(user.sessionId!, { membership: data.viewerMembership });
+    return data.viewerMembership;
+  }
+
+  /** One operation straight to the merchant subgraph, acting as `principal` (identity look-ups are not routed through the query planner). */
+  private async ask<T>(principal: Principal, query: string, variables: Record<string, unknown>): Promise<T> {
+    let body: { data?: T; errors?: unknown[] };
+    try {
+      const response = await request(this.merchantSubgraphUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: await signPrincipal(principal, this.config.secrets.principalSecret) },
+        body: JSON.stringify({ query, variables }),
+        headersTimeout: 5000,
+        bodyTimeout: 5000,
+      });
+      body = (await response.body.json()) as typeof body;
+      if (response.statusCode !== 200 || !body.data || body.errors?.length) throw new Error(`identity look-up answered ${response.statusCode}`);
+    } catch {
+      throw new AppError('a backing service is unavailable', ErrorCode.SERVICE_UNAVAILABLE, { http: { status: 503 } });
+    }
+    return body.data;
+  }
+}
+
+function issuerOf(token: string): string | null {
+  try {
+    const { iss } = decodeJwt(token);
+    return typeof iss === 'string' ? iss : null;
+  } catch {
+    return null;
+  }
 }
 
 function unauthenticated(message: string): AppError {
-  const error = new AppError(message, ErrorCode.UNAUTHENTICATED, { http: { status: 401 } });
-  return error;
+  return new AppError(message, ErrorCode.UNAUTHENTICATED, { http: { status: 401 } });
 }

@@ -17,16 +17,22 @@ import { projectRoot } from '../../lib/config/project-root';
 import type { GatewayContext } from './gateway-context';
 
 /**
- * Runs every fixed REST operation once at start-up with a warm-up context (the data source answers without
+ * Runs every fixed REST operation (and every trusted app document) once at start-up with a warm-up context (the data source answers without
  * calling a subgraph), so the parse/validation and query-plan caches hold them before the first request.
  * Required variables get placeholder values of the right type: without them no plan would be built.
  */
-export async function warmUp(apollo: ApolloServer<GatewayContext>, schema: GraphQLSchema, log: FastifyBaseLogger): Promise<number> {
+export async function warmUp(
+  apollo: ApolloServer<GatewayContext>,
+  schema: GraphQLSchema,
+  log: FastifyBaseLogger,
+  extra: { name: string; document: string }[] = [],
+): Promise<number> {
   const manifest = JSON.parse(readFileSync(path.join(projectRoot(), 'gateway', 'operations.json'), 'utf8')) as {
     operations: { name: string; document: string }[];
   };
+  const operations = [...manifest.operations, ...extra];
   let planned = 0;
-  for (const operation of manifest.operations) {
+  for (const operation of operations) {
     const result = await apollo.executeOperation(
       { query: operation.document, operationName: operation.name, variables: placeholderVariables(schema, operation.document) },
       { contextValue: { principal: { kind: 'anonymous' }, principalToken: '', requestId: 'warm-up', warmup: true } },
@@ -35,7 +41,7 @@ export async function warmUp(apollo: ApolloServer<GatewayContext>, schema: Graph
     if (errors?.length) log.warn({ operation: operation.name, error: errors[0].message }, 'operation not warmed');
     else planned += 1;
   }
-  log.info({ operations: manifest.operations.length, planned }, 'query plans warmed');
+  log.info({ operations: operations.length, planned }, 'query plans warmed');
   return planned;
 }
 

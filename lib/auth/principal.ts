@@ -24,6 +24,8 @@ export const PrincipalSchema = Type.Union([
     merchantId: Type.Optional(Type.String()),
     role: Type.Optional(Type.Union([Type.Literal('owner'), Type.Literal('admin'), Type.Literal('staff'), Type.Literal('viewer')])),
     outletIds: Type.Optional(Type.Array(Type.String())),
+    /** A staff member limited to one device (terminal id). */
+    terminalId: Type.Optional(Type.String()),
   }),
   Type.Object({
     kind: Type.Literal('partner'),

@@ -18,6 +18,8 @@ export const DEV_SECRETS = {
   PARTNER_TOKEN_SECRET: 'dev-partner-token-secret-change-me-000',
   USER_TOKEN_SECRET: 'dev-user-token-secret-change-me-00000000',
 } as const;
+/** Outside production an unset OPERATOR_TOKEN_SECRET takes this value (`npm run ops -- operator:token`); production refuses it. */
+export const DEV_OPERATOR_TOKEN_SECRET = 'dev-operator-token-secret-change-me-0000';
 
 const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
@@ -101,6 +103,18 @@ const EnvSchema = Type.Object({
   EXTERNAL_VERIFIER_AUDIENCE: Type.Optional(Type.String({ minLength: 1 })),
   EXTERNAL_VERIFIER_PHONE_CLAIM: Type.String({ minLength: 1, default: 'phone_number' }),
   EXTERNAL_VERIFIER_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 30000, default: 5000 }),
+
+  // Gateway: operators, limits, trusted documents.
+  /** Verifies operator tokens signed with a shared key (HS256, development and small set-ups); at least 32 characters. */
+  OPERATOR_TOKEN_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  /** Verifies operator tokens of an identity provider (RS256/ES256) by its key set; used when set. */
+  OPERATOR_JWKS_URL: OptionalUrl,
+  OPERATOR_TOKEN_ISSUER: Type.String({ minLength: 1, default: 'qris-operator' }),
+  OPERATOR_TOKEN_AUDIENCE: Type.String({ minLength: 1, default: 'qris-gateway' }),
+  /** Refuse free-form operations of app users (and anonymous callers): only the trusted documents. Default: on in production. */
+  GATEWAY_TRUSTED_DOCUMENTS_ONLY: Type.Optional(Type.Boolean()),
+  GATEWAY_MAX_DEPTH: Type.Integer({ minimum: 2, maximum: 50, default: 12 }),
+  GATEWAY_MAX_COST: Type.Integer({ minimum: 10, maximum: 1000000, default: 20000 }),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -141,6 +155,8 @@ export interface Config {
   otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
   userSessionCacheMs: number;
   externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
+  operatorTokens: { secret?: string; jwksUrl?: string; issuer: string; audience: string };
+  gatewayLimits: { trustedDocumentsOnly: boolean; maxDepth: number; maxCost: number };
 }
 
 /** An outside notification provider; no url = the log provider (records only). */
@@ -169,6 +185,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
       if ((env as Record<string, unknown>)[key] === devValue) problems.push(`${key}: must be set in production`);
     }
+    if (env.OPERATOR_TOKEN_SECRET === DEV_OPERATOR_TOKEN_SECRET) problems.push('OPERATOR_TOKEN_SECRET: must not be the development value in production');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -234,6 +251,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       audience: env.EXTERNAL_VERIFIER_AUDIENCE,
       phoneClaim: env.EXTERNAL_VERIFIER_PHONE_CLAIM,
       timeoutMs: env.EXTERNAL_VERIFIER_TIMEOUT_MS,
+    },
+    operatorTokens: {
+      secret: env.OPERATOR_TOKEN_SECRET ?? (env.NODE_ENV === 'production' ? undefined : DEV_OPERATOR_TOKEN_SECRET),
+      jwksUrl: env.OPERATOR_JWKS_URL,
+      issuer: env.OPERATOR_TOKEN_ISSUER,
+      audience: env.OPERATOR_TOKEN_AUDIENCE,
+    },
+    gatewayLimits: {
+      trustedDocumentsOnly: env.GATEWAY_TRUSTED_DOCUMENTS_ONLY ?? env.NODE_ENV === 'production',
+      maxDepth: env.GATEWAY_MAX_DEPTH,
+      maxCost: env.GATEWAY_MAX_COST,
     },
   });
 }

@@ -14,6 +14,12 @@ export const ErrorCode = {
   RATE_LIMITED: 'RATE_LIMITED',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
+  /** Gateway limits (docs/graphql.md "Limits"): refused before execution. */
+  QUERY_TOO_DEEP: 'QUERY_TOO_DEEP',
+  QUERY_TOO_COSTLY: 'QUERY_TOO_COSTLY',
+  /** Trusted documents: an unknown document id or hash, or a free-form operation where only trusted ones are allowed. */
+  PERSISTED_QUERY_NOT_FOUND: 'PERSISTED_QUERY_NOT_FOUND',
+  TRUSTED_DOCUMENT_REQUIRED: 'TRUSTED_DOCUMENT_REQUIRED',
   /** Voiding a voided sales order: core-api.md §7 answers it as 500 internal_error with its own message. */
   ORDER_ALREADY_VOIDED: 'ORDER_ALREADY_VOIDED',
 } as const;

@@ -12,6 +12,9 @@ import type { SubgraphDefinition } from './subgraph-definition';
 export const ROOT = projectRoot();
 export const SUPERGRAPH_FILE = path.join(ROOT, 'gateway', 'supergraph.graphql');
 export const OPERATIONS_FILE = path.join(ROOT, 'gateway', 'operations.json');
+/** The app's operations (one named operation per file); the gateway's trusted-document list is built from them. */
+export const APP_OPERATIONS_DIR = path.join(ROOT, 'gateway', 'app-operations');
+export const TRUSTED_DOCUMENTS_FILE = path.join(ROOT, 'gateway', 'trusted-documents.json');
 
 interface SupergraphYaml {
   federation_version: string;
@@ -101,4 +104,9 @@ export function operationsManifest(operations: FixedOperation[]): string {
     null,
     2,
   ) + '\n';
+}
+
+/** The trusted-document list (docs/graphql.md "Trusted documents"): id = sha256 of the document text, as sent. */
+export function trustedDocumentsManifest(operations: FixedOperation[]): string {
+  return JSON.stringify({ documents: operations.map(({ name, file, sha256, document }) => ({ id: sha256, name, file, document })) }, null, 2) + '\n';
 }

@@ -17,6 +17,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal?: Principal;
   }
+  interface FastifyInstance {
+    /** The subgraph's ORM (tests observe the statements it sends, e.g. to bound N+1 queries). */
+    orm?: Orm;
+  }
 }
 
 export interface SubgraphServerOptions<Scope> {
@@ -63,6 +67,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   await apollo.start();
 
   await app.register(metricsPlugin, { service: `subgraph-${name}` });
+  app.decorate('orm', orm);
 
   app.get('/health', { logLevel: 'warn' }, async (_req, reply) => {
     try {

@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
-import { OPERATIONS_FILE, SUPERGRAPH_FILE, collectOperations, composeSupergraph, operationsManifest, validateOperations } from '../../lib/federation/compose';
+import {
+  APP_OPERATIONS_DIR,
+  OPERATIONS_FILE,
+  SUPERGRAPH_FILE,
+  TRUSTED_DOCUMENTS_FILE,
+  collectOperations,
+  composeSupergraph,
+  operationsManifest,
+  trustedDocumentsManifest,
+  validateOperations,
+} from '../../lib/federation/compose';
 import { SUBGRAPHS } from '../../subgraphs';
 
 const STALE = 'is stale: run `npm run compose` and commit the result';
@@ -42,6 +52,13 @@ describe('composition (supergraph.yaml → subgraph SDL → supergraph)', () => 
 
   it(`has the committed operations manifest up to date (otherwise it ${STALE})`, () => {
     expect(readFileSync(OPERATIONS_FILE, 'utf8')).toBe(operationsManifest(collectOperations()));
+  });
+
+  it(`validates the app's operations and has the trusted-document list up to date (otherwise it ${STALE})`, () => {
+    const appOperations = collectOperations(APP_OPERATIONS_DIR);
+    expect(appOperations.length).toBeGreaterThanOrEqual(10);
+    expect(validateOperations(composition.apiSchema, appOperations)).toEqual([]);
+    expect(readFileSync(TRUSTED_DOCUMENTS_FILE, 'utf8')).toBe(trustedDocumentsManifest(appOperations));
   });
 
   it('reports an invalid operation with its file', () => {

@@ -4,7 +4,7 @@ import { PRINCIPAL_HEADER, encodeActingPrincipal, signPrincipal } from '../../li
 import { issueServiceToken } from '../../lib/auth/service-token';
 import { loadConfig } from '../../lib/config/config';
 import { DEMO } from '../../lib/demo/demo-ids';
-import { collectOperations } from '../../lib/federation/compose';
+import { APP_OPERATIONS_DIR, collectOperations } from '../../lib/federation/compose';
 import { createRestApp } from '../../lib/rest/rest-app';
 import { REST_ADAPTERS } from '../../rest-adapters';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -62,8 +62,8 @@ describe('the federated stack', () => {
       });
     });
 
-    it('warmed the query plans of every fixed REST operation at start', () => {
-      const operations = collectOperations().length;
+    it('warmed the query plans of every fixed REST operation and trusted app document at start', () => {
+      const operations = collectOperations().length + collectOperations(APP_OPERATIONS_DIR).length;
       const warm = stack.logs.find((line) => line.service === 'gateway' && line.msg === 'query plans warmed');
       expect(warm).toMatchObject({ operations, planned: operations });
       expect(stack.logs.filter((line) => line.msg === 'operation not warmed')).toEqual([]);

@@ -11,7 +11,7 @@ export interface PosActor {
   token: string;
 }
 
-/** A user who is owner of the merchant (rows written as the merchant subgraph's own seed would), with a token. */
+/** A user who is owner of the merchant (rows written as the merchant subgraph's own seed would), with a token of a live session. */
 export async function posActor(stack: TestStack, merchantId: string): Promise<PosActor> {
   const userId = randomUUID();
   const phone = `+6281${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
@@ -22,7 +22,7 @@ export async function posActor(stack: TestStack, merchantId: string): Promise<Po
     [randomUUID(), merchantId, userId],
   );
   const { authorization } = await sessionFor(stack, userId);
-  return { merchantId, token: authorization.replace(/^Bearer /, '') };
+  return { merchantId, token: authorization.slice('Bearer '.length) };
 }
 
 export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) {

@@ -20,6 +20,8 @@ import { DeviceService } from './modules/device/device.service';
 import { OtpHasher } from './modules/otp/otp-code';
 import { OtpService } from './modules/otp/otp.service';
 import { SessionService } from './modules/session/session.service';
+import { MemberService } from './modules/member/member.service';
+import { WebhookService } from './modules/webhook/webhook.service';
 
 const boxes = new Map<string, SecretBox>();
 /** One SecretBox per key for the process (key derivation is not per request). */
@@ -64,6 +66,10 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       session,
       auth: new AuthService(em, otp, session, device, notification),
       accountSettings,
+      member: new MemberService(em),
+      webhook: new WebhookService(em, secretBoxFor(config)),
+      /** Bank webhook endpoints must be https in production (as `npm run ops -- bank:webhook`). */
+      requireHttpsWebhooks: config.isProduction,
     },
   };
 }

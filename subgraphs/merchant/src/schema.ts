@@ -16,10 +16,14 @@ import { ProfileResolver } from './modules/user/profile.resolver';
 import { TransactionAlertResolver } from './modules/transaction-alert/transaction-alert.resolver';
 import { AuthResolver } from './modules/auth/auth.resolver';
 import { AccountSettingsResolver } from './modules/account-settings/account-settings.resolver';
+import { ViewerResolver } from './modules/viewer/viewer.resolver';
+import { MemberResolver, MerchantMembersResolver } from './modules/member/member.resolver';
+import { MerchantConsentsResolver, PartnerConsentResolver } from './modules/partner/partner-consent.resolver';
+import { OperatorResolver, PartnerCredentialsResolver, WebhookDeliveryMerchantResolver } from './modules/operator/operator.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver] },
+    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver, ViewerResolver, MemberResolver, MerchantMembersResolver, PartnerConsentResolver, MerchantConsentsResolver, OperatorResolver, PartnerCredentialsResolver, WebhookDeliveryMerchantResolver] },
     merchantReference,
   );
 }

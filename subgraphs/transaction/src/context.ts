@@ -4,10 +4,11 @@ import { PaymentEventService } from './modules/payment-event/payment-event.servi
 import { ScoringService } from './modules/scoring/scoring.service';
 import { SettlementService } from './modules/settlement/settlement.service';
 import { TransactionPeriodService, TransactionService } from './modules/transaction/transaction.service';
+import { TransactionFeedService } from './modules/transaction/transaction-feed.service';
 
 export function transactionRequestScope(em: EntityManager) {
   return {
-    services: { transaction: new TransactionService(em), paymentEvent: new PaymentEventService(em), settlement: new SettlementService(em), scoring: new ScoringService(em), transactionPeriod: new TransactionPeriodService(em) },
+    services: { transaction: new TransactionService(em), paymentEvent: new PaymentEventService(em), settlement: new SettlementService(em), scoring: new ScoringService(em), transactionPeriod: new TransactionPeriodService(em), feed: new TransactionFeedService(em) },
   };
 }
 

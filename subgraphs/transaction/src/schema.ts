@@ -4,11 +4,11 @@ import { PaymentEventResolver } from './modules/payment-event/payment-event.reso
 import { MerchantScoringResolver } from './modules/scoring/scoring.resolver';
 import { SettlementResolver } from './modules/settlement/settlement.resolver';
 import { transactionReference } from './modules/transaction/transaction.reference';
-import { MerchantTransactionPeriodResolver, MerchantTransactionsResolver, TransactionResolver } from './modules/transaction/transaction.resolver';
+import { MerchantTransactionFeedResolver, MerchantTransactionPeriodResolver, MerchantTransactionsResolver, TransactionOutletResolver, TransactionResolver } from './modules/transaction/transaction.resolver';
 
 export function buildTransactionSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [TransactionResolver, MerchantTransactionsResolver, PaymentEventResolver, SettlementResolver, MerchantScoringResolver, MerchantTransactionPeriodResolver] },
+    { resolvers: [TransactionResolver, MerchantTransactionsResolver, PaymentEventResolver, SettlementResolver, MerchantScoringResolver, MerchantTransactionPeriodResolver, MerchantTransactionFeedResolver, TransactionOutletResolver] },
     transactionReference,
   );
 }

@@ -64,7 +64,13 @@ export async function posUserAuth(req: FastifyRequest, runtime: RouteRuntime): P
   const membership = await currentMembership(runtime);
   if (!membership) throw new HttpError(403, 'forbidden', 'the user belongs to no merchant');
   req.posMerchantId = membership.merchant.id;
-  return { ...req.acting, merchantId: membership.merchant.id, role: membership.role, outletIds: membership.outletIds };
+  return {
+    ...req.acting,
+    merchantId: membership.merchant.id,
+    role: membership.role,
+    outletIds: membership.outletIds,
+    ...(membership.terminalId ? { terminalId: membership.terminalId } : {}),
+  };
 }
 
 const SURFACES = [

@@ -42,7 +42,7 @@ export class PosCategoryResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<CategoryType> {
-    return ctx.services.posCategory.create(posMerchantOf(ctx.principal, merchantId), input);
+    return ctx.services.posCategory.create(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), input);
   }
 
   @Authorized('internal', 'user')
@@ -53,7 +53,7 @@ export class PosCategoryResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<CategoryType> {
-    return ctx.services.posCategory.update(posMerchantOf(ctx.principal, merchantId), id, input);
+    return ctx.services.posCategory.update(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), id, input);
   }
 
   @Authorized('internal', 'user')
@@ -63,7 +63,7 @@ export class PosCategoryResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<boolean> {
-    return ctx.services.posCategory.remove(posMerchantOf(ctx.principal, merchantId), id);
+    return ctx.services.posCategory.remove(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), id);
   }
 
   @Authorized('internal', 'user')
@@ -74,6 +74,6 @@ export class PosCategoryResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<CategoryType[]> {
-    return ctx.services.posCategory.provision(posMerchantOf(ctx.principal, merchantId), selected, custom);
+    return ctx.services.posCategory.provision(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), selected, custom);
   }
 }

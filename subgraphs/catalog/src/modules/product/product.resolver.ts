@@ -37,7 +37,7 @@ export class ProductResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<ProductType> {
-    return ctx.services.product.create(posMerchantOf(ctx.principal, merchantId), input);
+    return ctx.services.product.create(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), input);
   }
 
   @Authorized('internal', 'user')
@@ -48,7 +48,7 @@ export class ProductResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<ProductType> {
-    return ctx.services.product.update(posMerchantOf(ctx.principal, merchantId), id, input);
+    return ctx.services.product.update(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), id, input);
   }
 
   @Authorized('internal', 'user')
@@ -58,6 +58,6 @@ export class ProductResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<boolean> {
-    return ctx.services.product.remove(posMerchantOf(ctx.principal, merchantId), id);
+    return ctx.services.product.remove(posMerchantOf(ctx.principal, merchantId, { family: 'manage' }), id);
   }
 }

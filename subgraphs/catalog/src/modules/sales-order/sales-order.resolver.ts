@@ -1,6 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
+import { soleOutletOf } from '../../../../../lib/auth/user-scope';
 import type { CatalogContext } from '../../context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import { SalesOrderItemType, SalesOrderPaymentType, SalesOrderType } from './sales-order.type';
@@ -19,7 +20,8 @@ export class SalesOrderResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType[]> {
-    return ctx.services.salesOrder.list(posMerchantOf(ctx.principal, merchantId), { outletId, status, from, before, limit, offset });
+    const merchant = posMerchantOf(ctx.principal, merchantId, { outletId });
+    return ctx.services.salesOrder.list(merchant, { outletId: outletId ?? soleOutletOf(ctx.principal), status, from, before, limit, offset });
   }
 
   @Authorized('internal', 'user')
@@ -40,7 +42,7 @@ export class SalesOrderResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType> {
-    return ctx.services.salesOrder.void(posMerchantOf(ctx.principal, merchantId), id, reason);
+    return ctx.services.salesOrder.void(posMerchantOf(ctx.principal, merchantId, { family: 'sell' }), id, reason);
   }
 
   // Reached only through an order the caller was allowed to read.

@@ -26,6 +26,6 @@ export class SyncResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<PushResultType> {
-    return ctx.services.sync.push(posMerchantOf(ctx.principal, merchantId), items);
+    return ctx.services.sync.push(posMerchantOf(ctx.principal, merchantId, { family: 'sell' }), items);
   }
 }

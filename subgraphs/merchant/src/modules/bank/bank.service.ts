@@ -74,6 +74,10 @@ export class BankService {
     };
   }
 
+  async list(): Promise<Bank[]> {
+    return this.em.find(Bank, {}, { orderBy: { code: 'asc' } });
+  }
+
   async findByCode(code: string): Promise<Bank | null> {
     return this.em.findOne(Bank, { code });
   }

@@ -1,3 +1,4 @@
+import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { MerchantContext } from '../../context';
 import type { LifecycleOutcome } from './merchant-lifecycle.service';
@@ -14,6 +15,7 @@ export class MerchantLifecycleResolver {
       'Moves a merchant along its lifecycle: draft/inactive → active, active → suspended, suspended → active, active/suspended → deleted. Any other move is a CONFLICT (reason invalid_transition).',
   })
   async changeMerchantStatus(@Arg('input', () => ChangeMerchantStatusInput) input: ChangeMerchantStatusInput, @Ctx() ctx: MerchantContext): Promise<MerchantType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     const outcome = await ctx.services.lifecycle.changeStatus(input);
     return logged(ctx, 'merchant status changed', outcome, { reason: outcome.merchant.statusReason ?? null });
   }
@@ -21,6 +23,7 @@ export class MerchantLifecycleResolver {
   @Authorized('internal', 'operator')
   @Mutation(() => MerchantType, { description: 'Marks the merchant’s KYC verified (idempotent); may complete its first activation.' })
   async verifyMerchantKyc(@Arg('merchantId', () => ID) merchantId: string, @Ctx() ctx: MerchantContext): Promise<MerchantType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     return logged(ctx, 'merchant kyc verified', await ctx.services.lifecycle.verifyKyc(merchantId));
   }
 
@@ -34,12 +37,14 @@ export class MerchantLifecycleResolver {
     @Arg('nmid') nmid: string,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     return logged(ctx, 'merchant nmid recorded', await ctx.services.lifecycle.recordNmidAssignment(merchantId, nmid, ctx.principal), { nmid });
   }
 
   @Authorized('internal', 'operator')
   @Mutation(() => MerchantType, { description: 'Changes name, legal name or address; a merchant its bank sees is announced (merchant.profile_updated).' })
   async updateMerchantProfile(@Arg('input', () => UpdateMerchantProfileInput) input: UpdateMerchantProfileInput, @Ctx() ctx: MerchantContext): Promise<MerchantType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     return logged(ctx, 'merchant profile changed', await ctx.services.lifecycle.updateProfile(input));
   }
 }

@@ -4,6 +4,7 @@ import { type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm
 import type { Principal } from '../../../../../lib/auth/principal';
 import { BadInputError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '../../../../../lib/federation/loaders';
+import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
 import { Bank } from '../bank/bank.entity';
 import { NMID_PATTERN, commitLifecycleChange } from './merchant-lifecycle.service';
 import { Merchant } from './merchant.entity';
@@ -11,6 +12,8 @@ import { NmidTakenError } from './merchant.errors';
 import type { MerchantPageType, MerchantType } from './merchant.type';
 
 export const MAX_PAGE = 500;
+/** Operators' merchant search page. */
+export const MAX_SEARCH_PAGE = 100;
 
 export interface BankMerchantFilter {
   first: number;
@@ -50,9 +53,11 @@ export class MerchantService {
   /**
    * The merchant as `principal` may see it: a bank sees only its own merchants, and only once they have
    * been activated for it — except the tier-1 PSP, which completes activations by assigning NMIDs and so
-   * sees its own merchants before. Anyone else allowed to call sees every merchant. Otherwise null.
+   * sees its own merchants before. An app user sees only the merchant it acts for (none without a membership).
+   * Anyone else allowed to call sees every merchant. Otherwise null.
    */
   async findById(id: string, principal: Principal): Promise<MerchantType | null> {
+    if (principal.kind === 'user' && principal.merchantId?.toLowerCase() !== id.toLowerCase()) return null;
     const merchant = UUID_PATTERN.test(id) ? await this.byId.load(id) : null;
     if (!merchant) return null;
     if (principal.kind === 'bank' && !(merchant.bank?.id === principal.bankId && (merchant.pspVisibleAt || principal.tier === 1))) return null;
@@ -90,6 +95,37 @@ export class MerchantService {
     const rows = await qb.getResultList();
     await this.em.populate(rows, ['bank']);
     return rows.map(toMerchantType);
+  }
+
+  /**
+   * Operators' merchant search: a query matches the merchant code (exact, any case), the phone (any Indonesian
+   * form), the primary NMID (exact) or the name (contains, any case); no query lists all. Keyset-paged by id.
+   */
+  async search(filter: { query?: string | null; status?: string | null; first: number; after?: string | null }): Promise<MerchantPageType> {
+    if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_SEARCH_PAGE) {
+      throw new BadInputError(`first must be between 1 and ${MAX_SEARCH_PAGE}`);
+    }
+    const qb = this.em.createQueryBuilder(Merchant, 'm').select('*').orderBy({ id: 'asc' }).limit(filter.first + 1);
+    if (filter.status) qb.andWhere({ status: filter.status });
+    if (filter.after) qb.andWhere({ id: { $gt: decodeCursor(filter.after) } });
+    const query = filter.query?.trim();
+    if (query) {
+      const phone = toIndonesianE164(query);
+      const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere({
+        $or: [
+          { merchantCode: query.toUpperCase() },
+          { primaryNmid: query.toUpperCase() },
+          ...(phone ? [{ phone }] : []),
+          { name: { $ilike: pattern } },
+        ],
+      });
+    }
+    const rows = await qb.getResultList();
+    await this.em.populate(rows, ['bank']);
+    const page = rows.slice(0, filter.first);
+    const hasMore = rows.length > filter.first;
+    return { items: page.map(toMerchantType), hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1].id) : null };
   }
 
   /**

@@ -14,7 +14,8 @@ import {
   type PartnerContract,
 } from './partner.entity';
 import { PartnerTakenError } from './partner.errors';
-import type { PartnerAccessType, PartnerCredentialType, PartnerMerchantType } from './partner.type';
+import type { PartnerAccessType, PartnerConsentType, PartnerCredentialType, PartnerMerchantType, PartnerType } from './partner.type';
+import { loaderGroupedByKey } from '../../../../../lib/federation/loaders';
 
 /** Scopes the partner API knows (partner-api.md §5); anything else is refused at issuance (typos). */
 export const PARTNER_SCOPES = ['merchant.read', 'transaction.read', 'scoring.read', 'risk-summary.read'] as const;
@@ -38,10 +39,54 @@ export interface IssueCredentialInput {
 }
 
 export class PartnerService {
+  /** Live consents per merchant (merchant app, operators), batched over merchants. */
+  private readonly consentsByMerchantId;
+  /** Credentials per partner (operators), batched over partners. */
+  private readonly credentialsByPartnerId;
+
   constructor(
     private readonly em: EntityManager,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.consentsByMerchantId = loaderGroupedByKey(
+      (merchantIds: string[]) =>
+        this.em
+          .getKnex()('merchant.partner_merchant_access as a')
+          .join('merchant.partners as p', 'p.id', 'a.partner_id')
+          .whereIn('a.merchant_id', merchantIds)
+          .where('a.access_type', 'consent')
+          .whereNull('a.revoked_at')
+          .orderBy([{ column: 'a.granted_at' }, { column: 'p.code' }])
+          .select<{ merchant_id: string; partner_code: string; partner_name: string; granted_at: Date | string }[]>(
+            'a.merchant_id',
+            'p.code as partner_code',
+            'p.name as partner_name',
+            'a.granted_at',
+          ),
+      (row) => row.merchant_id,
+    );
+    this.credentialsByPartnerId = loaderGroupedByKey(
+      (partnerIds: string[]) => this.em.find(PartnerCredential, { partner: { $in: partnerIds } }, { populate: ['partner'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (row) => row.partner.id,
+    );
+  }
+
+  /** The merchant's live consents, oldest first. */
+  async consentsOf(merchantId: string): Promise<PartnerConsentType[]> {
+    if (!UUID.test(merchantId)) return [];
+    return (await this.consentsByMerchantId.load(merchantId)).map((r) => ({ partnerCode: r.partner_code, partnerName: r.partner_name, grantedAt: new Date(r.granted_at) }));
+  }
+
+  /** Every partner, by code (operators). */
+  async list(): Promise<PartnerType[]> {
+    const partners = await this.em.find(Partner, {}, { orderBy: { code: 'asc' } });
+    return partners.map((p) => ({ id: p.id, code: p.code, name: p.name, status: p.status }));
+  }
+
+  /** A partner's credentials without any secret (operators). */
+  async credentialsOf(partnerId: string): Promise<PartnerCredentialType[]> {
+    return (await this.credentialsByPartnerId.load(partnerId)).map((c) => ({ ...toCredentialType(c, null), secret: null }));
+  }
 
   /** Onboards a partner; merchants already registered with its referral code become its referrals. */
   async create(input: { code: string; name: string; referralCode: string; id?: string }) {

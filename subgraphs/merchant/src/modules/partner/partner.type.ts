@@ -17,7 +17,7 @@ export class PartnerType {
   status!: string;
 }
 
-@ObjectType('PartnerCredential', { description: 'A partner credential: for the REST adapters (service principals) only.' })
+@ObjectType('PartnerCredential', { description: 'A partner credential. Its secret is readable only by the REST adapters (service principals), and only in HMAC mode.' })
 export class PartnerCredentialType {
   @Field(() => ID)
   id!: string;
@@ -84,4 +84,16 @@ export class PartnerMerchantType {
 
   @Field(() => MerchantType)
   merchant!: MerchantType;
+}
+
+@ObjectType('PartnerConsent', { description: 'A live consent of the merchant letting a partner read its data through the partner API.' })
+export class PartnerConsentType {
+  @Field()
+  partnerCode!: string;
+
+  @Field()
+  partnerName!: string;
+
+  @Field(() => DateTimeResolver)
+  grantedAt!: Date;
 }

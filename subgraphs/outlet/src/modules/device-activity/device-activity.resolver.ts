@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import { assertUserMayRead } from '../../../../../lib/auth/user-scope';
+import { assertUserMay } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { MAX_ACTIVITY } from './device-activity.service';
@@ -16,7 +16,7 @@ export class MerchantDeviceActivityResolver {
     @Arg('last', () => Int, { defaultValue: 20 }) last: number,
     @Ctx() ctx: OutletContext,
   ): Promise<DeviceActivityLogType[]> {
-    assertUserMayRead(ctx.principal, merchant.id);
+    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
     return ctx.services.deviceActivity.latestOfMerchant(merchant.id, last);
   }
 }

@@ -1,10 +1,15 @@
+import { userScopeOf, withinScope } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import type { OutletType } from './outlet.type';
 
+/** Outlet references resolve through the request's DataLoader; an app user reaches only its own outlets. */
 export const outletReference = {
   Outlet: {
-    __resolveReference(ref: { id: string }, ctx: OutletContext): Promise<OutletType | null> {
-      return ctx.services.outlet.findById(ref.id);
+    async __resolveReference(ref: { id: string }, ctx: OutletContext): Promise<OutletType | null> {
+      const outlet = await ctx.services.outlet.findById(ref.id);
+      const scope = userScopeOf(ctx.principal);
+      if (!outlet || !scope) return outlet;
+      return outlet.merchant.id === scope.merchantId ? (withinScope(scope, [outlet], (o) => o.id)[0] ?? null) : null;
     },
   },
 };

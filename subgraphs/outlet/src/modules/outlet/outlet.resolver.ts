@@ -1,5 +1,7 @@
+import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
+import { assertUserMay, outletInScope, withinScope } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { AssignNmidInput, ChangeNmidStatusInput, EnsureDefaultOutletInput, OutletType } from './outlet.type';
@@ -23,6 +25,7 @@ export class OutletResolver {
     description: 'Assigns an NMID to an outlet (the default one when none is named); among banks only the tier-1 PSP. Idempotent.',
   })
   assignNmid(@Arg('input', () => AssignNmidInput) input: AssignNmidInput, @Ctx() ctx: OutletContext): Promise<OutletType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     return ctx.services.outlet.assignNmid(input, ctx.principal);
   }
 
@@ -42,6 +45,7 @@ export class OutletResolver {
     @Arg('input', () => ChangeNmidStatusInput) input: ChangeNmidStatusInput,
     @Ctx() ctx: OutletContext,
   ): Promise<OutletType | null> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     const change = await ctx.services.outlet.changeNmidStatus(input, ctx.principal);
     if (change && change.previousStatus !== input.status) {
       ctx.log.info(
@@ -55,21 +59,31 @@ export class OutletResolver {
 
 /**
  * Merchant fields this subgraph contributes. Which merchants a caller may reach is decided where it enters
- * the graph (the merchant subgraph); a merchant's NMIDs all carry its own bank.
+ * the graph (the merchant subgraph); a merchant's NMIDs all carry its own bank. App users see only their own
+ * merchant's outlets within their outlet scope (lib/auth/user-scope.ts).
  */
 @Resolver(() => MerchantRef)
 export class MerchantOutletsResolver {
-  @Authorized('service', 'internal', 'operator', 'bank', 'partner')
-  @FieldResolver(() => [OutletType], { description: 'Live outlets, the default outlet first. A partner principal needs the merchant in its merchantIds.' })
-  outlets(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType[]> {
+  @Authorized('service', 'internal', 'operator', 'bank', 'partner', 'user')
+  @FieldResolver(() => [OutletType], {
+    description: 'Live outlets, the default outlet first. A partner principal needs the merchant in its merchantIds; an app user sees its outlets.',
+  })
+  async outlets(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType[]> {
     assertPartnerMayRead(ctx.principal, merchant.id);
-    return ctx.services.outlet.ofMerchant(merchant.id);
+    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
+    return withinScope(scope, await ctx.services.outlet.ofMerchant(merchant.id), (o) => o.id);
   }
 
-  @Authorized('service', 'internal', 'operator', 'bank')
-  @FieldResolver(() => OutletType, { nullable: true, description: 'The live default outlet, else the oldest live outlet.' })
-  defaultOutlet(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
-    return ctx.services.outlet.defaultOfMerchant(merchant.id);
+  @Authorized('service', 'internal', 'operator', 'bank', 'user')
+  @FieldResolver(() => OutletType, {
+    nullable: true,
+    description: 'The live default outlet, else the oldest live outlet. For an app user bound to outlets: the default one if it is theirs, else their first.',
+  })
+  async defaultOutlet(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
+    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
+    const outlet = await ctx.services.outlet.defaultOfMerchant(merchant.id);
+    if (!scope || scope.outletIds === null || (outlet && outletInScope(scope, outlet.id))) return outlet;
+    return withinScope(scope, await ctx.services.outlet.ofMerchant(merchant.id), (o) => o.id)[0] ?? null;
   }
 
   @Authorized('service', 'internal', 'operator', 'bank')

@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
+import { userScopeOf, withinScope } from '../../../../../lib/auth/user-scope';
 import { parseWatermark } from '../../../../../lib/db/sync-pull';
 import type { OutletContext } from '../../context';
 import { CreatePosOutletInput, PosOutletSyncPageType, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
@@ -11,8 +12,9 @@ const MERCHANT_ARG = { nullable: true, description: 'Required for internal calle
 export class PosOutletResolver {
   @Authorized('internal', 'user')
   @Query(() => [PosOutletType], { description: 'Live outlets of the merchant.' })
-  posOutlets(@Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null, @Ctx() ctx: OutletContext): Promise<PosOutletType[]> {
-    return ctx.services.posOutlet.list(posMerchantOf(ctx.principal, merchantId));
+  async posOutlets(@Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null, @Ctx() ctx: OutletContext): Promise<PosOutletType[]> {
+    const outlets = await ctx.services.posOutlet.list(posMerchantOf(ctx.principal, merchantId));
+    return withinScope(userScopeOf(ctx.principal), outlets, (o) => o.id);
   }
 
   @Authorized('internal', 'user')
@@ -22,7 +24,7 @@ export class PosOutletResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletType> {
-    return ctx.services.posOutlet.get(posMerchantOf(ctx.principal, merchantId), id);
+    return ctx.services.posOutlet.get(posMerchantOf(ctx.principal, merchantId, { outletId: id }), id);
   }
 
   @Authorized('internal', 'user')
@@ -32,7 +34,7 @@ export class PosOutletResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletType> {
-    return ctx.services.posOutlet.create(posMerchantOf(ctx.principal, merchantId), input);
+    return ctx.services.posOutlet.create(posMerchantOf(ctx.principal, merchantId, { family: 'corporate' }), input);
   }
 
   @Authorized('internal', 'user')
@@ -43,7 +45,7 @@ export class PosOutletResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletType> {
-    return ctx.services.posOutlet.update(posMerchantOf(ctx.principal, merchantId), id, input);
+    return ctx.services.posOutlet.update(posMerchantOf(ctx.principal, merchantId, { family: 'manage', outletId: id }), id, input);
   }
 
   @Authorized('internal', 'user')
@@ -53,7 +55,7 @@ export class PosOutletResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<boolean> {
-    return ctx.services.posOutlet.remove(posMerchantOf(ctx.principal, merchantId), id);
+    return ctx.services.posOutlet.remove(posMerchantOf(ctx.principal, merchantId, { family: 'corporate' }), id);
   }
 
   @Authorized('internal', 'user')

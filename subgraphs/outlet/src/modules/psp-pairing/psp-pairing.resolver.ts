@@ -1,5 +1,5 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { assertUserMayRead } from '../../../../../lib/auth/user-scope';
+import { assertUserMay } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { PspPairingType } from './psp-pairing.type';
@@ -9,7 +9,7 @@ export class MerchantPspPairingsResolver {
   @Authorized('service', 'internal', 'operator', 'user')
   @FieldResolver(() => [PspPairingType], { description: 'PSP pairings that are not deleted, oldest first. A user principal needs the merchant as its own.' })
   pspPairings(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<PspPairingType[]> {
-    assertUserMayRead(ctx.principal, merchant.id);
+    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
     return ctx.services.pspPairing.ofMerchant(merchant.id);
   }
 }

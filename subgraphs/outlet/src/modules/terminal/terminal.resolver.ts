@@ -1,5 +1,5 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { assertUserMayRead } from '../../../../../lib/auth/user-scope';
+import { assertUserMay, userScopeOf, withinScope } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { OutletType } from '../outlet/outlet.type';
@@ -16,8 +16,9 @@ export class TerminalResolver {
 @Resolver(() => OutletType)
 export class OutletTerminalsResolver {
   @FieldResolver(() => [TerminalType], { description: 'Every terminal of the outlet, inactive ones included, oldest first.' })
-  terminals(@Root() outlet: OutletType, @Ctx() ctx: OutletContext): Promise<TerminalType[]> {
-    return ctx.services.terminal.ofOutlet(outlet.id);
+  async terminals(@Root() outlet: OutletType, @Ctx() ctx: OutletContext): Promise<TerminalType[]> {
+    const terminals = await ctx.services.terminal.ofOutlet(outlet.id);
+    return withinScope(userScopeOf(ctx.principal), terminals, (t) => t.outletId, (t) => t.id);
   }
 }
 
@@ -29,7 +30,16 @@ export class MerchantTerminalResolver {
     description: 'The primary terminal: the most recently seen one that is not inactive, of the live outlets. A user principal needs the merchant as its own.',
   })
   terminal(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<TerminalType | null> {
-    assertUserMayRead(ctx.principal, merchant.id);
+    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
     return ctx.services.terminal.primaryOfMerchant(merchant.id);
+  }
+
+  @Authorized('service', 'internal', 'operator', 'user')
+  @FieldResolver(() => [TerminalType], {
+    description: 'Every terminal of the live outlets, oldest first. An app user sees those of its outlets (a device-bound staff member, its device).',
+  })
+  async terminals(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<TerminalType[]> {
+    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
+    return withinScope(scope, await ctx.services.terminal.ofMerchant(merchant.id), (t) => t.outletId, (t) => t.id);
   }
 }

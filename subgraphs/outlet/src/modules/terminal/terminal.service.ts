@@ -11,6 +11,7 @@ export class TerminalService {
   private readonly byId;
   private readonly byOutletId;
   private readonly primaryByMerchantId;
+  private readonly byMerchantId;
 
   constructor(private readonly em: EntityManager) {
     this.byId = loaderByKey(async (ids: string[]) => {
@@ -25,6 +26,14 @@ export class TerminalService {
       (outletIds: string[]) => this.em.find(Terminal, { outletId: { $in: outletIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       (row) => row.outletId,
     );
+    this.byMerchantId = loaderGroupedByKey(async (merchantIds: string[]) => {
+      const rows = await this.em.getConnection().execute(
+        `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
+          where t.merchant_id in (?) order by t.created_at asc, t.id asc`,
+        [merchantIds],
+      );
+      return rows.map((row: object) => this.em.map(Terminal, row));
+    }, (row) => row.merchantId);
     // The merchant's primary terminal: the most recently seen one that is not inactive, of its live outlets.
     this.primaryByMerchantId = loaderByKey(async (merchantIds: string[]) => {
       const rows = await this.em.getConnection().execute(
@@ -46,6 +55,11 @@ export class TerminalService {
   /** Every terminal of a (live) outlet, inactive ones included, oldest first. */
   async ofOutlet(outletId: string): Promise<TerminalType[]> {
     return (await this.byOutletId.load(outletId)).map(toTerminalType);
+  }
+
+  /** Every terminal of the merchant's live outlets, oldest first (batched over merchants). */
+  async ofMerchant(merchantId: string): Promise<TerminalType[]> {
+    return UUID_PATTERN.test(merchantId) ? (await this.byMerchantId.load(merchantId)).map(toTerminalType) : [];
   }
 
   async primaryOfMerchant(merchantId: string): Promise<TerminalType | null> {

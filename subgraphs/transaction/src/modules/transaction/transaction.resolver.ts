@@ -3,9 +3,12 @@ import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query,
 import type { TransactionContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
 import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
-import { assertUserMayRead } from '../../../../../lib/auth/user-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
+import { assertUserMay } from '../../../../../lib/auth/user-scope';
+import { OutletRef } from '../../references/outlet.ref';
+import { MAX_CONNECTION_PAGE } from './transaction-feed.service';
+import { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
 
 @ObjectType('TransactionTotals', { description: 'Gross and count of success transactions.' })
 export class TransactionTotalsType {
@@ -52,7 +55,7 @@ export class MerchantTransactionsResolver {
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionType[]> {
     assertPartnerMayRead(ctx.principal, merchant.id);
-    assertUserMayRead(ctx.principal, merchant.id);
+    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
     return ctx.services.transaction.ofMerchant(merchant.id, { from, to, before, statuses, outletId }, limit);
   }
 
@@ -100,7 +103,7 @@ export class MerchantTransactionPeriodResolver {
     @Arg('before', () => DateTimeResolver, { description: 'Exclusive.' }) before: Date,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionPeriodSummaryType> {
-    assertUserMayRead(ctx.principal, merchant.id);
+    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
     return ctx.services.transactionPeriod.summaryOfMerchant(merchant.id, from, before);
   }
 
@@ -108,5 +111,46 @@ export class MerchantTransactionPeriodResolver {
   @FieldResolver(() => String, { nullable: true, description: 'The stored status of the merchant’s transaction with this code; null when none is stored.' })
   storedTransactionStatus(@Root() merchant: MerchantRef, @Arg('transactionCode') transactionCode: string, @Ctx() ctx: TransactionContext): Promise<string | null> {
     return ctx.services.transactionPeriod.storedStatus(merchant.id, transactionCode);
+  }
+}
+
+/** The app's and dashboards' reads: an app user sees its own merchant, within its outlets (and device). */
+@Resolver(() => MerchantRef)
+export class MerchantTransactionFeedResolver {
+  @Authorized('service', 'internal', 'operator', 'user')
+  @FieldResolver(() => TransactionConnectionType, { description: `Transactions newest first, as a cursor connection (first 1..${MAX_CONNECTION_PAGE}).` })
+  transactions(
+    @Root() merchant: MerchantRef,
+    @Arg('first', () => Int, { defaultValue: 20 }) first: number,
+    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'success, pending, failed, cancelled, refunded or reversed.' }) status: string | null,
+    @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
+    @Arg('to', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) to: Date | null,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionConnectionType> {
+    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });
+    return ctx.services.feed.connection(merchant.id, { first, after, outletId, status, from, to }, scope && { outletIds: scope.outletIds, terminalId: scope.terminalId });
+  }
+
+  @Authorized('service', 'internal', 'operator', 'user')
+  @FieldResolver(() => TransactionSummaryType, { description: 'Success transactions in [from, before): gross, count and the breakdown per outlet.' })
+  transactionSummary(
+    @Root() merchant: MerchantRef,
+    @Arg('from', () => DateTimeResolver) from: Date,
+    @Arg('before', () => DateTimeResolver) before: Date,
+    @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionSummaryType> {
+    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });
+    return ctx.services.feed.summary(merchant.id, { from, before, outletId }, scope && { outletIds: scope.outletIds, terminalId: scope.terminalId });
+  }
+}
+
+@Resolver(() => TransactionType)
+export class TransactionOutletResolver {
+  @FieldResolver(() => OutletRef, { nullable: true, description: 'The outlet (resolved by the outlet subgraph).' })
+  outlet(@Root() transaction: TransactionType): OutletRef | null {
+    return transaction.outletId ? { id: transaction.outletId } : null;
   }
 }

@@ -158,7 +158,7 @@ function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilt
  * spent most of their time in the ORM's identity map otherwise. The driver returns bigint, numeric and
  * timestamptz as strings here (the ORM's type parsers).
  */
-function fromRow(row: Record<string, any>): TransactionType {
+export function fromRow(row: Record<string, any>): TransactionType {
   return {
     id: row.id,
     transactionCode: row.transaction_code,

@@ -1,0 +1,194 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Knex } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import { type MemberRole, type MemberScope, outletInScope, roleOutranks } from '../../../../../lib/auth/user-scope';
+import { BadInputError, ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
+import { UUID_PATTERN, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { MERCHANT_ROLES, MerchantUser, type User } from '../user/user.entity';
+import { MemberConflictError } from './member.errors';
+import type { AppUserType, InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './member.type';
+
+interface Assignment {
+  role: MemberRole;
+  outletIds: string[];
+  terminalId: string | null;
+}
+
+/**
+ * Members of a merchant (merchant_users) as the app manages them (docs/graphql.md "Roles"). Owners manage every
+ * member; admins manage staff and viewers within their own outlets; nobody else manages members. A merchant
+ * always keeps one owner. Outlet and terminal ids are checked for form only: they belong to the outlet subgraph,
+ * which scopes every read by the merchant, so a foreign id grants nothing.
+ */
+export class MemberService {
+  private readonly byMerchantId;
+
+  constructor(private readonly em: EntityManager) {
+    this.byMerchantId = loaderGroupedByKey(
+      (merchantIds: string[]) =>
+        this.em.find(MerchantUser, { merchant: { $in: merchantIds }, revokedAt: null }, { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (row) => row.merchant.id,
+    );
+  }
+
+  /** Live members, oldest first (batched over merchants). */
+  async ofMerchant(merchantId: string): Promise<MerchantMemberType[]> {
+    if (!UUID_PATTERN.test(merchantId)) return [];
+    return (await this.byMerchantId.load(merchantId)).map(toMemberType);
+  }
+
+  async invite(actor: MemberScope, input: InviteMemberInput, now = new Date()): Promise<MerchantMemberType> {
+    const phone = toIndonesianE164(input.phone);
+    if (!phone) throw new BadInputError('phone must be an Indonesian number (08…, 628… or +628…)');
+    const assignment = validAssignment(input.role, input.outletIds, input.terminalId ?? null);
+    assertMayAssign(actor, assignment);
+    try {
+      return await this.em.getKnex().transaction(async (trx) => {
+        await trx.raw(`insert into merchant.users (id, phone, created_at, updated_at) values (?, ?, ?, ?) on conflict (phone) do nothing`, [uuidv7(), phone, now, now]);
+        const [{ id: userId }] = (await trx('merchant.users').where({ phone }).select('id')) as { id: string }[];
+        const id = uuidv7();
+        await trx('merchant.merchant_users').insert({
+          id,
+          merchant_id: actor.merchantId,
+          user_id: userId,
+          role: assignment.role,
+          outlet_ids: assignment.outletIds,
+          terminal_id: assignment.terminalId,
+          created_at: now,
+        });
+        return memberRow(trx, id);
+      });
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') throw new MemberConflictError('already_member', 'the phone is already a member of this merchant');
+      throw error;
+    }
+  }
+
+  async update(actor: MemberScope, input: UpdateMemberInput): Promise<MerchantMemberType> {
+    return this.em.getKnex().transaction(async (trx) => {
+      const member = await lockedMember(trx, actor, input.memberId);
+      assertMayManage(actor, member);
+      const terminalId = input.terminalId == null ? member.terminalId : input.terminalId === '' ? null : input.terminalId;
+      const next = validAssignment(input.role ?? member.role, input.outletIds ?? member.outletIds, terminalId);
+      assertMayAssign(actor, next);
+      if (member.role === 'owner' && next.role !== 'owner') await assertAnotherOwner(trx, actor.merchantId, member.id);
+      await trx('merchant.merchant_users').where({ id: member.id }).update({ role: next.role, outlet_ids: next.outletIds, terminal_id: next.terminalId });
+      return memberRow(trx, member.id);
+    });
+  }
+
+  /** Ends a membership (kept as history with revoked_at); the person's user account stays. */
+  async remove(actor: MemberScope, memberId: string, now = new Date()): Promise<MerchantMemberType> {
+    return this.em.getKnex().transaction(async (trx) => {
+      const member = await lockedMember(trx, actor, memberId);
+      assertMayManage(actor, member);
+      if (member.role === 'owner') await assertAnotherOwner(trx, actor.merchantId, member.id);
+      await trx('merchant.merchant_users').where({ id: member.id }).update({ revoked_at: now });
+      return memberRow(trx, member.id);
+    });
+  }
+}
+
+type Trx = Knex.Transaction;
+
+/**
+ * The live member of the actor's merchant. The merchant's live memberships are row-locked first, so concurrent
+ * demotions or removals of owners are serialised and cannot leave the merchant without one.
+ */
+async function lockedMember(trx: Trx, actor: MemberScope, memberId: string): Promise<Assignment & { id: string; role: MemberRole }> {
+  if (!UUID_PATTERN.test(memberId)) throw new NotFoundError('member');
+  const rows = (await trx.raw(
+    `select id, role, outlet_ids, terminal_id from merchant.merchant_users where merchant_id = ? and revoked_at is null order by id for update`,
+    [actor.merchantId],
+  )) as { rows: { id: string; role: MemberRole; outlet_ids: string[]; terminal_id: string | null }[] };
+  const row = rows.rows.find((r) => r.id === memberId.toLowerCase());
+  if (!row) throw new NotFoundError('member');
+  return { id: row.id, role: row.role, outletIds: row.outlet_ids, terminalId: row.terminal_id };
+}
+
+async function assertAnotherOwner(trx: Trx, merchantId: string, exceptId: string): Promise<void> {
+  const [{ count }] = (await trx('merchant.merchant_users')
+    .where({ merchant_id: merchantId, role: 'owner' })
+    .whereNull('revoked_at')
+    .whereNot('id', exceptId)
+    .count({ count: '*' })) as { count: string }[];
+  if (Number(count) === 0) throw new MemberConflictError('last_owner', 'a merchant keeps at least one owner');
+}
+
+async function memberRow(trx: Trx, id: string): Promise<MerchantMemberType> {
+  const [row] = (await trx('merchant.merchant_users as mu')
+    .join('merchant.users as u', 'u.id', 'mu.user_id')
+    .where('mu.id', id)
+    .select('mu.id', 'mu.role', 'mu.outlet_ids', 'mu.terminal_id', 'mu.created_at', 'u.id as user_id', 'u.phone', 'u.full_name', 'u.display_name', 'u.email', 'u.email_verified_at')) as Record<string, any>[];
+  return {
+    id: row.id,
+    role: row.role,
+    outletIds: row.outlet_ids,
+    terminalId: row.terminal_id,
+    createdAt: new Date(row.created_at),
+    user: {
+      id: row.user_id,
+      phone: row.phone,
+      fullName: row.full_name,
+      displayName: row.display_name,
+      email: row.email,
+      emailVerified: row.email_verified_at != null,
+    },
+  };
+}
+
+function validAssignment(role: string, outletIds: string[], terminalId: string | null): Assignment {
+  if (!(MERCHANT_ROLES as string[]).includes(role)) throw new BadInputError(`role must be one of ${MERCHANT_ROLES.join(', ')}`);
+  const ids = [...new Set(outletIds.map((id) => id.toLowerCase()))];
+  if (ids.some((id) => !UUID_PATTERN.test(id))) throw new BadInputError('outletIds must be UUIDs');
+  if (terminalId !== null && !UUID_PATTERN.test(terminalId)) throw new BadInputError('terminalId must be a UUID');
+  if (role === 'owner' && ids.length > 0) throw new BadInputError('an owner has every outlet: give no outletIds');
+  if (role === 'staff' && ids.length !== 1) throw new BadInputError('staff work at exactly one outlet');
+  if (role === 'viewer' && ids.length > 1) throw new BadInputError('a viewer sees one outlet or all (no outletIds)');
+  if (terminalId !== null && role !== 'staff') throw new BadInputError('only staff are limited to a device');
+  return { role: role as MemberRole, outletIds: ids, terminalId: terminalId?.toLowerCase() ?? null };
+}
+
+/** The actor may manage a member holding `assignment` now (owners: anyone; admins: staff and viewers of their outlets). */
+function assertMayManage(actor: MemberScope, assignment: Assignment): void {
+  if (actor.role === 'owner') return;
+  if (actor.role !== 'admin' || !roleOutranks(actor.role, assignment.role)) throw new ForbiddenError(`the ${actor.role} role may not manage this member`);
+  assertOutletsWithin(actor, assignment.outletIds);
+}
+
+function assertMayAssign(actor: MemberScope, assignment: Assignment): void {
+  if (actor.role === 'owner') return;
+  if (actor.role !== 'admin') throw new ForbiddenError(`the ${actor.role} role may not manage members`);
+  if (!roleOutranks(actor.role, assignment.role)) throw new ForbiddenError('an admin may assign only the staff and viewer roles');
+  assertOutletsWithin(actor, assignment.outletIds);
+}
+
+function assertOutletsWithin(actor: MemberScope, outletIds: string[]): void {
+  // An admin of some outlets cannot hand out "all outlets" (empty) nor an outlet outside their own.
+  if (actor.outletIds !== null && (outletIds.length === 0 || outletIds.some((id) => !outletInScope(actor, id)))) {
+    throw new ForbiddenError('the outlets are outside the admin’s outlets');
+  }
+}
+
+export function toAppUserType(user: User): AppUserType {
+  return {
+    id: user.id,
+    phone: user.phone,
+    fullName: user.fullName ?? null,
+    displayName: user.displayName ?? null,
+    email: user.email ?? null,
+    emailVerified: !!user.emailVerifiedAt,
+  };
+}
+
+function toMemberType(member: MerchantUser): MerchantMemberType {
+  return {
+    id: member.id,
+    user: toAppUserType(member.user),
+    role: member.role,
+    outletIds: member.outletIds,
+    terminalId: member.terminalId ?? null,
+    createdAt: member.createdAt,
+  };
+}

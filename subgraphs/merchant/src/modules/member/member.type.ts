@@ -1,0 +1,74 @@
+import { DateTimeResolver } from 'graphql-scalars';
+import { Field, ID, InputType, ObjectType } from 'type-graphql';
+
+@ObjectType('AppUser', { description: 'An app user (a person with a phone login).' })
+export class AppUserType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'E.164.' })
+  phone!: string;
+
+  @Field(() => String, { nullable: true })
+  fullName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  displayName!: string | null;
+
+  @Field(() => String, { nullable: true })
+  email!: string | null;
+
+  @Field()
+  emailVerified!: boolean;
+}
+
+@ObjectType('MerchantMember', { description: 'A person’s live membership of a merchant with an enterprise role.' })
+export class MerchantMemberType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => AppUserType)
+  user!: AppUserType;
+
+  @Field({ description: 'owner, admin, staff or viewer.' })
+  role!: string;
+
+  @Field(() => [ID], { description: 'Outlets the member may act on; empty means all outlets.' })
+  outletIds!: string[];
+
+  @Field(() => ID, { nullable: true, description: 'The one device a staff member is limited to, if any.' })
+  terminalId!: string | null;
+
+  @Field(() => DateTimeResolver)
+  createdAt!: Date;
+}
+
+@InputType('InviteMemberInput')
+export class InviteMemberInput {
+  @Field({ description: 'Indonesian phone: 08…, 628… or +628…; the user is created when the phone has no account yet.' })
+  phone!: string;
+
+  @Field({ description: 'admin, staff or viewer (owners may also add an owner).' })
+  role!: string;
+
+  @Field(() => [ID], { defaultValue: [], description: 'admin: any (empty = all); staff: exactly one; viewer: one or none (= all).' })
+  outletIds!: string[];
+
+  @Field(() => ID, { nullable: true, description: 'staff only: the one device of the outlet the member may use.' })
+  terminalId?: string | null;
+}
+
+@InputType('UpdateMemberInput')
+export class UpdateMemberInput {
+  @Field(() => ID)
+  memberId!: string;
+
+  @Field(() => String, { nullable: true, description: 'Unchanged when omitted.' })
+  role?: string | null;
+
+  @Field(() => [ID], { nullable: true, description: 'Unchanged when omitted.' })
+  outletIds?: string[] | null;
+
+  @Field(() => ID, { nullable: true, description: 'Unchanged when omitted; "" removes the device limit.' })
+  terminalId?: string | null;
+}

@@ -1,0 +1,55 @@
+import { SafeIntResolver } from 'graphql-scalars';
+import { Field, Int, ObjectType } from 'type-graphql';
+import { OutletRef } from '../../references/outlet.ref';
+import { TransactionType } from './transaction.type';
+
+@ObjectType('PageInfo', { description: 'Relay page information of a cursor connection.' })
+export class PageInfoType {
+  @Field()
+  hasNextPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
+  endCursor!: string | null;
+}
+
+@ObjectType('TransactionEdge')
+export class TransactionEdgeType {
+  @Field()
+  cursor!: string;
+
+  @Field(() => TransactionType)
+  node!: TransactionType;
+}
+
+@ObjectType('TransactionConnection', { description: 'Transactions newest first (transaction time, then id).' })
+export class TransactionConnectionType {
+  @Field(() => [TransactionEdgeType])
+  edges!: TransactionEdgeType[];
+
+  @Field(() => PageInfoType)
+  pageInfo!: PageInfoType;
+}
+
+@ObjectType('OutletTransactionTotals', { description: 'Success transactions of one outlet in the period.' })
+export class OutletTotalsType {
+  @Field(() => OutletRef, { nullable: true, description: 'Null for transactions recorded without an outlet.' })
+  outlet!: OutletRef | null;
+
+  @Field(() => SafeIntResolver, { description: 'Σ grossAmount, whole rupiah.' })
+  grossAmount!: number;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType('TransactionSummary', { description: 'Success transactions in [from, before): totals and one entry per outlet.' })
+export class TransactionSummaryType {
+  @Field(() => SafeIntResolver, { description: 'Σ grossAmount, whole rupiah.' })
+  grossAmount!: number;
+
+  @Field(() => Int)
+  count!: number;
+
+  @Field(() => [OutletTotalsType], { description: 'Per outlet, highest gross first.' })
+  outletBreakdown!: OutletTotalsType[];
+}
