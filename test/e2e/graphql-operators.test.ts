@@ -38,6 +38,39 @@ describe('GraphQL operations for operators', () => {
     expect(codes(await run(['support'], `{ merchantSearch(first: 101) { hasMore } }`))).toEqual(['BAD_USER_INPUT']);
   });
 
+  it('shows the registration review queue, oldest first, and lets only reviewers and admins decide', async () => {
+    const url = stack.database.adminUrl;
+    const userId = '019a0000-0000-7000-8000-0000000c0001';
+    await adminQuery(url, `insert into merchant.users (id, phone, created_at, updated_at) values ($1, '+6281299990001', now(), now())`, [userId]);
+    const [type] = await adminQuery<{ id: number; code: string; name: string }>(url, `select id, code, name from merchant.business_types order by id limit 1`);
+    const [scale] = await adminQuery<{ code: string; name: string }>(url, `select code, name from merchant.business_scales order by sort_order limit 1`);
+    await adminQuery(
+      url,
+      `insert into merchant.merchant_registrations (id, user_id, status, merchant_code, merchant_name, business_entity_type, business_type_id, business_type_code,
+         business_type_name, mcc, average_monthly_revenue, employee_count, business_scale_code, business_scale_name, contact_phone, created_at, updated_at)
+       values ($1, $2, 'pending', 'MRC-QUEUE001', 'Toko Antri', 'Perseorangan', $3, $4, $5, '5411', 5000000, 2, $6, $7, '+6281299990001', now(), now())`,
+      ['019a0000-0000-7000-8000-0000000c0101', userId, type.id, type.code, type.name, scale.code, scale.name],
+    );
+    const queue = await run(['support'], `{ registrationQueue { id status merchantCode merchantName applicantPhone businessTypeName } }`);
+    expect(queue.data.registrationQueue).toContainEqual({
+      id: '019a0000-0000-7000-8000-0000000c0101',
+      status: 'pending',
+      merchantCode: 'MRC-QUEUE001',
+      merchantName: 'Toko Antri',
+      applicantPhone: '+6281299990001',
+      businessTypeName: type.name,
+    });
+    expect(codes(await run(['support'], `{ registrationQueue(status: "approved") { id } }`))).toEqual(['BAD_USER_INPUT']);
+    const review = (roles: Parameters<typeof operatorHeaders>[1]) =>
+      run(roles, `mutation { reviewMerchantRegistration(input: { requestId: "019a0000-0000-7000-8000-0000000c0101", reviewNotes: "cek KTP" }) { status } }`);
+    expect(codes(await review(['support']))).toEqual(['FORBIDDEN']);
+    expect((await review(['reviewer'])).data.reviewMerchantRegistration.status).toBe('pending_review');
+    expect((await run(['support'], `{ registrationQueue(status: "pending_review") { id reviewNotes } }`)).data.registrationQueue).toContainEqual({
+      id: '019a0000-0000-7000-8000-0000000c0101',
+      reviewNotes: 'cek KTP',
+    });
+  });
+
   it('changes a merchant status with a reason through the lifecycle service (reviewer or admin)', async () => {
     const change = (roles: Parameters<typeof operatorHeaders>[1], status: string, reason?: string) =>
       run(roles, `mutation($input: ChangeMerchantStatusInput!) { changeMerchantStatus(input: $input) { status } }`, {

@@ -16,7 +16,7 @@ import { deriveBusinessScale } from './business-scale';
 import { MerchantRegistration } from './registration.entity';
 import { MerchantExistsError, RegistrationExistsError, RegistrationKeyError, RegistrationNotFoundError } from './registration.errors';
 import type { MerchantRegistrationDecisionInput, ReviewMerchantStatusInput, SubmitMerchantRegistrationInput } from './registration.input';
-import type { MerchantReviewResultType } from './registration.type';
+import type { MerchantRegistrationRequestType, MerchantReviewResultType } from './registration.type';
 
 const MAX_NAME = 200;
 const MAX_TEXT = 300;
@@ -122,6 +122,31 @@ export class RegistrationService {
   }
 
   /** pending (or already pending_review) → pending_review, with the reviewer's notes. */
+  /** The operators' review queue: open requests, oldest first, optionally of one status. */
+  async queue(status: 'pending' | 'pending_review' | null, first: number): Promise<MerchantRegistrationRequestType[]> {
+    if (!Number.isInteger(first) || first < 1 || first > 200) throw new BadInputError('first must be between 1 and 200');
+    const rows = await this.em.find(
+      MerchantRegistration,
+      status ? { status } : { status: { $in: ['pending', 'pending_review'] } },
+      { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' }, limit: first },
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      status: r.status,
+      merchantCode: r.merchantCode,
+      merchantName: r.merchantName,
+      businessEntityType: r.businessEntityType,
+      businessTypeName: r.businessTypeName,
+      businessScaleName: r.businessScaleName,
+      averageMonthlyRevenue: r.averageMonthlyRevenue,
+      employeeCount: r.employeeCount,
+      referralCode: r.referralCode ?? null,
+      applicantPhone: r.user.phone,
+      reviewNotes: r.reviewNotes ?? null,
+      submittedAt: r.createdAt,
+    }));
+  }
+
   async review(input: MerchantRegistrationDecisionInput): Promise<MerchantReviewResultType> {
     const notes = optionalText('review_notes', input.reviewNotes, MAX_NOTES);
     const reviewer = optionalUuid('reviewed_by_user_id', input.reviewedByUserId);
