@@ -71,6 +71,12 @@ const EnvSchema = Type.Object({
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
   GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
+  HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 30000 }),
+  /** Every HTTP server: an idle socket (nothing sent or received) is closed after, ms. */
+  HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
+  /** Every HTTP server: an idle keep-alive connection is closed after, ms (above the clients' pool keep-alive of 30 s). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 72000 }),
   /** Multiplies the webhook retry delays (30 s, 5 min, 30 min, 2 h); tests shrink them, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /** How often the merchant process looks for due webhook deliveries; 0 runs no dispatcher in that process. */
@@ -143,6 +149,8 @@ export interface Config {
   secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string; partnerTokenSecret: string; userTokenSecret: string };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
+  /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts). */
+  http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number };
   webhooks: { retryScale: number; dispatchIntervalMs: number };
   partnerCredentialCacheMs: number;
   notifications: {
@@ -234,6 +242,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+    http: {
+      requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
+      connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
+      keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    },
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
     notifications: {

@@ -48,6 +48,9 @@ export class GatewayClient {
         body: JSON.stringify({ query: operation.document, operationName: operation.name, variables }),
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        // The header and body timeouts start once the request is on a connection; under a burst, requests wait
+        // in the pool's queue first. The signal bounds the whole call, so no answer takes longer than the timeout.
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
       payload = (await response.body.json()) as typeof payload;
     } catch {

@@ -6,6 +6,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
+import { serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { ErrorBody, HttpError } from './error-body';
 import { GatewayClient } from './gateway-client';
@@ -38,8 +39,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const app = Fastify({
     ...fastifyLoggingOptions(config, 'rest', logStream),
     bodyLimit: 1024 * 1024,
-    requestTimeout: 30_000,
-    connectionTimeout: 60_000,
+    ...serverTimeoutOptions(config),
   });
   // Query strings and path parameters arrive as text and are coerced to their schema types; bodies are JSON
   // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
@@ -79,6 +79,13 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     return payload;
+  });
+  // PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database as a 5xx. No API field is
+  // binary, so any NUL in a path parameter, query value or body string (keys included) is a 400 before anything runs.
+  app.addHook('preHandler', async (req) => {
+    if (containsNul(req.params) || containsNul(req.query) || containsNul(req.body)) {
+      throw new HttpError(400, 'bad_request', 'invalid request: text must not contain NUL characters');
+    }
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => {
@@ -189,6 +196,13 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
   if (status >= 400 && status < 500) return sendError(reply, new HttpError(400, 'bad_request', error.message));
   req.log.error({ err: error }, 'unhandled error');
   sendError(reply, new HttpError(500, 'internal_error', 'internal error'));
+}
+
+function containsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  for (const [key, inner] of Object.entries(value)) if (key.includes('\u0000') || containsNul(inner, depth + 1)) return true;
+  return false;
 }
 
 function validator(coerce: boolean): Ajv {

@@ -1,4 +1,4 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
+import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
 import { userAuth } from '../../../auth/user-auth';
@@ -14,8 +14,10 @@ export default defineRoute({
   schema: { body: AccountSettingsBody, response: { 200: AccountSettingsResponse, ...errorResponses(400, 401) } },
   operation: loadOperation(__dirname),
   authenticate: userAuth,
-  variables: ({ body }) => ({
-    input: {
+  variables: ({ body }) => {
+    // The validator checks minProperties before it strips unknown properties: {"unknown": 1} arrives here as {}.
+    if (Object.keys(body).length === 0) throw new HttpError(400, 'bad_request', 'invalid body: at least one setting is required');
+    return { input: {
       notificationPushEnabled: body.notification_push_enabled,
       notificationTransactionsEnabled: body.notification_transactions_enabled,
       notificationPromotionsEnabled: body.notification_promotions_enabled,
@@ -23,7 +25,7 @@ export default defineRoute({
       appLanguage: body.app_language,
       privacyAnalyticsEnabled: body.privacy_analytics_enabled,
       privacyDataSharingEnabled: body.privacy_data_sharing_enabled,
-    },
-  }),
+    } };
+  },
   map: (data: { updateAccountSettings: AccountSettingsData }) => toAccountSettings(data.updateAccountSettings),
 });

@@ -1,0 +1,367 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '../../lib/config/config';
+import { ensureDatabase } from '../../lib/db/bootstrap';
+import { DEMO } from '../../lib/demo/demo-ids';
+import { changeMerchantStatus, migrateAll, seedDemo, seedReference, setBankWebhook } from '../../scripts/database-tasks';
+import { adminQuery } from '../support/test-database';
+import { PostgresProcess, StackProcess, freePort, sleep } from './processes';
+
+/**
+ * Fault injection on the real processes (dist/) over a private embedded PostgreSQL: while signed bank events
+ * stream in, kill -9 the transaction subgraph, then the gateway, then restart PostgreSQL. Meanwhile every answer is
+ * 200 or a clean 503 body within the timeout; after restarting only what was killed, intake recovers; every event
+ * that was answered 200 is stored exactly once. Then a lifecycle webhook receiver that is down, then up, gets every
+ * event by the retry schedule (shrunk by WEBHOOK_RETRY_SCALE).
+ */
+const GATEWAY_TIMEOUT_MS = 3000;
+/** No answer may take longer: the REST process's gateway timeout plus scheduling slack on a loaded machine. */
+const ANSWER_LIMIT_MS = GATEWAY_TIMEOUT_MS + 4000;
+const RECOVERY_LIMIT_MS = 30_000;
+const RETRY_SCALE = 0.002;
+/** RETRY_DELAYS_SECS of the dispatcher (30 s, 5 min, 30 min): the delays before attempts 2, 3 and 4. */
+const DELAYS_BEFORE_FOURTH_SECS = (30 + 300 + 1800) * RETRY_SCALE;
+const EVENT_KEY = { keyId: DEMO.bank.eventKeyId, secret: DEMO.bank.eventSecret };
+const NMID = DEMO.outlets[0].nmid;
+
+interface Answer {
+  id: string;
+  phase: string;
+  status: number;
+  ms: number;
+  contentType: string;
+  body: string;
+}
+
+/** Signed success events with unique ids from a few concurrent workers; every answer is kept with its phase. */
+class EventStream {
+  readonly answers: Answer[] = [];
+  phase = 'baseline';
+  private seq = 0;
+  private running = false;
+  private workers: Promise<void>[] = [];
+  private readonly agent = new Agent({ connections: 16 });
+
+  constructor(private readonly restOrigin: string) {}
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+
+  async send(id: string): Promise<Answer> {
+    const raw = JSON.stringify({
+      external_event_id: id,
+      event_type: 'transaction.success',
+      nmid: NMID,
+      gross_amount: 25_000,
+      transaction_code: `TRX-${id}`,
+      transaction_at: new Date().toISOString(),
+    });
+    const timestamp = new Date().toISOString();
+    const signature = createHmac('sha256', EVENT_KEY.secret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
+    const started = Date.now();
+    const phase = this.phase;
+    try {
+      const res = await request(`${this.restOrigin}/psp/v1/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-psp-key-id': EVENT_KEY.keyId, 'x-psp-timestamp': timestamp, 'x-psp-signature': signature },
+        body: raw,
+        dispatcher: this.agent,
+        headersTimeout: ANSWER_LIMIT_MS + 5000,
+        bodyTimeout: ANSWER_LIMIT_MS + 5000,
+      });
+      const answer = { id, phase, status: res.statusCode, ms: Date.now() - started, contentType: String(res.headers['content-type'] ?? ''), body: await res.body.text() };
+      this.answers.push(answer);
+      return answer;
+    } catch (error) {
+      const answer = { id, phase, status: 0, ms: Date.now() - started, contentType: '', body: String((error as Error).message) };
+      this.answers.push(answer);
+      return answer;
+    }
+  }
+
+  start(workers = 4): void {
+    this.running = true;
+    this.workers = Array.from({ length: workers }, async () => {
+      while (this.running) {
+        this.seq += 1;
+        const answer = await this.send(`res-${this.seq}`);
+        // A bank backs off when refused; a tight loop of instant 503s would only measure the loop.
+        await sleep(answer.status === 200 ? 15 : 100);
+      }
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await Promise.all(this.workers);
+  }
+
+  /** Waits until a new event is answered 200; returns how long that took. */
+  async recovered(): Promise<number> {
+    const started = Date.now();
+    while (Date.now() - started < RECOVERY_LIMIT_MS) {
+      const tail = this.answers.slice(-4);
+      if (tail.length === 4 && tail.every((a) => a.status === 200 && a.phase === this.phase)) return Date.now() - started;
+      await sleep(100);
+    }
+    throw new Error(`no recovery within ${RECOVERY_LIMIT_MS} ms (${this.phase}); last answers: ${JSON.stringify(this.answers.slice(-3))}`);
+  }
+
+  inPhase(phase: string): Answer[] {
+    return this.answers.filter((a) => a.phase === phase);
+  }
+}
+
+/** A bank's webhook receiver that checks X-Service-Signature; "down" means nothing listens on its port. */
+class WebhookReceiver {
+  readonly received: { eventId: string; event: string }[] = [];
+  badSignatures = 0;
+  private server?: http.Server;
+
+  constructor(
+    readonly port: number,
+    private secret = '',
+  ) {}
+
+  setSecret(secret: string): void {
+    this.secret = secret;
+  }
+
+  async up(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      let raw = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (raw += chunk));
+      req.on('end', () => {
+        const timestamp = String(req.headers['x-service-timestamp'] ?? '');
+        const presented = Buffer.from(String(req.headers['x-service-signature'] ?? ''));
+        const expected = Buffer.from(`sha256=${createHmac('sha256', this.secret).update(`${timestamp}.${raw}`).digest('hex')}`);
+        const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
+        if (!fresh || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+          this.badSignatures += 1;
+          res.writeHead(401).end();
+          return;
+        }
+        const body = JSON.parse(raw) as { event?: string; event_type?: string };
+        this.received.push({ eventId: String(req.headers['x-service-event-id']), event: String(body.event ?? body.event_type) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  async down(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+describe('resilience: kill -9 and database restarts under streaming bank events', () => {
+  let dataDir: string;
+  let pg: PostgresProcess;
+  let adminUrl: string;
+  let config: Config;
+  let processes: Record<SubgraphName | 'gateway' | 'rest', StackProcess>;
+  let stream: EventStream;
+  let receiver: WebhookReceiver;
+
+  const pids = () => Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, p.pid]));
+  const report = () => Object.values(processes).flatMap((p) => p.output.slice(-15)).join('\n');
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(os.tmpdir(), 'qris-resilience-'));
+    // The embedded server runs as a dedicated postgres user when this runs as root.
+    await chmod(dataDir, 0o755);
+    pg = new PostgresProcess(dataDir, await freePort());
+    await pg.start();
+    adminUrl = pg.adminUrl;
+    await ensureDatabase(adminUrl);
+    config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: adminUrl });
+    await migrateAll(config, adminUrl);
+    await seedReference(config, adminUrl);
+    await seedDemo(config, adminUrl);
+
+    receiver = new WebhookReceiver(await freePort());
+    const endpoint = await setBankWebhook(config, adminUrl, { bankCode: DEMO.bank.code, url: `http://127.0.0.1:${receiver.port}/hooks` });
+    receiver.setSecret(endpoint.webhook_secret);
+
+    const [restPort, gatewayPort, ...subgraphPorts] = await Promise.all(Array.from({ length: 2 + SUBGRAPH_NAMES.length }, () => freePort()));
+    const ports = Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, subgraphPorts[i]])) as Record<SubgraphName, number>;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: adminUrl,
+      REST_PORT: String(restPort),
+      GATEWAY_PORT: String(gatewayPort),
+      GATEWAY_URL: `http://127.0.0.1:${gatewayPort}/graphql`,
+      GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS),
+      WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+      WEBHOOK_RETRY_SCALE: String(RETRY_SCALE),
+      ...Object.fromEntries(
+        SUBGRAPH_NAMES.flatMap((name) => [
+          [`${name.toUpperCase()}_PORT`, String(ports[name])],
+          [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://127.0.0.1:${ports[name]}/graphql`],
+        ]),
+      ),
+    };
+    processes = {
+      ...(Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, new StackProcess(name, `subgraphs/${name}/src/main.js`, env, ports[name])])) as Record<SubgraphName, StackProcess>),
+      gateway: new StackProcess('gateway', 'gateway/src/main.js', env, gatewayPort),
+      rest: new StackProcess('rest', 'rest-adapters/main.js', env, restPort),
+    };
+    await Promise.all(SUBGRAPH_NAMES.map((name) => processes[name].start()));
+    await processes.gateway.start();
+    await processes.rest.start();
+    stream = new EventStream(`http://127.0.0.1:${restPort}`);
+  }, 170_000);
+
+  afterAll(async () => {
+    await stream?.stop();
+    await stream?.close();
+    await Promise.all(Object.values(processes ?? {}).map((p) => p.stop()));
+    await receiver?.down();
+    await pg?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** During an outage: only 200 (requests finished before the fault) or the 503 error body, each within the limit. */
+  function expectCleanOutage(phase: string): void {
+    const answers = stream.inPhase(phase);
+    const unclean = answers.filter((a) => {
+      if (a.ms > ANSWER_LIMIT_MS) return true;
+      if (a.status === 200) return false;
+      if (a.status !== 503 || !a.contentType.startsWith('application/json')) return true;
+      const body = JSON.parse(a.body) as Record<string, unknown>;
+      return !(
+        Object.keys(body).sort().join() === 'code,error,retry_after_secs' &&
+        body.code === 'service_unavailable' &&
+        typeof body.error === 'string' &&
+        !/at .+\(.+:\d+:\d+\)|<html|ECONN|127\.0\.0\.1/i.test(body.error) &&
+        Number.isInteger(body.retry_after_secs)
+      );
+    });
+    expect(unclean).toEqual([]);
+    expect(answers.filter((a) => a.status === 503).length).toBeGreaterThan(0);
+  }
+
+  async function outage(phase: string, fault: () => Promise<void>, repair: () => Promise<void>): Promise<number> {
+    stream.phase = phase;
+    await fault();
+    await sleep(2500);
+    stream.phase = `${phase}:recovery`;
+    await repair();
+    return stream.recovered();
+  }
+
+  it('streams events, survives each fault and recovers by restarting only what failed', async () => {
+    stream.start();
+    await sleep(2000);
+    const baseline = stream.inPhase('baseline');
+    expect(baseline.length).toBeGreaterThan(10);
+    expect(baseline.filter((a) => a.status !== 200)).toEqual([]);
+
+    const before = pids();
+    const recoveries: Record<string, number> = {};
+    recoveries.transaction = await outage('transaction-killed', () => processes.transaction.kill9(), () => processes.transaction.start());
+    expectCleanOutage('transaction-killed');
+    recoveries.gateway = await outage('gateway-killed', () => processes.gateway.kill9(), () => processes.gateway.start());
+    expectCleanOutage('gateway-killed');
+    recoveries.postgres = await outage(
+      'postgres-restarted',
+      () => pg.stop(),
+      () => pg.start(),
+    );
+    expectCleanOutage('postgres-restarted');
+    await stream.stop();
+
+    const after = pids();
+    // Only the killed processes have new ids; PostgreSQL's restart needed no process restart.
+    for (const name of ['merchant', 'outlet', 'catalog', 'rest'] as const) expect(after[name]).toBe(before[name]);
+    expect(after.transaction).not.toBe(before.transaction);
+    expect(after.gateway).not.toBe(before.gateway);
+    const refused = stream.answers.filter((a) => a.status === 503).length;
+    process.stderr.write(`resilience: ${stream.answers.length} events sent, ${refused} answered 503; recovery after restart (ms): ${JSON.stringify(recoveries)}\n`);
+  });
+
+  it('stores every event answered 200 exactly once, and a retried event never creates a second row', async () => {
+    // A bank retries what was not answered 200 (psp-api.md): afterwards every event has its answer.
+    const unanswered = [...new Set(stream.answers.filter((a) => a.status !== 200).map((a) => a.id))].filter(
+      (id) => !stream.answers.some((a) => a.id === id && a.status === 200),
+    );
+    stream.phase = 'bank-retries';
+    const retried: Answer[] = [];
+    for (let i = 0; i < unanswered.length; i += 8) retried.push(...(await Promise.all(unanswered.slice(i, i + 8).map((id) => stream.send(id)))));
+    expect(retried.filter((a) => a.status !== 200)).toEqual([]);
+
+    const acknowledged = [...new Set(stream.answers.filter((a) => a.status === 200).map((a) => a.id))];
+    const replays = await Promise.all(acknowledged.slice(0, 25).map((id) => stream.send(id)));
+    expect(replays.map((a) => [a.status, (JSON.parse(a.body) as { status: string }).status])).toEqual(replays.map(() => [200, 'duplicate_skipped']));
+
+    const rows = await adminQuery<{ external_event_id: string; events: string; transactions: string }>(
+      adminUrl,
+      `select e.external_event_id, count(*) as events,
+              (select count(*) from "transaction".transactions t where t.transaction_code = 'TRX-' || e.external_event_id) as transactions
+         from "transaction".payment_events e
+        where e.bank_code = $1 and e.external_event_id like 'res-%'
+        group by e.external_event_id`,
+      [DEMO.bank.code],
+    );
+    const stored = new Map(rows.map((r) => [r.external_event_id, r]));
+    const missing = acknowledged.filter((id) => !stored.has(id));
+    const duplicated = rows.filter((r) => Number(r.events) !== 1 || Number(r.transactions) !== 1);
+    expect({ missing, duplicated }).toEqual({ missing: [], duplicated: [] });
+    // Nothing was stored that the bank was never told about after its retries.
+    expect(rows.length).toBe(acknowledged.length);
+  });
+
+  it('delivers every lifecycle webhook to a receiver that was down, then up, by the retry schedule', async () => {
+    const moves = [
+      { merchantId: DEMO.otherMerchants[0].id, targetStatus: 'suspended', reason: 'violation' },
+      { merchantId: DEMO.otherMerchants[0].id, targetStatus: 'active' },
+      { merchantId: DEMO.otherMerchants[1].id, targetStatus: 'suspended', reason: 'operator_action' },
+      { merchantId: DEMO.otherMerchants[1].id, targetStatus: 'active' },
+    ];
+    const events: { event_id: string; event: string }[] = [];
+    for (const move of moves) {
+      const outcome = await changeMerchantStatus(config, adminUrl, move);
+      expect(outcome.webhook).not.toBeNull();
+      events.push({ event_id: outcome.webhook!.event_id, event: outcome.webhook!.event });
+    }
+    const ids = events.map((e) => e.event_id);
+    const deliveries = () =>
+      adminQuery<{ id: string; status: string; attempts: number; last_error: string | null; age_secs: string }>(
+        adminUrl,
+        `select id, status, attempts, last_error, extract(epoch from coalesce(delivered_at, now()) - created_at) as age_secs
+           from merchant.webhook_deliveries where id = any($1::uuid[])`,
+        [ids],
+      );
+    const waitFor = async (done: (rows: Awaited<ReturnType<typeof deliveries>>) => boolean, what: string) => {
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline) {
+        const rows = await deliveries();
+        if (rows.length === ids.length && done(rows)) return rows;
+        await sleep(100);
+      }
+      throw new Error(`${what}: ${JSON.stringify(await deliveries())}\n${report()}`);
+    };
+
+    // Down: three attempts fail (connection refused), then the receiver comes up before the fourth.
+    await waitFor((rows) => rows.every((r) => r.attempts >= 3), 'three failed attempts while the receiver is down');
+    await receiver.up();
+    const delivered = await waitFor((rows) => rows.every((r) => r.status === 'delivered'), 'delivery once the receiver is up');
+
+    expect(delivered.map((r) => r.attempts)).toEqual(ids.map(() => 4));
+    for (const row of delivered) expect(Number(row.age_secs)).toBeGreaterThanOrEqual(DELAYS_BEFORE_FOURTH_SECS * 0.95);
+    expect(receiver.badSignatures).toBe(0);
+    expect([...new Set(receiver.received.map((r) => r.eventId))].sort()).toEqual([...ids].sort());
+    expect(receiver.received.map((r) => r.event).sort()).toEqual(events.map((e) => e.event).sort());
+  });
+});

@@ -1,0 +1,188 @@
+import type { TSchema } from '@sinclair/typebox';
+import fc from 'fast-check';
+import { exportJWK, generateKeyPair } from 'jose';
+import type { RestRoute } from '../../lib/rest/route';
+import { sessionFor } from '../support/core-auth';
+import { HttpRecorder } from '../support/http-recorder';
+import {
+  ALL_ROUTES,
+  type Credentials,
+  SECURITY_STACK_ENV,
+  VALUES_BY_TYPE,
+  acceptedTypes,
+  authedRequest,
+  demoCredentials,
+  paramNames,
+  pathOf,
+  propertiesOf,
+  sampleValue,
+  tableCounts,
+} from '../support/route-requests';
+import { type TestStack, startTestStack } from '../support/test-stack';
+import { DEMO } from '../../lib/demo/demo-ids';
+
+/**
+ * Property-based malformed requests for every REST route (REST_ADAPTERS), with valid credentials: wrong types,
+ * missing fields, huge, unicode and NUL strings, deep JSON, broken JSON, wrong content types, junk query
+ * parameters, malformed path ids. Never a 5xx; every error is the error body; a request malformed by construction
+ * is a 4xx; and no table gains or loses a row unless some request of that route was accepted (2xx).
+ */
+const RUNS_PER_ROUTE = 20;
+const SEED = 20261124;
+
+const oddString = fc.oneof(
+  fc.string({ maxLength: 24 }),
+  fc.string({ unit: 'binary', maxLength: 24 }),
+  fc.constantFrom('\u0000', 'a\u0000b', '\u202eabc', '\ud800', '😀'.repeat(40), "' or 1=1 --", '%00', '../../etc/passwd', ' ', '', '0x1p3', '-0', '1e309', 'null', '[object Object]'),
+  fc.constant('x'.repeat(100_000)),
+);
+
+interface Generated {
+  label: string;
+  /** Malformed whatever the route does with it: the answer must be a 4xx. */
+  invalid: boolean;
+  path?: string;
+  query?: string;
+  body?: string;
+  contentType?: string | null;
+}
+
+function deepJson(depth: number): string {
+  return `${'{"a":['.repeat(depth)}1${']}'.repeat(depth)}`;
+}
+
+/** Generators of malformed requests for one route, chosen from what its schemas declare. */
+function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
+  const bodySchema = route.schema.body as TSchema | undefined;
+  const { properties, required } = propertiesOf(bodySchema);
+  const typed = Object.entries(properties).filter(([, schema]) => acceptedTypes(schema).size > 0);
+  const base = bodySchema ? (sampleValue(bodySchema, 'body') as Record<string, unknown>) : {};
+  const hasBody = bodySchema !== undefined;
+  const params = paramNames(route);
+  const junkQuery = fc
+    .dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...Object.keys(propertiesOf(route.schema.querystring as TSchema | undefined).properties), 'limit', '__proto__')), oddString, { maxKeys: 4 })
+    .map((entries) => Object.entries(entries).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+  const options: fc.Arbitrary<Generated>[] = [
+    fc.record({ query: junkQuery, body: fc.constant(hasBody ? '{' : undefined) }).map(({ query, body }) => ({ label: 'junk query parameters', invalid: hasBody, query, body })),
+    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', null).map((contentType) => ({
+      label: `content type ${contentType}`,
+      invalid: hasBody && contentType !== null,
+      body: JSON.stringify(base),
+      contentType,
+    })),
+    fc.constantFrom('{"a":', '\u0000', '{"__proto__":{"polluted":1}}', 'null', '[]', '"text"', '12', 'tru', deepJson(5000), `[${'['.repeat(20_000)}${']'.repeat(20_000)}]`).map((body) => ({
+      label: 'broken, deep or non-object JSON',
+      invalid: hasBody,
+      body,
+    })),
+  ];
+  if (typed.length > 0) {
+    options.push(
+      fc
+        .record({
+          picks: fc.uniqueArray(fc.constantFrom(...typed), { minLength: 1, maxLength: 3, selector: ([name]) => name }),
+          which: fc.nat(),
+          extra: fc.dictionary(fc.string({ maxLength: 10 }), oddString, { maxKeys: 3 }),
+          deep: fc.boolean(),
+        })
+        .map(({ picks, which, extra, deep }) => {
+          const body: Record<string, unknown> = { ...extra, ...base };
+          for (const [name, schema] of picks) {
+            const accepted = acceptedTypes(schema);
+            const wrong = Object.entries(VALUES_BY_TYPE).filter(([type]) => !accepted.has(type) && !(type === 'integer' && accepted.has('number')));
+            const values = wrong.flatMap(([, v]) => v);
+            body[name] = deep && !accepted.has('object') && !accepted.has('array') ? JSON.parse(deepJson(2000)) : values[which % values.length];
+          }
+          return { label: `wrong types: ${picks.map(([n]) => n).join(', ')}`, invalid: true, body: JSON.stringify(body) };
+        }),
+      // Type-correct but odd strings everywhere: NUL bytes, lone surrogates, 100 kB, injection text.
+      fc.array(oddString, { minLength: typed.length, maxLength: typed.length }).map((strings) => {
+        const body: Record<string, unknown> = { ...base };
+        typed.forEach(([name, schema], i) => {
+          if (acceptedTypes(schema).has('string')) body[name] = strings[i];
+        });
+        return { label: 'odd strings in string fields', invalid: false, body: JSON.stringify(body) };
+      }),
+    );
+  }
+  if (required.length > 0) {
+    options.push(
+      fc.subarray(required, { minLength: 1 }).map((missing) => {
+        const body = { ...base };
+        for (const name of missing) delete body[name];
+        return { label: `missing ${missing.join(', ')}`, invalid: true, body: JSON.stringify(body) };
+      }),
+    );
+  }
+  if (params.length > 0) {
+    options.push(
+      fc.record({ name: fc.constantFrom(...params), value: oddString.filter((v) => v.length > 0 && v.length < 5000) }).map(({ name, value }) => ({
+        label: `malformed :${name}`,
+        invalid: true,
+        path: pathOf(route, { [name]: value }),
+        body: hasBody ? JSON.stringify(base) : undefined,
+      })),
+    );
+  }
+  // Counterexamples are reported by label and size, not by their 100 kB bodies.
+  return fc.oneof(...options).map((generated) =>
+    Object.assign(generated, { [fc.toStringMethod]: () => `${generated.label} (path ${generated.path ?? '-'}, body ${generated.body?.length ?? 0} bytes)` }),
+  );
+}
+
+describe('bad input: malformed requests for every REST route', () => {
+  let stack: TestStack;
+  let idp: HttpRecorder;
+  let credentials: Credentials;
+
+  beforeAll(async () => {
+    const { publicKey } = await generateKeyPair('RS256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    idp = await new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();
+    stack = await startTestStack({
+      ...SECURITY_STACK_ENV,
+      LOG_LEVEL: 'warn',
+      EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`,
+      EXTERNAL_VERIFIER_ISSUER: 'https://idp.test',
+      EXTERNAL_VERIFIER_AUDIENCE: 'qris-app',
+    });
+    credentials = await demoCredentials(stack);
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await idp?.stop();
+  });
+
+  it('covers every route of every adapter', () => {
+    expect(ALL_ROUTES.length).toBeGreaterThan(50);
+    expect(ALL_ROUTES.some((r) => r.url === '/psp/v1/events') && ALL_ROUTES.some((r) => r.url.startsWith('/merchant/poslite/'))).toBe(true);
+  });
+
+  it.each(ALL_ROUTES.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {
+    // A session of its own per route: a malformed request that still logs out must not starve the next route.
+    const routeCredentials = { ...credentials, userAuthorization: (await sessionFor(stack, DEMO.owner.userId)).authorization };
+    const before = await tableCounts(stack.database.adminUrl);
+    let accepted = 0;
+    await fc.assert(
+      fc.asyncProperty(malformedRequests(route), async (generated) => {
+        const res = await stack.rest.inject(authedRequest(route, routeCredentials, generated));
+        const context = `${generated.label} → ${res.statusCode} ${res.body.slice(0, 300)}`;
+        expect([context, res.statusCode < 500]).toEqual([context, true]);
+        if (res.statusCode >= 400) {
+          const body = res.json();
+          expect([context, Object.keys(body).every((k) => ['error', 'code', 'retry_after_secs'].includes(k)), typeof body.error, typeof body.code]).toEqual([
+            context,
+            true,
+            'string',
+            'string',
+          ]);
+        } else {
+          accepted += 1;
+        }
+        if (generated.invalid) expect([context, res.statusCode >= 400 && res.statusCode < 500]).toEqual([context, true]);
+      }),
+      { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true },
+    );
+    if (accepted === 0 || route.method === 'GET') expect(await tableCounts(stack.database.adminUrl)).toEqual(before);
+  });
+});
