@@ -21,7 +21,8 @@ describe('GatewayClient timeouts', () => {
         ),
       );
       expect(outcomes.every((o) => o?.status === 503)).toBe(true);
-      expect(Math.max(...outcomes.map((o) => o!.ms))).toBeLessThan(300 + 250);
+      // Without an overall deadline the queued calls answer only after ~2.2 s; the bound leaves room for a loaded machine.
+      expect(Math.max(...outcomes.map((o) => o!.ms))).toBeLessThan(1500);
     } finally {
       for (const res of hanging) res.destroy();
       server.closeAllConnections();

@@ -1,9 +1,11 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
+import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
 import { userAuth } from '../../../auth/user-auth';
 import { ProfileBody, type UserProfileData, toProfileBody } from '../../shared/user-profile';
 import { UpdateProfileBody } from './schema';
+
+const PROFILE_FIELDS = ['full_name', 'nik', 'gender', 'address_line', 'avatar_url', 'email'] as const;
 
 /** core-api.md §4: the user changes its own fields (nik 16 digits, gender male|female, avatar https, email unverified after a change). */
 export default defineRoute({
@@ -14,15 +16,19 @@ export default defineRoute({
   schema: { body: UpdateProfileBody, response: { 200: ProfileBody, ...errorResponses(400, 401) } },
   operation: loadOperation(__dirname),
   authenticate: userAuth,
-  variables: ({ body }) => ({
-    input: {
-      fullName: body.full_name ?? null,
-      nik: body.nik ?? null,
-      gender: body.gender ?? null,
-      addressLine: body.address_line ?? null,
-      avatarUrl: body.avatar_url ?? null,
-      email: body.email ?? null,
-    },
-  }),
+  variables: ({ body }) => {
+    // Unknown fields are ignored: a body without any known field is a mistake, not a no-op.
+    if (PROFILE_FIELDS.every((field) => body[field] === undefined)) throw new HttpError(400, 'bad_request', 'invalid body: at least one profile field is required');
+    return {
+      input: {
+        fullName: body.full_name ?? null,
+        nik: body.nik ?? null,
+        gender: body.gender ?? null,
+        addressLine: body.address_line ?? null,
+        avatarUrl: body.avatar_url ?? null,
+        email: body.email ?? null,
+      },
+    };
+  },
   map: (data: { updateViewerProfile: UserProfileData }) => toProfileBody(data.updateViewerProfile),
 });
