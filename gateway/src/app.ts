@@ -10,7 +10,7 @@ import { signPrincipal } from '../../lib/auth/principal';
 import type { Config, SubgraphName } from '../../lib/config/config';
 import { projectRoot } from '../../lib/config/project-root';
 import { metricsPlugin } from '../../lib/http/metrics';
-import { serverTimeoutOptions } from '../../lib/http/server-timeouts';
+import { enforceBodyDeadline, serverTimeoutOptions } from '../../lib/http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../../lib/logging/logger';
 import { AppError, ErrorCode } from '../../lib/errors/app-error';
 import { CallerAuthenticator } from './caller-auth';
@@ -35,6 +35,7 @@ export interface GatewayOptions {
  */
 export async function createGatewayApp({ config, subgraphUrls = {}, logStream }: GatewayOptions): Promise<FastifyInstance> {
   const app = Fastify({ ...fastifyLoggingOptions(config, 'gateway', logStream), ...serverTimeoutOptions(config), bodyLimit: 256 * 1024 });
+  enforceBodyDeadline(app, config);
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),

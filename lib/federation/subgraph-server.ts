@@ -10,7 +10,7 @@ import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
 import { metricsPlugin } from '../http/metrics';
-import { serverTimeoutOptions } from '../http/server-timeouts';
+import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import type { SubgraphContext } from './subgraph-context';
 
@@ -51,6 +51,7 @@ const PASS_THROUGH_CODES = new Set<string>([
 export async function createSubgraphServer<Scope extends object>(options: SubgraphServerOptions<Scope>): Promise<FastifyInstance> {
   const { name, config, schema, orm, requestScope, logStream } = options;
   const app = Fastify({ ...fastifyLoggingOptions(config, `subgraph-${name}`, logStream), ...serverTimeoutOptions(config), bodyLimit: 1024 * 1024 });
+  enforceBodyDeadline(app, config);
 
   const apollo = new ApolloServer<SubgraphContext<Scope>>({
     schema,

@@ -1,4 +1,4 @@
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config';
 
 /**
@@ -18,4 +18,27 @@ export function serverTimeoutOptions(config: Config): Pick<FastifyServerOptions,
     keepAliveTimeout: keepAliveTimeoutMs,
     http: { connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))) },
   };
+}
+
+/**
+ * Node's `requestTimeout` stops covering a request once its headers are in, so a client that dribbles its body
+ * (a byte every few hundred milliseconds) would hold the connection as long as it likes. This hook gives every
+ * request `requestTimeoutMs` from its start to have its whole body received; after that the socket is closed.
+ */
+export function enforceBodyDeadline(app: FastifyInstance, config: Config): void {
+  const deadlineMs = config.http.requestTimeoutMs;
+  app.addHook('onRequest', (req, _reply, done) => {
+    const raw = req.raw;
+    if (raw.complete) return done();
+    const timer = setTimeout(() => {
+      if (raw.complete) return;
+      req.log.warn({ deadline_ms: deadlineMs }, 'request body not received in time: connection closed');
+      raw.socket.destroy();
+    }, deadlineMs);
+    timer.unref();
+    const clear = () => clearTimeout(timer);
+    raw.once('end', clear);
+    raw.once('close', clear);
+    done();
+  });
 }

@@ -6,7 +6,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
-import { serverTimeoutOptions } from '../http/server-timeouts';
+import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { ErrorBody, HttpError } from './error-body';
 import { GatewayClient } from './gateway-client';
@@ -41,6 +41,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     bodyLimit: 1024 * 1024,
     ...serverTimeoutOptions(config),
   });
+  enforceBodyDeadline(app, config);
   // Query strings and path parameters arrive as text and are coerced to their schema types; bodies are JSON
   // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
   const coercing = validator(true);

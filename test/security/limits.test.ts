@@ -1,3 +1,4 @@
+import { type AddressInfo, connect } from 'node:net';
 import { request } from 'undici';
 import { loadConfig } from '../../lib/config/config';
 import { createRestApp } from '../../lib/rest/rest-app';
@@ -7,7 +8,7 @@ import { type TestStack, startTestStack } from '../support/test-stack';
 
 /**
  * Size and time limits: an oversized body is 413 with the error body before anything runs; a client that dribbles
- * its request is bounded by HTTP_REQUEST_TIMEOUT_MS (every HTTP process shares the setting); deep or wide
+ * its body is cut off after HTTP_REQUEST_TIMEOUT_MS (every HTTP process shares the setting); deep or wide
  * GraphQL documents sent to the gateway are refused or bounded without taking it down.
  */
 describe('limits', () => {
@@ -32,6 +33,28 @@ describe('limits', () => {
         await app.ready();
         expect(app.server.requestTimeout).toBe(1000);
       } finally {
+        await app.close();
+      }
+    });
+
+    it('closes the connection of a client that dribbles its body past HTTP_REQUEST_TIMEOUT_MS', async () => {
+      const app = await createRestApp({ config: loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_URL: stack.gatewayUrl, HTTP_REQUEST_TIMEOUT_MS: '1000' }), adapters: REST_ADAPTERS });
+      await app.listen({ port: 0, host: '127.0.0.1' });
+      const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
+      const started = Date.now();
+      const drip = setInterval(() => socket.write(' '), 200);
+      try {
+        socket.write('POST /psp/v1/events HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n');
+        const closedAfter = await new Promise<number>((resolve) => {
+          socket.on('close', () => resolve(Date.now() - started));
+          socket.on('error', () => undefined);
+          setTimeout(() => resolve(Infinity), 10_000).unref();
+        });
+        expect(closedAfter).toBeGreaterThanOrEqual(900);
+        expect(closedAfter).toBeLessThan(5_000);
+      } finally {
+        clearInterval(drip);
+        socket.destroy();
         await app.close();
       }
     });
