@@ -29,11 +29,12 @@ export function enforceBodyDeadline(app: FastifyInstance, config: Config): void 
   const deadlineMs = config.http.requestTimeoutMs;
   app.addHook('onRequest', (req, _reply, done) => {
     const raw = req.raw;
-    if (raw.complete) return done();
+    const hasBody = raw.headers['transfer-encoding'] !== undefined || Number(raw.headers['content-length'] ?? 0) > 0;
+    if (!hasBody || raw.complete) return done();
     const timer = setTimeout(() => {
       if (raw.complete) return;
       req.log.warn({ deadline_ms: deadlineMs }, 'request body not received in time: connection closed');
-      raw.socket.destroy();
+      raw.destroy();
     }, deadlineMs);
     timer.unref();
     const clear = () => clearTimeout(timer);

@@ -1,24 +1,21 @@
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
-import { exportJWK, generateKeyPair } from 'jose';
 import type { RestRoute } from '../../lib/rest/route';
 import { sessionFor } from '../support/core-auth';
-import { HttpRecorder } from '../support/http-recorder';
 import {
   ALL_ROUTES,
   type Credentials,
-  SECURITY_STACK_ENV,
   VALUES_BY_TYPE,
   acceptedTypes,
   authedRequest,
-  demoCredentials,
   paramNames,
   pathOf,
   propertiesOf,
   sampleValue,
+  startSecurityStack,
   tableCounts,
 } from '../support/route-requests';
-import { type TestStack, startTestStack } from '../support/test-stack';
+import type { TestStack } from '../support/test-stack';
 import { DEMO } from '../../lib/demo/demo-ids';
 
 /**
@@ -132,26 +129,13 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
 
 describe('bad input: malformed requests for every REST route', () => {
   let stack: TestStack;
-  let idp: HttpRecorder;
   let credentials: Credentials;
 
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const { publicKey } = await generateKeyPair('RS256');
-    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    idp = await new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();
-    stack = await startTestStack({
-      ...SECURITY_STACK_ENV,
-      LOG_LEVEL: 'warn',
-      EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`,
-      EXTERNAL_VERIFIER_ISSUER: 'https://idp.test',
-      EXTERNAL_VERIFIER_AUDIENCE: 'qris-app',
-    });
-    credentials = await demoCredentials(stack);
+    ({ stack, credentials, close } = await startSecurityStack());
   });
-  afterAll(async () => {
-    await stack?.close();
-    await idp?.stop();
-  });
+  afterAll(() => close?.());
 
   it('covers every route of every adapter', () => {
     expect(ALL_ROUTES.length).toBeGreaterThan(50);

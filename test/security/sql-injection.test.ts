@@ -1,23 +1,20 @@
 import type { TSchema } from '@sinclair/typebox';
-import { exportJWK, generateKeyPair } from 'jose';
-import { HttpRecorder } from '../support/http-recorder';
 import { DEMO } from '../../lib/demo/demo-ids';
 import type { RestRoute } from '../../lib/rest/route';
 import { adminQuery } from '../support/test-database';
 import {
   ALL_ROUTES,
   type Credentials,
-  SECURITY_STACK_ENV,
   acceptedTypes,
   authedRequest,
-  demoCredentials,
   paramNames,
   pathOf,
   propertiesOf,
   sampleValue,
+  startSecurityStack,
   tableCounts,
 } from '../support/route-requests';
-import { type TestStack, startTestStack } from '../support/test-stack';
+import type { TestStack } from '../support/test-stack';
 
 /**
  * SQL-injection strings in every string parameter of every route (path, query, body), the rest of the request
@@ -49,24 +46,12 @@ function stringSlots(route: RestRoute): Slot[] {
 describe('SQL injection in every string parameter', () => {
   let stack: TestStack;
   let credentials: Credentials;
-  let idp: HttpRecorder;
 
+  let close: (() => Promise<void>) | undefined;
   beforeAll(async () => {
-    const jwk = { ...(await exportJWK((await generateKeyPair('RS256')).publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-    idp = await new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();
-    stack = await startTestStack({
-      ...SECURITY_STACK_ENV,
-      LOG_LEVEL: 'warn',
-      EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`,
-      EXTERNAL_VERIFIER_ISSUER: 'https://idp.test',
-      EXTERNAL_VERIFIER_AUDIENCE: 'qris-app',
-    });
-    credentials = await demoCredentials(stack);
+    ({ stack, credentials, close } = await startSecurityStack());
   });
-  afterAll(async () => {
-    await stack?.close();
-    await idp?.stop();
-  });
+  afterAll(() => close?.());
 
   const routes = ALL_ROUTES.filter((route) => stringSlots(route).length > 0);
   it.each(routes.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {

@@ -11,7 +11,9 @@ import { messagingSignature } from '../../rest-adapters/core/routes/webhooks/mes
 import { partnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
 import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
-import type { TestStack } from './test-stack';
+import { exportJWK, generateKeyPair } from 'jose';
+import { HttpRecorder } from './http-recorder';
+import { type TestStack, startTestStack } from './test-stack';
 
 /**
  * What the security suites share: every REST route of REST_ADAPTERS with the credentials it needs (a route
@@ -227,3 +229,28 @@ export async function tableCounts(adminUrl: string): Promise<Record<string, numb
   const rows = await adminQuery<{ name: string; n: number }>(adminUrl, sql);
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }
+
+/**
+ * The stack the route-wide suites run against: a local identity provider (JWKS of a key made here) so that
+ * external-phone-verify is configured, the messaging webhook configured, and demo credentials for every surface.
+ */
+export async function startSecurityStack(): Promise<{ stack: TestStack; credentials: Credentials; close: () => Promise<void> }> {
+  const jwk = { ...(await exportJWK((await generateKeyPair('RS256')).publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+  const idp = await new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();
+  const stack = await startTestStack({
+    ...SECURITY_STACK_ENV,
+    LOG_LEVEL: 'warn',
+    EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`,
+    EXTERNAL_VERIFIER_ISSUER: 'https://idp.test',
+    EXTERNAL_VERIFIER_AUDIENCE: 'qris-app',
+  });
+  return {
+    stack,
+    credentials: await demoCredentials(stack),
+    close: async () => {
+      await stack.close();
+      await idp.stop();
+    },
+  };
+}
+
