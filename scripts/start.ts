@@ -84,6 +84,8 @@ async function main(): Promise<void> {
   log(`  bank ${DEMO.bank.code} (tier 1)     lookup key ${DEMO.bank.lookupKeyId} / ${DEMO.bank.lookupSecret}, event key ${DEMO.bank.eventKeyId} / ${DEMO.bank.eventSecret}`);
   log(`  app user (owner)      ${DEMO.owner.phone}: POST ${rest}/auth/request-otp {"phone":"${DEMO.owner.phone}"}, read the code with`);
   log(`                        \`npm run ops -- dev:outbox --phone ${DEMO.owner.phone}\`, then POST ${rest}/auth/verify-otp {request_id, phone, code}`);
+  log(`  operator (GraphQL)     \`npm run ops -- operator:token --name you --roles admin\` → Authorization: Bearer <token> at the gateway`);
+  log(`  partner data          referred merchants with ~13 months of transactions and settlements; outlet endpoints enabled`);
   log(`  try                   curl '${rest}/references/cities?province_id=31'`);
   if (usingDevSecrets.length > 0) log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);
   log('Ctrl-C stops everything.');
