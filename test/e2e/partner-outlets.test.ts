@@ -114,6 +114,9 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
     const detail = await get(tokens.B, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}`, 'B');
     expect(detail.statusCode).toBe(200);
     expect(detail.json()).toMatchObject({ outlet_id: outlets[0].outlet_id, outlet_code: 'PUSAT', mid: 'MID-0001' });
+    expect(detail.json().created_at).toMatch(/Z$/);
+    const detailA = await get(tokens.A, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}`, 'A');
+    expect(detailA.json()).toMatchObject({ outlet_id: outlets[0].outlet_id, outlet_code: 'PUSAT', device_count: 1, created_at: expect.stringMatching(/\+07:00$/) });
 
     const a = await get(tokens.A, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}/devices`, 'A');
     expect(a.json()).toEqual({

@@ -2,12 +2,11 @@
  * Merchant scoring (docs/scoring.md), as pure functions of per-day aggregates. No I/O: scoring.service.ts
  * reads the aggregates with one grouped query; everything here is arithmetic a finance partner can redo by hand.
  *
- * Calendar: Asia/Jakarta, UTC+07:00 all year (no daylight saving since 1964), so a Jakarta date is the UTC date
- * of the instant shifted by +7 h. Dates are 'YYYY-MM-DD', months 'YYYY-MM'.
+ * Calendar: Asia/Jakarta through the shared zone helper (IANA offsets, no constant). Dates are 'YYYY-MM-DD',
+ * months 'YYYY-MM'.
  */
+import { ZonedCalendar, addDays } from '../../../../../lib/time/zoned-time';
 
-export const JAKARTA_OFFSET_MS = 7 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 export const WINDOW_MONTHS = 12;
 /** Stability needs at least this many months in its sample (else null). */
 export const MIN_STABILITY_MONTHS = 3;
@@ -81,19 +80,16 @@ export interface ScoringB {
 
 // ---------------------------------------------------------------- calendar
 
+/** The Asia/Jakarta calendar of the shared zone helper (lib/time/zoned-time.ts): no fixed offset here. */
+const JAKARTA = new ZonedCalendar('Asia/Jakarta');
+
 /** Jakarta date (YYYY-MM-DD) of an instant. */
-export function jakartaDate(instant: Date): string {
-  return new Date(instant.getTime() + JAKARTA_OFFSET_MS).toISOString().slice(0, 10);
-}
+export const jakartaDate = (instant: Date): string => JAKARTA.dateOf(instant);
 
 /** The instant of 00:00 WIB on a Jakarta date. */
-export function jakartaMidnight(day: string): Date {
-  return new Date(Date.parse(`${day}T00:00:00Z`) - JAKARTA_OFFSET_MS);
-}
+export const jakartaMidnight = (day: string): Date => JAKARTA.midnight(day);
 
-export function addDays(day: string, days: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-}
+export { addDays };
 
 export function addMonths(month: string, months: number): string {
   const [year, mon] = month.split('-').map(Number);
