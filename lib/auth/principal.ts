@@ -7,6 +7,8 @@ import { SignJWT, jwtVerify } from 'jose';
  * gateway under their own service token; the gateway signs the principal for the subgraphs, which
  * enforce data scope themselves. The schema validates what an adapter asserts.
  */
+const BankPrincipalSchema = Type.Object({ kind: Type.Literal('bank'), bankId: Type.String(), bankCode: Type.String(), tier: Type.Integer() });
+
 export const PrincipalSchema = Type.Union([
   Type.Object({ kind: Type.Literal('anonymous') }),
   Type.Object({ kind: Type.Literal('service'), service: Type.String() }),
@@ -36,7 +38,13 @@ export const PrincipalSchema = Type.Union([
     /** Merchants the partner adapter verified in scope for this request (partnerMerchantAccess); subgraphs other than merchant refuse the rest. */
     merchantIds: Type.Optional(Type.Array(Type.String())),
   }),
-  Type.Object({ kind: Type.Literal('bank'), bankId: Type.String(), bankCode: Type.String(), tier: Type.Integer() }),
+  BankPrincipalSchema,
+  /**
+   * Several banks at once: the bank adapter sends the intake calls of several banks, each verified by its own
+   * signature, as one operation (a micro-batch). Every item of such an operation names its bank, which must be
+   * one of these; subgraphs then scope each item as that bank alone (lib/auth/bank-scope.ts).
+   */
+  Type.Object({ kind: Type.Literal('banks'), banks: Type.Array(BankPrincipalSchema, { minItems: 1, maxItems: 1000 }) }),
 ]);
 export type Principal = Static<typeof PrincipalSchema>;
 const principalCheck = TypeCompiler.Compile(PrincipalSchema);

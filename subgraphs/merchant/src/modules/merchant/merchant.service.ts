@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { banksOf } from '../../../../../lib/auth/bank-scope';
 import type { Principal } from '../../../../../lib/auth/principal';
 import { BadInputError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '../../../../../lib/federation/loaders';
@@ -60,7 +61,9 @@ export class MerchantService {
     if (principal.kind === 'user' && principal.merchantId?.toLowerCase() !== id.toLowerCase()) return null;
     const merchant = UUID_PATTERN.test(id) ? await this.byId.load(id) : null;
     if (!merchant) return null;
-    if (principal.kind === 'bank' && !(merchant.bank?.id === principal.bankId && (merchant.pspVisibleAt || principal.tier === 1))) return null;
+    // A batch of several banks sees what one of them sees; the caller matches each item's bank to bankCode.
+    const banks = banksOf(principal);
+    if (banks.length > 0 && !banks.some((bank) => merchant.bank?.id === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1))) return null;
     return toMerchantType(merchant);
   }
 
