@@ -42,7 +42,7 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
   }
 
   /** Through the gateway with a service token, acting as `principal` when given. */
-  async function gateway(query: string, principal?: Principal): Promise<GraphQLResponse> {
+  async function gateway(query: string, principal?: Principal, variables: Record<string, unknown> = {}): Promise<GraphQLResponse> {
     const token = await issueServiceToken('test', stack.config.secrets.serviceTokenSecret);
     const res = await request(stack.gatewayUrl, {
       method: 'POST',
@@ -51,7 +51,7 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
         authorization: `Bearer ${token}`,
         ...(principal ? { [ACTING_PRINCIPAL_HEADER]: encodeActingPrincipal(principal) } : {}),
       },
-      body: JSON.stringify({ query }),
+      body: JSON.stringify({ query, variables }),
     });
     return (await res.body.json()) as GraphQLResponse;
   }
@@ -250,6 +250,37 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
         // Both demo terminals were seen at the same instant; the later id wins the tie.
         terminal: { tid: 'TDEMO0002', model: 'QRIS Soundbox S1', status: 'online', lastSeenAt: expect.any(String), outlet: { code: 'MENTENG', merchant: { merchantCode: DEMO.merchantCode } } },
       });
+    });
+
+    it('resolves a batch of several banks through the gateway, each item as its own bank', async () => {
+      const demoBank: Principal = { kind: 'bank', bankId: DEMO.bank.id, bankCode: 'BDEMO', tier: 1 };
+      const batch: Principal = { kind: 'banks', banks: [demoBank, OTHER_BANK as Extract<Principal, { kind: 'bank' }>] };
+      const query = `query ($requests: [NmidOfBankInput!]!) { outletsByNmid(requests: $requests) { code merchant { id status bankCode } } }`;
+      const nmid = DEMO.outlets[0].nmid;
+      const requests = [
+        { bankCode: 'BDEMO', nmid },
+        { bankCode: 'BOTHER', nmid }, // the same NMID named by a bank that did not issue it
+        { bankCode: 'BDEMO', nmid: 'ID9999999999999' },
+      ];
+      expect((await gateway(query, batch, { requests })).data).toEqual({
+        outletsByNmid: [{ code: 'PUSAT', merchant: { id: DEMO.merchantId, status: 'active', bankCode: 'BDEMO' } }, null, null],
+      });
+      // The merchant subgraph scopes the merchant by the batch's banks (their ids): a merchant of none of them is not
+      // resolved, and the item (whose merchant is non-null) comes back null.
+      const stranger = await gateway(query, { kind: 'banks', banks: [DEMO_BANK as never] }, { requests: [{ bankCode: 'BDEMO', nmid }] });
+      expect(stranger.errors).toBeUndefined();
+      expect(stranger.data).toEqual({ outletsByNmid: [null] });
+    });
+
+    it('refuses an item naming a bank the batch does not act for, and batches over 500', async () => {
+      const batch: Principal = { kind: 'banks', banks: [OTHER_BANK as never] };
+      const query = `query ($requests: [NmidOfBankInput!]!) { outletsByNmid(requests: $requests) { code } }`;
+      const nmid = DEMO.outlets[0].nmid;
+      expect(errorOf(await subgraph(batch, query, { requests: [{ bankCode: 'BDEMO', nmid }] }))).toMatchObject({ code: 'FORBIDDEN' });
+      expect(errorOf(await subgraph(DEMO_BANK, query, { requests: [{ bankCode: 'BOTHER', nmid }] }))).toMatchObject({ code: 'FORBIDDEN' });
+      const many = Array.from({ length: 501 }, () => ({ bankCode: 'BOTHER', nmid }));
+      expect(errorOf(await subgraph(batch, query, { requests: many }))).toMatchObject({ code: 'BAD_USER_INPUT' });
+      expect(errorOf(await subgraph(SERVICE, query, { requests: [] }))).toMatchObject({ code: 'FORBIDDEN' });
     });
 
     it('serves outletByNmid to a bank acting through the gateway, scoped to its NMIDs', async () => {

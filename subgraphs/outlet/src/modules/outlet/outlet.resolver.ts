@@ -1,10 +1,15 @@
 import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { bankOfItem } from '../../../../../lib/auth/bank-scope';
 import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
 import { assertUserMay, outletInScope, withinScope } from '../../../../../lib/auth/user-scope';
 import type { OutletContext } from '../../context';
 import { MerchantRef } from '../../references/merchant.ref';
-import { AssignNmidInput, ChangeNmidStatusInput, EnsureDefaultOutletInput, OutletType } from './outlet.type';
+import { OutletInputError } from './outlet.errors';
+import { AssignNmidInput, ChangeNmidStatusInput, EnsureDefaultOutletInput, NmidOfBankInput, OutletType } from './outlet.type';
+
+/** Most NMIDs one outletsByNmid call resolves (the bank adapter's micro-batch is smaller). */
+const MAX_NMIDS_PER_CALL = 500;
 
 @Resolver(() => OutletType)
 export class OutletResolver {
@@ -18,6 +23,18 @@ export class OutletResolver {
   @Query(() => OutletType, { nullable: true, description: 'The live outlet with this NMID; a bank sees only the NMIDs it issued.' })
   outletByNmid(@Arg('nmid') nmid: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
     return ctx.services.outlet.findByNmid(nmid, ctx.principal);
+  }
+
+  @Authorized('bank', 'banks')
+  @Query(() => [OutletType], {
+    nullable: 'items',
+    description:
+      'outletByNmid for each item, as the bank the item names (one of the caller’s banks): the bank adapter resolves a micro-batch of events in one call. Aligned with `requests`; null where unknown.',
+  })
+  outletsByNmid(@Arg('requests', () => [NmidOfBankInput]) requests: NmidOfBankInput[], @Ctx() ctx: OutletContext): Promise<(OutletType | null)[]> {
+    if (requests.length > MAX_NMIDS_PER_CALL) throw new OutletInputError(`at most ${MAX_NMIDS_PER_CALL} requests`);
+    const banks = requests.map((r) => bankOfItem(ctx.principal, r.bankCode));
+    return Promise.all(requests.map((r, i) => ctx.services.outlet.findByNmid(r.nmid, banks[i])));
   }
 
   @Authorized('internal', 'operator', 'bank')
@@ -64,7 +81,7 @@ export class OutletResolver {
  */
 @Resolver(() => MerchantRef)
 export class MerchantOutletsResolver {
-  @Authorized('service', 'internal', 'operator', 'bank', 'partner', 'user')
+  @Authorized('service', 'internal', 'operator', 'bank', 'banks', 'partner', 'user')
   @FieldResolver(() => [OutletType], {
     description: 'Live outlets, the default outlet first. A partner principal needs the merchant in its merchantIds; an app user sees its outlets.',
   })

@@ -84,6 +84,15 @@ export class ChangeNmidStatusInput {
   reason?: string | null;
 }
 
+@InputType('NmidOfBankInput', { description: 'An NMID as one bank of a batch names it.' })
+export class NmidOfBankInput {
+  @Field({ description: 'The bank the item acts for: one of the calling principal’s banks.' })
+  bankCode!: string;
+
+  @Field()
+  nmid!: string;
+}
+
 @InputType('EnsureDefaultOutletInput')
 export class EnsureDefaultOutletInput {
   @Field(() => ID)
