@@ -44,6 +44,11 @@ import { HOST, envInt, graphqlRequests, median, percentile, progress, sleep, sta
 
 const SETTINGS = {
   connections: envInt('BENCH_CONNECTIONS', 10),
+  /**
+   * Connections of the two event targets (floor and product). Banks deliver events from many switch threads at
+   * once; 1,000 events/s at tens of milliseconds each needs tens in flight (Little's law), as a bank's sender has.
+   */
+  eventConnections: envInt('BENCH_EVENT_CONNECTIONS', 64),
   warmupSecs: envInt('BENCH_WARMUP_SECS', 2),
   durationSecs: envInt('BENCH_DURATION_SECS', 8),
   rounds: envInt('BENCH_ROUNDS', 3),
@@ -481,8 +486,15 @@ interface Load {
   statusCounts: Record<string, number>;
 }
 
-async function load(origin: string, durationSecs: number, dynamic: DynamicRequest, overallRate?: number, latencies?: number[]): Promise<Load> {
-  const options = { url: origin, connections: SETTINGS.connections, duration: durationSecs, requests: [dynamic], ...(overallRate ? { overallRate } : {}) };
+async function load(
+  origin: string,
+  durationSecs: number,
+  dynamic: DynamicRequest,
+  overallRate?: number,
+  latencies?: number[],
+  connections = SETTINGS.connections,
+): Promise<Load> {
+  const options = { url: origin, connections, duration: durationSecs, requests: [dynamic], ...(overallRate ? { overallRate } : {}) };
   const instance = autocannon(options as unknown as autocannon.Options);
   const statusCounts: Record<string, number> = {};
   instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
@@ -611,11 +623,12 @@ class Bench {
         };
         break;
     }
-    if (SETTINGS.warmupSecs > 0) await load(target.origin, SETTINGS.warmupSecs, dynamic('w'), rateCap);
+    const connections = target.key === 'events' || target.key === 'eventsFloor' ? SETTINGS.eventConnections : SETTINGS.connections;
+    if (SETTINGS.warmupSecs > 0) await load(target.origin, SETTINGS.warmupSecs, dynamic('w'), rateCap, undefined, connections);
     const callsBefore = await subgraphCounts();
     const cpuBefore = await this.cpu.snapshot();
     const latencies: number[] = [];
-    const { result, statusCounts } = await load(target.origin, SETTINGS.durationSecs, dynamic('m'), rateCap, latencies);
+    const { result, statusCounts } = await load(target.origin, SETTINGS.durationSecs, dynamic('m'), rateCap, latencies, connections);
     const cpuAfter = await this.cpu.snapshot();
     const callsAfter = await subgraphCounts();
     if (reusedCounter) extra.coldReusedWithinTtl = reusedCounter();
@@ -778,7 +791,7 @@ async function main(): Promise<void> {
     const bench = new Bench(seeded, pg, cpu);
     progress(
       `targets agree; ${seeded.hot.length} hot banks and pairs (${HOT_GROUPS} groups), ${seeded.coldBanks.length} cold banks with ${seeded.cold.length} cold pairs; ` +
-        `at rate: ${RATE_PER_MIN}/min × ${SETTINGS.rateSecs} s per target; ceilings: ${SETTINGS.rounds} rounds × ${TARGETS.length} targets × (${SETTINGS.warmupSecs} s warm-up + ${SETTINGS.durationSecs} s), ${SETTINGS.connections} connections`,
+        `at rate: ${RATE_PER_MIN}/min × ${SETTINGS.rateSecs} s per target; ceilings: ${SETTINGS.rounds} rounds × ${TARGETS.length} targets × (${SETTINGS.warmupSecs} s warm-up + ${SETTINGS.durationSecs} s), ${SETTINGS.connections} connections (events: ${SETTINGS.eventConnections})`,
     );
 
     const idle = await bench.idle(IDLE_SECS);
@@ -927,7 +940,7 @@ function report({
     header,
     ...RATE_TARGETS.filter((t) => atRate[t.key]).map((t) => row(atRate[t.key])),
     '',
-    `Throughput ceilings: medians of ${SETTINGS.rounds} rounds, ${SETTINGS.connections} connections, ${SETTINGS.durationSecs} s per run after ${SETTINGS.warmupSecs} s warm-up, keys rotated`,
+    `Throughput ceilings: medians of ${SETTINGS.rounds} rounds, ${SETTINGS.connections} connections (events: ${SETTINGS.eventConnections}), ${SETTINGS.durationSecs} s per run after ${SETTINGS.warmupSecs} s warm-up, keys rotated`,
     header,
     ...TARGETS.map((t) => row(summary[t.key])),
     '',

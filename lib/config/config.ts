@@ -77,6 +77,10 @@ const EnvSchema = Type.Object({
   HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
   /** Every HTTP server: an idle keep-alive connection is closed after, ms (above the clients' pool keep-alive of 30 s). */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 72000 }),
+  /** Bank calls (events, by-NMID lookups) sent to the graph together at most (the REST adapter's micro-batch); 1 sends each alone. */
+  BANK_BATCH_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
+  /** Micro-batches of each kind running at once; calls arriving meanwhile wait and leave together. */
+  BANK_BATCH_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   /** Multiplies the webhook retry delays (30 s, 5 min, 30 min, 2 h); tests shrink them, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /** How often the merchant process looks for due webhook deliveries; 0 runs no dispatcher in that process. */
@@ -152,6 +156,8 @@ export interface Config {
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number };
   webhooks: { retryScale: number; dispatchIntervalMs: number };
+  /** The REST adapter's micro-batches of bank calls (rest-adapters/psp/routes/shared/bank-batch.ts). */
+  bankBatch: { max: number; inFlight: number };
   partnerCredentialCacheMs: number;
   notifications: {
     messaging: ProviderEndpoint;
@@ -248,6 +254,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
     },
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
+    bankBatch: { max: env.BANK_BATCH_MAX, inFlight: env.BANK_BATCH_IN_FLIGHT },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
     notifications: {
       messaging: { url: env.MESSAGING_PROVIDER_URL, token: env.MESSAGING_PROVIDER_TOKEN },

@@ -150,10 +150,14 @@ function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdap
       if (route.handle) return route.handle(input, runtime, req, reply);
       if (route.cacheable) return serveCacheable(route, input, runtime, req, reply, referenceCache, '');
       if (privateCache) return serveCacheable(route, input, runtime, req, reply, privateCache, JSON.stringify(req.acting ?? null));
-      const data = await runtime.run(route.operation, route.variables?.(input) ?? {});
+      const data = await loadData(route, input, runtime, req);
       return route.map ? route.map(data, input) : data;
     },
   });
+}
+
+function loadData(route: RestRoute, input: never, runtime: RouteRuntime, req: FastifyRequest): Promise<unknown> {
+  return route.load ? route.load(input, runtime, req) : runtime.run(route.operation, route.variables?.(input) ?? {});
 }
 
 /**
@@ -172,7 +176,7 @@ async function serveCacheable(
   const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
   if (!entry) {
-    const data = await runtime.run(route.operation, route.variables?.(input) ?? {});
+    const data = await loadData(route, input, runtime, req);
     entry = cache.store(key, String(reply.serialize(route.map ? route.map(data, input) : data)));
   }
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);

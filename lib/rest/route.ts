@@ -41,6 +41,8 @@ export interface RestRoute<S extends RouteSchemas = RouteSchemas, Data = any> {
   /** OpenAPI operationId when one operation serves several routes (unique per route); the operation's name otherwise. */
   operationId?: string;
   variables?: (input: Input<S>) => Record<string, unknown>;
+  /** Fetches the data instead of running `operation` with `variables` (e.g. through a micro-batch); cached and mapped as usual. */
+  load?: (input: Input<S>, runtime: RouteRuntime, req: FastifyRequest) => Promise<Data>;
   map?: (data: Data, input: Input<S>) => Static<S['response'][200]>;
   /**
    * Verifies the caller (signature, token, key) and returns who the route acts for; it throws an HttpError

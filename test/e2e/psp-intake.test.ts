@@ -21,6 +21,7 @@ function signEvent(key: Key, path: string, raw: string, timestamp = jakartaNow()
 describe('PSP intake: events, settlements, NMID assignment', () => {
   let stack: TestStack;
   let eventKeyA: Key;
+  let eventKeyB: Key;
   let lookupKeyA: Key;
   let merchantA: { merchant_id: string; outlets: { outlet_id: string; nmid: string | null }[] };
   const demoLookup: Key = { keyId: DEMO.bank.lookupKeyId, secret: DEMO.bank.lookupSecret };
@@ -53,7 +54,8 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     const a = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKA', name: 'Bank A', tier: 'external' });
-    await createBank(stack.config, stack.database.adminUrl, { code: 'BANKB', name: 'Bank B', tier: 'external' });
+    const b = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKB', name: 'Bank B', tier: 'external' });
+    eventKeyB = { keyId: b.event_key_id, secret: b.event_secret };
     eventKeyA = { keyId: a.event_key_id, secret: a.event_secret };
     lookupKeyA = { keyId: a.lookup_key_id, secret: a.lookup_secret };
     merchantA = await onboardMerchant(stack.config, stack.database.adminUrl, {
@@ -107,6 +109,43 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       expect(await count('payment_events', "external_event_id like 'burst-%'")).toBe(200);
       expect(await count('transactions', "transaction_code like 'TRX-burst-%'")).toBe(200);
     }, 120_000);
+
+    it('records events of several banks arriving together in shared batches, each scoped as its own bank', async () => {
+      const graphqlCalls = async () => {
+        const text = (await stack.subgraphs.transaction.app.inject({ method: 'GET', url: '/metrics' })).body;
+        return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+      };
+      const before = await graphqlCalls();
+      // 20 rounds, each: A and B on their own NMIDs with the SAME external id (ids are per bank), each naming the
+      // other's NMID (unknown to it), and A sending its event twice.
+      const sends = Array.from({ length: 20 }, (_, i) => [
+        { key: eventKeyA, body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }), expect: { status: 'success', merchant_id: merchantA.merchant_id } },
+        { key: eventKeyA, body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }), expect: { merchant_id: merchantA.merchant_id } },
+        { key: eventKeyB, body: successEvent(`mixed-${i}`, { nmid: 'ID1026112239999', transaction_code: `TRX-mixed-B-${i}` }), expect: { status: 'success' } },
+        { key: eventKeyA, body: successEvent(`mixed-xa-${i}`, { nmid: 'ID1026112239999' }), expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null } },
+        { key: eventKeyB, body: successEvent(`mixed-xb-${i}`, { nmid: 'ID1026112230000' }), expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null } },
+      ]).flat();
+      const answers = await Promise.all(sends.map(({ key, body }) => post(key, '/psp/v1/events', body)));
+      answers.forEach((answer, i) => {
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json()).toMatchObject(sends[i].expect);
+      });
+      // A's two copies: one success, one duplicate_skipped, the same event id.
+      for (let i = 0; i < 20; i += 1) {
+        const [first, copy] = [answers[i * 5].json(), answers[i * 5 + 1].json()];
+        expect([first.status, copy.status].sort()).toEqual(['duplicate_skipped', 'success']);
+        expect(copy.event_id).toBe(first.event_id);
+      }
+      const rows = await adminQuery<{ bank_code: string; n: string }>(
+        stack.database.adminUrl,
+        `select bank_code, count(*) as n from "transaction".payment_events where external_event_id like 'mixed-%' group by bank_code order by bank_code`,
+      );
+      expect(rows.map((r) => [r.bank_code, Number(r.n)])).toEqual([['BANKA', 40], ['BANKB', 40]]);
+      expect(await count('transactions', "transaction_code like 'TRX-mixed-%' and bank_code = 'BANKA'")).toBe(20);
+      expect(await count('transactions', "transaction_code like 'TRX-mixed-B-%' and bank_code = 'BANKB'")).toBe(20);
+      // 100 events arriving together took far fewer than one recording call each.
+      expect((await graphqlCalls()) - before).toBeLessThan(50);
+    });
 
     it('stores an event it cannot apply and says why: unknown NMID, another bank’s NMID, refund of an unknown transaction', async () => {
       const unknown = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-unknown', { nmid: 'ID9999999999999' }))).json();

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import type { BankPrincipal } from '../../../lib/auth/bank-scope';
 import type { Principal } from '../../../lib/auth/principal';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../../../lib/auth/hmac-signature';
 import { HttpError } from '../../../lib/rest/error-body';
@@ -77,4 +78,10 @@ declare module 'fastify' {
     /** The body exactly as received, for signature checks (set by the adapter's content-type parser). */
     rawBody?: string;
   }
+}
+
+/** The bank a route guarded by bankSignature acts for. */
+export function actingBank(req: FastifyRequest): BankPrincipal {
+  if (req.acting?.kind !== 'bank') throw new Error('route is not guarded by bankSignature');
+  return req.acting;
 }

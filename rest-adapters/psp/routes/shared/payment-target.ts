@@ -6,16 +6,16 @@ import type { RouteRuntime } from '../../../../lib/rest/route';
  * bank (another bank's NMID is unknown) and the merchant subgraph adds the merchant. A separate operation
  * from the recording one: its answer is part of what gets recorded.
  */
-export const resolveNmid = loadOperation(__dirname, 'resolve-nmid.graphql');
+const resolveNmid = loadOperation(__dirname, 'resolve-nmid.graphql');
+/** The same for a micro-batch of several banks' events: one item per event, each resolved as its own bank. */
+const resolveNmids = loadOperation(__dirname, 'resolve-nmids.graphql');
 
-export interface ResolvedNmid {
-  outletByNmid: {
-    id: string;
-    mid: string | null;
-    nmidStatus: string;
-    terminals: { id: string; tid: string | null }[];
-    merchant: { id: string; status: string; categoryCode: string | null; outlets: { id: string }[] } | null;
-  } | null;
+interface ResolvedOutlet {
+  id: string;
+  mid: string | null;
+  nmidStatus: string;
+  terminals: { id: string; tid: string | null }[];
+  merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: { id: string }[] } | null;
 }
 
 export interface PaymentTarget {
@@ -28,14 +28,37 @@ export interface PaymentTarget {
   nmidStatus: string;
 }
 
+export interface NmidReference {
+  bankCode: string;
+  nmid: string;
+  mid?: string;
+  tid?: string;
+}
+
+/** The target of one NMID, resolved as the calling bank. */
+export async function resolvePaymentTarget(runtime: RouteRuntime, reference: NmidReference): Promise<PaymentTarget | null> {
+  const { outletByNmid } = await runtime.run<{ outletByNmid: ResolvedOutlet | null }>(resolveNmid, { nmid: reference.nmid });
+  return targetOf(outletByNmid, reference);
+}
+
+/** Targets of several NMIDs in one call, each resolved as the bank it names; `runtime.run` acts for all of those banks. */
+export async function resolvePaymentTargets(
+  run: RouteRuntime['run'],
+  references: NmidReference[],
+): Promise<(PaymentTarget | null)[]> {
+  const requests = references.map(({ bankCode, nmid }) => ({ bankCode, nmid }));
+  const { outletsByNmid } = await run<{ outletsByNmid: (ResolvedOutlet | null)[] }>(resolveNmids, { requests });
+  return references.map((reference, i) => targetOf(outletsByNmid[i] ?? null, reference));
+}
+
 /**
- * The target of an event, or null when the NMID is unknown to this bank, its merchant is not visible to
- * the bank, or a MID sent with it does not belong to that outlet. A TID that matches none of the outlet's
- * terminals leaves the terminal unresolved (recorded as sent in the payload).
+ * Null when the NMID is unknown to the bank, its merchant is not visible to the bank (a batch sees the merchants
+ * of all its banks, so the merchant's bank must be the item's), or a MID sent with it does not belong to that
+ * outlet. A TID that matches none of the outlet's terminals leaves the terminal unresolved (recorded as sent in
+ * the payload).
  */
-export async function resolvePaymentTarget(runtime: RouteRuntime, nmid: string, mid?: string, tid?: string): Promise<PaymentTarget | null> {
-  const { outletByNmid: outlet } = await runtime.run<ResolvedNmid>(resolveNmid, { nmid });
-  if (!outlet?.merchant) return null;
+function targetOf(outlet: ResolvedOutlet | null, { bankCode, mid, tid }: NmidReference): PaymentTarget | null {
+  if (!outlet?.merchant || outlet.merchant.bankCode !== bankCode) return null;
   if (mid && outlet.mid && mid !== outlet.mid) return null;
   return {
     merchantId: outlet.merchant.id,

@@ -1,18 +1,18 @@
 import { errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
-import { resolvePaymentTarget } from '../../shared/payment-target';
-import { type PaymentEventResult, assertComplete, toEventResponse, toRecordInput } from './mapper';
+import { actingBank, bankSignature } from '../../../auth/bank-signature';
+import { record, recordEvent } from './intake';
+import { type PaymentEventResult, assertComplete, toEventResponse } from './mapper';
 import { EventResponse, PaymentEvent } from './schema';
 
-const record = loadOperation(__dirname);
 const changeNmidStatus = loadOperation(__dirname, 'change-nmid-status.graphql');
 const markApplied = loadOperation(__dirname, 'mark-applied.graphql');
 
 /**
  * Signature → per-type validation → resolve the NMID (outlet, merchant) → record once (the inbox
- * de-duplicates by bank and external_event_id). An NMID status change is applied in the outlet subgraph
+ * de-duplicates by bank and external_event_id); events arriving together are resolved and recorded together
+ * (intake.ts). An NMID status change is applied in the outlet subgraph
  * after it is recorded, then marked applied; a replay of one recorded but not applied applies it again.
  */
 export default defineRoute({
@@ -28,11 +28,9 @@ export default defineRoute({
   authenticate: bankSignature('event'),
   rateLimit: { max: 6000, windowSecs: 60 },
   // The validated body is the parsed request as sent (this schema strips nothing and adds no defaults).
-  handle: async ({ body }, runtime) => {
+  handle: async ({ body }, runtime, req) => {
     assertComplete(body);
-    const target = await resolvePaymentTarget(runtime, body.nmid, body.mid, body.tid);
-    const input = toRecordInput(body, body, target);
-    let result = (await runtime.run<{ recordPaymentEvent: PaymentEventResult }>(record, { input })).recordPaymentEvent;
+    let result = await recordEvent(runtime, actingBank(req), body);
     if (body.event_type === 'nmid.status_changed' && result.status !== 'rejected' && !result.applied) {
       await runtime.run(changeNmidStatus, { input: { nmid: body.nmid, status: body.nmid_new_status, reason: body.nmid_reason ?? null } });
       const marked = (await runtime.run<{ markPaymentEventApplied: PaymentEventResult }>(markApplied, { eventId: result.eventId })).markPaymentEventApplied;

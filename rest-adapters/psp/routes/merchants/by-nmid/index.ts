@@ -1,9 +1,9 @@
 import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
+import { actingBank, bankSignature } from '../../../auth/bank-signature';
 import { PspMerchantDetail } from '../psp-merchant.schema';
-import { toByNmidResponse } from './mapper';
+import { byNmid, lookUp } from './lookup';
+import { type PspMerchantByNmidData, toByNmidResponse } from './mapper';
 import { ByNmidParams, ByNmidQuery } from './schema';
 
 export default defineRoute({
@@ -13,10 +13,11 @@ export default defineRoute({
   description: 'The most frequent call. Answers are cached for 30 s per bank (psp-api.md §8).',
   tags: ['psp: lookups'],
   schema: { params: ByNmidParams, querystring: ByNmidQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
-  operation: loadOperation(__dirname),
+  operation: byNmid,
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 1000, windowSecs: 60 },
   privateCacheSecs: 30,
-  variables: ({ params, query }) => ({ nmid: params.nmid, includeOutlets: query.include_outlets }),
-  map: (data) => toByNmidResponse(data as never),
+  // Cache misses of every bank that arrive together are looked up together (lookup.ts).
+  load: ({ params, query }, runtime, req) => lookUp({ runtime, bank: actingBank(req), nmid: params.nmid, includeOutlets: query.include_outlets }),
+  map: (data: PspMerchantByNmidData) => toByNmidResponse(data),
 });

@@ -1,7 +1,7 @@
 import { errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
+import { actingBank, bankSignature } from '../../../auth/bank-signature';
 import { resolvePaymentTarget } from '../../shared/payment-target';
 import { type SettlementResultData, assertConsistent, toSettlementInput, toSettlementResponse } from './mapper';
 import { SettlementRequest, SettlementResponse } from './schema';
@@ -22,7 +22,7 @@ export default defineRoute({
   rateLimit: { max: 600, windowSecs: 60 },
   handle: async ({ body }, runtime, req) => {
     assertConsistent(body, req.acting);
-    const target = await resolvePaymentTarget(runtime, body.nmid);
+    const target = await resolvePaymentTarget(runtime, { bankCode: actingBank(req).bankCode, nmid: body.nmid });
     const input = toSettlementInput(body, body, target);
     const { recordSettlement } = await runtime.run<{ recordSettlement: SettlementResultData }>(record, { input });
     return toSettlementResponse(recordSettlement);

@@ -1,0 +1,44 @@
+import type { BankPrincipal } from '../../../../../lib/auth/bank-scope';
+import { HttpError } from '../../../../../lib/rest/error-body';
+import { loadOperation } from '../../../../../lib/rest/operation';
+import type { RouteRuntime } from '../../../../../lib/rest/route';
+import { type BankCall, bankBatch } from '../../shared/bank-batch';
+import { type NmidReference, resolvePaymentTarget, resolvePaymentTargets } from '../../shared/payment-target';
+import { type PaymentEventResult, toRecordInput } from './mapper';
+import type { PaymentEvent } from './schema';
+
+/** The single-event operation: also what names the route in the OpenAPI document. */
+export const record = loadOperation(__dirname);
+const recordBatch = loadOperation(__dirname, 'record-batch.graphql');
+
+interface EventCall extends BankCall {
+  event: PaymentEvent;
+}
+
+const referenceOf = ({ event, bank }: EventCall): NmidReference => ({ bankCode: bank.bankCode, nmid: event.nmid, mid: event.mid, tid: event.tid });
+
+/**
+ * Events of every bank that arrive together are resolved and recorded together: two operations per batch
+ * (`outletsByNmid`, `recordPaymentEvents`) instead of two per event.
+ */
+const submit = bankBatch<EventCall, PaymentEventResult>({
+  async alone(call) {
+    const target = await resolvePaymentTarget(call.runtime, referenceOf(call));
+    const input = toRecordInput(call.event, call.event, target);
+    return (await call.runtime.run<{ recordPaymentEvent: PaymentEventResult }>(record, { input })).recordPaymentEvent;
+  },
+  async together(calls, run) {
+    const targets = await resolvePaymentTargets(run, calls.map(referenceOf));
+    const inputs = calls.map((call, i) => ({ ...toRecordInput(call.event, call.event, targets[i]), bankCode: call.bank.bankCode }));
+    const { recordPaymentEvents } = await run<{ recordPaymentEvents: { result: PaymentEventResult | null; inputError: string | null }[] }>(
+      recordBatch,
+      { inputs },
+    );
+    return recordPaymentEvents.map((outcome) => outcome.result ?? new HttpError(400, 'bad_request', outcome.inputError ?? 'invalid event'));
+  },
+});
+
+/** Stores and applies one verified event of `bank` (once per bank and external_event_id). */
+export function recordEvent(runtime: RouteRuntime, bank: BankPrincipal, event: PaymentEvent): Promise<PaymentEventResult> {
+  return submit({ runtime, bank, event });
+}

@@ -1,0 +1,51 @@
+import type { BankPrincipal } from '../../../../lib/auth/bank-scope';
+import type { Config } from '../../../../lib/config/config';
+import { HttpError } from '../../../../lib/rest/error-body';
+import { MicroBatcher } from '../../../../lib/rest/micro-batch';
+import type { RouteRuntime } from '../../../../lib/rest/route';
+
+/** One bank's verified call, waiting to go to the graph with others. */
+export interface BankCall {
+  bank: BankPrincipal;
+  runtime: RouteRuntime;
+}
+
+export interface BankBatchHandlers<I extends BankCall, O> {
+  /** A call that leaves alone: the single-call operations, acting as its bank. */
+  alone(item: I): Promise<O>;
+  /** Several calls of possibly several banks: one result (or Error) per item; `run` acts for all of their banks. */
+  together(items: I[], run: RouteRuntime['run']): Promise<(O | Error)[]>;
+}
+
+/**
+ * Calls of every bank that arrive together go to the graph together (lib/rest/micro-batch.ts), acting as the
+ * principal `banks`: the subgraphs scope each item as the bank it names (lib/auth/bank-scope.ts). One batcher per
+ * REST app (keyed by its configuration object). A batch the graph refuses as a whole (a 4xx: one item's input)
+ * is sent again call by call, so only that call fails. docs/decisions.md "Bank calls in micro-batches".
+ */
+export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, O>): (item: I) => Promise<O> {
+  const batchers = new WeakMap<Config, MicroBatcher<I, O>>();
+  const send = async (items: I[]): Promise<(O | Error)[]> => {
+    if (items.length === 1) return [await handlers.alone(items[0])];
+    const banks = [...new Map(items.map(({ bank }) => [bank.bankCode, bank])).values()];
+    // The request id of the first call traces the batch.
+    const run: RouteRuntime['run'] = (operation, variables) => items[0].runtime.run(operation, variables, { acting: { kind: 'banks', banks } });
+    try {
+      return await handlers.together(items, run);
+    } catch (error) {
+      if (error instanceof HttpError && error.status < 500) return Promise.all(items.map((item) => handlers.alone(item).catch(asError)));
+      throw error;
+    }
+  };
+  return (item) => {
+    let batcher = batchers.get(item.runtime.config);
+    if (!batcher) {
+      const { max, inFlight } = item.runtime.config.bankBatch;
+      batcher = new MicroBatcher(send, { maxBatch: max, maxInFlight: inFlight });
+      batchers.set(item.runtime.config, batcher);
+    }
+    return batcher.submit(item);
+  };
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
