@@ -22,14 +22,26 @@ export function mdrFeeOf(gross: number, rate: string): number {
  * `mdr_category_segments`, else (unlisted MCC, or no MCC) the rate of the default segment (`regular`).
  */
 export async function mdrRateOf(db: Knex, categoryCode: string | null | undefined): Promise<string> {
-  const [row] = await rowsOf<{ rate: string }>(
+  return (await mdrRatesOf(db, [categoryCode])).get(categoryCode ?? null)!;
+}
+
+/** The MDR rates of several MCCs (as mdrRateOf) in one query, keyed by MCC (null: no MCC); a batch asks once. */
+export async function mdrRatesOf(db: Knex, categoryCodes: readonly (string | null | undefined)[]): Promise<Map<string | null, string>> {
+  const codes = [...new Set(categoryCodes.map((code) => code ?? null))];
+  if (codes.length === 0) return new Map();
+  const rows = await rowsOf<{ code: string | null; rate: string | null }>(
     db,
-    `select coalesce(
-       (select s.rate from "transaction".mdr_category_segments c join "transaction".mdr_segments s using (segment) where c.category_code = ?),
+    `select c.code, coalesce(
+       (select s.rate from "transaction".mdr_category_segments m join "transaction".mdr_segments s using (segment) where m.category_code = c.code),
        (select rate from "transaction".mdr_segments where is_default)
-     )::text as rate`,
-    [categoryCode ?? null],
+     )::text as rate
+     from unnest(?::text[]) as c(code)`,
+    [codes],
   );
-  if (row?.rate == null) throw new Error('the MDR table has no default segment');
-  return row.rate;
+  const rates = new Map<string | null, string>();
+  for (const { code, rate } of rows) {
+    if (rate == null) throw new Error('the MDR table has no default segment');
+    rates.set(code, rate);
+  }
+  return rates;
 }

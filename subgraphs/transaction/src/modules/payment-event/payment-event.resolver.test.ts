@@ -19,6 +19,9 @@ const SERVICE: Principal = { kind: 'service', service: 'test' };
 const RECORD = `mutation ($input: PaymentEventInput!) {
   recordPaymentEvent(input: $input) { eventId status flow merchantId outletId transactionId errorCode applied }
 }`;
+const RECORD_MANY = `mutation ($inputs: [BankPaymentEventInput!]!) {
+  recordPaymentEvents(inputs: $inputs) { inputError result { eventId status flow merchantId outletId transactionId errorCode applied } }
+}`;
 const MARK_APPLIED = `mutation ($eventId: ID!) { markPaymentEventApplied(eventId: $eventId) { eventId status flow applied } }`;
 const SETTLE = `mutation ($input: SettlementInput!) {
   recordSettlement(input: $input) { settlementRef status settlementId matchedCount matchedAmount grossAmount discrepancyAmount reconciled errorCode }
@@ -181,5 +184,60 @@ describe('transaction subgraph: bank intake through GraphQL', () => {
     expect(response.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     const settle = await graphql({ kind: 'operator', operatorId: 'op', roles: ['admin'] }, MARK_APPLIED, { eventId: uuidv7() });
     expect(settle.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  });
+
+  describe('recordPaymentEvents (the adapter\'s micro-batch)', () => {
+    const BANK_C = { kind: 'bank', bankId: 'bank-c', bankCode: 'BANKC', tier: 2 } as const;
+    const BANK_D = { kind: 'bank', bankId: 'bank-d', bankCode: 'BANKD', tier: 1 } as const;
+    const BANKS: Principal = { kind: 'banks', banks: [BANK_C, BANK_D] };
+    const item = (bankCode: string, over: Record<string, unknown> = {}) => ({ ...eventInput(`batch-${uuidv7()}`), bankCode, ...over });
+    const storedOf = (ids: string[]) =>
+      sql('select external_event_id, bank_code from "transaction".payment_events where external_event_id = any($1) order by bank_code', [ids]);
+
+    it('records the events of several banks, each as its own bank, with an input error in place', async () => {
+      const inputs = [item('BANKC'), item('BANKD'), item('BANKC', { grossAmount: -1 })];
+      const { data, errors } = await graphql(BANKS, RECORD_MANY, { inputs });
+      expect(errors).toBeUndefined();
+      expect(data.recordPaymentEvents).toEqual([
+        { inputError: null, result: expect.objectContaining({ status: 'success', flow: 'transaction.created', merchantId: DEMO.merchantId }) },
+        { inputError: null, result: expect.objectContaining({ status: 'success', flow: 'transaction.created' }) },
+        { inputError: 'grossAmount must not be negative', result: null },
+      ]);
+      expect(await storedOf(inputs.map((i) => i.externalEventId))).toEqual([
+        { external_event_id: inputs[0].externalEventId, bank_code: 'BANKC' },
+        { external_event_id: inputs[1].externalEventId, bank_code: 'BANKD' },
+      ]);
+      const transactions = data.recordPaymentEvents.slice(0, 2).map((o: { result: { transactionId: string } }) => o.result.transactionId);
+      expect(await sql('select bank_code from "transaction".transactions where id = any($1) order by bank_code', [transactions])).toEqual([
+        { bank_code: 'BANKC' },
+        { bank_code: 'BANKD' },
+      ]);
+
+      // A replay through the single mutation, as the adapter's fallback, answers the batch's event.
+      const { bankCode: _bank, ...single } = inputs[1];
+      const replay = await graphql(BANK_D, RECORD, { input: single });
+      expect(replay.data.recordPaymentEvent).toEqual({ ...data.recordPaymentEvents[1].result, status: 'duplicate_skipped' });
+    });
+
+    it('refuses the whole batch when one event names a bank the caller does not act for', async () => {
+      const inputs = [item('BANKC'), item('BANKA')];
+      const response = await graphql(BANKS, RECORD_MANY, { inputs });
+      expect(response.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expect(response.data).toBeNull();
+      // A single bank may batch its own events only.
+      expect((await graphql(BANK_A, RECORD_MANY, { inputs })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      expect(await storedOf(inputs.map((i) => i.externalEventId))).toEqual([]);
+      const own = await graphql(BANK_A, RECORD_MANY, { inputs: [inputs[1]] });
+      expect(own.data.recordPaymentEvents[0].result).toMatchObject({ status: 'success' });
+      expect((await graphql(SERVICE, RECORD_MANY, { inputs: [] })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    });
+
+    it('answers an empty batch with nothing and refuses more than 500 events', async () => {
+      expect((await graphql(BANKS, RECORD_MANY, { inputs: [] })).data).toEqual({ recordPaymentEvents: [] });
+      const inputs = Array.from({ length: 501 }, () => item('BANKC'));
+      const response = await graphql(BANKS, RECORD_MANY, { inputs });
+      expect(response.errors?.[0]).toMatchObject({ message: 'at most 500 events per batch', extensions: { code: 'BAD_USER_INPUT' } });
+      expect(await storedOf(inputs.map((i) => i.externalEventId))).toEqual([]);
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
+import { bankOfItem } from '../../../../../lib/auth/bank-scope';
 import type { TransactionContext } from '../../context';
 import { bankCodeOf } from '../../bank-principal';
-import { PaymentEventInput, PaymentEventResult } from './payment-event.type';
+import { BankPaymentEventInput, PaymentEventInput, PaymentEventOutcome, PaymentEventResult } from './payment-event.type';
 
 @Resolver()
 export class PaymentEventResolver {
@@ -16,6 +17,26 @@ export class PaymentEventResolver {
       ctx.log.info({ eventId: result.eventId, eventType: input.eventType, errorCode: result.errorCode }, 'payment event rejected');
     }
     return result;
+  }
+
+  @Authorized('bank', 'banks')
+  @Mutation(() => [PaymentEventOutcome], {
+    description:
+      "Stores and applies several banks' payment events at once (at most 500; each names its bank, one the caller acts for): the same results as recordPaymentEvent for each in turn, at the index of its input; an invalid one answers inputError.",
+  })
+  async recordPaymentEvents(
+    @Arg('inputs', () => [BankPaymentEventInput]) inputs: BankPaymentEventInput[],
+    @Ctx() ctx: TransactionContext,
+  ): Promise<PaymentEventOutcome[]> {
+    // Every bank is checked before anything is stored: one item of a bank the caller does not act for refuses the batch.
+    const items = inputs.map((input) => ({ input, bankCode: bankOfItem(ctx.principal, input.bankCode).bankCode }));
+    const outcomes = await ctx.services.paymentEvent.recordBatch(items, ctx.log);
+    outcomes.forEach(({ result }, i) => {
+      if (result?.status === 'rejected') {
+        ctx.log.info({ eventId: result.eventId, eventType: inputs[i].eventType, errorCode: result.errorCode }, 'payment event rejected');
+      }
+    });
+    return outcomes;
   }
 
   @Authorized('bank')

@@ -8,8 +8,8 @@ import { transactionSubgraph } from '../../app';
 import { knexOf } from '../../sql';
 import { mdrRateOf } from '../mdr/mdr';
 import { TransactionService } from '../transaction/transaction.service';
-import { PaymentEventService } from './payment-event.service';
-import type { PaymentEventInput, PaymentTargetInput } from './payment-event.type';
+import { type BatchItem, PaymentEventService } from './payment-event.service';
+import type { PaymentEventInput, PaymentEventOutcome, PaymentTargetInput } from './payment-event.type';
 
 const BANK = 'BTEST';
 const OTHER_BANK = 'BOTHER';
@@ -499,6 +499,247 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const success = await record(event());
       expect(await service.markApplied(success.eventId, BANK)).toEqual(success);
       expect((await eventRowOf(success.eventId)).applied_at).toBeNull();
+    });
+  });
+
+  describe('recordBatch', () => {
+    const warnings: object[] = [];
+    const log = { warn: (obj: object) => warnings.push(obj) };
+    const batch = (items: BatchItem[]) => new PaymentEventService(fork()).recordBatch(items, log);
+    const mine = (inputs: PaymentEventInput[], bankCode = BANK): BatchItem[] => inputs.map((input) => ({ input, bankCode }));
+    /** What record() gives each item in turn, an input error as the batch answers it. */
+    const sequential = async (items: BatchItem[]): Promise<PaymentEventOutcome[]> => {
+      const outcomes: PaymentEventOutcome[] = [];
+      for (const { input, bankCode } of items) {
+        try {
+          outcomes.push({ result: await record(input, bankCode), inputError: null });
+        } catch (error) {
+          const { message, extensions } = error as { message: string; extensions?: { code?: string } };
+          if (extensions?.code !== 'BAD_USER_INPUT') throw error;
+          outcomes.push({ result: null, inputError: message });
+        }
+      }
+      return outcomes;
+    };
+    const byIds = (column: string, values: unknown[]) => sql(`select * from "transaction".transactions where ${column} = any(?) order by id`, [values]);
+    beforeEach(() => {
+      warnings.length = 0;
+    });
+
+    /**
+     * Every kind of event, in an order where order matters (a refund of a success of the same batch, a refund
+     * before the success it names, a replay and a taken code within the batch), on fresh merchants and codes.
+     * Two originals are recorded first, one at a time.
+     */
+    async function mixedScenario() {
+      const tag = uuidv7();
+      const t = target();
+      const other = target({ categoryCode: '8211' });
+      const o1 = event({ grossAmount: 100_000, target: t });
+      const o2 = event({ grossAmount: 50_000, target: t });
+      for (const o of [o1, o2]) expect((await record(o)).status).toBe('success');
+      const refundOf = (code: string | null | undefined, over: Partial<PaymentEventInput> = {}) =>
+        event({ eventType: 'transaction.refunded', transactionCode: code, grossAmount: null, target: t, ...over });
+      const a = event({ target: t, referenceNumber: `REF-A-${tag}` });
+      const late = `TRX-LATE-${tag}`;
+      const inputs: PaymentEventInput[] = [
+        a, // 0 success, MCC 5814
+        event({ target: other, transactionCode: `TRX-B-${tag}`, grossAmount: 250 }), // 1 success, MCC 8211 (1.5 → 2)
+        event({ eventType: 'transaction.failed', grossAmount: 20_000, target: t }), // 2
+        event({ eventType: 'transaction.cancelled', grossAmount: 30_000, target: t }), // 3
+        refundOf(o1.transactionCode, { grossAmount: 30_000 }), // 4 part of an original recorded before
+        refundOf('REFUND-OWN', { referenceNumber: a.referenceNumber }), // 5 all of item 0, by its reference: refunded
+        refundOf(o2.transactionCode, { eventType: 'transaction.reversed' }), // 6
+        event({ eventType: 'nmid.status_changed', transactionCode: null, grossAmount: null, nmidNewStatus: 'suspended', target: t }), // 7
+        event({ eventType: 'transaction.chargeback', target: t }), // 8 unsupported_event_type
+        event({ target: null }), // 9 unknown_nmid
+        event({ target: target({ merchantStatus: 'suspended' }) }), // 10 merchant_not_active
+        refundOf(late), // 11 its original is item 12, not there yet: original_not_found
+        event({ target: t, transactionCode: late }), // 12
+        event({ target: target({ nmidStatus: 'suspended' }) }), // 13 nmid_suspended
+        refundOf(o1.transactionCode, { grossAmount: 70_001 }), // 14 refund_exceeds_original (70,000 left)
+        { ...a, grossAmount: 1 }, // 15 a replay of item 0
+        event({ target: other, transactionCode: `TRX-B-${tag}` }), // 16 item 1's code: duplicate_transaction_code
+        refundOf(a.transactionCode, { eventType: 'transaction.reversed' }), // 17 item 0 is refunded by now: original_not_eligible
+        event({ grossAmount: -1 }), // 18 input error
+        event({ target: target({ categoryCode: null }), grossAmount: 500 }), // 19 no MCC: regular rate (3.5 → 4)
+        refundOf(o1.transactionCode, { grossAmount: 70_000 }), // 20 the rest of the original: refunded
+      ];
+      return mine(inputs);
+    }
+
+    /** Outcomes with every id replaced by the order it first appears in, so two runs on fresh ids compare. */
+    function shapeOf(outcomes: PaymentEventOutcome[], transactions: Record<string, any>[]) {
+      const labels = new Map<string, string>();
+      const label = (id: string | null) => {
+        if (id == null) return null;
+        if (!labels.has(id)) labels.set(id, `#${labels.size}`);
+        return labels.get(id);
+      };
+      const results = outcomes.map(({ result, inputError }) => ({
+        inputError,
+        result: result && {
+          ...result,
+          eventId: label(result.eventId),
+          merchantId: label(result.merchantId),
+          outletId: label(result.outletId),
+          transactionId: label(result.transactionId),
+        },
+      }));
+      const rows = transactions
+        .map((row) => ({
+          id: label(row.id),
+          ...Object.fromEntries(['status', 'gross_amount', 'refunded_amount', 'mdr_rate', 'mdr_fee_amount', 'net_amount_after_mdr', 'bank_code'].map((c) => [c, row[c]])),
+        }))
+        .sort((x, y) => String(x.id).localeCompare(String(y.id)));
+      return { results, rows };
+    }
+
+    it('gives every kind of event, in order, exactly what record() gives one at a time', async () => {
+      const items = await mixedScenario();
+      const outcomes = await batch(items);
+      expect(outcomes.map(({ result, inputError }) => inputError ?? `${result!.status} ${result!.flow} ${result!.errorCode}`)).toEqual([
+        'success transaction.created null',
+        'success transaction.created null',
+        'success transaction.failed_recorded null',
+        'success transaction.cancelled_recorded null',
+        'success transaction.refunded null',
+        'success transaction.refunded null',
+        'success transaction.reversed null',
+        'success nmid.status_changed null',
+        'rejected recorded_unapplied unsupported_event_type',
+        'rejected recorded_unapplied unknown_nmid',
+        'rejected recorded_unapplied merchant_not_active',
+        'rejected recorded_unapplied original_not_found',
+        'success transaction.created null',
+        'rejected recorded_unapplied nmid_suspended',
+        'rejected recorded_unapplied refund_exceeds_original',
+        'duplicate_skipped transaction.created null',
+        'rejected recorded_unapplied duplicate_transaction_code',
+        'rejected recorded_unapplied original_not_eligible',
+        'grossAmount must not be negative',
+        'success transaction.created null',
+        'success transaction.refunded null',
+      ]);
+      expect(outcomes[15].result).toEqual({ ...outcomes[0].result, status: 'duplicate_skipped' });
+      expect(outcomes[5].result!.transactionId).toBe(outcomes[0].result!.transactionId);
+      expect(outcomes[7].result!.applied).toBe(false);
+      expect(warnings).toEqual([]); // no fallback
+
+      // A second, identical dataset one event at a time: the same answers and the same transactions.
+      const again = await mixedScenario();
+      const one = await sequential(again);
+      const touched = (list: BatchItem[]) => byIds('merchant_id', [...new Set(list.map(({ input }) => input.target?.merchantId).filter(Boolean))]);
+      expect(shapeOf(outcomes, await touched(items))).toEqual(shapeOf(one, await touched(again)));
+      const rows = await byIds('id', [outcomes[0].result!.transactionId, outcomes[1].result!.transactionId, outcomes[19].result!.transactionId]);
+      expect(rows.map((r) => [r.mdr_rate, r.mdr_fee_amount, r.status])).toEqual(
+        expect.arrayContaining([['0.0070', '700', 'refunded'], ['0.0060', '2', 'success'], ['0.0070', '4', 'success']]),
+      );
+      expect(await countEvents('external_event_id = ?', [items[18].input.externalEventId])).toBe(0);
+    });
+
+    it('stores an event once when the batch repeats its id, and gives a taken code to the first event only', async () => {
+      const t = target();
+      const first = event({ target: t });
+      const sameCode = event({ target: t, transactionCode: first.transactionCode, eventType: 'transaction.failed' });
+      const outcomes = await batch(mine([first, { ...first, grossAmount: 5 }, sameCode]));
+      expect(outcomes[1].result).toEqual({ ...outcomes[0].result, status: 'duplicate_skipped' });
+      expect(outcomes[2].result).toMatchObject({ status: 'rejected', errorCode: 'duplicate_transaction_code', transactionId: null });
+      expect(await countEvents('external_event_id = ?', [first.externalEventId])).toBe(1);
+      expect(await eventRowOf(outcomes[2].result!.eventId)).toMatchObject({ status: 'rejected', error_code: 'duplicate_transaction_code', transaction_id: null });
+      expect((await byIds('transaction_code', [first.transactionCode])).map((r) => [r.id, r.gross_amount])).toEqual([[outcomes[0].result!.transactionId, '100000']]);
+    });
+
+    it('answers a replayed batch with the first answers, duplicate_skipped, and stores nothing more', async () => {
+      const items = await mixedScenario();
+      const first = await batch(items);
+      const count = async () => (await sql('select (select count(*) from "transaction".payment_events) as e, (select count(*) from "transaction".transactions) as t'))[0];
+      const before = await count();
+      const replay = await batch(items);
+      expect(replay).toEqual(first.map(({ result, inputError }) => ({ inputError, result: result && { ...result, status: 'duplicate_skipped' } })));
+      expect(await count()).toEqual(before);
+    });
+
+    it('records each event as its own bank', async () => {
+      const input = event();
+      const outcomes = await batch([
+        { input, bankCode: BANK },
+        { input: { ...input, grossAmount: 7_000 }, bankCode: OTHER_BANK },
+      ]);
+      expect(outcomes.map(({ result }) => result!.status)).toEqual(['success', 'success']);
+      for (const [i, bankCode] of [BANK, OTHER_BANK].entries()) expect((await eventRowOf(outcomes[i].result!.eventId)).bank_code).toBe(bankCode);
+      const transactions = await byIds('transaction_code', [input.transactionCode]);
+      expect(transactions.map((r) => [r.bank_code, r.gross_amount]).sort()).toEqual([[OTHER_BANK, '7000'], [BANK, '100000']]);
+    });
+
+    it('answers an invalid event its input error and stores the others', async () => {
+      const good = [event(), event()];
+      const outcomes = await batch(mine([good[0], event({ transactionCode: null }), good[1]]));
+      expect(outcomes[1]).toEqual({ result: null, inputError: 'transactionCode is required for transaction.success' });
+      expect(outcomes.filter(({ result }) => result?.status === 'success')).toHaveLength(2);
+      expect(await countEvents('external_event_id = any(?)', [good.map((g) => g.externalEventId)])).toBe(2);
+      expect(await batch([])).toEqual([]);
+      expect(await errorOf(batch(mine(Array.from({ length: 501 }, () => event()))))).toEqual({ code: 'BAD_USER_INPUT', message: 'at most 500 events per batch' });
+    });
+
+    it('stores every event once and every code at most once when 8 overlapping batches run at once', async () => {
+      // 60 events on 6 merchants; every fifth shares its code with the one before; refunds of two originals, which
+      // batches lock in different orders (a deadlock makes a batch fall back to one event at a time).
+      const merchants = Array.from({ length: 6 }, () => target());
+      const originals = [event({ grossAmount: 1_000_000, target: merchants[0] }), event({ grossAmount: 1_000_000, target: merchants[0] })];
+      const originalIds: string[] = [];
+      for (const o of originals) originalIds.push((await record(o)).transactionId!);
+      const pool = Array.from({ length: 60 }, (_, i) =>
+        i % 5 === 2
+          ? event({ eventType: 'transaction.refunded', transactionCode: originals[i % 2].transactionCode, grossAmount: 1_000, target: merchants[0] })
+          : event({ target: merchants[i % 6] }),
+      );
+      for (let i = 4; i < pool.length; i += 5) pool[i].transactionCode = pool[i - 1].transactionCode;
+      let random = 42;
+      const next = () => (random = (random * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      const batches = Array.from({ length: 8 }, () =>
+        pool
+          .filter(() => next() < 0.6)
+          .map((input) => ({ input, order: next() }))
+          .sort((x, y) => x.order - y.order)
+          .map(({ input }) => ({ input, bankCode: BANK })),
+      );
+      const answers = await Promise.all(batches.map(batch));
+
+      const ids = pool.map((input) => input.externalEventId);
+      const rows = await sql('select external_event_id, id from "transaction".payment_events where bank_code = ? and external_event_id = any(?)', [BANK, ids]);
+      const sent = new Set(batches.flat().map(({ input }) => input.externalEventId));
+      expect(rows).toHaveLength(sent.size);
+      const eventIdOf = new Map(rows.map((r) => [r.external_event_id, r.id]));
+      batches.forEach((items, b) => items.forEach(({ input }, i) => expect(answers[b][i].result!.eventId).toBe(eventIdOf.get(input.externalEventId))));
+      // Each event answered success or rejected once, duplicate_skipped otherwise.
+      const firsts = answers.flat().filter(({ result }) => result!.status !== 'duplicate_skipped');
+      expect(firsts).toHaveLength(sent.size);
+      const codes = await sql('select transaction_code, count(*)::int as n from "transaction".transactions where transaction_code = any(?) group by 1', [
+        pool.map((input) => input.transactionCode),
+      ]);
+      expect(codes.every((r) => r.n === 1)).toBe(true);
+      // The refunds add up exactly on each original.
+      for (const id of originalIds) {
+        const refunds = firsts.filter(({ result }) => result!.flow === 'transaction.refunded' && result!.transactionId === id);
+        expect(await transactionOf(id)).toMatchObject({ refunded_amount: String(refunds.length * 1_000) });
+      }
+    });
+
+    it('records the events one by one when the batch transaction fails: the others are stored', async () => {
+      const good = [event(), event({ eventType: 'transaction.failed' })];
+      // PostgreSQL cannot store \u0000 in jsonb, which validation does not look for.
+      const poison = event({ payload: { note: 'nul \u0000 byte' } });
+      const error = await errorOf(batch(mine([good[0], poison, good[1]])));
+      expect(error.message).toMatch(/unsupported Unicode escape sequence/);
+      expect(warnings).toEqual([{ error_class: 'DatabaseError', sqlstate: '22P05', events: 3 }]);
+      expect(await countEvents('external_event_id = any(?)', [good.map((g) => g.externalEventId)])).toBe(2);
+      expect(await countEvents('external_event_id = ?', [poison.externalEventId])).toBe(0);
+      const replay = await batch(mine(good));
+      expect(replay.map(({ result }) => [result!.status, result!.flow])).toEqual([
+        ['duplicate_skipped', 'transaction.created'],
+        ['duplicate_skipped', 'transaction.failed_recorded'],
+      ]);
     });
   });
 

@@ -1,13 +1,13 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { BadInputError } from '../../../../../lib/errors/app-error';
+import { BadInputError, isConnectionFailure } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
 import { knexOf, rowsOf } from '../../sql';
-import { mdrFeeOf, mdrRateOf } from '../mdr/mdr';
+import { mdrFeeOf, mdrRateOf, mdrRatesOf } from '../mdr/mdr';
 import { TRANSACTION_COLUMNS, Transaction, type TransactionStatus } from '../transaction/transaction.entity';
 import { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
-import type { PaymentEventInput, PaymentEventResult, PaymentTargetInput } from './payment-event.type';
+import type { PaymentEventInput, PaymentEventOutcome, PaymentEventResult, PaymentTargetInput } from './payment-event.type';
 
 /** What an event type does; the nine types of psp-api.md §6. */
 type EventKind = 'success' | 'failed' | 'cancelled' | 'refund' | 'reversal' | 'nmid_status';
@@ -49,6 +49,10 @@ const MERCHANT_STATUSES = ['draft', 'inactive', 'active', 'suspended', 'deleted'
 const NMID_STATUSES = ['active', 'suspended'];
 const MAX_ID_LENGTH = 128;
 const MAX_TEXT_LENGTH = 255;
+/** The most events one recordBatch call takes: the adapter's micro-batches stay well below it. */
+export const MAX_BATCH_SIZE = 500;
+const EVENT_KEY = ['bank_code', 'external_event_id'];
+const TRANSACTION_KEY = ['bank_code', 'transaction_code'];
 
 interface Outcome {
   status: 'success' | 'rejected';
@@ -56,6 +60,30 @@ interface Outcome {
   errorCode: EventErrorCode | null;
   transactionId: string | null;
 }
+
+/** One item of a batch: an event and the bank it acts for (already checked against the caller). */
+export interface BatchItem {
+  input: PaymentEventInput;
+  bankCode: string;
+}
+
+export interface WarnLog {
+  warn(obj: object, msg: string): void;
+}
+
+/**
+ * A validated event as it is first stored, and what is left to apply: `apply` is null for an event stored as
+ * it is (rejected by the event and its target alone); `records` is the status of the transaction it creates.
+ */
+interface Draft {
+  input: PaymentEventInput;
+  bankCode: string;
+  event: PaymentEvent;
+  apply: { kind: EventKind; target: PaymentTargetInput } | null;
+  records: TransactionStatus | null;
+}
+/** A draft of a batch, with its position there. */
+type BatchDraft = Draft & { index: number };
 
 const rejected = (errorCode: EventErrorCode, transactionId: string | null = null): Outcome => ({
   status: 'rejected',
@@ -74,41 +102,10 @@ export class PaymentEventService {
 
   /** Stores and applies one event of `bankCode` (the calling bank principal's, never the body's). */
   async record(input: PaymentEventInput, bankCode: string): Promise<PaymentEventResult> {
-    const kind = validateEvent(input);
-    const target = input.target ?? null;
-    const early = earlyRejection(kind, target);
-    const records = !early && kind !== undefined && RECORDED_STATUS[kind] !== undefined;
-    const event: PaymentEvent = {
-      id: uuidv7(),
-      bankCode,
-      externalEventId: input.externalEventId,
-      eventType: input.eventType,
-      payload: input.payload,
-      nmid: input.nmid,
-      merchantId: target?.merchantId ?? null,
-      outletId: target?.outletId ?? null,
-      multiOutlet: target?.multiOutlet ?? false,
-      terminalId: target?.terminalId ?? null,
-      // The id of the transaction this event will create: written with the event (the reference is deferred).
-      transactionId: records ? uuidv7() : null,
-      status: early ? 'rejected' : 'success',
-      flow: early || !kind ? REJECTED_FLOW : FLOW_OF_KIND[kind],
-      errorCode: early,
-      // False only for an accepted nmid.status_changed: the NMID lives in the outlet subgraph, where the adapter
-      // applies it and then calls markApplied. Every other event, rejected ones included, has nothing left to apply.
-      // A replay answers the stored value, so a replay of one not yet applied tells the adapter to try again.
-      applied: !(kind === 'nmid_status' && !early),
-      appliedAt: null,
-      receivedAt: new Date(),
-    };
-
+    const { event, apply } = draftOf(input, bankCode);
     return this.em.transactional(async (em) => {
       const db = knexOf(em);
-      const claimed = await db('transaction.payment_events')
-        .insert(eventRow(event))
-        .onConflict(['bank_code', 'external_event_id'])
-        .ignore()
-        .returning('id');
+      const claimed = await db('transaction.payment_events').insert(eventRow(event)).onConflict(EVENT_KEY).ignore().returning('id');
       if (claimed.length === 0) {
         // A replay (also one racing the first delivery: the insert waited for it to commit): the first answer.
         const [first] = await rowsOf(db, 'select * from "transaction".payment_events where bank_code = ? and external_event_id = ?', [
@@ -117,21 +114,88 @@ export class PaymentEventService {
         ]);
         return resultOf(em.map(PaymentEvent, first), 'duplicate_skipped');
       }
-      if (early || !kind || !target) return resultOf(event);
-
-      const outcome = await this.apply(db, em, kind, input, target, bankCode, event);
-      if (outcome.status !== event.status || outcome.transactionId !== event.transactionId) {
-        await rowsOf(db, 'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = ?', [
-          outcome.status,
-          outcome.flow,
-          outcome.errorCode,
-          outcome.transactionId,
-          event.id,
-        ]);
-        Object.assign(event, outcome);
-      }
+      if (apply) await settle(db, event, await this.apply(db, em, apply.kind, input, apply.target, bankCode, event));
       return resultOf(event);
     });
+  }
+
+  /**
+   * Several events, possibly of several banks, with the results `record()` would give item by item in this
+   * order, in one database transaction and a handful of set-based statements: one insert claims every event,
+   * one inserts the transactions of successes, failures and cancellations, one rejects those whose
+   * transaction_code was taken; refunds and reversals then apply one by one (they lock their original);
+   * replays are answered last from one select. Rows are inserted sorted by their unique key, so concurrent
+   * batches lock them in one order. An invalid item answers its input error and stores nothing; the others
+   * go on. Should the transaction fail (a deadlock between batches, a row the database refuses), it is rolled
+   * back and every item is recorded on its own, so one bad item cannot take the others down; an item that
+   * fails on its own too fails the call, after the others are stored.
+   */
+  async recordBatch(items: readonly BatchItem[], log: WarnLog): Promise<PaymentEventOutcome[]> {
+    if (items.length > MAX_BATCH_SIZE) throw new BadInputError(`at most ${MAX_BATCH_SIZE} events per batch`);
+    const outcomes: PaymentEventOutcome[] = new Array(items.length);
+    const drafts: BatchDraft[] = [];
+    items.forEach(({ input, bankCode }, index) => {
+      try {
+        drafts.push({ ...draftOf(input, bankCode), index });
+      } catch (error) {
+        if (!(error instanceof BadInputError)) throw error;
+        outcomes[index] = { result: null, inputError: error.message };
+      }
+    });
+    if (drafts.length === 0) return outcomes;
+
+    try {
+      const results = await this.em.transactional((em) => this.applyBatch(em, drafts));
+      drafts.forEach(({ index }, i) => (outcomes[index] = { result: results[i], inputError: null }));
+    } catch (error) {
+      // Without a database one item at a time fails just the same, only slower.
+      if (isConnectionFailure(error)) throw error;
+      // The class and SQLSTATE only: a driver's message can quote the values of a row.
+      log.warn(
+        { error_class: (error as object | undefined)?.constructor?.name, sqlstate: (error as { code?: string } | undefined)?.code, events: drafts.length },
+        'payment event batch failed: recording its events one by one',
+      );
+      let failure: unknown;
+      for (const { input, bankCode, index } of drafts) {
+        try {
+          outcomes[index] = { result: await this.record(input, bankCode), inputError: null };
+        } catch (itemError) {
+          failure ??= itemError;
+        }
+      }
+      if (failure !== undefined) throw failure;
+    }
+    return outcomes;
+  }
+
+  /** recordBatch inside its transaction: the results of `drafts`, in their order. */
+  private async applyBatch(em: EntityManager, drafts: readonly BatchDraft[]): Promise<PaymentEventResult[]> {
+    const db = knexOf(em);
+    const stored = await claimEvents(db, drafts);
+    const recording = stored.filter((d) => d.records);
+    const created = await insertTransactions(db, recording);
+
+    // Refunds and reversals in batch order, each seeing only the transactions of the events before it.
+    for (const d of stored) {
+      const { apply } = d;
+      if (apply && (apply.kind === 'refund' || apply.kind === 'reversal')) {
+        const unseen = recording.filter((c) => c.index > d.index && created.has(c.event.transactionId!)).map((c) => c.event.transactionId!);
+        await settle(db, d.event, await this.applyToOriginal(db, em, apply.kind, d.input, apply.target.merchantId, d.bankCode, unseen));
+      }
+    }
+
+    const results = new Map<Draft, PaymentEventResult>(stored.map((d) => [d, resultOf(d.event)]));
+    // Replays, of earlier deliveries or of an event earlier in this batch: the first event's final answer.
+    const replays = drafts.filter((d) => !results.has(d));
+    if (replays.length > 0) {
+      const keys = firstPer(replays, eventKeyOf).map(eventKeyOf);
+      const firstOf = new Map<string, PaymentEvent>();
+      for (const row of await db('transaction.payment_events').whereIn(EVENT_KEY, keys)) {
+        firstOf.set(keyOf([row.bank_code, row.external_event_id]), em.map(PaymentEvent, row));
+      }
+      for (const d of replays) results.set(d, resultOf(firstOf.get(keyOf(eventKeyOf(d)))!, 'duplicate_skipped'));
+    }
+    return drafts.map((d) => results.get(d)!);
   }
 
   /**
@@ -171,9 +235,8 @@ export class PaymentEventService {
   }
 
   /**
-   * Records a success, failed or cancelled transaction. A success pays the MDR of the merchant's MCC
-   * (round half up); failed and cancelled ones carry no MDR (rate 0, fee 0). Fees the bank reports are kept
-   * as sent (0 when absent). False when the bank's transaction_code already belongs to another transaction.
+   * Records a success, failed or cancelled transaction (transactionRow). False when the bank's
+   * transaction_code already belongs to another transaction.
    */
   private async insertTransaction(
     db: Knex,
@@ -183,40 +246,11 @@ export class PaymentEventService {
     bankCode: string,
     transactionId: string,
   ): Promise<boolean> {
-    const gross = input.grossAmount!;
     const mdrRate = status === 'success' ? await mdrRateOf(db, target.categoryCode) : '0.0000';
-    const mdrFee = mdrFeeOf(gross, mdrRate);
-    const now = new Date();
     const inserted = await db('transaction.transactions')
-      .insert({
-        id: transactionId,
-        merchant_id: target.merchantId,
-        outlet_id: target.outletId,
-        terminal_id: target.terminalId ?? null,
-        bank_code: bankCode,
-        nmid: input.nmid,
-        transaction_code: input.transactionCode,
-        external_reference: input.referenceNumber ?? null,
-        rrn: input.rrn ?? null,
-        status,
-        gross_amount: gross,
-        payer_bank_code: input.payerBankCode ?? null,
-        payer_bank_name: input.payerBankName ?? null,
-        payer_name_masked: input.payerNameMasked ?? null,
-        payment_method: 'qris',
-        currency: 'IDR',
-        mdr_rate: mdrRate,
-        mdr_fee_amount: mdrFee,
-        net_amount_after_mdr: gross - mdrFee,
-        mdr_fee_bank: input.mdrFeeBank ?? 0,
-        switching_fee: input.switchingFee ?? 0,
-        platform_fee: input.platformFee ?? 0,
-        transaction_at: input.transactionAt,
-        created_at: now,
-        updated_at: now,
-      })
+      .insert(transactionRow(status, input, target, bankCode, transactionId, mdrRate, new Date()))
       // The unique (bank_code, transaction_code) decides concurrent events with one code: one wins.
-      .onConflict(['bank_code', 'transaction_code'])
+      .onConflict(TRANSACTION_KEY)
       .ignore()
       .returning('id');
     return inserted.length > 0;
@@ -228,7 +262,8 @@ export class PaymentEventService {
    * several do). The original is locked, so concurrent refunds add up exactly. A refund adds its
    * gross_amount (default: all that is left) to refunded_amount and turns the status to refunded once
    * everything is refunded; a reversal sets reversed (refunded_amount kept). Amounts, MDR and settlement
-   * fields of the original stay as they are. A rejected one still names the original it found.
+   * fields of the original stay as they are. A rejected one still names the original it found. `unseen`:
+   * transactions a batch created for events after this one, which a call in turn would not find yet.
    */
   private async applyToOriginal(
     db: Knex,
@@ -237,8 +272,9 @@ export class PaymentEventService {
     input: PaymentEventInput,
     merchantId: string,
     bankCode: string,
+    unseen: readonly string[] = [],
   ): Promise<Outcome> {
-    const original = await findOriginal(db, em, bankCode, merchantId, input);
+    const original = await findOriginal(db, em, bankCode, merchantId, input, unseen);
     if (!original) return rejected('original_not_found');
     if (kind === 'refund') {
       // Only a success (possibly partly refunded) can be refunded; a refunded one has nothing left.
@@ -271,6 +307,7 @@ async function findOriginal(
   bankCode: string,
   merchantId: string,
   input: PaymentEventInput,
+  unseen: readonly string[],
 ): Promise<Transaction | null> {
   const keys: [column: string, value: string | null | undefined][] = [
     ['transaction_code', input.transactionCode],
@@ -282,13 +319,98 @@ async function findOriginal(
     const [row] = await rowsOf(
       db,
       `select ${TRANSACTION_COLUMNS} from "transaction".transactions
-        where bank_code = ? and merchant_id = ? and ${column} = ?
+        where bank_code = ? and merchant_id = ? and ${column} = ?${unseen.length > 0 ? ' and id <> all(?)' : ''}
         order by transaction_at, id limit 1 for update`,
-      [bankCode, merchantId, value],
+      unseen.length > 0 ? [bankCode, merchantId, value, unseen] : [bankCode, merchantId, value],
     );
     if (row) return em.map(Transaction, row);
   }
   return null;
+}
+
+/** Validates an event (BadInputError) and builds it as it is first stored, as `bankCode`'s. */
+function draftOf(input: PaymentEventInput, bankCode: string): Draft {
+  const kind = validateEvent(input);
+  const target = input.target ?? null;
+  const early = earlyRejection(kind, target);
+  const records = (!early && kind && RECORDED_STATUS[kind]) || null;
+  const event: PaymentEvent = {
+    id: uuidv7(),
+    bankCode,
+    externalEventId: input.externalEventId,
+    eventType: input.eventType,
+    payload: input.payload,
+    nmid: input.nmid,
+    merchantId: target?.merchantId ?? null,
+    outletId: target?.outletId ?? null,
+    multiOutlet: target?.multiOutlet ?? false,
+    terminalId: target?.terminalId ?? null,
+    // The id of the transaction this event will create: written with the event (the reference is deferred).
+    transactionId: records ? uuidv7() : null,
+    status: early ? 'rejected' : 'success',
+    flow: early || !kind ? REJECTED_FLOW : FLOW_OF_KIND[kind],
+    errorCode: early,
+    // False only for an accepted nmid.status_changed: the NMID lives in the outlet subgraph, where the adapter
+    // applies it and then calls markApplied. Every other event, rejected ones included, has nothing left to apply.
+    // A replay answers the stored value, so a replay of one not yet applied tells the adapter to try again.
+    applied: !(kind === 'nmid_status' && !early),
+    appliedAt: null,
+    receivedAt: new Date(),
+  };
+  return { input, bankCode, event, apply: !early && kind && target ? { kind, target } : null, records };
+}
+
+/** Writes what applying a stored event came to, when it is not the state it was stored in. */
+async function settle(db: Knex, event: PaymentEvent, outcome: Outcome): Promise<void> {
+  if (outcome.status !== event.status || outcome.transactionId !== event.transactionId) await writeOutcome(db, [event], outcome);
+}
+
+async function writeOutcome(db: Knex, events: readonly PaymentEvent[], outcome: Outcome): Promise<void> {
+  await rowsOf(db, 'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = any(?)', [
+    outcome.status,
+    outcome.flow,
+    outcome.errorCode,
+    outcome.transactionId,
+    events.map((event) => event.id),
+  ]);
+  for (const event of events) Object.assign(event, outcome);
+}
+
+const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.externalEventId];
+
+/**
+ * Stores the first event of each (bank, external_event_id) of a batch, in key order, and returns the drafts
+ * stored; any other is a replay (of an earlier delivery, or of an event earlier in the batch).
+ */
+async function claimEvents<D extends Draft>(db: Knex, drafts: readonly D[]): Promise<D[]> {
+  const rows = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => eventRow(d.event));
+  const claimed = await db('transaction.payment_events').insert(rows).onConflict(EVENT_KEY).ignore().returning('id');
+  const ids = new Set(claimed.map((row: { id: string }) => row.id));
+  return drafts.filter((d) => ids.has(d.event.id));
+}
+
+/**
+ * Inserts the transactions of a batch's stored success, failed and cancelled events, in key order, with the
+ * MDR rates of all their MCCs from one query, and rejects (duplicate_transaction_code) the events whose
+ * transaction did not insert: the code was taken before, or by an earlier event of the batch, which is the
+ * only one of them that tries. Returns the ids of the transactions created.
+ */
+async function insertTransactions(db: Knex, recording: readonly Draft[]): Promise<Set<string>> {
+  const codeOf = (d: Draft): [string, string] => [d.bankCode, d.input.transactionCode!];
+  const candidates = firstPer(recording, codeOf);
+  const successes = candidates.filter((d) => d.records === 'success');
+  const rates = await mdrRatesOf(db, successes.map((d) => d.apply!.target.categoryCode));
+  const now = new Date();
+  const rows = sortedBy(candidates, codeOf).map((d) => {
+    const mdrRate = d.records === 'success' ? rates.get(d.apply!.target.categoryCode ?? null)! : '0.0000';
+    return transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, mdrRate, now);
+  });
+  const inserted = rows.length === 0 ? [] : await db('transaction.transactions').insert(rows).onConflict(TRANSACTION_KEY).ignore().returning('id');
+  const created = new Set<string>(inserted.map((row: { id: string }) => row.id));
+
+  const losers = recording.filter((d) => !created.has(d.event.transactionId!));
+  if (losers.length > 0) await writeOutcome(db, losers.map((d) => d.event), rejected('duplicate_transaction_code'));
+  return created;
 }
 
 /**
@@ -380,6 +502,74 @@ function eventRow(event: PaymentEvent): Record<string, unknown> {
     applied_at: event.appliedAt,
     received_at: event.receivedAt,
   };
+}
+
+/**
+ * A success, failed or cancelled transaction: a success pays the MDR of the merchant's MCC (`mdrRate`, round
+ * half up); failed and cancelled ones carry no MDR (rate 0, fee 0). Fees the bank reports are kept as sent
+ * (0 when absent).
+ */
+function transactionRow(
+  status: TransactionStatus,
+  input: PaymentEventInput,
+  target: PaymentTargetInput,
+  bankCode: string,
+  transactionId: string,
+  mdrRate: string,
+  now: Date,
+): Record<string, unknown> {
+  const gross = input.grossAmount!;
+  const mdrFee = mdrFeeOf(gross, mdrRate);
+  return {
+    id: transactionId,
+    merchant_id: target.merchantId,
+    outlet_id: target.outletId,
+    terminal_id: target.terminalId ?? null,
+    bank_code: bankCode,
+    nmid: input.nmid,
+    transaction_code: input.transactionCode,
+    external_reference: input.referenceNumber ?? null,
+    rrn: input.rrn ?? null,
+    status,
+    gross_amount: gross,
+    payer_bank_code: input.payerBankCode ?? null,
+    payer_bank_name: input.payerBankName ?? null,
+    payer_name_masked: input.payerNameMasked ?? null,
+    payment_method: 'qris',
+    currency: 'IDR',
+    mdr_rate: mdrRate,
+    mdr_fee_amount: mdrFee,
+    net_amount_after_mdr: gross - mdrFee,
+    mdr_fee_bank: input.mdrFeeBank ?? 0,
+    switching_fee: input.switchingFee ?? 0,
+    platform_fee: input.platformFee ?? 0,
+    transaction_at: input.transactionAt,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+const keyOf = (parts: readonly string[]): string => JSON.stringify(parts);
+
+/** The first item of each key, in their order. */
+function firstPer<T>(items: readonly T[], key: (item: T) => readonly string[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = keyOf(key(item));
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+/** Sorted by a unique key (plain code-unit order: the same in every batch, which is all lock ordering needs). */
+function sortedBy<T>(items: readonly T[], key: (item: T) => readonly string[]): T[] {
+  const keyed = items.map((item) => ({ item, k: key(item) }));
+  keyed.sort((a, b) => {
+    for (let i = 0; i < a.k.length; i++) if (a.k[i] !== b.k[i]) return a.k[i] < b.k[i] ? -1 : 1;
+    return 0;
+  });
+  return keyed.map(({ item }) => item);
 }
 
 /** The answer; a duplicate repeats the first event's (with status duplicate_skipped). */

@@ -111,3 +111,18 @@ export class PaymentEventResult {
   @Field({ description: 'False only while an accepted nmid.status_changed waits to be applied in the outlet subgraph.' })
   applied!: boolean;
 }
+
+@InputType('BankPaymentEventInput', { description: "A payment event of a batch: PaymentEventInput and the bank it is for, which must be one the caller acts for." })
+export class BankPaymentEventInput extends PaymentEventInput {
+  @Field({ description: 'The bank whose event this is; every item of a batch is recorded as that bank alone.' })
+  bankCode!: string;
+}
+
+@ObjectType('PaymentEventOutcome', { description: 'The answer to one item of recordPaymentEvents, at the index of its input.' })
+export class PaymentEventOutcome {
+  @Field(() => PaymentEventResult, { nullable: true, description: 'As recordPaymentEvent would answer; null when the input was refused.' })
+  result!: PaymentEventResult | null;
+
+  @Field(() => String, { nullable: true, description: 'Why the input was refused (what recordPaymentEvent answers as BAD_USER_INPUT); nothing of it is stored.' })
+  inputError!: string | null;
+}
