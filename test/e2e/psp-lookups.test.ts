@@ -201,6 +201,29 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       expect((await get(bankA, `/api/psp/v1/merchants/${merchantsA[3].merchant_id}`)).json().merchant.merchant_name).toBe('Renamed');
     });
 
+    it('answers cache misses of several banks arriving together with shared calls, each bank seeing only its own', async () => {
+      const outletCalls = async () => {
+        const text = (await stack.subgraphs.outlet.app.inject({ method: 'GET', url: '/metrics' })).body;
+        return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+      };
+      const nmidsA = merchantsA.flatMap((m) => m.outlets.map((o) => o.nmid!));
+      const before = await outletCalls();
+      const asks = [
+        ...nmidsA.map((nmid, i) => ({ key: bankA, nmid, merchantId: merchantsA[Math.floor(i / 2)].merchant_id })),
+        ...nmidsA.map((nmid) => ({ key: bankB, nmid, merchantId: null })), // another bank's NMIDs
+        { key: bankB, nmid: 'ID1026112220000', merchantId: merchantB.merchant_id },
+        { key: bankA, nmid: 'ID1026112220000', merchantId: null },
+      ];
+      const answers = await Promise.all(asks.map(({ key, nmid }) => get(key, `/api/psp/v1/merchants/by-nmid/${nmid}?include_outlets=true`)));
+      answers.forEach((answer, i) => {
+        if (asks[i].merchantId === null) return expect(answer.statusCode).toBe(404);
+        expect(answer.statusCode).toBe(200);
+        expect(answer.json()).toMatchObject({ merchant: { id: asks[i].merchantId }, outlets: [expect.any(Object), ...(i < nmidsA.length ? [expect.any(Object)] : [])] });
+      });
+      // 22 misses: far fewer outlet-subgraph calls than the one or two a lookup alone takes.
+      expect((await outletCalls()) - before).toBeLessThan(asks.length);
+    });
+
     it('lets the demo bank look up the demo merchant', async () => {
       const res = await get(demoKey, `/api/psp/v1/merchants/by-nmid/${DEMO.outlets[1].nmid}`);
       expect(res.json().merchant).toMatchObject({ id: DEMO.merchantId, bank_code: 'BDEMO', nmid: DEMO.outlets[0].nmid });

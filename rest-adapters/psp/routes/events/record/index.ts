@@ -30,7 +30,7 @@ export default defineRoute({
   // The validated body is the parsed request as sent (this schema strips nothing and adds no defaults).
   handle: async ({ body }, runtime, req) => {
     assertComplete(body);
-    let result = await recordEvent(runtime, actingBank(req), body);
+    let result = await recordEvent({ runtime, bank: actingBank(req), log: req.log, event: body });
     if (body.event_type === 'nmid.status_changed' && result.status !== 'rejected' && !result.applied) {
       await runtime.run(changeNmidStatus, { input: { nmid: body.nmid, status: body.nmid_new_status, reason: body.nmid_reason ?? null } });
       const marked = (await runtime.run<{ markPaymentEventApplied: PaymentEventResult }>(markApplied, { eventId: result.eventId })).markPaymentEventApplied;

@@ -1,7 +1,5 @@
-import type { BankPrincipal } from '../../../../../lib/auth/bank-scope';
 import { HttpError } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
-import type { RouteRuntime } from '../../../../../lib/rest/route';
 import { type BankCall, bankBatch } from '../../shared/bank-batch';
 import { type NmidReference, resolvePaymentTarget, resolvePaymentTargets } from '../../shared/payment-target';
 import { type PaymentEventResult, toRecordInput } from './mapper';
@@ -11,17 +9,18 @@ import type { PaymentEvent } from './schema';
 export const record = loadOperation(__dirname);
 const recordBatch = loadOperation(__dirname, 'record-batch.graphql');
 
-interface EventCall extends BankCall {
+export interface EventCall extends BankCall {
   event: PaymentEvent;
 }
 
 const referenceOf = ({ event, bank }: EventCall): NmidReference => ({ bankCode: bank.bankCode, nmid: event.nmid, mid: event.mid, tid: event.tid });
 
 /**
- * Events of every bank that arrive together are resolved and recorded together: two operations per batch
- * (`outletsByNmid`, `recordPaymentEvents`) instead of two per event.
+ * Stores and applies one verified event (once per bank and external_event_id). Events of every bank that arrive
+ * together are resolved and recorded together: two operations per batch (`outletsByNmid`, `recordPaymentEvents`)
+ * instead of two per event.
  */
-const submit = bankBatch<EventCall, PaymentEventResult>({
+export const recordEvent = bankBatch<EventCall, PaymentEventResult>({
   async alone(call) {
     const target = await resolvePaymentTarget(call.runtime, referenceOf(call));
     const input = toRecordInput(call.event, call.event, target);
@@ -37,8 +36,3 @@ const submit = bankBatch<EventCall, PaymentEventResult>({
     return recordPaymentEvents.map((outcome) => outcome.result ?? new HttpError(400, 'bad_request', outcome.inputError ?? 'invalid event'));
   },
 });
-
-/** Stores and applies one verified event of `bank` (once per bank and external_event_id). */
-export function recordEvent(runtime: RouteRuntime, bank: BankPrincipal, event: PaymentEvent): Promise<PaymentEventResult> {
-  return submit({ runtime, bank, event });
-}

@@ -18,6 +18,6 @@ export default defineRoute({
   rateLimit: { max: 1000, windowSecs: 60 },
   privateCacheSecs: 30,
   // Cache misses of every bank that arrive together are looked up together (lookup.ts).
-  load: ({ params, query }, runtime, req) => lookUp({ runtime, bank: actingBank(req), nmid: params.nmid, includeOutlets: query.include_outlets }),
+  load: ({ params, query }, runtime, req) => lookUp({ runtime, bank: actingBank(req), log: req.log, nmid: params.nmid, includeOutlets: query.include_outlets }),
   map: (data: PspMerchantByNmidData) => toByNmidResponse(data),
 });

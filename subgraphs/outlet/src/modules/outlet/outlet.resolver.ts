@@ -103,7 +103,7 @@ export class MerchantOutletsResolver {
     return withinScope(scope, await ctx.services.outlet.ofMerchant(merchant.id), (o) => o.id)[0] ?? null;
   }
 
-  @Authorized('service', 'internal', 'operator', 'bank')
+  @Authorized('service', 'internal', 'operator', 'bank', 'banks')
   @FieldResolver(() => String, { nullable: true, description: "The default outlet's NMID, else the oldest live outlet's that has one." })
   nmid(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<string | null> {
     return ctx.services.outlet.nmidOfMerchant(merchant.id);

@@ -24,7 +24,7 @@ export class OutletTerminalsResolver {
 
 @Resolver(() => MerchantRef)
 export class MerchantTerminalResolver {
-  @Authorized('service', 'internal', 'operator', 'bank', 'user')
+  @Authorized('service', 'internal', 'operator', 'bank', 'banks', 'user')
   @FieldResolver(() => TerminalType, {
     nullable: true,
     description: 'The primary terminal: the most recently seen one that is not inactive, of the live outlets. A user principal needs the merchant as its own.',
