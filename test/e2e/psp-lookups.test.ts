@@ -191,13 +191,18 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       expect((await get(bankA, '/api/psp/v1/merchants/by-nmid/12345')).statusCode).toBe(400);
     });
 
-    it('caches by-NMID answers for 30 s per bank', async () => {
+    it('caches by-NMID and detail answers for 30 s per bank (psp-api.md §8)', async () => {
       const target = '/api/psp/v1/merchants/by-nmid/ID1026112210030';
+      const detail = `/api/psp/v1/merchants/${merchantsA[3].merchant_id}?include_owners=true`;
       const first = await get(bankA, target);
       expect(first.headers['cache-control']).toBe('private, max-age=30');
+      expect((await get(bankA, detail)).headers['cache-control']).toBe('private, max-age=30');
       await adminQuery(stack.database.adminUrl, `update merchant.merchants set name = 'Renamed' where id = $1`, [merchantsA[3].merchant_id]);
       expect((await get(bankA, target)).json().merchant.merchant_name).toBe('Toko A3');
+      expect((await get(bankA, detail)).json().merchant.merchant_name).toBe('Toko A3');
+      // Another bank never gets this bank's cached answer; another query is another entry.
       expect((await get(bankB, target)).statusCode).toBe(404);
+      expect((await get(bankB, detail)).statusCode).toBe(404);
       expect((await get(bankA, `/api/psp/v1/merchants/${merchantsA[3].merchant_id}`)).json().merchant.merchant_name).toBe('Renamed');
     });
 

@@ -10,11 +10,13 @@ export default defineRoute({
   method: 'GET',
   url: '/api/psp/v1/merchants/:id',
   summary: "Get one of the calling bank's merchants",
+  description: 'Answers are cached for 30 s per bank, as psp-api.md §8 allows.',
   tags: ['psp: lookups'],
   schema: { params: DetailParams, querystring: DetailQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operation: loadOperation(__dirname),
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 600, windowSecs: 60 },
+  privateCacheSecs: 30,
   variables: ({ params, query }) => ({ id: params.id, includeOutlets: query.include_outlets }),
   map: (data) => toDetailResponse(data as never),
 });
