@@ -9,3 +9,24 @@ export function knexOf(em: EntityManager): Knex {
 export async function rowsOf<T = Record<string, unknown>>(db: Knex, text: string, params: readonly unknown[] = []): Promise<T[]> {
   return (await db.raw(text, params as Knex.RawBinding[])).rows as T[];
 }
+
+/**
+ * One multi-row insert that skips the rows whose `conflictKey` is taken, in array order; the ids inserted. All
+ * rows travel as ONE parameter (a JSON array read by `jsonb_populate_recordset`), not one bound value per column
+ * and row: building and binding hundreds of values cost more than the insert itself. Values must be JSON-ready
+ * as the column expects them (a jsonb column takes the object itself; dates become ISO strings).
+ */
+export async function insertSkippingConflicts(db: Knex, table: string, rows: readonly Record<string, unknown>[], conflictKey: readonly string[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const columns = Object.keys(rows[0])
+    .map((column) => `"${column}"`)
+    .join(', ');
+  const inserted = await rowsOf<{ id: string }>(
+    db,
+    `insert into ${table} (${columns})
+     select ${columns} from jsonb_populate_recordset(null::${table}, ?::jsonb) with ordinality as r order by r.ordinality
+     on conflict (${conflictKey.join(', ')}) do nothing returning id`,
+    [JSON.stringify(rows)],
+  );
+  return inserted.map((row) => row.id);
+}

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { banksOf } from '../../../../../lib/auth/bank-scope';
+import { columnsAs, withDates } from '../../../../../lib/db/plain-rows';
 import type { Principal } from '../../../../../lib/auth/principal';
 import { BadInputError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '../../../../../lib/federation/loaders';
@@ -45,10 +46,14 @@ export class MerchantService {
   private readonly byId;
 
   constructor(private readonly em: EntityManager) {
-    this.byId = loaderByKey(
-      (ids: string[]) => this.em.find(Merchant, { id: { $in: ids } }, { populate: ['bank'] }),
-      (row) => row.id,
-    );
+    // Read-only, and on every federated path (a bank batch resolves dozens at once): plain rows, no entities.
+    this.byId = loaderByKey(async (ids: string[]) => {
+      const rows = await this.em.getConnection().execute<Record<string, any>[]>(
+        `select ${MERCHANT_ROW_COLUMNS}, b.code as "bankCode" from merchant.merchants m left join merchant.banks b on b.id = m.bank_id where m.id in (?)`,
+        [ids],
+      );
+      return rows.map(merchantOfRow);
+    }, (row) => row.id);
   }
 
   /**
@@ -63,7 +68,7 @@ export class MerchantService {
     if (!merchant) return null;
     // A batch of several banks sees what one of them sees; the caller matches each item's bank to bankCode.
     const banks = banksOf(principal);
-    if (banks.length > 0 && !banks.some((bank) => merchant.bank?.id === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1))) return null;
+    if (banks.length > 0 && !banks.some((bank) => merchant.bankId === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1))) return null;
     return toMerchantType(merchant);
   }
 
@@ -196,7 +201,40 @@ function decodeCursor(cursor: string): string {
   throw new BadInputError('invalid cursor');
 }
 
-export function toMerchantType(m: Merchant): MerchantType {
+/** What toMerchantType reads, and what the bank scope needs, under the entity's property names. */
+const MERCHANT_ROW_FIELDS = [
+  'id',
+  'merchantCode',
+  'name',
+  'legalName',
+  'status',
+  'categoryCode',
+  'categoryName',
+  'phone',
+  'email',
+  'npwp',
+  'addressLine',
+  'addressCity',
+  'addressProvince',
+  'addressPostalCode',
+  'addressCountry',
+  'kycStatus',
+  'kycVerifiedAt',
+  'pspVisibleAt',
+  'createdAt',
+  'updatedAt',
+] as const;
+const MERCHANT_ROW_COLUMNS = `${columnsAs('m', MERCHANT_ROW_FIELDS)}, m.bank_id as "bankId"`;
+
+type MerchantFields = Pick<Merchant, Exclude<(typeof MERCHANT_ROW_FIELDS)[number], 'pspVisibleAt'>> & { bank?: { code: string } | null };
+type MerchantRow = MerchantFields & { pspVisibleAt: Date | null; bankId: string | null };
+
+function merchantOfRow(row: Record<string, any>): MerchantRow {
+  const merchant = withDates(row, ['kycVerifiedAt', 'pspVisibleAt', 'createdAt', 'updatedAt']) as MerchantRow;
+  return { ...merchant, bank: row.bankCode ? { code: row.bankCode } : null };
+}
+
+export function toMerchantType(m: MerchantFields): MerchantType {
   return {
     id: m.id,
     merchantCode: m.merchantCode,

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '../../../../../lib/auth/principal';
+import { columnsAs, withDates } from '../../../../../lib/db/plain-rows';
 import { ForbiddenError } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
 import { DEFAULT_TERMINAL_MODEL, Terminal } from '../terminal/terminal.entity';
@@ -47,8 +48,9 @@ export interface NmidStatusChange {
 }
 
 /**
- * Outlets and their NMIDs. Reads go through request-scoped DataLoaders (one statement per batch of keys);
- * writes keep the loaders' entities (the request's identity map) current and drop cached lookups by value.
+ * Outlets and their NMIDs. Reads go through request-scoped DataLoaders (one statement per batch of keys); the
+ * lookups by NMID and by merchant return plain rows (lib/db/plain-rows.ts), so writes load the entities they
+ * change themselves, and drop the cached lookups after flushing.
  */
 export class OutletService {
   private readonly byId;
@@ -62,13 +64,13 @@ export class OutletService {
       (ids: string[]) => this.em.find(Outlet, { id: { $in: ids }, deletedAt: null }),
       (row) => row.id,
     );
+    // The two reads on every bank path (a bank batch resolves dozens of NMIDs at once): plain rows, no entities.
     this.byNmid = loaderByKey(
-      (nmids: string[]) => this.em.find(Outlet, { nmid: { $in: nmids }, deletedAt: null }),
+      (nmids: string[]) => this.outletRows('o.nmid in (?) and o.deleted_at is null', [nmids]),
       (row) => row.nmid!,
     );
     this.byMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) =>
-        this.em.find(Outlet, { merchantId: { $in: merchantIds }, deletedAt: null }, { orderBy: { isDefault: 'desc', code: 'asc' } }),
+      (merchantIds: string[]) => this.outletRows('o.merchant_id in (?) and o.deleted_at is null order by o.is_default desc, o.code asc', [merchantIds]),
       (row) => row.merchantId,
     );
     // The outlet that stands for the merchant: the live default one, else the oldest live one.
@@ -108,8 +110,8 @@ export class OutletService {
 
   /** The live outlet with this NMID; a bank sees only NMIDs it issued, so another bank's NMID looks unknown. */
   async findByNmid(nmid: string, principal: Principal): Promise<OutletType | null> {
-    const outlet = await this.visibleByNmid(nmid, principal);
-    return outlet && toOutletType(outlet);
+    const outlet = NMID_PATTERN.test(nmid) ? await this.byNmid.load(nmid) : null;
+    return outlet && visibleTo(outlet, principal) ? toOutletType(outlet) : null;
   }
 
   /** Live outlets of a merchant, the default first. */
@@ -160,8 +162,8 @@ export class OutletService {
     if (input.reason != null && input.reason.length > MAX_REASON_LENGTH) {
       throw new OutletInputError(`reason must be at most ${MAX_REASON_LENGTH} characters`);
     }
-    const outlet = await this.visibleByNmid(input.nmid, principal);
-    if (!outlet) return null;
+    const outlet = NMID_PATTERN.test(input.nmid) ? await this.em.findOne(Outlet, { nmid: input.nmid, deletedAt: null }) : null;
+    if (!outlet || !visibleTo(outlet, principal)) return null;
     const previousStatus = outlet.nmidStatus;
     outlet.nmidStatus = input.status as NmidStatus;
     await this.flush();
@@ -251,9 +253,9 @@ export class OutletService {
     return created;
   }
 
-  private async visibleByNmid(nmid: string, principal: Principal): Promise<Outlet | null> {
-    const outlet = NMID_PATTERN.test(nmid) ? await this.byNmid.load(nmid) : null;
-    return outlet && (principal.kind !== 'bank' || outlet.nmidBankCode === principal.bankCode) ? outlet : null;
+  private async outletRows(where: string, bindings: unknown[]): Promise<OutletRow[]> {
+    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>(`select ${OUTLET_ROW_COLUMNS} from outlet.outlets o where ${where}`, bindings);
+    return rows.map((row) => withDates(row, ['createdAt', 'updatedAt']) as OutletRow);
   }
 
   private async liveOutletOf(merchantId: string, outletId: string | null): Promise<Outlet> {
@@ -320,7 +322,34 @@ function requireDistinct(outlets: NewOutlet[], field: string, valueOf: (o: NewOu
   if (new Set(values).size !== values.length) throw new OutletInputError(`each outlet needs its own ${field}`);
 }
 
-function toOutletType(outlet: Outlet): OutletType {
+/** A bank sees only the NMIDs it issued, so another bank's NMID looks unknown. */
+function visibleTo(outlet: OutletRow, principal: Principal): boolean {
+  return principal.kind !== 'bank' || outlet.nmidBankCode === principal.bankCode;
+}
+
+/** What toOutletType reads, under the entity's property names (plain-row reads select exactly these). */
+const OUTLET_ROW_FIELDS = [
+  'id',
+  'code',
+  'name',
+  'nmid',
+  'nmidStatus',
+  'nmidBankCode',
+  'mid',
+  'addressLine',
+  'city',
+  'province',
+  'postalCode',
+  'phone',
+  'isDefault',
+  'merchantId',
+  'createdAt',
+  'updatedAt',
+] as const;
+const OUTLET_ROW_COLUMNS = columnsAs('o', OUTLET_ROW_FIELDS);
+type OutletRow = Pick<Outlet, (typeof OUTLET_ROW_FIELDS)[number]>;
+
+function toOutletType(outlet: OutletRow): OutletType {
   return {
     id: outlet.id,
     code: outlet.code,

@@ -2,7 +2,7 @@ import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { BadInputError, isConnectionFailure } from '../../../../../lib/errors/app-error';
 import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { knexOf, rowsOf } from '../../sql';
+import { insertSkippingConflicts, knexOf, rowsOf } from '../../sql';
 import { mdrFeeOf, mdrRateOf, mdrRatesOf } from '../mdr/mdr';
 import { TRANSACTION_COLUMNS, Transaction, type TransactionStatus } from '../transaction/transaction.entity';
 import { PaymentEvent } from './payment-event.entity';
@@ -383,9 +383,8 @@ const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.external
  * stored; any other is a replay (of an earlier delivery, or of an event earlier in the batch).
  */
 async function claimEvents<D extends Draft>(db: Knex, drafts: readonly D[]): Promise<D[]> {
-  const rows = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => eventRow(d.event));
-  const claimed = await db('transaction.payment_events').insert(rows).onConflict(EVENT_KEY).ignore().returning('id');
-  const ids = new Set(claimed.map((row: { id: string }) => row.id));
+  const rows = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => ({ ...eventRow(d.event), payload: d.event.payload }));
+  const ids = new Set(await insertSkippingConflicts(db, '"transaction".payment_events', rows, EVENT_KEY));
   return drafts.filter((d) => ids.has(d.event.id));
 }
 
@@ -405,8 +404,7 @@ async function insertTransactions(db: Knex, recording: readonly Draft[]): Promis
     const mdrRate = d.records === 'success' ? rates.get(d.apply!.target.categoryCode ?? null)! : '0.0000';
     return transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, mdrRate, now);
   });
-  const inserted = rows.length === 0 ? [] : await db('transaction.transactions').insert(rows).onConflict(TRANSACTION_KEY).ignore().returning('id');
-  const created = new Set<string>(inserted.map((row: { id: string }) => row.id));
+  const created = new Set(await insertSkippingConflicts(db, '"transaction".transactions', rows, TRANSACTION_KEY));
 
   const losers = recording.filter((d) => !created.has(d.event.transactionId!));
   if (losers.length > 0) await writeOutcome(db, losers.map((d) => d.event), rejected('duplicate_transaction_code'));
