@@ -47,13 +47,7 @@ export class MerchantService {
 
   constructor(private readonly em: EntityManager) {
     // Read-only, and on every federated path (a bank batch resolves dozens at once): plain rows, no entities.
-    this.byId = loaderByKey(async (ids: string[]) => {
-      const rows = await this.em.getConnection().execute<Record<string, any>[]>(
-        `select ${MERCHANT_ROW_COLUMNS}, b.code as "bankCode" from merchant.merchants m left join merchant.banks b on b.id = m.bank_id where m.id in (?)`,
-        [ids],
-      );
-      return rows.map(merchantOfRow);
-    }, (row) => row.id);
+    this.byId = loaderByKey((ids: string[]) => this.merchantRows('m.id in (?)', [ids]), (row) => row.id);
   }
 
   /**
@@ -82,14 +76,24 @@ export class MerchantService {
     if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_PAGE) {
       throw new BadInputError(`first must be between 1 and ${MAX_PAGE}`);
     }
-    const where: FilterQuery<Merchant> = { bank: bankId, status: 'active', pspVisibleAt: { $ne: null } };
-    if (filter.after) where.id = { $gt: decodeCursor(filter.after) };
-    if (filter.updatedSince) where.updatedAt = { $gte: filter.updatedSince };
-    if (filter.categoryCode) where.categoryCode = filter.categoryCode;
-    const rows = await this.em.find(Merchant, where, { populate: ['bank'], orderBy: { id: 'asc' }, limit: filter.first + 1 });
+    const filters: [condition: string, value: unknown][] = [['m.bank_id = ?', bankId]];
+    if (filter.after) filters.push(['m.id > ?', decodeCursor(filter.after)]);
+    if (filter.updatedSince) filters.push(['m.updated_at >= ?', filter.updatedSince]);
+    if (filter.categoryCode) filters.push(['m.category_code = ?', filter.categoryCode]);
+    const where = `${filters.map(([condition]) => condition).join(' and ')} and m.status = 'active' and m.psp_visible_at is not null`;
+    const rows = await this.merchantRows(`${where} order by m.id asc limit ?`, [...filters.map(([, value]) => value), filter.first + 1]);
     const page = rows.slice(0, filter.first);
     const hasMore = rows.length > filter.first;
     return { items: page.map(toMerchantType), hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1].id) : null };
+  }
+
+  /** Merchants as plain rows (no entities): the reads on every bank path, where dozens or hundreds come at once. */
+  private async merchantRows(where: string, params: unknown[]): Promise<MerchantRow[]> {
+    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>(
+      `select ${MERCHANT_ROW_COLUMNS}, b.code as "bankCode" from merchant.merchants m left join merchant.banks b on b.id = m.bank_id where ${where}`,
+      params,
+    );
+    return rows.map(merchantOfRow);
   }
 
   /** Exact search among a bank's merchants (phone, npwp exact; email case-insensitive); all given criteria must match. */
@@ -229,9 +233,9 @@ const MERCHANT_ROW_COLUMNS = `${columnsAs('m', MERCHANT_ROW_FIELDS)}, m.bank_id 
 type MerchantFields = Pick<Merchant, Exclude<(typeof MERCHANT_ROW_FIELDS)[number], 'pspVisibleAt'>> & { bank?: { code: string } | null };
 type MerchantRow = MerchantFields & { pspVisibleAt: Date | null; bankId: string | null };
 
-function merchantOfRow(row: Record<string, any>): MerchantRow {
+function merchantOfRow(row: Record<string, unknown>): MerchantRow {
   const merchant = withDates(row, ['kycVerifiedAt', 'pspVisibleAt', 'createdAt', 'updatedAt']) as MerchantRow;
-  return { ...merchant, bank: row.bankCode ? { code: row.bankCode } : null };
+  return { ...merchant, bank: row.bankCode ? { code: row.bankCode as string } : null };
 }
 
 export function toMerchantType(m: MerchantFields): MerchantType {
