@@ -1,5 +1,4 @@
 import { DEMO } from '../../lib/demo/demo-ids';
-import { configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
 import { codes, gql, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -13,7 +12,6 @@ describe('GraphQL operations for operators', () => {
   beforeAll(async () => {
     // No dispatcher: deliveries stay as queued, for the listing and re-send checks.
     stack = await startTestStack({ WEBHOOK_DISPATCH_INTERVAL_MS: '0' });
-    configurePartnerAuth(stack.config);
   });
   afterAll(async () => {
     await stack?.close();

@@ -1,5 +1,4 @@
 import { DEMO } from '../../lib/demo/demo-ids';
-import { configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
 import { codes, freshPhone, gql, memberHeaders, postGraphQL } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -19,7 +18,6 @@ describe('GraphQL enterprise roles', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    configurePartnerAuth(stack.config);
     [{ id: gambirTerminal }] = await adminQuery<{ id: string }>(stack.database.adminUrl, `select id from outlet.terminals where outlet_id = $1 order by created_at limit 1`, [gambir]);
     as.owner = (await memberHeaders(stack, minimarket.id, 'owner')).headers;
     as.admin = (await memberHeaders(stack, minimarket.id, 'admin', [gambir, cideng])).headers;

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
-import { loadConfig } from '../../lib/config/config';
 import { DEMO } from '../../lib/demo/demo-ids';
 import { errorResponses } from '../../lib/rest/error-body';
 import { loadOperation } from '../../lib/rest/operation';
@@ -11,7 +10,6 @@ import { createRestApp } from '../../lib/rest/rest-app';
 import { defineRoute } from '../../lib/rest/route';
 import {
   clearPartnerCredentialCache,
-  configurePartnerAuth,
   partnerAuth,
   requireMerchantAccess,
   requireScope,
@@ -84,7 +82,6 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
   beforeAll(async () => {
     stack = await startTestStack();
     url = stack.database.adminUrl;
-    configurePartnerAuth(stack.config);
     probeApp = await createRestApp({
       config: stack.config,
       adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET'), probe('POST')] }],
@@ -296,16 +293,21 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     });
 
     it('stops a revoked credential within PARTNER_CREDENTIAL_CACHE_MS', async () => {
-      configurePartnerAuth(loadConfig({ ...process.env, NODE_ENV: 'test', PARTNER_CREDENTIAL_CACHE_MS: '300' }));
+      // The same route in a REST app whose configuration keeps credentials 300 ms.
+      const shortCache = await createRestApp({
+        config: { ...stack.config, partnerCredentialCacheMs: 300 },
+        adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET')] }],
+      });
       try {
         const key = await issue();
         const t = await accessToken(key);
-        expect((await probeGet(DEMO.merchantId, bearer(t))).statusCode).toBe(200);
+        const get = () => shortCache.inject({ method: 'GET', url: `/test/partner/merchants/${DEMO.merchantId}/access`, headers: bearer(t) });
+        expect((await get()).statusCode).toBe(200);
         await revokePartnerCredential(stack.config, url, key.credential_key);
         await new Promise((r) => setTimeout(r, 400));
-        expect((await probeGet(DEMO.merchantId, bearer(t))).statusCode).toBe(401);
+        expect((await get()).statusCode).toBe(401);
       } finally {
-        configurePartnerAuth(stack.config);
+        await shortCache.close();
       }
     });
   });

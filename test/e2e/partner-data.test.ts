@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { encodeActingPrincipal } from '../../lib/auth/principal';
 import { issueServiceToken } from '../../lib/auth/service-token';
 import { DEMO } from '../../lib/demo/demo-ids';
-import { clearPartnerCredentialCache, configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
+import { clearPartnerCredentialCache } from '../../rest-adapters/partner/auth/partner-auth';
 import { createPartner, grantPartnerAccess, issuePartnerCredential, onboardMerchant, ungrantPartnerAccess } from '../../scripts/database-tasks';
 import { NEVER, NEVER_IN_A, keysOf } from '../support/partner-masking';
 import { adminQuery } from '../support/test-database';
@@ -74,7 +74,6 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
   beforeAll(async () => {
     stack = await startTestStack();
     url = stack.database.adminUrl;
-    configurePartnerAuth(stack.config);
     partnerId = (await createPartner(stack.config, url, { code: 'PTX', name: 'Partner Test', referralCode: 'PTXREF' })).partner_id;
     const merchant = async (name: string, nmid: string, referralCode?: string) =>
       (await onboardMerchant(stack.config, url, { name, bankCode: 'BDEMO', nmids: [nmid], outlets: 1, ...(referralCode ? { referralCode } : {}) })).merchant_id;

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
 import { createPartner, issuePartnerCredential, onboardMerchant } from '../../scripts/database-tasks';
 import { NEVER, NEVER_IN_A, OUTLET_IDENTIFIERS, keysOf } from '../support/partner-masking';
 import { adminQuery } from '../support/test-database';
@@ -43,7 +42,6 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
   beforeAll(async () => {
     stack = await startTestStack();
     url = stack.database.adminUrl;
-    configurePartnerAuth(stack.config);
     await createPartner(stack.config, url, { code: 'POUT', name: 'Partner Outlets', referralCode: 'POUTREF' });
     const referred = await onboardMerchant(stack.config, url, { name: 'Toko Cabang', bankCode: 'BDEMO', nmids: ['ID4026112410001', 'ID4026112410002'], outlets: 3, referralCode: 'POUTREF' });
     merchant = referred.merchant_id;

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { hmacHex, signedString } from '../../lib/auth/hmac-signature';
 import { DEMO } from '../../lib/demo/demo-ids';
 import { openSubgraphOrm } from '../../lib/federation/subgraph-definition';
-import { configurePartnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
 import { changeMerchantStatus, issuePartnerCredential, listOutbox, setBankWebhook } from '../../scripts/database-tasks';
 import { merchantSubgraph } from '../../subgraphs/merchant/src/app';
 import { secretBoxFor } from '../../subgraphs/merchant/src/context';
@@ -38,7 +37,6 @@ describe('secrets absent from the logs of the whole stack', () => {
     });
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     stack = await startTestStack({ USER_SESSION_CACHE_MS: '0' });
-    configurePartnerAuth(stack.config);
   });
   afterAll(async () => {
     await stack?.close();

@@ -3,7 +3,6 @@ import { LRUCache } from 'lru-cache';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../../../lib/auth/hmac-signature';
 import type { Principal } from '../../../lib/auth/principal';
 import { verifyPartnerToken } from '../../../lib/auth/partner-token';
-import { type Config, loadConfig } from '../../../lib/config/config';
 import { HttpError } from '../../../lib/rest/error-body';
 import { loadOperation } from '../../../lib/rest/operation';
 import type { RouteRuntime } from '../../../lib/rest/route';
@@ -31,22 +30,10 @@ const accessOperation = loadOperation(__dirname, 'merchant-access.graphql');
 const UNKNOWN_TTL_MS = 10_000;
 
 /**
- * Settings of the partner authenticator. Routes are module-level definitions without access to the REST
- * process's config, so they come from the environment on first use (the same values rest-adapters/main.ts
- * loads) unless `configurePartnerAuth` set them (tests).
+ * Credentials by key, each kept `PARTNER_CREDENTIAL_CACHE_MS` of the REST app that fetched it (an unknown key at
+ * most 10 s), so a revoked credential stops within that time.
  */
-let settings: { tokenSecret: string; cacheMs: number } | undefined;
-let credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
-
-export function configurePartnerAuth(config: Config): void {
-  settings = { tokenSecret: config.secrets.partnerTokenSecret, cacheMs: config.partnerCredentialCacheMs };
-  credentials = new LRUCache({ max: 10_000, ttl: Math.max(settings.cacheMs, 1), ttlAutopurge: false });
-}
-
-export function partnerAuthSettings(): { tokenSecret: string; cacheMs: number } {
-  if (!settings) configurePartnerAuth(loadConfig());
-  return settings!;
-}
+const credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
 
 /** Forgets every cached credential (tests; an operator-triggered reload would use it too). */
 export function clearPartnerCredentialCache(): void {
@@ -79,7 +66,7 @@ async function fromBearer(authorization: string | undefined, runtime: RouteRunti
   if (!authorization) throw unauthorized('missing Authorization bearer token');
   const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(authorization);
   if (!match) throw unauthorized('Authorization must be "Bearer <access token>"');
-  const claims = await verifyPartnerToken(match[1], partnerAuthSettings().tokenSecret);
+  const claims = await verifyPartnerToken(match[1], runtime.config.secrets.partnerTokenSecret);
   if (!claims) throw unauthorized('access token invalid or expired');
   const credential = await credentialOf(claims.credentialKey, runtime);
   if (!usable(credential) || credential.id !== claims.credentialId || credential.authMode !== 'jwt' || credential.partner.id !== claims.partnerId) {
@@ -114,7 +101,7 @@ function usable(credential: Credential | null): credential is Credential {
 
 async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promise<Credential | null> {
   if (credentialKey.length > 64) return null;
-  const { cacheMs } = partnerAuthSettings();
+  const cacheMs = runtime.config.partnerCredentialCacheMs;
   const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
   if (cached) return cached.credential;
   const { partnerCredential } = await runtime.run<{ partnerCredential: Credential | null }>(credentialOperation, { credentialKey }, { acting: undefined });

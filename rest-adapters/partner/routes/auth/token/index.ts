@@ -2,7 +2,6 @@ import { signPartnerToken } from '../../../../../lib/auth/partner-token';
 import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
 import { loadOperation } from '../../../../../lib/rest/operation';
 import { defineRoute } from '../../../../../lib/rest/route';
-import { partnerAuthSettings } from '../../../auth/partner-auth';
 import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
 
 const loadedOperation = loadOperation(__dirname);
@@ -45,7 +44,7 @@ export default defineRoute({
         scopes: credential.scopes,
         contract: credential.contract,
       },
-      partnerAuthSettings().tokenSecret,
+      runtime.config.secrets.partnerTokenSecret,
     );
     const partner = { partner_id: credential.partner.id, partner_code: credential.partner.code, partner_name: credential.partner.name };
     if (credential.contract === 'A') {
