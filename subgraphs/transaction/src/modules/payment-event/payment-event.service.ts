@@ -383,7 +383,7 @@ const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.external
  * stored; any other is a replay (of an earlier delivery, or of an event earlier in the batch).
  */
 async function claimEvents<D extends Draft>(db: Knex, drafts: readonly D[]): Promise<D[]> {
-  const rows = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => ({ ...eventRow(d.event), payload: d.event.payload }));
+  const rows = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => eventRow(d.event));
   const ids = new Set(await insertSkippingConflicts(db, '"transaction".payment_events', rows, EVENT_KEY));
   return drafts.filter((d) => ids.has(d.event.id));
 }
@@ -486,7 +486,8 @@ function eventRow(event: PaymentEvent): Record<string, unknown> {
     bank_code: event.bankCode,
     external_event_id: event.externalEventId,
     event_type: event.eventType,
-    payload: JSON.stringify(event.payload),
+    // The object itself: the driver sends it as JSON, and the batch insert's JSON array nests it as jsonb.
+    payload: event.payload,
     nmid: event.nmid,
     merchant_id: event.merchantId,
     outlet_id: event.outletId,
