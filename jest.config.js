@@ -6,13 +6,22 @@ const swc = {
     transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
     target: 'es2022',
     keepClassNames: true,
+    // swc rewrites the aliases to relative paths, as in the build; this also covers the global setup, which
+    // jest loads outside its module registry (moduleNameMapper does not apply there).
+    baseUrl: __dirname,
+    paths: require('./tsconfig.json').compilerOptions.paths,
   },
   module: { type: 'commonjs', ignoreDynamic: true },
 };
 
 const ESM_ONLY = ['cookie', 'content-disposition', '@apidevtools/json-schema-ref-parser'];
 
+/** The path aliases of tsconfig.json (`@lib/…`, `@subgraphs/…`, …), one per top-level folder. */
+const ALIASES = ['lib', 'test', 'gateway', 'subgraphs', 'rest-adapters', 'scripts', 'bench'];
+const moduleNameMapper = Object.fromEntries(ALIASES.map((dir) => [`^@${dir}(/.*)?$`, `<rootDir>/${dir}$1`]));
+
 module.exports = {
+  moduleNameMapper,
   testEnvironment: 'node',
   roots: ['<rootDir>/test', '<rootDir>/lib', '<rootDir>/subgraphs', '<rootDir>/rest-adapters', '<rootDir>/gateway'],
   testMatch: ['**/*.test.ts'],

@@ -35,7 +35,18 @@ function childrenOf(parent: number): number[] {
   return pids;
 }
 
-export const CPU_LABELS = ['rest', 'gateway', 'merchant', 'outlet', 'transaction', 'catalog', 'floor', 'pg:stack', 'pg:floor', 'loadgen'] as const;
+export const CPU_LABELS = [
+  'rest',
+  'gateway',
+  'merchant',
+  'outlet',
+  'transaction',
+  'catalog',
+  'floor',
+  'pg:stack',
+  'pg:floor',
+  'loadgen',
+] as const;
 export type CpuLabel = (typeof CPU_LABELS)[number];
 
 /** The processes whose CPU time is sampled: the stack's children by entry point, the floor, PostgreSQL backends. */
@@ -86,7 +97,10 @@ export class CpuSampler {
   }
 
   /** CPU seconds per label between two snapshots (a backend that appeared in between counts from zero). */
-  static delta(before: Awaited<ReturnType<CpuSampler['snapshot']>>, after: Awaited<ReturnType<CpuSampler['snapshot']>>): Record<CpuLabel, number> {
+  static delta(
+    before: Awaited<ReturnType<CpuSampler['snapshot']>>,
+    after: Awaited<ReturnType<CpuSampler['snapshot']>>,
+  ): Record<CpuLabel, number> {
     const secs = Object.fromEntries(CPU_LABELS.map((label) => [label, 0])) as Record<CpuLabel, number>;
     for (const [pid, { label, ticks }] of after.at) secs[label] += (ticks - (before.at.get(pid)?.ticks ?? 0)) / CLK_TCK;
     secs.loadgen = (after.loadgenMicros - before.loadgenMicros) / 1e6;

@@ -3,11 +3,11 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { Pool } from 'pg';
-import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../lib/auth/hmac-signature';
-import { EventResponse, PaymentEvent } from '../rest-adapters/psp/routes/events/record/schema';
-import { TransactionsB } from '../rest-adapters/partner/routes/merchants/transactions/schema';
-import { ByNmidParams } from '../rest-adapters/psp/routes/merchants/by-nmid/schema';
-import { PSP_SCHEMAS, PspMerchantDetail } from '../rest-adapters/psp/routes/merchants/psp-merchant.schema';
+import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
+import { EventResponse, PaymentEvent } from '@rest-adapters/psp/routes/events/record/schema';
+import { TransactionsB } from '@rest-adapters/partner/routes/merchants/transactions/schema';
+import { ByNmidParams } from '@rest-adapters/psp/routes/merchants/by-nmid/schema';
+import { PSP_SCHEMAS, PspMerchantDetail } from '@rest-adapters/psp/routes/merchants/psp-merchant.schema';
 
 /**
  * The floor of the reference-cities benchmark: a bare fastify server that runs the merchant subgraph's
@@ -102,7 +102,14 @@ async function main(): Promise<void> {
 const PARTNER_TRANSACTIONS_SQL = `select id, transaction_code, status, payment_method, payer_bank_name, gross_amount, mdr_rate, mdr_fee_amount,
          net_amount_after_mdr, currency, transaction_at, settled_at, settlement_status
     from "transaction".transactions where merchant_id = $1 order by transaction_at desc, id desc limit $2`;
-const PARTNER_STATUS: Record<string, string> = { success: 'success', pending: 'pending', failed: 'failed', cancelled: 'failed', refunded: 'refunded', reversed: 'refunded' };
+const PARTNER_STATUS: Record<string, string> = {
+  success: 'success',
+  pending: 'pending',
+  failed: 'failed',
+  cancelled: 'failed',
+  refunded: 'refunded',
+  reversed: 'refunded',
+};
 
 async function partnerRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
   app.get<{ Params: { merchant_id: string }; Querystring: { limit?: number } }>(
@@ -202,9 +209,16 @@ interface MerchantRow {
   device_status: string | null;
 }
 
-const BANK_STATUS: Record<string, string> = { draft: 'inactive', inactive: 'inactive', active: 'active', suspended: 'suspended', deleted: 'deleted' };
+const BANK_STATUS: Record<string, string> = {
+  draft: 'inactive',
+  inactive: 'inactive',
+  active: 'active',
+  suspended: 'suspended',
+  deleted: 'deleted',
+};
 
-const httpError = (statusCode: number, code: string, error: string) => Object.assign(new Error(error), { statusCode, code, body: { error, code } });
+const httpError = (statusCode: number, code: string, error: string) =>
+  Object.assign(new Error(error), { statusCode, code, body: { error, code } });
 
 /**
  * `GET /api/psp/v1/merchants/by-nmid/:nmid`: lookup signature, then BY_NMID_SQL, answered with the product's
@@ -240,7 +254,10 @@ async function pspRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
   for (const schema of PSP_SCHEMAS) app.addSchema(schema);
   app.setErrorHandler((error: Error & { statusCode?: number; body?: unknown; validation?: unknown }, _req, reply) => {
     const status = error.validation ? 400 : (error.statusCode ?? 500);
-    void reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(error.body ?? { error: error.message, code: status === 400 ? 'bad_request' : 'internal_error' }));
+    void reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(JSON.stringify(error.body ?? { error: error.message, code: status === 400 ? 'bad_request' : 'internal_error' }));
   });
 
   const verify = (req: FastifyRequest, purpose: 'lookup' | 'event'): FloorKey => {
@@ -248,7 +265,8 @@ async function pspRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
     const keyId = req.headers[names.keyId];
     const timestamp = req.headers[names.timestamp];
     const signature = req.headers[names.signature];
-    if (typeof keyId !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string') throw httpError(401, 'unauthorized', 'missing signature headers');
+    if (typeof keyId !== 'string' || typeof timestamp !== 'string' || typeof signature !== 'string')
+      throw httpError(401, 'unauthorized', 'missing signature headers');
     const skew = skewSecs(timestamp);
     if (skew === null || skew > SIGNATURE_WINDOW_SECS) throw httpError(401, 'unauthorized', 'bad timestamp');
     const key = keys.get(keyId);
@@ -277,7 +295,11 @@ async function pspRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
     async (req) => {
       const key = (req as FastifyRequest & { floorKey?: FloorKey }).floorKey!;
       // Named: prepared once per connection, so PostgreSQL can reuse its plan instead of planning every time.
-      const { rows } = await pool.query<MerchantRow>({ name: 'floor-by-nmid', text: BY_NMID_SQL, values: [req.params.nmid, key.bankCode, key.bankId, key.tier] });
+      const { rows } = await pool.query<MerchantRow>({
+        name: 'floor-by-nmid',
+        text: BY_NMID_SQL,
+        values: [req.params.nmid, key.bankCode, key.bankId, key.tier],
+      });
       const m = rows[0];
       if (!m) throw httpError(404, 'not_found', 'no merchant with this NMID');
       return {
@@ -292,7 +314,13 @@ async function pspRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
           phone: m.phone,
           email: m.email,
           npwp: m.npwp,
-          address: { line: m.address_line, city: m.address_city, province: m.address_province, postal_code: m.address_postal_code, country: m.address_country },
+          address: {
+            line: m.address_line,
+            city: m.address_city,
+            province: m.address_province,
+            postal_code: m.address_postal_code,
+            country: m.address_country,
+          },
           status: BANK_STATUS[m.status] ?? 'inactive',
           kyc_status: m.kyc_status,
           kyc_verified_at: m.kyc_verified_at?.toISOString() ?? null,
@@ -322,11 +350,21 @@ async function pspRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
         name: 'floor-event',
         text: `insert into ${FLOOR_SCHEMA}.events (id, bank_code, external_event_id, event_type, nmid, payload) values ($1, $2, $3, $4, $5, $6)
                on conflict (bank_code, external_event_id) do nothing returning id`,
-        values: [randomUUID(), key.bankCode, event.external_event_id, event.event_type, event.nmid, (req as FastifyRequest & { rawBody?: string }).rawBody],
+        values: [
+          randomUUID(),
+          key.bankCode,
+          event.external_event_id,
+          event.event_type,
+          event.nmid,
+          (req as FastifyRequest & { rawBody?: string }).rawBody,
+        ],
       });
       if (rows[0]) return { status: 'success', flow: 'recorded', event_id: rows[0].id, merchant_id: null };
       // A replay (the benchmark sends none): the first row's id.
-      const first = await pool.query<{ id: string }>(`select id from ${FLOOR_SCHEMA}.events where bank_code = $1 and external_event_id = $2`, [key.bankCode, event.external_event_id]);
+      const first = await pool.query<{ id: string }>(
+        `select id from ${FLOOR_SCHEMA}.events where bank_code = $1 and external_event_id = $2`,
+        [key.bankCode, event.external_event_id],
+      );
       return { status: 'duplicate_skipped', flow: 'recorded', event_id: first.rows[0].id, merchant_id: null };
     },
   );

@@ -11,7 +11,6 @@ import { request } from 'undici';
 export const DIST = path.resolve(__dirname, '..');
 export const HOST = '127.0.0.1';
 
-
 export const envInt = (name: string, fallback: number): number => {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -34,7 +33,11 @@ export interface Managed {
 const managed: Managed[] = [];
 
 export function launch(name: string, entry: string, env: NodeJS.ProcessEnv, onLine?: (line: string) => boolean): Managed {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], {
+    env,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lastLines: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const handle: Managed = { name, child, exited, lastLines };
@@ -122,7 +125,12 @@ export async function graphqlRequests(port: number): Promise<number> {
   const text = await body.text();
   let total = 0;
   for (const line of text.split('\n')) {
-    if (line.startsWith('http_requests_total{') && line.includes('route="/graphql"') && line.includes('method="POST"') && line.includes('status_code="200"')) {
+    if (
+      line.startsWith('http_requests_total{') &&
+      line.includes('route="/graphql"') &&
+      line.includes('method="POST"') &&
+      line.includes('status_code="200"')
+    ) {
       total += Number(line.slice(line.lastIndexOf(' ') + 1));
     }
   }
@@ -157,15 +165,27 @@ export interface BenchStack {
  * the webhook dispatcher off, and, given floorEnv, the floor server (bench/floor-server.ts) beside it; resolves
  * when they answer /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
  */
-export async function startBenchStack(options: { databaseUrl: string; restPort: number; gatewayPort: number; floorEnv?: NodeJS.ProcessEnv }): Promise<BenchStack> {
+export async function startBenchStack(options: {
+  databaseUrl: string;
+  restPort: number;
+  gatewayPort: number;
+  floorEnv?: NodeJS.ProcessEnv;
+}): Promise<BenchStack> {
   const floorPort = options.restPort + 2;
-  const subgraphPorts = { merchant: options.gatewayPort + 1, outlet: options.gatewayPort + 2, transaction: options.gatewayPort + 3, catalog: options.gatewayPort + 4 };
+  const subgraphPorts = {
+    merchant: options.gatewayPort + 1,
+    outlet: options.gatewayPort + 2,
+    transaction: options.gatewayPort + 3,
+    catalog: options.gatewayPort + 4,
+  };
   const allPorts = [options.restPort, floorPort, options.gatewayPort, ...Object.values(subgraphPorts)];
   const busy = (await Promise.all(allPorts.map(async (port) => ((await portInUse(port)) ? port : null)))).filter((p) => p !== null);
   if (busy.length > 0) throw new Error(`ports in use: ${busy.join(', ')} (set BENCH_REST_PORT / BENCH_GATEWAY_PORT to move the benchmark)`);
 
   const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', HOST };
-  progress(`starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, WEBHOOK_DISPATCH_INTERVAL_MS=0) …`);
+  progress(
+    `starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, WEBHOOK_DISPATCH_INTERVAL_MS=0) …`,
+  );
   let phase: 'booting' | 'banner' | 'running' = 'booting';
   const stack = launch(
     'stack',
@@ -197,9 +217,10 @@ export async function startBenchStack(options: { databaseUrl: string; restPort: 
   );
   const rest = `http://${HOST}:${options.restPort}`;
   const floorOrigin = `http://${HOST}:${floorPort}`;
-  const floor = options.floorEnv ? launch('floor', 'bench/floor-server.js', { ...common, FLOOR_PORT: String(floorPort), ...options.floorEnv }) : undefined;
+  const floor = options.floorEnv
+    ? launch('floor', 'bench/floor-server.js', { ...common, FLOOR_PORT: String(floorPort), ...options.floorEnv })
+    : undefined;
   if (floor) await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
   await waitFor(stack, async () => phase === 'running' && (await healthy(rest)), 'ready stack', 120_000);
   return { stack, floor, rest, floorOrigin, subgraphPorts };
 }
-

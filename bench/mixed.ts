@@ -5,10 +5,10 @@ import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import { hmacHex, signedString } from '../lib/auth/hmac-signature';
-import { signUserAccessToken } from '../lib/auth/user-token';
-import { loadConfig } from '../lib/config/config';
-import { DEMO } from '../lib/demo/demo-ids';
+import { hmacHex, signedString } from '@lib/auth/hmac-signature';
+import { signUserAccessToken } from '@lib/auth/user-token';
+import { loadConfig } from '@lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
 import { CPU_LABELS, CpuSampler } from './cpu';
 import { envInt, percentile, progress, startBenchStack, stopAll } from './harness';
 
@@ -40,7 +40,11 @@ const jakartaNow = () => new Date(Date.now() + 7 * 3_600_000).toISOString().repl
 
 function bankLookup(path: string) {
   const timestamp = new Date().toISOString();
-  const headers = { 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': hmacHex(DEMO.bank.lookupSecret, signedString('GET', path, timestamp, '')) };
+  const headers = {
+    'x-api-key-id': DEMO.bank.lookupKeyId,
+    'x-timestamp': timestamp,
+    'x-signature': hmacHex(DEMO.bank.lookupSecret, signedString('GET', path, timestamp, '')),
+  };
   return { method: 'GET' as const, path, headers };
 }
 
@@ -63,10 +67,33 @@ function endpoints(tokens: { partnerA: string; partnerB: string; user: string },
   const pos = { 'x-internal-api-key': internalKey, 'x-merchant-id': DEMO.merchantId };
   const run = randomUUID().slice(0, 8);
   return [
-    { family: 'psp', label: 'GET /api/psp/v1/merchants', rate: 1, targetP95Ms: 300, build: () => bankLookup('/api/psp/v1/merchants?limit=100') },
-    { family: 'psp', label: 'GET /api/psp/v1/merchants/{id}', rate: 10, targetP95Ms: 100, build: () => bankLookup(`/api/psp/v1/merchants/${DEMO.merchantId}`) },
-    { family: 'psp', label: 'GET /api/psp/v1/merchants/by-nmid/{nmid}', rate: 16, targetP95Ms: 50, build: () => bankLookup(`/api/psp/v1/merchants/by-nmid/${nmids[n++ % nmids.length]}`) },
-    { family: 'psp', label: 'GET /api/psp/v1/merchants/search', rate: 2, build: () => bankLookup(`/api/psp/v1/merchants/search?phone=${encodeURIComponent('+6281234567890')}`) },
+    {
+      family: 'psp',
+      label: 'GET /api/psp/v1/merchants',
+      rate: 1,
+      targetP95Ms: 300,
+      build: () => bankLookup('/api/psp/v1/merchants?limit=100'),
+    },
+    {
+      family: 'psp',
+      label: 'GET /api/psp/v1/merchants/{id}',
+      rate: 10,
+      targetP95Ms: 100,
+      build: () => bankLookup(`/api/psp/v1/merchants/${DEMO.merchantId}`),
+    },
+    {
+      family: 'psp',
+      label: 'GET /api/psp/v1/merchants/by-nmid/{nmid}',
+      rate: 16,
+      targetP95Ms: 50,
+      build: () => bankLookup(`/api/psp/v1/merchants/by-nmid/${nmids[n++ % nmids.length]}`),
+    },
+    {
+      family: 'psp',
+      label: 'GET /api/psp/v1/merchants/search',
+      rate: 2,
+      build: () => bankLookup(`/api/psp/v1/merchants/search?phone=${encodeURIComponent('+6281234567890')}`),
+    },
     {
       family: 'psp',
       label: 'POST /psp/v1/events',
@@ -104,15 +131,64 @@ function endpoints(tokens: { partnerA: string; partnerB: string; user: string },
       },
     },
     // Each partner credential at 1 req/s = its whole 60/min budget (partner-api.md §8).
-    { family: 'partner', label: 'GET partner A transactions (monthly)', rate: 1, build: () => ({ method: 'GET', path: `/api/partner/v1/merchants/${DEMO.merchantId}/transactions`, headers: bearer(tokens.partnerA) }) },
-    { family: 'partner', label: 'GET partner B scoring-summary', rate: 1, build: () => ({ method: 'GET', path: `/api/partner/v1/merchants/${DEMO.merchantId}/scoring-summary`, headers: bearer(tokens.partnerB) }) },
-    { family: 'core', label: 'GET /references/cities', rate: 10, build: () => ({ method: 'GET', path: '/references/cities?province_id=31', headers: {} }) },
-    { family: 'core', label: 'GET /auth/profile', rate: 2, build: () => ({ method: 'GET', path: '/auth/profile', headers: bearer(tokens.user) }) },
-    { family: 'core', label: 'GET /merchant/transactions', rate: 5, build: () => ({ method: 'GET', path: '/merchant/transactions?period=month', headers: bearer(tokens.user) }) },
-    { family: 'core', label: 'GET /merchant/payment-terminal', rate: 2, build: () => ({ method: 'GET', path: '/merchant/payment-terminal', headers: bearer(tokens.user) }) },
-    { family: 'pos', label: 'GET /poslite/catalog/products', rate: 2, build: () => ({ method: 'GET', path: '/poslite/catalog/products?limit=50', headers: pos }) },
-    { family: 'pos', label: 'GET /poslite/sync/pull (products)', rate: 5, build: () => ({ method: 'GET', path: '/poslite/sync/pull?entity=products&limit=200', headers: pos }) },
-    { family: 'pos', label: 'GET /merchant/poslite/sales/orders', rate: 2, build: () => ({ method: 'GET', path: '/merchant/poslite/sales/orders?limit=50', headers: bearer(tokens.user) }) },
+    {
+      family: 'partner',
+      label: 'GET partner A transactions (monthly)',
+      rate: 1,
+      build: () => ({ method: 'GET', path: `/api/partner/v1/merchants/${DEMO.merchantId}/transactions`, headers: bearer(tokens.partnerA) }),
+    },
+    {
+      family: 'partner',
+      label: 'GET partner B scoring-summary',
+      rate: 1,
+      build: () => ({
+        method: 'GET',
+        path: `/api/partner/v1/merchants/${DEMO.merchantId}/scoring-summary`,
+        headers: bearer(tokens.partnerB),
+      }),
+    },
+    {
+      family: 'core',
+      label: 'GET /references/cities',
+      rate: 10,
+      build: () => ({ method: 'GET', path: '/references/cities?province_id=31', headers: {} }),
+    },
+    {
+      family: 'core',
+      label: 'GET /auth/profile',
+      rate: 2,
+      build: () => ({ method: 'GET', path: '/auth/profile', headers: bearer(tokens.user) }),
+    },
+    {
+      family: 'core',
+      label: 'GET /merchant/transactions',
+      rate: 5,
+      build: () => ({ method: 'GET', path: '/merchant/transactions?period=month', headers: bearer(tokens.user) }),
+    },
+    {
+      family: 'core',
+      label: 'GET /merchant/payment-terminal',
+      rate: 2,
+      build: () => ({ method: 'GET', path: '/merchant/payment-terminal', headers: bearer(tokens.user) }),
+    },
+    {
+      family: 'pos',
+      label: 'GET /poslite/catalog/products',
+      rate: 2,
+      build: () => ({ method: 'GET', path: '/poslite/catalog/products?limit=50', headers: pos }),
+    },
+    {
+      family: 'pos',
+      label: 'GET /poslite/sync/pull (products)',
+      rate: 5,
+      build: () => ({ method: 'GET', path: '/poslite/sync/pull?entity=products&limit=200', headers: pos }),
+    },
+    {
+      family: 'pos',
+      label: 'GET /merchant/poslite/sales/orders',
+      rate: 2,
+      build: () => ({ method: 'GET', path: '/merchant/poslite/sales/orders?limit=50', headers: bearer(tokens.user) }),
+    },
   ];
 }
 
@@ -145,7 +221,14 @@ async function runAll(origin: string, list: Endpoint[]): Promise<Result[]> {
       });
       const result = await instance;
       const sorted = Float64Array.from(latencies).sort();
-      return { endpoint, sent: result.requests.sent, statusCounts, p50: percentile(sorted, 50), p95: percentile(sorted, 95), p99: percentile(sorted, 99) };
+      return {
+        endpoint,
+        sent: result.requests.sent,
+        statusCounts,
+        p50: percentile(sorted, 50),
+        p95: percentile(sorted, 95),
+        p99: percentile(sorted, 99),
+      };
     }),
   );
 }
@@ -207,11 +290,17 @@ async function main(): Promise<void> {
       `mixed load: ${total.toFixed(1)} req/s over ${list.length} endpoints for ${SECS} s; ${os.cpus().length} CPUs; load ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}`,
       `${'endpoint'.padEnd(44)}${'req/s'.padStart(7)}${'p50'.padStart(8)}${'p95'.padStart(8)}${'p99'.padStart(8)}${'target'.padStart(8)}  aim (≤ target/5)  non-2xx`,
       ...results.map((r) => {
-        const non2xx = Object.entries(r.statusCounts).filter(([s]) => Number(s) >= 300).map(([s, c]) => `${s}×${c}`).join(' ') || '0';
+        const non2xx =
+          Object.entries(r.statusCounts)
+            .filter(([s]) => Number(s) >= 300)
+            .map(([s, c]) => `${s}×${c}`)
+            .join(' ') || '0';
         const aim = r.endpoint.targetP95Ms ? (r.p95 <= r.endpoint.targetP95Ms / 5 ? 'met' : 'missed') : '–';
         return `${r.endpoint.label.padEnd(44)}${(r.sent / SECS).toFixed(1).padStart(7)}${fmt(r.p50)}${fmt(r.p95)}${fmt(r.p99)}${(r.endpoint.targetP95Ms ? String(r.endpoint.targetP95Ms) : '–').padStart(8)}  ${aim.padEnd(16)} ${non2xx}`;
       }),
-      `CPU seconds over the run: ${CPU_LABELS.filter((l) => cpuSecs[l] > 0).map((l) => `${l} ${cpuSecs[l].toFixed(1)}`).join(', ')}`,
+      `CPU seconds over the run: ${CPU_LABELS.filter((l) => cpuSecs[l] > 0)
+        .map((l) => `${l} ${cpuSecs[l].toFixed(1)}`)
+        .join(', ')}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     process.stdout.write(

@@ -3,8 +3,8 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
-import { loadConfig } from '../lib/config/config';
-import { createPartner, issuePartnerCredential, onboardMerchant } from '../scripts/database-tasks';
+import { loadConfig } from '@lib/config/config';
+import { createPartner, issuePartnerCredential, onboardMerchant } from '@scripts/database-tasks';
 import { envInt, percentile, progress, startBenchStack, stopAll } from './harness';
 
 /**
@@ -49,19 +49,38 @@ const monthWindow = () => {
 };
 
 const TARGETS: Target[] = [
-  { label: 'B transactions limit=500', origin: 'rest', contract: 'B', path: (m) => `/api/partner/v1/merchants/${m}/transactions?limit=500` },
+  {
+    label: 'B transactions limit=500',
+    origin: 'rest',
+    contract: 'B',
+    path: (m) => `/api/partner/v1/merchants/${m}/transactions?limit=500`,
+  },
   { label: 'floor: same 500 rows', origin: 'floor', contract: 'B', path: (m) => `/floor/partner/merchants/${m}/transactions?limit=500` },
-  { label: 'B transactions 30 days limit=500', origin: 'rest', contract: 'B', path: (m) => `/api/partner/v1/merchants/${m}/transactions?limit=500&${monthWindow()}` },
-  { label: 'A transactions monthly', origin: 'rest', contract: 'A', path: (m) => `/api/partner/v1/merchants/${m}/transactions?period=monthly` },
+  {
+    label: 'B transactions 30 days limit=500',
+    origin: 'rest',
+    contract: 'B',
+    path: (m) => `/api/partner/v1/merchants/${m}/transactions?limit=500&${monthWindow()}`,
+  },
+  {
+    label: 'A transactions monthly',
+    origin: 'rest',
+    contract: 'A',
+    path: (m) => `/api/partner/v1/merchants/${m}/transactions?period=monthly`,
+  },
   { label: 'B scoring summary', origin: 'rest', contract: 'B', path: (m) => `/api/partner/v1/merchants/${m}/scoring-summary` },
   { label: 'A scoring summary', origin: 'rest', contract: 'A', path: (m) => `/api/partner/v1/merchants/${m}/scoring-summary` },
 ];
 
 /** The partner, its two credentials (one per contract, high rate) and the referred merchant with its transactions. */
-async function seed(databaseUrl: string, pg: PgClient): Promise<{ merchantId: string; credentials: Record<'A' | 'B', { key: string; secret: string }> }> {
+async function seed(
+  databaseUrl: string,
+  pg: PgClient,
+): Promise<{ merchantId: string; credentials: Record<'A' | 'B', { key: string; secret: string }> }> {
   const config = loadConfig();
   const partner = await pg.query('select id from merchant.partners where code = $1', [PARTNER.code]);
-  if (partner.rowCount === 0) await createPartner(config, databaseUrl, { code: PARTNER.code, name: 'Bench partner', referralCode: PARTNER.referralCode });
+  if (partner.rowCount === 0)
+    await createPartner(config, databaseUrl, { code: PARTNER.code, name: 'Bench partner', referralCode: PARTNER.referralCode });
   const credentials = {} as Record<'A' | 'B', { key: string; secret: string }>;
   for (const contract of ['A', 'B'] as const) {
     // Secrets are shown once and stored hashed: every run issues fresh credentials.
@@ -75,11 +94,24 @@ async function seed(databaseUrl: string, pg: PgClient): Promise<{ merchantId: st
     });
     credentials[contract] = { key: issued.credential_key, secret: issued.credential_secret };
   }
-  const existing = await pg.query<{ id: string }>('select id from merchant.merchants where name = $1 and referral_code = $2', [PARTNER.merchantName, PARTNER.referralCode]);
+  const existing = await pg.query<{ id: string }>('select id from merchant.merchants where name = $1 and referral_code = $2', [
+    PARTNER.merchantName,
+    PARTNER.referralCode,
+  ]);
   const merchantId =
     existing.rows[0]?.id ??
-    (await onboardMerchant(config, databaseUrl, { name: PARTNER.merchantName, bankCode: 'BDEMO', nmids: ['ID7700000000001'], outlets: 1, referralCode: PARTNER.referralCode })).merchant_id;
-  const { rows } = await pg.query<{ n: string }>('select count(*)::text as n from "transaction".transactions where merchant_id = $1', [merchantId]);
+    (
+      await onboardMerchant(config, databaseUrl, {
+        name: PARTNER.merchantName,
+        bankCode: 'BDEMO',
+        nmids: ['ID7700000000001'],
+        outlets: 1,
+        referralCode: PARTNER.referralCode,
+      })
+    ).merchant_id;
+  const { rows } = await pg.query<{ n: string }>('select count(*)::text as n from "transaction".transactions where merchant_id = $1', [
+    merchantId,
+  ]);
   const missing = SETTINGS.transactions - Number(rows[0].n);
   if (missing > 0) {
     progress(`inserting ${missing} transactions for ${merchantId} …`);
@@ -180,8 +212,9 @@ async function main(): Promise<void> {
     const out = [
       `partner API benchmark: ${SETTINGS.transactions} transactions of one merchant; ${os.cpus().length} CPUs; load ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}`,
       `${'target'.padEnd(36)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}${'× floor'.padStart(9)}${'non2xx'.padStart(8)}`,
-      ...rows.map((r) =>
-        `${r.label.padEnd(36)}${fmt(r.latency.p50Ms)}${fmt(r.latency.p95Ms)}${fmt(r.latency.p99Ms)}${fmt(r.throughput.rps)}${(r.throughput.rps / floor.throughput.rps).toFixed(3).padStart(9)}${String(r.latency.non2xx + r.throughput.non2xx).padStart(8)}`,
+      ...rows.map(
+        (r) =>
+          `${r.label.padEnd(36)}${fmt(r.latency.p50Ms)}${fmt(r.latency.p95Ms)}${fmt(r.latency.p99Ms)}${fmt(r.throughput.rps)}${(r.throughput.rps / floor.throughput.rps).toFixed(3).padStart(9)}${String(r.latency.non2xx + r.throughput.non2xx).padStart(8)}`,
       ),
       `(latency at 1 connection, req/s at ${SETTINGS.connections} connections, ${SETTINGS.durationSecs} s each after ${SETTINGS.warmupSecs} s warm-up)`,
     ];

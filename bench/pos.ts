@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
-import { DEMO } from '../lib/demo/demo-ids';
-import { loadConfig } from '../lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
+import { loadConfig } from '@lib/config/config';
 import { HOST, envInt, median, progress, startBenchStack, stopAll } from './harness';
 
 /**
@@ -31,7 +31,9 @@ async function call(method: 'GET' | 'POST', path: string, apiKey: string, body?:
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
   if (!databaseUrl) {
-    progress("DATABASE_URL is required, e.g. psql -h 127.0.0.1 -U root -d postgres -c 'create database qris_bench_pos'; DATABASE_URL=postgres://root@127.0.0.1:5432/qris_bench_pos npm run -s bench:pos");
+    progress(
+      "DATABASE_URL is required, e.g. psql -h 127.0.0.1 -U root -d postgres -c 'create database qris_bench_pos'; DATABASE_URL=postgres://root@127.0.0.1:5432/qris_bench_pos npm run -s bench:pos",
+    );
     process.exit(2);
   }
   const apiKey = loadConfig().secrets.internalApiKey;
@@ -41,18 +43,31 @@ async function main(): Promise<void> {
   await pg.connect();
   try {
     // 10,000 products with their default variants, in one transaction (idempotent by SKU).
-    await pg.query(`
+    await pg.query(
+      `
       insert into catalog.products (id, merchant_id, name, sku, sell_price_amount, track_stock, created_at, updated_at)
       select gen_random_uuid(), $1, 'Produk ' || n, 'BENCH-' || n, 1000 + n, n % 2 = 0, now(), now()
         from generate_series(1, $2) n
-      on conflict do nothing`, [MERCHANT, PRODUCTS]);
-    await pg.query(`
+      on conflict do nothing`,
+      [MERCHANT, PRODUCTS],
+    );
+    await pg.query(
+      `
       insert into catalog.variants (id, merchant_id, product_id, name, sku, is_default, created_at, updated_at)
       select gen_random_uuid(), p.merchant_id, p.id, p.name, p.sku, true, now(), now() from catalog.products p
-       where p.merchant_id = $1 and not exists (select 1 from catalog.variants v where v.product_id = p.id)`, [MERCHANT]);
+       where p.merchant_id = $1 and not exists (select 1 from catalog.variants v where v.product_id = p.id)`,
+      [MERCHANT],
+    );
     await pg.query('analyze catalog.products, catalog.variants');
-    const variants = (await pg.query(`select id from catalog.variants where merchant_id = $1 order by sku limit 50`, [MERCHANT])).rows.map((r) => r.id as string);
-    const priceOf = (await pg.query(`select v.id, p.sell_price_amount::int as price from catalog.variants v join catalog.products p on p.id = v.product_id where v.id = any($1::uuid[])`, [variants])).rows;
+    const variants = (await pg.query(`select id from catalog.variants where merchant_id = $1 order by sku limit 50`, [MERCHANT])).rows.map(
+      (r) => r.id as string,
+    );
+    const priceOf = (
+      await pg.query(
+        `select v.id, p.sell_price_amount::int as price from catalog.variants v join catalog.products p on p.id = v.product_id where v.id = any($1::uuid[])`,
+        [variants],
+      )
+    ).rows;
     const price = new Map(priceOf.map((r) => [r.id as string, r.price as number]));
 
     const pushTimes: number[] = [];
@@ -70,7 +85,12 @@ async function main(): Promise<void> {
           entity_id: randomUUID(),
           op: 'create',
           payload: {
-            outlet_id: OUTLET, transacted_at: Date.now(), subtotal_amount: total, total_amount: total, paid_amount: total, change_amount: 0,
+            outlet_id: OUTLET,
+            transacted_at: Date.now(),
+            subtotal_amount: total,
+            total_amount: total,
+            paid_amount: total,
+            change_amount: 0,
             items: [{ line_no: 1, variant_id: variant, quantity: 2, unit_price_amount: unit, line_total_amount: total }],
             payments: [{ method: 'cash', amount: total }],
           },
@@ -79,7 +99,8 @@ async function main(): Promise<void> {
       let started = performance.now();
       const pushed = await call('POST', '/poslite/sync/push', apiKey, { items });
       pushTimes.push(performance.now() - started);
-      if (pushed.accepted.length !== 500) throw new Error(`push accepted ${pushed.accepted.length} of 500: ${JSON.stringify(pushed.rejected).slice(0, 300)}`);
+      if (pushed.accepted.length !== 500)
+        throw new Error(`push accepted ${pushed.accepted.length} of 500: ${JSON.stringify(pushed.rejected).slice(0, 300)}`);
 
       started = performance.now();
       let since = 0;
@@ -93,13 +114,21 @@ async function main(): Promise<void> {
       }
       pullTimes.push(performance.now() - started);
       if (rows < PRODUCTS) throw new Error(`full pull returned ${rows} rows, expected ${PRODUCTS}`);
-      progress(`round ${round}: push 500 ${pushTimes.at(-1)!.toFixed(0)} ms, pull ${rows} rows in ${pages} pages ${pullTimes.at(-1)!.toFixed(0)} ms`);
+      progress(
+        `round ${round}: push 500 ${pushTimes.at(-1)!.toFixed(0)} ms, pull ${rows} rows in ${pages} pages ${pullTimes.at(-1)!.toFixed(0)} ms`,
+      );
     }
     process.stdout.write(
       JSON.stringify({
         rounds: ROUNDS,
         push_500_sales_orders_ms: { median: Math.round(median(pushTimes)), all: pushTimes.map(Math.round) },
-        full_pull_products: { rows, pages, median_ms: Math.round(median(pullTimes)), all_ms: pullTimes.map(Math.round), per_page_ms: Math.round(median(pullTimes) / pages) },
+        full_pull_products: {
+          rows,
+          pages,
+          median_ms: Math.round(median(pullTimes)),
+          all_ms: pullTimes.map(Math.round),
+          per_page_ms: Math.round(median(pullTimes) / pages),
+        },
       }) + '\n',
     );
   } finally {

@@ -7,13 +7,13 @@ import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { Pool as UndiciPool, request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import { loadConfig } from '../lib/config/config';
-import { openSubgraphOrm } from '../lib/federation/subgraph-definition';
-import { SUBGRAPHS } from '../subgraphs';
-import { secretBoxFor } from '../subgraphs/merchant/src/context';
-import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service';
-import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
-import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
+import { loadConfig } from '@lib/config/config';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { SUBGRAPHS } from '@subgraphs';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
+import { MerchantService } from '@subgraphs/merchant/src/modules/merchant/merchant.service';
+import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
 import { HOST, envInt, graphqlRequests, median, percentile, progress, sleep, startBenchStack, stopAll } from './harness';
 
@@ -69,7 +69,12 @@ const COLD_REUSE_SECS = 33;
 
 const restPort = envInt('BENCH_REST_PORT', 18180);
 const PORTS = { rest: restPort, floor: restPort + 2, gateway: envInt('BENCH_GATEWAY_PORT', 14100) };
-const SUBGRAPH_PORTS = { merchant: PORTS.gateway + 1, outlet: PORTS.gateway + 2, transaction: PORTS.gateway + 3, catalog: PORTS.gateway + 4 };
+const SUBGRAPH_PORTS = {
+  merchant: PORTS.gateway + 1,
+  outlet: PORTS.gateway + 2,
+  transaction: PORTS.gateway + 3,
+  catalog: PORTS.gateway + 4,
+};
 const REST = `http://${HOST}:${PORTS.rest}`;
 const FLOOR = `http://${HOST}:${PORTS.floor}`;
 
@@ -106,7 +111,8 @@ const COLD_INDEX_BASE = 5000;
 const RATE_CACHED_BANK = { code: 'PSPBRC', index: 9001 };
 const RATE_UNCACHED_BANK = { code: 'PSPBRU', index: 9002 };
 /** NMID k (0 or 1) of merchant j of bank i: ID77 + bank (4 digits) + merchant (4 digits) + k. */
-const nmidOf = (bank: number, merchant: number, k: number) => `ID77${String(bank).padStart(4, '0')}${String(merchant).padStart(4, '0')}${k}`;
+const nmidOf = (bank: number, merchant: number, k: number) =>
+  `ID77${String(bank).padStart(4, '0')}${String(merchant).padStart(4, '0')}${k}`;
 const RATE_CACHED_MERCHANTS = 25;
 /** Length of the no-load CPU sample taken before the at-rate runs. */
 const IDLE_SECS = 5;
@@ -130,12 +136,24 @@ interface Seeded {
 async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise<Seeded> {
   const started = Date.now();
   const config = loadConfig();
-  const merchantOrm = await openSubgraphOrm(SUBGRAPHS.find((s) => s.name === 'merchant')!, config, databaseUrl);
-  const outletOrm = await openSubgraphOrm(SUBGRAPHS.find((s) => s.name === 'outlet')!, config, databaseUrl);
+  const merchantOrm = await openSubgraphOrm(
+    SUBGRAPHS.find((s) => s.name === 'merchant')!,
+    config,
+    databaseUrl,
+  );
+  const outletOrm = await openSubgraphOrm(
+    SUBGRAPHS.find((s) => s.name === 'outlet')!,
+    config,
+    databaseUrl,
+  );
   try {
     const knex = merchantOrm.em.getKnex();
     const hotPlans = Array.from({ length: SETTINGS.hotBanks }, (_, i) => ({ code: hotBankCode(i + 1), index: i + 1, merchants: 1 }));
-    const coldPlans = Array.from({ length: SETTINGS.coldBanks }, (_, i) => ({ code: coldBankCode(i + 1), index: COLD_INDEX_BASE + i + 1, merchants: SETTINGS.coldMerchantsPerBank }));
+    const coldPlans = Array.from({ length: SETTINGS.coldBanks }, (_, i) => ({
+      code: coldBankCode(i + 1),
+      index: COLD_INDEX_BASE + i + 1,
+      merchants: SETTINGS.coldMerchantsPerBank,
+    }));
     const plans = [
       ...hotPlans,
       ...coldPlans,
@@ -159,9 +177,19 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
         const service = new BankService(merchantOrm.em.fork() as EntityManager, box);
         const [lookup, event] = [await service.credential(lookupRow.key_id), await service.credential(eventRow.key_id)];
         if (!lookup || !event) throw new Error(`bank ${plan.code}: credentials not readable`);
-        banks.set(plan.code, { code: plan.code, id: lookupRow.id, tier: lookup.bank.tier, lookup: { keyId: lookup.keyId, secret: lookup.secret }, event: { keyId: event.keyId, secret: event.secret } });
+        banks.set(plan.code, {
+          code: plan.code,
+          id: lookupRow.id,
+          tier: lookup.bank.tier,
+          lookup: { keyId: lookup.keyId, secret: lookup.secret },
+          event: { keyId: event.keyId, secret: event.secret },
+        });
       } else if (rows.length === 0) {
-        const issued = await new BankService(merchantOrm.em.fork() as EntityManager, box).create({ code: plan.code, name: `Bench bank ${plan.code}`, tier: 'external' });
+        const issued = await new BankService(merchantOrm.em.fork() as EntityManager, box).create({
+          code: plan.code,
+          name: `Bench bank ${plan.code}`,
+          tier: 'external',
+        });
         banks.set(plan.code, {
           code: plan.code,
           id: issued.bank_id,
@@ -176,9 +204,13 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
     }
 
     const have = new Set(
-      (await knex('merchant.merchants').where('primary_nmid', 'like', 'ID77%').select<{ primary_nmid: string }[]>('primary_nmid')).map((r) => r.primary_nmid),
+      (await knex('merchant.merchants').where('primary_nmid', 'like', 'ID77%').select<{ primary_nmid: string }[]>('primary_nmid')).map(
+        (r) => r.primary_nmid,
+      ),
     );
-    const categoryName = ((await knex('merchant.business_types').where({ mcc: '5411' }).orderBy('id').first('name')) as { name?: string } | undefined)?.name;
+    const categoryName = (
+      (await knex('merchant.business_types').where({ mcc: '5411' }).orderBy('id').first('name')) as { name?: string } | undefined
+    )?.name;
     const todo = plans.flatMap((plan) =>
       Array.from({ length: plan.merchants }, (_, j) => ({ plan, j })).filter(({ plan: p, j }) => !have.has(nmidOf(p.index, j, 0))),
     );
@@ -254,7 +286,11 @@ function lookupRequest(pair: Pair): { method: 'GET'; path: string; headers: Reco
   return {
     method: 'GET',
     path: target,
-    headers: { 'x-api-key-id': pair.bank.lookup.keyId, 'x-timestamp': timestamp, 'x-signature': hmac(pair.bank.lookup.secret, `GET\n${target}\n${timestamp}\n`) },
+    headers: {
+      'x-api-key-id': pair.bank.lookup.keyId,
+      'x-timestamp': timestamp,
+      'x-signature': hmac(pair.bank.lookup.secret, `GET\n${target}\n${timestamp}\n`),
+    },
   };
 }
 
@@ -294,7 +330,10 @@ function eventRequest(pair: Pair, externalId: string): { method: 'POST'; path: s
   };
 }
 
-async function send(origin: string, req: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
+async function send(
+  origin: string,
+  req: { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; text: string }> {
   const { statusCode, body } = await request(`${origin}${req.path}`, { method: req.method, headers: req.headers, body: req.body });
   return { status: statusCode, text: await body.text() };
 }
@@ -321,7 +360,9 @@ async function warmPass(pairs: Pair[]): Promise<number> {
 // Checks.
 
 async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, number>> {
-  const entries = await Promise.all(Object.entries(SUBGRAPH_PORTS).map(async ([name, port]) => [name, await graphqlRequests(port)] as const));
+  const entries = await Promise.all(
+    Object.entries(SUBGRAPH_PORTS).map(async ([name, port]) => [name, await graphqlRequests(port)] as const),
+  );
   return Object.fromEntries(entries) as Record<keyof typeof SUBGRAPH_PORTS, number>;
 }
 
@@ -344,11 +385,18 @@ async function checkAgreement(seeded: Seeded, otherBankPair: Pair): Promise<void
   for (const pair of sample) {
     const req = lookupRequest(pair);
     const [full, floor] = [await send(REST, req), await send(FLOOR, req)];
-    if (full.status !== 200 || floor.status !== 200) throw new Error(`by-NMID ${pair.nmid}: full path ${full.status}, floor ${floor.status}: ${full.text.slice(0, 300)} / ${floor.text.slice(0, 300)}`);
-    if (canonical(JSON.parse(full.text)) !== canonical(JSON.parse(floor.text))) throw new Error(`by-NMID ${pair.nmid}: the bodies differ:\n${full.text}\n${floor.text}`);
+    if (full.status !== 200 || floor.status !== 200)
+      throw new Error(
+        `by-NMID ${pair.nmid}: full path ${full.status}, floor ${floor.status}: ${full.text.slice(0, 300)} / ${floor.text.slice(0, 300)}`,
+      );
+    if (canonical(JSON.parse(full.text)) !== canonical(JSON.parse(floor.text)))
+      throw new Error(`by-NMID ${pair.nmid}: the bodies differ:\n${full.text}\n${floor.text}`);
   }
   const outletCalls = (await subgraphCounts()).outlet - before.outlet;
-  if (outletCalls < sample.length) throw new Error(`the outlet subgraph on port ${SUBGRAPH_PORTS.outlet} saw ${outletCalls} GraphQL requests for ${sample.length} uncached lookups: is the gateway routing elsewhere?`);
+  if (outletCalls < sample.length)
+    throw new Error(
+      `the outlet subgraph on port ${SUBGRAPH_PORTS.outlet} saw ${outletCalls} GraphQL requests for ${sample.length} uncached lookups: is the gateway routing elsewhere?`,
+    );
   // Another bank's NMID: 404 on both; a wrong signature: 401 on both.
   const foreign = lookupRequest({ bank: seeded.hot[0].bank, nmid: otherBankPair.nmid });
   const forged = lookupRequest(seeded.hot[0]);
@@ -358,11 +406,13 @@ async function checkAgreement(seeded: Seeded, otherBankPair: Pair): Promise<void
     ['a wrong signature', forged, 401],
   ] as const) {
     const answers = [await send(REST, req), await send(FLOOR, req)];
-    if (answers.some((a) => a.status !== status)) throw new Error(`${what}: full path ${answers[0].status}, floor ${answers[1].status} (expected ${status})`);
+    if (answers.some((a) => a.status !== status))
+      throw new Error(`${what}: full path ${answers[0].status}, floor ${answers[1].status} (expected ${status})`);
   }
   for (const origin of [REST, FLOOR]) {
     const { status, text } = await send(origin, eventRequest(seeded.eventPairs[0], `${RUN}.chk.${origin === REST ? 'rest' : 'floor'}`));
-    if (status !== 200 || (JSON.parse(text) as { status: string }).status !== 'success') throw new Error(`event check on ${origin}: ${status} ${text.slice(0, 300)}`);
+    if (status !== 200 || (JSON.parse(text) as { status: string }).status !== 'success')
+      throw new Error(`event check on ${origin}: ${status} ${text.slice(0, 300)}`);
   }
 }
 
@@ -381,22 +431,41 @@ interface Integrity {
   transactions: number | null;
 }
 
-async function checkEvents(pg: PgClient, target: 'events' | 'eventsFloor', phase: string, sent: Set<string>, okIds: Set<string>, answered: Set<string>, otherAnswers: Record<string, number>): Promise<Integrity> {
+async function checkEvents(
+  pg: PgClient,
+  target: 'events' | 'eventsFloor',
+  phase: string,
+  sent: Set<string>,
+  okIds: Set<string>,
+  answered: Set<string>,
+  otherAnswers: Record<string, number>,
+): Promise<Integrity> {
   const table = target === 'events' ? '"transaction".payment_events' : 'bench_floor.events';
   const pattern = `${RUN}.${phase}.%`;
   // Requests in flight when the load stopped may still be stored: wait until the count settles.
   let last = -1;
   for (let i = 0; i < 40; i++) {
-    const n = Number((await pg.query<{ n: string }>(`select count(*) as n from ${table} where external_event_id like $1`, [pattern])).rows[0].n);
+    const n = Number(
+      (await pg.query<{ n: string }>(`select count(*) as n from ${table} where external_event_id like $1`, [pattern])).rows[0].n,
+    );
     if (n === last) break;
     last = n;
     await sleep(250);
   }
-  const { rows } = await pg.query<{ id: string; n: number }>(`select external_event_id as id, count(*)::int as n from ${table} where external_event_id like $1 group by 1`, [pattern]);
+  const { rows } = await pg.query<{ id: string; n: number }>(
+    `select external_event_id as id, count(*)::int as n from ${table} where external_event_id like $1 group by 1`,
+    [pattern],
+  );
   const stored = new Set(rows.map((r) => r.id));
   const transactions =
     target === 'events'
-      ? Number((await pg.query<{ n: string }>(`select count(*) as n from "transaction".transactions where transaction_code like $1`, [`TRX-${pattern}`])).rows[0].n)
+      ? Number(
+          (
+            await pg.query<{ n: string }>(`select count(*) as n from "transaction".transactions where transaction_code like $1`, [
+              `TRX-${pattern}`,
+            ])
+          ).rows[0].n,
+        )
       : null;
   let lost = 0;
   for (const id of okIds) if (!stored.has(id)) lost++;
@@ -487,8 +556,20 @@ interface Load {
   statusCounts: Record<string, number>;
 }
 
-async function load(origin: string, durationSecs: number, dynamic: DynamicRequest, overallRate?: number, latencies?: number[]): Promise<Load> {
-  const options = { url: origin, connections: SETTINGS.connections, duration: durationSecs, requests: [dynamic], ...(overallRate ? { overallRate } : {}) };
+async function load(
+  origin: string,
+  durationSecs: number,
+  dynamic: DynamicRequest,
+  overallRate?: number,
+  latencies?: number[],
+): Promise<Load> {
+  const options = {
+    url: origin,
+    connections: SETTINGS.connections,
+    duration: durationSecs,
+    requests: [dynamic],
+    ...(overallRate ? { overallRate } : {}),
+  };
   const instance = autocannon(options as unknown as autocannon.Options);
   const statusCounts: Record<string, number> = {};
   instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
@@ -552,7 +633,13 @@ class Bench {
     };
   }
 
-  private events(phase: string, sent: Set<string>, okIds: Set<string>, answered: Set<string>, otherAnswers: Record<string, number>): DynamicRequest {
+  private events(
+    phase: string,
+    sent: Set<string>,
+    okIds: Set<string>,
+    answered: Set<string>,
+    otherAnswers: Record<string, number>,
+  ): DynamicRequest {
     const pairs = this.seeded.eventPairs;
     let n = 0;
     return {
@@ -627,9 +714,29 @@ class Bench {
     const callsAfter = await subgraphCounts();
     if (reusedCounter) extra.coldReusedWithinTtl = reusedCounter();
     if (target.key === 'events' || target.key === 'eventsFloor') {
-      extra.integrity = await checkEvents(this.pg, target.key, eventPhase('m'), eventState.sent, eventState.ok, eventState.answered, eventState.other);
+      extra.integrity = await checkEvents(
+        this.pg,
+        target.key,
+        eventPhase('m'),
+        eventState.sent,
+        eventState.ok,
+        eventState.answered,
+        eventState.other,
+      );
     }
-    return this.record(target.key, target.label, round, result, statusCounts, latencies, callsBefore, callsAfter, cpuBefore, cpuAfter, extra);
+    return this.record(
+      target.key,
+      target.label,
+      round,
+      result,
+      statusCounts,
+      latencies,
+      callsBefore,
+      callsAfter,
+      cpuBefore,
+      cpuAfter,
+      extra,
+    );
   }
 
   private record(
@@ -661,12 +768,17 @@ class Bench {
       errors: result.errors,
       timeouts: result.timeouts,
       durationSecs: result.duration,
-      subgraphCalls: Object.fromEntries(Object.keys(callsAfter).map((k) => [k, callsAfter[k as keyof typeof callsAfter] - callsBefore[k as keyof typeof callsBefore]])) as Run['subgraphCalls'],
+      subgraphCalls: Object.fromEntries(
+        Object.keys(callsAfter).map((k) => [k, callsAfter[k as keyof typeof callsAfter] - callsBefore[k as keyof typeof callsBefore]]),
+      ) as Run['subgraphCalls'],
       cpuSecs,
       cpuSecsPer1k: Object.fromEntries(CPU_LABELS.map((l) => [l, ok > 0 ? (cpuSecs[l] * 1000) / ok : NaN])) as Record<CpuLabel, number>,
       ...extra,
     };
-    const problems = run.non2xx + run.errors > 0 ? `  !! ${run.non2xx} non-2xx (${JSON.stringify(statusCounts)}), ${run.errors} errors (${run.timeouts} timeouts)` : '';
+    const problems =
+      run.non2xx + run.errors > 0
+        ? `  !! ${run.non2xx} non-2xx (${JSON.stringify(statusCounts)}), ${run.errors} errors (${run.timeouts} timeouts)`
+        : '';
     const calls = `subgraph calls m/o/t ${run.subgraphCalls.merchant}/${run.subgraphCalls.outlet}/${run.subgraphCalls.transaction}`;
     const integrity = run.integrity
       ? `  events sent ${run.integrity.sent}, 200 success ${run.integrity.ok}, stored ${run.integrity.stored}, lost ${run.integrity.lost}, duplicates ${run.integrity.duplicates}, in flight at stop ${run.integrity.unanswered} (${run.integrity.unansweredStored} stored)`
@@ -753,9 +865,17 @@ async function main(): Promise<void> {
   if (SETTINGS.hotBanks < HOT_GROUPS || SETTINGS.hotBanks > 4999) throw new Error(`BENCH_PSP_HOT_BANKS must be ${HOT_GROUPS}…4999`);
   if (SETTINGS.coldBanks < 1 || SETTINGS.coldBanks > 999) throw new Error('BENCH_PSP_COLD_BANKS must be 1…999');
   if (SETTINGS.coldMerchantsPerBank < 1 || SETTINGS.coldMerchantsPerBank > 9999) throw new Error('BENCH_PSP_COLD_MERCHANTS must be 1…9999');
-  if (SETTINGS.rateSecs > CACHE_TTL_SECS - 5) progress(`note: BENCH_RATE_SECS ${SETTINGS.rateSecs} > ${CACHE_TTL_SECS - 5}: the cached at-rate run outlives its warm pass; some of it will be misses`);
+  if (SETTINGS.rateSecs > CACHE_TTL_SECS - 5)
+    progress(
+      `note: BENCH_RATE_SECS ${SETTINGS.rateSecs} > ${CACHE_TTL_SECS - 5}: the cached at-rate run outlives its warm pass; some of it will be misses`,
+    );
 
-  const { stack, floor } = await startBenchStack({ databaseUrl, restPort: PORTS.rest, gatewayPort: PORTS.gateway, floorEnv: { FLOOR_PSP: '1' } });
+  const { stack, floor } = await startBenchStack({
+    databaseUrl,
+    restPort: PORTS.rest,
+    gatewayPort: PORTS.gateway,
+    floorEnv: { FLOOR_PSP: '1' },
+  });
 
   const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-psp' });
   await pg.connect();
@@ -806,7 +926,11 @@ async function main(): Promise<void> {
     // Latency at the documented rate last, on warm processes as in production: run first, on processes just
     // started, the lookups also paid for V8 compiling the code paths they were the first to take.
     const rateRuns: Run[] = [];
-    const ratePairs: Record<RateKey, Pair[]> = { rateFloor: seeded.rateCachedPairs, rateCached: seeded.rateCachedPairs, rateUncached: seeded.rateUncachedPairs };
+    const ratePairs: Record<RateKey, Pair[]> = {
+      rateFloor: seeded.rateCachedPairs,
+      rateCached: seeded.rateCachedPairs,
+      rateUncached: seeded.rateUncachedPairs,
+    };
     for (const t of RATE_TARGETS) {
       if (interrupted) return;
       rateRuns.push(await bench.atRate(t.key, t.label, t.origin, ratePairs[t.key]));
@@ -867,8 +991,16 @@ function report({
     non2xx: list.reduce((n, r) => n + r.non2xx, 0),
     errors: list.reduce((n, r) => n + r.errors, 0),
     statusCounts: sumCounts(list),
-    subgraphCallsPerRequest: Object.fromEntries(Object.keys(SUBGRAPH_PORTS).map((k) => [k, round2(median(list.map((r) => r.subgraphCalls[k as keyof typeof SUBGRAPH_PORTS] / Math.max(1, r.ok))))])),
-    cpuSecsPer1k: Object.fromEntries(CPU_LABELS.map((l) => [l, round4(median(list.map((r) => r.cpuSecsPer1k[l])))])) as Record<CpuLabel, number>,
+    subgraphCallsPerRequest: Object.fromEntries(
+      Object.keys(SUBGRAPH_PORTS).map((k) => [
+        k,
+        round2(median(list.map((r) => r.subgraphCalls[k as keyof typeof SUBGRAPH_PORTS] / Math.max(1, r.ok)))),
+      ]),
+    ),
+    cpuSecsPer1k: Object.fromEntries(CPU_LABELS.map((l) => [l, round4(median(list.map((r) => r.cpuSecsPer1k[l])))])) as Record<
+      CpuLabel,
+      number
+    >,
   });
   const summary = Object.fromEntries(
     TARGETS.map((target) => {
@@ -882,7 +1014,14 @@ function report({
   ) as Record<TargetKey, Summary>;
   const rateFloor = rateRuns.find((r) => r.target === 'rateFloor');
   const atRate = Object.fromEntries(
-    rateRuns.map((r) => [r.target, summarise([r], RATE_TARGETS.find((t) => t.key === r.target)!.label, rateFloor ? [{ rps: r.rps / rateFloor.rps, p95: r.p95Ms / rateFloor.p95Ms }] : [])]),
+    rateRuns.map((r) => [
+      r.target,
+      summarise(
+        [r],
+        RATE_TARGETS.find((t) => t.key === r.target)!.label,
+        rateFloor ? [{ rps: r.rps / rateFloor.rps, p95: r.p95Ms / rateFloor.p95Ms }] : [],
+      ),
+    ]),
   ) as Record<RateKey, Summary>;
 
   const eventRuns = runs.filter((r) => r.target === 'events' && r.integrity);
@@ -901,11 +1040,30 @@ function report({
       for (const [k, v] of Object.entries(i.otherAnswers)) acc.otherAnswers[k] = (acc.otherAnswers[k] ?? 0) + v;
       return acc;
     },
-    { sent: 0, ok: 0, stored: 0, lost: 0, phantom: 0, duplicates: 0, unanswered: 0, unansweredStored: 0, transactions: 0, otherAnswers: {} as Record<string, number> },
+    {
+      sent: 0,
+      ok: 0,
+      stored: 0,
+      lost: 0,
+      phantom: 0,
+      duplicates: 0,
+      unanswered: 0,
+      unansweredStored: 0,
+      transactions: 0,
+      otherAnswers: {} as Record<string, number>,
+    },
   );
   const floorIntegrity = runs
     .filter((r) => r.target === 'eventsFloor' && r.integrity)
-    .reduce((acc, r) => ({ ok: acc.ok + r.integrity!.ok, stored: acc.stored + r.integrity!.stored, lost: acc.lost + r.integrity!.lost, duplicates: acc.duplicates + r.integrity!.duplicates }), { ok: 0, stored: 0, lost: 0, duplicates: 0 });
+    .reduce(
+      (acc, r) => ({
+        ok: acc.ok + r.integrity!.ok,
+        stored: acc.stored + r.integrity!.stored,
+        lost: acc.lost + r.integrity!.lost,
+        duplicates: acc.duplicates + r.integrity!.duplicates,
+      }),
+      { ok: 0, stored: 0, lost: 0, duplicates: 0 },
+    );
 
   const aims = {
     byNmidP95Under50MsAtRateCached: atRate.rateCached?.p95Ms < 50,
@@ -921,14 +1079,21 @@ function report({
   const cold = runs.filter((r) => r.target === 'lookupUncached');
   const cappedRuns = cold.filter((r) => r.rateCap !== undefined && r.rps >= 0.95 * r.rateCap).length;
   const row = (s: Summary) => {
-    const capped = s === summary.lookupUncached && cappedRuns > 0 ? `  (${cappedRuns} of ${cold.length} runs at ≥ 95 % of the ${cold[0]?.rateCap} req/s cap: raise BENCH_PSP_COLD_MERCHANTS)` : '';
-    const flag = (s.non2xx + s.errors > 0 ? `  (!! ${s.non2xx} non-2xx ${JSON.stringify(s.statusCounts)}, ${s.errors} errors)` : '') + capped;
+    const capped =
+      s === summary.lookupUncached && cappedRuns > 0
+        ? `  (${cappedRuns} of ${cold.length} runs at ≥ 95 % of the ${cold[0]?.rateCap} req/s cap: raise BENCH_PSP_COLD_MERCHANTS)`
+        : '';
+    const flag =
+      (s.non2xx + s.errors > 0 ? `  (!! ${s.non2xx} non-2xx ${JSON.stringify(s.statusCounts)}, ${s.errors} errors)` : '') + capped;
     return `${s.label.padEnd(30)} ${s.rps.toFixed(s.rps < 100 ? 1 : 0).padStart(8)} ${fmt(s.p50Ms)} ${fmt(s.p95Ms)} ${fmt(s.p99Ms)} ${(Number.isFinite(s.rpsVsFloor) ? s.rpsVsFloor.toFixed(3) : '–').padStart(13)} ${(Number.isFinite(s.p95VsFloor) ? s.p95VsFloor.toFixed(2) : '–').padStart(11)}${flag}`;
   };
   const header = `${'target'.padEnd(30)} ${'req/s'.padStart(8)} ${'p50 ms'.padStart(7)} ${'p95 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'req/s ÷ floor'.padStart(13)} ${'p95 ÷ floor'.padStart(11)}`;
   const cpuHeader = `${'CPU s per 1,000 requests'.padEnd(30)} ${CPU_LABELS.map((l) => l.padStart(11)).join('')} ${'total'.padStart(9)}`;
   const cpuRow = (s: Summary) => {
-    const total = CPU_LABELS.filter((l) => l !== 'loadgen').reduce((n, l) => n + (Number.isFinite(s.cpuSecsPer1k[l]) ? s.cpuSecsPer1k[l] : 0), 0);
+    const total = CPU_LABELS.filter((l) => l !== 'loadgen').reduce(
+      (n, l) => n + (Number.isFinite(s.cpuSecsPer1k[l]) ? s.cpuSecsPer1k[l] : 0),
+      0,
+    );
     return `${s.label.padEnd(30)} ${CPU_LABELS.map((l) => (Number.isFinite(s.cpuSecsPer1k[l]) ? s.cpuSecsPer1k[l].toFixed(3) : '–').padStart(11)).join('')} ${total.toFixed(3).padStart(9)}`;
   };
   const yes = (b: boolean) => (b ? 'met' : 'NOT met');
@@ -984,7 +1149,13 @@ function report({
   const json = {
     benchmark: 'psp',
     date: new Date().toISOString(),
-    machine: { cpus: cpus.length, model: cpus[0]?.model, node: process.version, loadavg1Before: round2(loadBefore[0]), loadavg1After: round2(loadAfter[0]) },
+    machine: {
+      cpus: cpus.length,
+      model: cpus[0]?.model,
+      node: process.version,
+      loadavg1Before: round2(loadBefore[0]),
+      loadavg1After: round2(loadAfter[0]),
+    },
     settings: {
       ...SETTINGS,
       ratePerMin: RATE_PER_MIN,

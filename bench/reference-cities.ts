@@ -29,7 +29,12 @@ const PORTS = {
   floor: restPort + 2,
   gateway: envInt('BENCH_GATEWAY_PORT', 14000),
 };
-const SUBGRAPH_PORTS = { merchant: PORTS.gateway + 1, outlet: PORTS.gateway + 2, transaction: PORTS.gateway + 3, catalog: PORTS.gateway + 4 };
+const SUBGRAPH_PORTS = {
+  merchant: PORTS.gateway + 1,
+  outlet: PORTS.gateway + 2,
+  transaction: PORTS.gateway + 3,
+  catalog: PORTS.gateway + 4,
+};
 
 type TargetKey = 'floor' | 'cacheOff' | 'cacheOn';
 interface Target {
@@ -71,7 +76,9 @@ async function checkTargets(provinceIds: number[]): Promise<number> {
   const calls = (await graphqlRequests(SUBGRAPH_PORTS.merchant)) - before;
   // Cache off: one subgraph call per request; cache on: one per province (first miss).
   if (calls < 2 * provinceIds.length) {
-    throw new Error(`the merchant subgraph on port ${SUBGRAPH_PORTS.merchant} saw ${calls} GraphQL requests for ${2 * provinceIds.length} uncached REST requests: is the gateway routing elsewhere?`);
+    throw new Error(
+      `the merchant subgraph on port ${SUBGRAPH_PORTS.merchant} saw ${calls} GraphQL requests for ${2 * provinceIds.length} uncached REST requests: is the gateway routing elsewhere?`,
+    );
   }
   return cities;
 }
@@ -230,7 +237,9 @@ async function main(): Promise<void> {
   const provinceIds = (await db.query<{ id: number }>('select id from merchant.provinces order by id')).rows.map((r) => r.id);
   await db.end();
   const cities = await checkTargets(provinceIds);
-  progress(`targets agree on ${provinceIds.length} provinces (${cities} cities); ${SETTINGS.rounds} rounds × 3 targets × (${SETTINGS.warmupSecs} s warm-up + ${SETTINGS.durationSecs} s), ${SETTINGS.connections} connections`);
+  progress(
+    `targets agree on ${provinceIds.length} provinces (${cities} cities); ${SETTINGS.rounds} rounds × 3 targets × (${SETTINGS.warmupSecs} s warm-up + ${SETTINGS.durationSecs} s), ${SETTINGS.connections} connections`,
+  );
 
   const runs: Run[] = [];
   for (let round = 1; round <= SETTINGS.rounds; round++) {
@@ -266,7 +275,20 @@ async function main(): Promise<void> {
         },
       ];
     }),
-  ) as Record<TargetKey, { label: string; rps: number; p50Ms: number; p95Ms: number; p99Ms: number; rpsVsFloor: number; p95VsFloor: number; non2xx: number; errors: number }>;
+  ) as Record<
+    TargetKey,
+    {
+      label: string;
+      rps: number;
+      p50Ms: number;
+      p95Ms: number;
+      p99Ms: number;
+      rpsVsFloor: number;
+      p95VsFloor: number;
+      non2xx: number;
+      errors: number;
+    }
+  >;
 
   const cpus = os.cpus();
   const lines = [
@@ -289,7 +311,13 @@ async function main(): Promise<void> {
   const json = {
     benchmark: 'reference-cities',
     date: new Date().toISOString(),
-    machine: { cpus: cpus.length, model: cpus[0]?.model, node: process.version, loadavg1Before: round2(loadBefore[0]), loadavg1After: round2(loadAfter[0]) },
+    machine: {
+      cpus: cpus.length,
+      model: cpus[0]?.model,
+      node: process.version,
+      loadavg1Before: round2(loadBefore[0]),
+      loadavg1After: round2(loadAfter[0]),
+    },
     settings: { ...SETTINGS, provinces: provinceIds.length, latency: 'exact nearest-rank percentiles of 2xx response times, ms' },
     summary,
     runs: runs.map((r) => ({ ...r, rps: round2(r.rps), p50Ms: round2(r.p50Ms), p95Ms: round2(r.p95Ms), p99Ms: round2(r.p99Ms) })),

@@ -1,6 +1,6 @@
-import { loadConfig } from '../lib/config/config';
-import { listenUntilSignal } from '../lib/http/listen';
-import { createRestApp } from '../lib/rest/rest-app';
+import { loadConfig } from '@lib/config/config';
+import { listenUntilSignal } from '@lib/http/listen';
+import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from './index';
 
 async function main(): Promise<void> {

@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from '../lib/config/project-root';
+import { projectRoot } from '@lib/config/project-root';
 
 /**
  * `npm run lockfile:complete` after `npm install` on a machine whose registry mirror serves only its own

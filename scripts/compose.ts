@@ -12,8 +12,8 @@ import {
   operationsManifest,
   trustedDocumentsManifest,
   validateOperations,
-} from '../lib/federation/compose';
-import { SUBGRAPHS } from '../subgraphs';
+} from '@lib/federation/compose';
+import { SUBGRAPHS } from '@subgraphs';
 
 /** `npm run compose`: writes every subgraph SDL, the supergraph, the operations manifest and the app's trusted documents. */
 async function main(): Promise<void> {
@@ -30,7 +30,11 @@ async function main(): Promise<void> {
   writeFileSync(TRUSTED_DOCUMENTS_FILE, trustedDocumentsManifest(appOperations));
   const written = [...composition.subgraphs.map((s) => s.file), SUPERGRAPH_FILE, OPERATIONS_FILE, TRUSTED_DOCUMENTS_FILE];
   process.stdout.write(
-    JSON.stringify({ written: written.map((f) => path.relative(ROOT, f)), operations: operations.length, trustedDocuments: appOperations.length }) + '\n',
+    JSON.stringify({
+      written: written.map((f) => path.relative(ROOT, f)),
+      operations: operations.length,
+      trustedDocuments: appOperations.length,
+    }) + '\n',
   );
 }
 

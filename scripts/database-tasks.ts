@@ -1,25 +1,30 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../lib/config/config';
-import { ensureRolesAndSchemas } from '../lib/db/bootstrap';
-import { type Orm, migrate } from '../lib/db/orm';
-import { type SubgraphDefinition, openSubgraphOrm } from '../lib/federation/subgraph-definition';
-import { SUBGRAPHS } from '../subgraphs';
-import { secretBoxFor } from '../subgraphs/merchant/src/context';
-import type { BankTier } from '../subgraphs/merchant/src/modules/bank/bank.entity';
-import { BankService } from '../subgraphs/merchant/src/modules/bank/bank.service';
-import { MerchantLifecycleService } from '../subgraphs/merchant/src/modules/merchant/merchant-lifecycle.service';
-import { MerchantService } from '../subgraphs/merchant/src/modules/merchant/merchant.service';
-import { type InfoLog, WebhookService } from '../subgraphs/merchant/src/modules/webhook/webhook.service';
-import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '../subgraphs/merchant/src/modules/partner/partner.entity';
-import { PartnerService } from '../subgraphs/merchant/src/modules/partner/partner.service';
-import { NotificationService } from '../subgraphs/merchant/src/modules/notification/notification.service';
-import { OutletService } from '../subgraphs/outlet/src/modules/outlet/outlet.service';
-import { LegalDocumentService } from '../subgraphs/merchant/src/modules/legal-document/legal-document.service';
-import { type ImportResult, ReferenceImporter } from '../subgraphs/merchant/src/modules/reference/import/reference-importer';
+import type { Config } from '@lib/config/config';
+import { ensureRolesAndSchemas } from '@lib/db/bootstrap';
+import { type Orm, migrate } from '@lib/db/orm';
+import { type SubgraphDefinition, openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { SUBGRAPHS } from '@subgraphs';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import type { BankTier } from '@subgraphs/merchant/src/modules/bank/bank.entity';
+import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
+import { MerchantLifecycleService } from '@subgraphs/merchant/src/modules/merchant/merchant-lifecycle.service';
+import { MerchantService } from '@subgraphs/merchant/src/modules/merchant/merchant.service';
+import { type InfoLog, WebhookService } from '@subgraphs/merchant/src/modules/webhook/webhook.service';
+import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '@subgraphs/merchant/src/modules/partner/partner.entity';
+import { PartnerService } from '@subgraphs/merchant/src/modules/partner/partner.service';
+import { NotificationService } from '@subgraphs/merchant/src/modules/notification/notification.service';
+import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
+import { LegalDocumentService } from '@subgraphs/merchant/src/modules/legal-document/legal-document.service';
+import { type ImportResult, ReferenceImporter } from '@subgraphs/merchant/src/modules/reference/import/reference-importer';
 
 /** Opens a subgraph's ORM as its own role, runs `work`, closes it. */
-async function withSubgraph<T>(definition: SubgraphDefinition, config: Config, adminUrl: string, work: (orm: Orm) => Promise<T>): Promise<T> {
+async function withSubgraph<T>(
+  definition: SubgraphDefinition,
+  config: Config,
+  adminUrl: string,
+  work: (orm: Orm) => Promise<T>,
+): Promise<T> {
   const orm = await openSubgraphOrm(definition, config, adminUrl);
   try {
     return await work(orm);
@@ -59,7 +64,9 @@ export async function seedDemo(config: Config, adminUrl: string): Promise<Record
   if (config.isProduction) throw new Error('seed:demo writes publicly known demo keys and is refused with NODE_ENV=production');
   const written: Record<string, Record<string, number>> = {};
   for (const definition of SUBGRAPHS) {
-    written[definition.name] = await withSubgraph(definition, config, adminUrl, (orm) => definition.seedDemo(orm.em.fork() as EntityManager, config));
+    written[definition.name] = await withSubgraph(definition, config, adminUrl, (orm) =>
+      definition.seedDemo(orm.em.fork() as EntityManager, config),
+    );
   }
   return written;
 }
@@ -134,31 +141,47 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
 /** `bank:create`: a bank with one lookup and one event key; the secrets are shown once. */
 export async function createBank(config: Config, adminUrl: string, input: { code: string; name: string; tier: BankTier }) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) => new BankService(orm.em.fork() as EntityManager, secretBoxFor(config)).create(input));
+  return withSubgraph(merchant, config, adminUrl, (orm) =>
+    new BankService(orm.em.fork() as EntityManager, secretBoxFor(config)).create(input),
+  );
 }
 
 /** `bank:webhook`: the bank's lifecycle webhook endpoint with a new signing secret (shown once, stored sealed). */
 export async function setBankWebhook(config: Config, adminUrl: string, input: { bankCode: string; url: string }) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, (orm) =>
-    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).setEndpoint(input.bankCode, input.url, { requireHttps: config.isProduction }),
+    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).setEndpoint(input.bankCode, input.url, {
+      requireHttps: config.isProduction,
+    }),
   );
 }
 
 /** `webhook:deliveries`: the outbox, newest first. */
-export async function listWebhookDeliveries(config: Config, adminUrl: string, filter: { status?: string; bankCode?: string; limit?: number }) {
+export async function listWebhookDeliveries(
+  config: Config,
+  adminUrl: string,
+  filter: { status?: string; bankCode?: string; limit?: number },
+) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) => new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).listDeliveries(filter));
+  return withSubgraph(merchant, config, adminUrl, (orm) =>
+    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).listDeliveries(filter),
+  );
 }
 
 /** `webhook:redeliver`: a delivery due again now, its attempts kept; logged through `log`. */
 export async function redeliverWebhook(config: Config, adminUrl: string, eventId: string, log?: InfoLog) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) => new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).redeliver(eventId, log));
+  return withSubgraph(merchant, config, adminUrl, (orm) =>
+    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).redeliver(eventId, log),
+  );
 }
 
 /** `merchant:status`: one lifecycle move through MerchantLifecycleService (its webhook included). */
-export async function changeMerchantStatus(config: Config, adminUrl: string, input: { merchantId: string; targetStatus: string; reason?: string }) {
+export async function changeMerchantStatus(
+  config: Config,
+  adminUrl: string,
+  input: { merchantId: string; targetStatus: string; reason?: string },
+) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, async (orm) => {
     const outcome = await new MerchantLifecycleService(orm.em.fork() as EntityManager).changeStatus(input);
@@ -188,7 +211,15 @@ export async function createPartner(config: Config, adminUrl: string, input: { c
 export function issuePartnerCredential(
   config: Config,
   adminUrl: string,
-  input: { partnerCode: string; name: string; contract: PartnerContract; scopes: string[]; mode: PartnerAuthMode; outletsEnabled?: boolean; rateLimitPerMinute?: number },
+  input: {
+    partnerCode: string;
+    name: string;
+    contract: PartnerContract;
+    scopes: string[];
+    mode: PartnerAuthMode;
+    outletsEnabled?: boolean;
+    rateLimitPerMinute?: number;
+  },
 ) {
   return withPartners(config, adminUrl, (partners) => partners.issueCredential(input));
 }
@@ -199,12 +230,20 @@ export function revokePartnerCredential(config: Config, adminUrl: string, creden
 }
 
 /** `partner:grant`: a consent or an operator assignment puts a merchant in a partner's scope. */
-export function grantPartnerAccess(config: Config, adminUrl: string, input: { partnerCode: string; merchantId: string; type: PartnerAccessType }) {
+export function grantPartnerAccess(
+  config: Config,
+  adminUrl: string,
+  input: { partnerCode: string; merchantId: string; type: PartnerAccessType },
+) {
   return withPartners(config, adminUrl, (partners) => partners.grant(input));
 }
 
 /** `partner:ungrant`: ends a live grant (a withdrawn consent removes the access it gave). */
-export function ungrantPartnerAccess(config: Config, adminUrl: string, input: { partnerCode: string; merchantId: string; type: PartnerAccessType }) {
+export function ungrantPartnerAccess(
+  config: Config,
+  adminUrl: string,
+  input: { partnerCode: string; merchantId: string; type: PartnerAccessType },
+) {
   return withPartners(config, adminUrl, (partners) => partners.ungrant(input));
 }
 

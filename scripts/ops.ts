@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { OPERATOR_ROLES, type OperatorRole } from '../lib/auth/operator-roles';
-import { OPERATOR_TOKEN_MAX_TTL_SECS, signOperatorToken } from '../lib/auth/operator-token';
-import { loadConfig } from '../lib/config/config';
-import { openDatabaseTarget } from '../lib/db/database-target';
+import { OPERATOR_ROLES, type OperatorRole } from '@lib/auth/operator-roles';
+import { OPERATOR_TOKEN_MAX_TTL_SECS, signOperatorToken } from '@lib/auth/operator-token';
+import { loadConfig } from '@lib/config/config';
+import { openDatabaseTarget } from '@lib/db/database-target';
 import {
   changeMerchantStatus,
   createBank,
@@ -80,22 +80,35 @@ const COMMANDS: Record<string, { help: string; noDatabase?: boolean; run: (admin
     help: 'send a delivery again now (its attempts are kept): --id EVENT_ID',
     run: (adminUrl, o) =>
       redeliverWebhook(loadConfig(), adminUrl, required(o, 'id'), {
-        info: (fields, msg) => process.stderr.write(JSON.stringify({ level: 'info', time: Date.now(), service: 'ops', ...fields, msg }) + '\n'),
+        info: (fields, msg) =>
+          process.stderr.write(JSON.stringify({ level: 'info', time: Date.now(), service: 'ops', ...fields, msg }) + '\n'),
       }),
   },
   'merchant:status': {
     help: 'move a merchant along its lifecycle: --id ID --to active|suspended|deleted [--reason R] (required to suspend or delete)',
     run: (adminUrl, o) =>
-      changeMerchantStatus(loadConfig(), adminUrl, { merchantId: required(o, 'id'), targetStatus: required(o, 'to'), reason: o.reason as string | undefined }),
+      changeMerchantStatus(loadConfig(), adminUrl, {
+        merchantId: required(o, 'id'),
+        targetStatus: required(o, 'to'),
+        reason: o.reason as string | undefined,
+      }),
   },
   'dev:outbox': {
     help: 'recorded notifications, newest first (the log provider delivers OTPs here in development): [--phone P] [--limit N (default 50, max 500)]',
-    run: (adminUrl, o) => listOutbox(loadConfig(), adminUrl, { phone: o.phone as string | undefined, limit: o.limit === undefined ? undefined : Number(o.limit) }),
+    run: (adminUrl, o) =>
+      listOutbox(loadConfig(), adminUrl, {
+        phone: o.phone as string | undefined,
+        limit: o.limit === undefined ? undefined : Number(o.limit),
+      }),
   },
   'partner:create': {
     help: 'onboard a partner: --code C --name N --referral-code R (merchants registered with R are its referrals)',
     run: (adminUrl, o) =>
-      createPartner(loadConfig(), adminUrl, { code: required(o, 'code'), name: required(o, 'name'), referralCode: required(o, 'referral-code') }),
+      createPartner(loadConfig(), adminUrl, {
+        code: required(o, 'code'),
+        name: required(o, 'name'),
+        referralCode: required(o, 'referral-code'),
+      }),
   },
   'partner:credential': {
     help: 'issue a partner credential: --partner C --contract A|B --scopes merchant.read,transaction.read,… [--auth jwt|hmac] [--rate N per minute, default 60] [--outlets] [--name N]; the secret is shown once',
@@ -129,8 +142,11 @@ const COMMANDS: Record<string, { help: string; noDatabase?: boolean; run: (admin
     noDatabase: true,
     run: async (_adminUrl, o) => {
       const config = loadConfig();
-      if (config.isProduction) throw new Error('operator:token is for development: production operators sign in through the identity provider');
-      const roles = required(o, 'roles').split(',').map((r) => r.trim());
+      if (config.isProduction)
+        throw new Error('operator:token is for development: production operators sign in through the identity provider');
+      const roles = required(o, 'roles')
+        .split(',')
+        .map((r) => r.trim());
       const unknown = roles.filter((r) => !(OPERATOR_ROLES as readonly string[]).includes(r));
       if (unknown.length > 0) throw new Error(`unknown roles: ${unknown.join(', ')} (known: ${OPERATOR_ROLES.join(', ')})`);
       const ttlSecs = o.ttl === undefined ? 3600 : positiveInteger(o.ttl, '--ttl');
@@ -140,7 +156,7 @@ const COMMANDS: Record<string, { help: string; noDatabase?: boolean; run: (admin
     },
   },
   'partner:ungrant': {
-    help: "end a live grant (e.g. a withdrawn consent): --partner C --merchant ID --type consent|assignment|referral",
+    help: 'end a live grant (e.g. a withdrawn consent): --partner C --merchant ID --type consent|assignment|referral',
     run: (adminUrl, o) => ungrantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
   },
 };

@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { request } from 'undici';
-import { DEV_SECRETS, SUBGRAPH_NAMES, loadConfig } from '../lib/config/config';
-import { openDatabaseTarget } from '../lib/db/database-target';
-import { DEMO } from '../lib/demo/demo-ids';
+import { DEV_SECRETS, SUBGRAPH_NAMES, loadConfig } from '@lib/config/config';
+import { openDatabaseTarget } from '@lib/db/database-target';
+import { DEMO } from '@lib/demo/demo-ids';
 import { migrateAll, seedDemo, seedReference } from './database-tasks';
 
 /**
@@ -45,7 +45,10 @@ async function main(): Promise<void> {
 
   const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };
   const launch = async (name: string, entry: string, port: number) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], {
+      env,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     children.push(child);
     child.once('exit', (code) => {
       if (!stopping) {
@@ -65,7 +68,12 @@ async function main(): Promise<void> {
   );
   addresses.push(['gateway (GraphQL)', `${await launch('gateway', 'gateway/src/main.js', config.ports.gateway)}/graphql`]);
   const rest = await launch('rest', 'rest-adapters/main.js', config.ports.rest);
-  addresses.push(['REST APIs', rest], ['API reference', `${rest}/docs`], ['OpenAPI', `${rest}/openapi.json`], ['metrics', `${rest}/metrics`]);
+  addresses.push(
+    ['REST APIs', rest],
+    ['API reference', `${rest}/docs`],
+    ['OpenAPI', `${rest}/openapi.json`],
+    ['metrics', `${rest}/metrics`],
+  );
 
   const usingDevSecrets = Object.entries(DEV_SECRETS)
     .filter(([key, value]) => process.env[key] === undefined || process.env[key] === value)
@@ -75,19 +83,28 @@ async function main(): Promise<void> {
   for (const [name, url] of addresses.sort()) log(`  ${name.padEnd(22)} ${url}`);
   log('');
   log('demo data and credentials (development only):');
-  log(`  merchant              ${DEMO.merchantCode} (${DEMO.merchantId}), outlets ${DEMO.outlets.map((o) => `${o.code} NMID ${o.nmid}`).join(', ')}`);
+  log(
+    `  merchant              ${DEMO.merchantCode} (${DEMO.merchantId}), outlets ${DEMO.outlets.map((o) => `${o.code} NMID ${o.nmid}`).join(', ')}`,
+  );
   for (const m of DEMO.otherMerchants) log(`  merchant              ${m.code} ${m.name}, NMIDs ${m.outlets.map((o) => o.nmid).join(', ')}`);
   log(`  X-Internal-API-Key    ${config.secrets.internalApiKey}`);
   for (const c of Object.values(DEMO.partner.credentials)) {
-    log(`  partner ${DEMO.partner.code} (${c.contract})   credential_key ${c.credentialKey} / credential_secret ${c.secret} (POST ${rest}/api/partner/v1/auth/token)`);
+    log(
+      `  partner ${DEMO.partner.code} (${c.contract})   credential_key ${c.credentialKey} / credential_secret ${c.secret} (POST ${rest}/api/partner/v1/auth/token)`,
+    );
   }
-  log(`  bank ${DEMO.bank.code} (tier 1)     lookup key ${DEMO.bank.lookupKeyId} / ${DEMO.bank.lookupSecret}, event key ${DEMO.bank.eventKeyId} / ${DEMO.bank.eventSecret}`);
+  log(
+    `  bank ${DEMO.bank.code} (tier 1)     lookup key ${DEMO.bank.lookupKeyId} / ${DEMO.bank.lookupSecret}, event key ${DEMO.bank.eventKeyId} / ${DEMO.bank.eventSecret}`,
+  );
   log(`  app user (owner)      ${DEMO.owner.phone}: POST ${rest}/auth/request-otp {"phone":"${DEMO.owner.phone}"}, read the code with`);
-  log(`                        \`npm run ops -- dev:outbox --phone ${DEMO.owner.phone}\`, then POST ${rest}/auth/verify-otp {request_id, phone, code}`);
+  log(
+    `                        \`npm run ops -- dev:outbox --phone ${DEMO.owner.phone}\`, then POST ${rest}/auth/verify-otp {request_id, phone, code}`,
+  );
   log(`  operator (GraphQL)     \`npm run ops -- operator:token --name you --roles admin\` → Authorization: Bearer <token> at the gateway`);
   log(`  partner data          referred merchants with ~13 months of transactions and settlements; outlet endpoints enabled`);
   log(`  try                   curl '${rest}/references/cities?province_id=31'`);
-  if (usingDevSecrets.length > 0) log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);
+  if (usingDevSecrets.length > 0)
+    log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);
   log('Ctrl-C stops everything.');
 }
 

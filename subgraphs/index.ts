@@ -1,4 +1,4 @@
-import type { SubgraphDefinition } from '../lib/federation/subgraph-definition';
+import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { catalogSubgraph } from './catalog/src/app';
 import { merchantSubgraph } from './merchant/src/app';
 import { outletSubgraph } from './outlet/src/app';

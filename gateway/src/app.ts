@@ -6,13 +6,13 @@ import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDis
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { signPrincipal } from '../../lib/auth/principal';
-import type { Config, SubgraphName } from '../../lib/config/config';
-import { projectRoot } from '../../lib/config/project-root';
-import { metricsPlugin } from '../../lib/http/metrics';
-import { enforceBodyDeadline, serverTimeoutOptions } from '../../lib/http/server-timeouts';
-import { type LogStream, fastifyLoggingOptions } from '../../lib/logging/logger';
-import { AppError, ErrorCode } from '../../lib/errors/app-error';
+import { signPrincipal } from '@lib/auth/principal';
+import type { Config, SubgraphName } from '@lib/config/config';
+import { projectRoot } from '@lib/config/project-root';
+import { metricsPlugin } from '@lib/http/metrics';
+import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
+import { type LogStream, fastifyLoggingOptions } from '@lib/logging/logger';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 import { CallerAuthenticator } from './caller-auth';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
@@ -67,7 +67,12 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     },
   });
   await apollo.start();
-  await warmUp(apollo, gateway.schema!, app.log, [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })));
+  await warmUp(
+    apollo,
+    gateway.schema!,
+    app.log,
+    [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })),
+  );
 
   await app.register(metricsPlugin, { service: 'gateway' });
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
@@ -86,10 +91,18 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
       const principal = await callers.authenticate(req.headers);
       // App users (and anonymous callers) run only the app's trusted documents where that is enforced;
       // operators and the REST adapters' service principals may send any operation.
-      if (config.gatewayLimits.trustedDocumentsOnly && (principal.kind === 'user' || principal.kind === 'anonymous') && !req.trustedDocument) {
-        throw new AppError('only trusted documents are accepted: send documentId or extensions.persistedQuery.sha256Hash', ErrorCode.TRUSTED_DOCUMENT_REQUIRED, {
-          http: { status: 400 },
-        });
+      if (
+        config.gatewayLimits.trustedDocumentsOnly &&
+        (principal.kind === 'user' || principal.kind === 'anonymous') &&
+        !req.trustedDocument
+      ) {
+        throw new AppError(
+          'only trusted documents are accepted: send documentId or extensions.persistedQuery.sha256Hash',
+          ErrorCode.TRUSTED_DOCUMENT_REQUIRED,
+          {
+            http: { status: 400 },
+          },
+        );
       }
       return {
         principal,

@@ -1,12 +1,12 @@
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { request } from 'undici';
-import { verifyOperatorToken } from '../../lib/auth/operator-token';
-import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '../../lib/auth/principal';
-import { verifyServiceToken } from '../../lib/auth/service-token';
-import { USER_TOKEN_ISSUER, verifyUserAccessToken } from '../../lib/auth/user-token';
-import type { Config } from '../../lib/config/config';
-import { AppError, ErrorCode } from '../../lib/errors/app-error';
+import { verifyOperatorToken } from '@lib/auth/operator-token';
+import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
+import { verifyServiceToken } from '@lib/auth/service-token';
+import { USER_TOKEN_ISSUER, verifyUserAccessToken } from '@lib/auth/user-token';
+import type { Config } from '@lib/config/config';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
@@ -96,7 +96,9 @@ export class CallerAuthenticator {
     const cacheMs = this.config.userSessionCacheMs;
     const cached = cacheMs > 0 ? this.sessions.get(sessionId) : undefined;
     if (cached) return cached.session;
-    const data = await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, { sessionId });
+    const data = await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, {
+      sessionId,
+    });
     if (cacheMs > 0) this.sessions.set(sessionId, { session: data.authSession }, { ttl: cacheMs });
     return data.authSession;
   }
@@ -115,13 +117,17 @@ export class CallerAuthenticator {
     try {
       const response = await request(this.merchantSubgraphUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: await signPrincipal(principal, this.config.secrets.principalSecret) },
+        headers: {
+          'content-type': 'application/json',
+          [PRINCIPAL_HEADER]: await signPrincipal(principal, this.config.secrets.principalSecret),
+        },
         body: JSON.stringify({ query, variables }),
         headersTimeout: 5000,
         bodyTimeout: 5000,
       });
       body = (await response.body.json()) as typeof body;
-      if (response.statusCode !== 200 || !body.data || body.errors?.length) throw new Error(`identity look-up answered ${response.statusCode}`);
+      if (response.statusCode !== 200 || !body.data || body.errors?.length)
+        throw new Error(`identity look-up answered ${response.statusCode}`);
     } catch {
       throw new AppError('a backing service is unavailable', ErrorCode.SERVICE_UNAVAILABLE, { http: { status: 503 } });
     }

@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { type FragmentDefinitionNode, Kind } from 'graphql';
-import type { Config } from '../../lib/config/config';
-import { AppError, ErrorCode } from '../../lib/errors/app-error';
+import type { Config } from '@lib/config/config';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 import type { GatewayContext } from './gateway-context';
 import { measureOperation } from './limits';
 
@@ -32,7 +32,10 @@ export function limitsPlugin(limits: Config['gatewayLimits']): ApolloServerPlugi
             });
           }
           if (measure.cost > limits.maxCost) {
-            throw new AppError(`the operation may cost ${measure.cost}; at most ${limits.maxCost}`, ErrorCode.QUERY_TOO_COSTLY, { cost, http: { status: 400 } });
+            throw new AppError(`the operation may cost ${measure.cost}; at most ${limits.maxCost}`, ErrorCode.QUERY_TOO_COSTLY, {
+              cost,
+              http: { status: 400 },
+            });
           }
         },
         async willSendResponse({ response }) {

@@ -40,13 +40,24 @@ export function measureOperation(
   fragments: Record<string, FragmentDefinitionNode>,
   variables: Record<string, unknown>,
 ): OperationMeasure {
-  const root = operation.operation === 'mutation' ? schema.getMutationType() : operation.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    operation.operation === 'mutation'
+      ? schema.getMutationType()
+      : operation.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   if (!root) return { depth: 0, cost: 0 };
   const argument = (node: ValueNode): unknown => valueFromASTUntyped(node, variables);
 
   // `pageSize`: the size argument of an enclosing connection field (`transactions(first: 20) { edges … }`),
   // which bounds its list children (edges, nodes) instead of the default.
-  const walk = (selectionSet: SelectionSetNode, parent: GraphQLNamedType, depth: number, seen: Set<string>, pageSize?: number): OperationMeasure => {
+  const walk = (
+    selectionSet: SelectionSetNode,
+    parent: GraphQLNamedType,
+    depth: number,
+    seen: Set<string>,
+    pageSize?: number,
+  ): OperationMeasure => {
     let maxDepth = depth;
     let cost = 0;
     for (const selection of selectionSet.selections) {

@@ -1,5 +1,5 @@
-import { loadConfig } from '../../lib/config/config';
-import { listenUntilSignal } from '../../lib/http/listen';
+import { loadConfig } from '@lib/config/config';
+import { listenUntilSignal } from '@lib/http/listen';
 import { createGatewayApp } from './app';
 
 async function main(): Promise<void> {

@@ -1,7 +1,7 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { Agent, request } from 'undici';
-import { PRINCIPAL_HEADER } from '../../lib/auth/principal';
-import { AppError, ErrorCode } from '../../lib/errors/app-error';
+import { PRINCIPAL_HEADER } from '@lib/auth/principal';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 import type { GatewayContext } from './gateway-context';
 
 /** One keep-alive connection pool for all subgraph calls of this process. */
@@ -50,13 +50,18 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> 
     super({ url, fetcher: undiciFetcher });
   }
 
-  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<RemoteGraphQLDataSource<GatewayContext>['process']> {
+  override async process(
+    options: GraphQLDataSourceProcessOptions<GatewayContext>,
+  ): ReturnType<RemoteGraphQLDataSource<GatewayContext>['process']> {
     // Warm-up runs plan and cache operations without touching a subgraph.
     if ('context' in options && options.context?.warmup) return { data: null };
     return super.process(options);
   }
 
-  override willSendRequest({ request: outgoing, context }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
+  override willSendRequest({
+    request: outgoing,
+    context,
+  }: Parameters<NonNullable<RemoteGraphQLDataSource<GatewayContext>['willSendRequest']>>[0]): void {
     if (!context?.principalToken) return;
     outgoing.http?.headers.set(PRINCIPAL_HEADER, context.principalToken);
     outgoing.http?.headers.set('x-request-id', context.requestId);

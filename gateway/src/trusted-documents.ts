@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import { projectRoot } from '../../lib/config/project-root';
-import { ErrorCode } from '../../lib/errors/app-error';
+import { projectRoot } from '@lib/config/project-root';
+import { ErrorCode } from '@lib/errors/app-error';
 
 export const TRUSTED_DOCUMENTS_PATH = path.join(projectRoot(), 'gateway', 'trusted-documents.json');
 
@@ -50,7 +50,8 @@ export function resolveTrustedDocument(req: FastifyRequest, documents: Map<strin
   }
   delete body.documentId;
   if (typeof body.query === 'string') {
-    if (typeof hash === 'string' && hash !== sha256Hex(body.query)) throw new PersistedQueryNotFound('the document does not match its hash');
+    if (typeof hash === 'string' && hash !== sha256Hex(body.query))
+      throw new PersistedQueryNotFound('the document does not match its hash');
     req.trustedDocument = documents.has(sha256Hex(body.query));
     return;
   }

@@ -13,7 +13,7 @@ import {
   parse,
   typeFromAST,
 } from 'graphql';
-import { projectRoot } from '../../lib/config/project-root';
+import { projectRoot } from '@lib/config/project-root';
 import type { GatewayContext } from './gateway-context';
 
 /**

@@ -10,7 +10,13 @@ export type BankPrincipal = Extract<Principal, { kind: 'bank' }>;
  */
 export function bankOfItem(principal: Principal, bankCode: string): BankPrincipal {
   const bank =
-    principal.kind === 'bank' ? (principal.bankCode === bankCode ? principal : undefined) : principal.kind === 'banks' ? principal.banks.find((b) => b.bankCode === bankCode) : undefined;
+    principal.kind === 'bank'
+      ? principal.bankCode === bankCode
+        ? principal
+        : undefined
+      : principal.kind === 'banks'
+        ? principal.banks.find((b) => b.bankCode === bankCode)
+        : undefined;
   if (!bank) throw new ForbiddenError('this item names a bank the caller does not act for');
   return bank;
 }

@@ -55,7 +55,9 @@ export async function verifyOperatorToken(token: string, settings: Config['opera
   } catch {
     return null;
   }
-  const roles = Array.isArray(payload.roles) ? payload.roles.filter((r): r is OperatorRole => (OPERATOR_ROLES as readonly unknown[]).includes(r)) : null;
+  const roles = Array.isArray(payload.roles)
+    ? payload.roles.filter((r): r is OperatorRole => (OPERATOR_ROLES as readonly unknown[]).includes(r))
+    : null;
   if (typeof payload.sub !== 'string' || !roles) return null;
   return { operatorId: payload.sub, name: typeof payload.name === 'string' ? payload.name : null, roles };
 }

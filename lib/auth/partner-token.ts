@@ -26,7 +26,11 @@ function keyOf(secret: string): Uint8Array {
   return key;
 }
 
-export async function signPartnerToken(claims: PartnerTokenClaims, secret: string, now = Date.now()): Promise<{ token: string; expiresInSecs: number; jti: string }> {
+export async function signPartnerToken(
+  claims: PartnerTokenClaims,
+  secret: string,
+  now = Date.now(),
+): Promise<{ token: string; expiresInSecs: number; jti: string }> {
   const expiresInSecs = PARTNER_TOKEN_LIFETIME_SECS[claims.contract];
   const iat = Math.floor(now / 1000);
   const jti = randomUUID();

@@ -7,7 +7,12 @@ import { SignJWT, jwtVerify } from 'jose';
  * gateway under their own service token; the gateway signs the principal for the subgraphs, which
  * enforce data scope themselves. The schema validates what an adapter asserts.
  */
-const BankPrincipalSchema = Type.Object({ kind: Type.Literal('bank'), bankId: Type.String(), bankCode: Type.String(), tier: Type.Integer() });
+const BankPrincipalSchema = Type.Object({
+  kind: Type.Literal('bank'),
+  bankId: Type.String(),
+  bankCode: Type.String(),
+  tier: Type.Integer(),
+});
 
 export const PrincipalSchema = Type.Union([
   Type.Object({ kind: Type.Literal('anonymous') }),

@@ -64,7 +64,8 @@ export function assertUserMay(
     throw new ForbiddenError('the merchant is not the user’s');
   }
   if (!roleAllows(scope.role, family)) throw new ForbiddenError(`the ${scope.role} role may not do this (${family})`);
-  if (target.outletId != null && !outletInScope(scope, target.outletId)) throw new ForbiddenError('the outlet is outside the user’s outlets');
+  if (target.outletId != null && !outletInScope(scope, target.outletId))
+    throw new ForbiddenError('the outlet is outside the user’s outlets');
   return scope;
 }
 
@@ -89,7 +90,12 @@ export function outletInScope(scope: MemberScope, outletId: string): boolean {
 }
 
 /** Keeps the rows the member may see (by outlet, and a device-bound staff member's own device). */
-export function withinScope<T>(scope: MemberScope | null, rows: T[], outletOf: (row: T) => string | null, terminalOf?: (row: T) => string | null): T[] {
+export function withinScope<T>(
+  scope: MemberScope | null,
+  rows: T[],
+  outletOf: (row: T) => string | null,
+  terminalOf?: (row: T) => string | null,
+): T[] {
   if (!scope) return rows;
   return rows.filter((row) => {
     const outletId = outletOf(row);

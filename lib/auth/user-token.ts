@@ -22,7 +22,11 @@ function keyOf(secret: string): Uint8Array {
   return key;
 }
 
-export async function signUserAccessToken(claims: UserTokenClaims, secret: string, now = Date.now()): Promise<{ token: string; expiresInSecs: number }> {
+export async function signUserAccessToken(
+  claims: UserTokenClaims,
+  secret: string,
+  now = Date.now(),
+): Promise<{ token: string; expiresInSecs: number }> {
   const iat = Math.floor(now / 1000);
   const token = await new SignJWT({ sid: claims.sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })

@@ -150,7 +150,14 @@ export interface Config {
   gatewayUrl: string;
   /** Where the gateway reaches each subgraph: <NAME>_SUBGRAPH_URL, else 127.0.0.1 on the subgraph's port. */
   subgraphUrls: Record<SubgraphName, string>;
-  secrets: { internalApiKey: string; principalSecret: string; serviceTokenSecret: string; encryptionKey: string; partnerTokenSecret: string; userTokenSecret: string };
+  secrets: {
+    internalApiKey: string;
+    principalSecret: string;
+    serviceTokenSecret: string;
+    encryptionKey: string;
+    partnerTokenSecret: string;
+    userTokenSecret: string;
+  };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts). */
@@ -199,7 +206,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
       if ((env as Record<string, unknown>)[key] === devValue) problems.push(`${key}: must be set in production`);
     }
-    if (env.OPERATOR_TOKEN_SECRET === DEV_OPERATOR_TOKEN_SECRET) problems.push('OPERATOR_TOKEN_SECRET: must not be the development value in production');
+    if (env.OPERATOR_TOKEN_SECRET === DEV_OPERATOR_TOKEN_SECRET)
+      problems.push('OPERATOR_TOKEN_SECRET: must not be the development value in production');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 

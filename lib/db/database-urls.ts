@@ -19,7 +19,8 @@ export function roleOf(config: Config, subgraph: SubgraphName): string {
 export function subgraphDatabaseUrl(config: Config, subgraph: SubgraphName, adminUrl = config.database.adminUrl): string {
   const explicit = config.database.subgraphUrls[subgraph];
   if (explicit) return explicit;
-  if (!adminUrl) throw new Error(`no database URL for the ${subgraph} subgraph: set DATABASE_URL or ${subgraph.toUpperCase()}_DATABASE_URL`);
+  if (!adminUrl)
+    throw new Error(`no database URL for the ${subgraph} subgraph: set DATABASE_URL or ${subgraph.toUpperCase()}_DATABASE_URL`);
   const url = new URL(adminUrl);
   url.username = roleOf(config, subgraph);
   url.password = config.database.rolePassword;

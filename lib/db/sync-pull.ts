@@ -47,7 +47,12 @@ export async function pullSyncPage(
   const rows = all
     .filter((row) => row.sync_version != null)
     .map(({ hi: _hi, ...row }) =>
-      Object.fromEntries(Object.entries(row).map(([key, value]) => [key, key.endsWith('_at') && value != null ? pgTime(value as string).toISOString() : value])),
+      Object.fromEntries(
+        Object.entries(row).map(([key, value]) => [
+          key,
+          key.endsWith('_at') && value != null ? pgTime(value as string).toISOString() : value,
+        ]),
+      ),
     );
   const hasMore = rows.length > limit;
   const page = rows.slice(0, limit);

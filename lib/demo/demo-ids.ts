@@ -7,10 +7,27 @@ export const DEMO = {
   merchantId: '019a0000-0000-7000-8000-00000000d001',
   merchantCode: 'MRC-DEMO0001',
   /** The demo merchant's owner, an app user: log in with request-otp, read the code with `npm run ops -- dev:outbox`. */
-  owner: { userId: '019a0000-0000-7000-8000-00000000a001', membershipId: '019a0000-0000-7000-8000-00000000a101', phone: '+6281200000001', fullName: 'Pemilik Demo' },
+  owner: {
+    userId: '019a0000-0000-7000-8000-00000000a001',
+    membershipId: '019a0000-0000-7000-8000-00000000a101',
+    phone: '+6281200000001',
+    fullName: 'Pemilik Demo',
+  },
   outlets: [
-    { id: '019a0000-0000-7000-8000-00000000e001', code: 'PUSAT', name: 'Warung Kopi Demo – Pusat', nmid: 'ID1026112200001', isDefault: true },
-    { id: '019a0000-0000-7000-8000-00000000e002', code: 'MENTENG', name: 'Warung Kopi Demo – Menteng', nmid: 'ID1026112200002', isDefault: false },
+    {
+      id: '019a0000-0000-7000-8000-00000000e001',
+      code: 'PUSAT',
+      name: 'Warung Kopi Demo – Pusat',
+      nmid: 'ID1026112200001',
+      isDefault: true,
+    },
+    {
+      id: '019a0000-0000-7000-8000-00000000e002',
+      code: 'MENTENG',
+      name: 'Warung Kopi Demo – Menteng',
+      nmid: 'ID1026112200002',
+      isDefault: false,
+    },
   ],
   /** More merchants of the demo bank: a single-counter warung and a minimarket with three branches. */
   otherMerchants: [
@@ -21,7 +38,15 @@ export const DEMO = {
       categoryCode: '5812',
       categoryName: 'Warung Makan',
       phone: '+6281234567891',
-      outlets: [{ id: '019a0000-0000-7000-8000-00000000e003', code: 'PUSAT', name: 'Warung Makan Bu Sari', nmid: 'ID1026112200003', tid: 'TDEMO0003' }],
+      outlets: [
+        {
+          id: '019a0000-0000-7000-8000-00000000e003',
+          code: 'PUSAT',
+          name: 'Warung Makan Bu Sari',
+          nmid: 'ID1026112200003',
+          tid: 'TDEMO0003',
+        },
+      ],
     },
     {
       id: '019a0000-0000-7000-8000-00000000d003',
@@ -33,9 +58,27 @@ export const DEMO = {
       /** Referred by the demo partner too: a multi-outlet merchant for the partner outlet endpoints. */
       referralCode: 'DEMOREF',
       outlets: [
-        { id: '019a0000-0000-7000-8000-00000000e004', code: 'PUSAT', name: 'Minimarket Sejahtera – Gambir', nmid: 'ID1026112200004', tid: 'TDEMO0004' },
-        { id: '019a0000-0000-7000-8000-00000000e005', code: 'CIDENG', name: 'Minimarket Sejahtera – Cideng', nmid: 'ID1026112200005', tid: 'TDEMO0005' },
-        { id: '019a0000-0000-7000-8000-00000000e006', code: 'PETOJO', name: 'Minimarket Sejahtera – Petojo', nmid: 'ID1026112200006', tid: 'TDEMO0006' },
+        {
+          id: '019a0000-0000-7000-8000-00000000e004',
+          code: 'PUSAT',
+          name: 'Minimarket Sejahtera – Gambir',
+          nmid: 'ID1026112200004',
+          tid: 'TDEMO0004',
+        },
+        {
+          id: '019a0000-0000-7000-8000-00000000e005',
+          code: 'CIDENG',
+          name: 'Minimarket Sejahtera – Cideng',
+          nmid: 'ID1026112200005',
+          tid: 'TDEMO0005',
+        },
+        {
+          id: '019a0000-0000-7000-8000-00000000e006',
+          code: 'PETOJO',
+          name: 'Minimarket Sejahtera – Petojo',
+          nmid: 'ID1026112200006',
+          tid: 'TDEMO0006',
+        },
       ],
     },
   ],

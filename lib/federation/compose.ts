@@ -99,14 +99,15 @@ export function validateOperations(apiSchema: GraphQLSchema, operations: FixedOp
 
 /** The manifest the gateway warms its query-plan cache from (and, later, its trusted-document list). */
 export function operationsManifest(operations: FixedOperation[]): string {
-  return JSON.stringify(
-    { operations: operations.map(({ name, file, sha256, document }) => ({ name, file, sha256, document })) },
-    null,
-    2,
-  ) + '\n';
+  return (
+    JSON.stringify({ operations: operations.map(({ name, file, sha256, document }) => ({ name, file, sha256, document })) }, null, 2) + '\n'
+  );
 }
 
 /** The trusted-document list (docs/graphql.md "Trusted documents"): id = sha256 of the document text, as sent. */
 export function trustedDocumentsManifest(operations: FixedOperation[]): string {
-  return JSON.stringify({ documents: operations.map(({ name, file, sha256, document }) => ({ id: sha256, name, file, document })) }, null, 2) + '\n';
+  return (
+    JSON.stringify({ documents: operations.map(({ name, file, sha256, document }) => ({ id: sha256, name, file, document })) }, null, 2) +
+    '\n'
+  );
 }

@@ -36,5 +36,12 @@ export async function createSubgraphApp(
   options: { adminUrl?: string; logStream?: LogStream } = {},
 ): Promise<FastifyInstance> {
   const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config, options.adminUrl)]);
-  return createSubgraphServer({ name: definition.name, config, schema, orm, requestScope: definition.requestScope, logStream: options.logStream });
+  return createSubgraphServer({
+    name: definition.name,
+    config,
+    schema,
+    orm,
+    requestScope: definition.requestScope,
+    logStream: options.logStream,
+  });
 }

@@ -50,7 +50,11 @@ const PASS_THROUGH_CODES = new Set<string>([
  */
 export async function createSubgraphServer<Scope extends object>(options: SubgraphServerOptions<Scope>): Promise<FastifyInstance> {
   const { name, config, schema, orm, requestScope, logStream } = options;
-  const app = Fastify({ ...fastifyLoggingOptions(config, `subgraph-${name}`, logStream), ...serverTimeoutOptions(config), bodyLimit: 1024 * 1024 });
+  const app = Fastify({
+    ...fastifyLoggingOptions(config, `subgraph-${name}`, logStream),
+    ...serverTimeoutOptions(config),
+    bodyLimit: 1024 * 1024,
+  });
   enforceBodyDeadline(app, config);
 
   const apollo = new ApolloServer<SubgraphContext<Scope>>({
@@ -59,11 +63,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     includeStacktraceInErrorResponses: false,
     // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
     stringifyResult: (result) => JSON.stringify(result),
-    plugins: [
-      ApolloServerPluginInlineTraceDisabled(),
-      ApolloServerPluginLandingPageDisabled(),
-      fastifyApolloDrainPlugin(app),
-    ],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
     formatError: (formatted, error) => formatSubgraphError(formatted, error, app),
   });
   await apollo.start();

@@ -8,7 +8,10 @@ import type { Config } from '../config/config';
  * timeout only every `connectionsCheckingInterval` (30 s by default), which would let a dribbling client stay
  * that much longer; the interval is therefore bounded by the timeout.
  */
-export function serverTimeoutOptions(config: Config): Pick<FastifyServerOptions, 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout'> & {
+export function serverTimeoutOptions(config: Config): Pick<
+  FastifyServerOptions,
+  'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout'
+> & {
   http: { connectionsCheckingInterval: number };
 } {
   const { requestTimeoutMs, connectionTimeoutMs, keepAliveTimeoutMs } = config.http;

@@ -4,7 +4,13 @@
  */
 export function toIndonesianE164(input: string): string | null {
   const compact = input.trim().replace(/[\s.\-()]/g, '');
-  const national = compact.startsWith('+62') ? compact.slice(3) : compact.startsWith('62') ? compact.slice(2) : compact.startsWith('0') ? compact.slice(1) : null;
+  const national = compact.startsWith('+62')
+    ? compact.slice(3)
+    : compact.startsWith('62')
+      ? compact.slice(2)
+      : compact.startsWith('0')
+        ? compact.slice(1)
+        : null;
   if (national === null || !/^[1-9][0-9]{7,12}$/.test(national)) return null;
   return `+62${national}`;
 }

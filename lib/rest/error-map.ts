@@ -27,7 +27,12 @@ export function httpErrorFromGraphQL(error: { message?: string; extensions?: Rec
   // A domain error names what happened in `reason`, which becomes the REST code: a conflict names what collided
   // (nmid_taken, invalid_transition, …), others e.g. invalid_otp (400) or otp_cooldown (429).
   if (typeof error.extensions?.reason === 'string') {
-    return new HttpError(entry.status, error.extensions.reason, error.message ?? entry.code, retry ?? (entry.status === 503 ? UNAVAILABLE_RETRY_SECS : undefined));
+    return new HttpError(
+      entry.status,
+      error.extensions.reason,
+      error.message ?? entry.code,
+      retry ?? (entry.status === 503 ? UNAVAILABLE_RETRY_SECS : undefined),
+    );
   }
   if (entry.status === 503) return new HttpError(503, entry.code, 'a dependency is unavailable, retry later', UNAVAILABLE_RETRY_SECS);
   return new HttpError(entry.status, entry.code, error.message ?? entry.code, retry);

@@ -8,7 +8,12 @@ describe('GatewayClient timeouts', () => {
     const hanging = new Set<http.ServerResponse>();
     const server = http.createServer((_req, res) => void hanging.add(res));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const client = new GatewayClient(`http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`, 'test', 'test-service-token-secret-0000', 300);
+    const client = new GatewayClient(
+      `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`,
+      'test',
+      'test-service-token-secret-0000',
+      300,
+    );
     try {
       // More calls than the pool's 64 connections: the rest queue, and the queue wait counts against the timeout.
       const started = Date.now();

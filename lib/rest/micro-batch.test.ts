@@ -41,7 +41,10 @@ describe('MicroBatcher', () => {
     const batcher = new MicroBatcher(run, { maxBatch: 2, maxInFlight: 2 });
     const all = [1, 2, 3, 4, 5].map((n) => batcher.submit(n));
     await tick();
-    expect(batches).toEqual([[1, 2], [3, 4]]);
+    expect(batches).toEqual([
+      [1, 2],
+      [3, 4],
+    ]);
     await finishNext();
     expect(batches).toEqual([[1, 2], [3, 4], [5]]);
     await finishNext();

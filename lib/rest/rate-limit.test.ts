@@ -66,8 +66,7 @@ async function startRedisProxy(): Promise<{ url: string; hold(): void; release()
   let held = false;
   const pending: (() => void)[] = [];
   const sockets = new Set<Socket>();
-  const forward = (from: Socket, to: Socket) =>
-    from.on('data', (chunk) => (held ? pending.push(() => to.write(chunk)) : to.write(chunk)));
+  const forward = (from: Socket, to: Socket) => from.on('data', (chunk) => (held ? pending.push(() => to.write(chunk)) : to.write(chunk)));
   const server = createServer((client) => {
     const upstream = connect(6379, '127.0.0.1');
     for (const socket of [client, upstream]) {

@@ -47,7 +47,8 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const coercing = validator(true);
   const strict = validator(false);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
-  const client = gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);
+  const client =
+    gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);
   const cache = new ResponseCache(config.referenceCacheTtlSecs);
 
   // Signed requests are verified over the body exactly as received; fastify's own parser (with its
@@ -120,7 +121,14 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   return app;
 }
 
-function registerRoute(app: FastifyInstance, route: RestRoute, adapter: RestAdapter, client: GatewayClient, referenceCache: ResponseCache, config: Config): void {
+function registerRoute(
+  app: FastifyInstance,
+  route: RestRoute,
+  adapter: RestAdapter,
+  client: GatewayClient,
+  referenceCache: ResponseCache,
+  config: Config,
+): void {
   const runtimeFor = (req: FastifyRequest): RouteRuntime => ({
     config,
     run: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, acting: req.acting, ...options }),
@@ -192,8 +200,13 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
   if (error.validation) {
     const first = error.validation[0];
     const where = error.validationContext ?? 'request';
-    const field = first?.instancePath ? first.instancePath.slice(1).replaceAll('/', '.') : (first?.params as { missingProperty?: string })?.missingProperty;
-    return sendError(reply, new HttpError(400, 'bad_request', `invalid ${where}${field ? ` (${field})` : ''}: ${first?.message ?? 'invalid'}`));
+    const field = first?.instancePath
+      ? first.instancePath.slice(1).replaceAll('/', '.')
+      : (first?.params as { missingProperty?: string })?.missingProperty;
+    return sendError(
+      reply,
+      new HttpError(400, 'bad_request', `invalid ${where}${field ? ` (${field})` : ''}: ${first?.message ?? 'invalid'}`),
+    );
   }
   const status = error.statusCode ?? 500;
   if (status === 413) return sendError(reply, new HttpError(413, 'payload_too_large', 'request body too large'));
@@ -211,7 +224,13 @@ function containsNul(value: unknown, depth = 0): boolean {
 }
 
 function validator(coerce: boolean): Ajv {
-  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false });
+  const ajv = new Ajv({
+    coerceTypes: coerce ? 'array' : false,
+    removeAdditional: true,
+    useDefaults: true,
+    allErrors: false,
+    strict: false,
+  });
   addFormats(ajv);
   return ajv;
 }

@@ -1,4 +1,4 @@
-import type { RestAdapter } from '../../lib/rest/route';
+import type { RestAdapter } from '@lib/rest/route';
 import token from './routes/auth/token';
 import scoringSummary from './routes/merchants/scoring-summary';
 import outletDetail from './routes/outlets/detail';
@@ -13,5 +13,15 @@ import referralSummary from './routes/referral-merchants/summary';
 export const partnerAdapter: RestAdapter = {
   name: 'partner',
   description: 'Partner read-only API (partner-api.md): token exchange, referral merchants, transactions, scoring, outlets.',
-  routes: [token, referralMerchants, referralSummary, transactions, scoringSummary, outlets, outletDetail, outletDevices, outletTransactions],
+  routes: [
+    token,
+    referralMerchants,
+    referralSummary,
+    transactions,
+    scoringSummary,
+    outlets,
+    outletDetail,
+    outletDevices,
+    outletTransactions,
+  ],
 };

@@ -1,4 +1,4 @@
-import type { RestAdapter } from '../../lib/rest/route';
+import type { RestAdapter } from '@lib/rest/route';
 import recordEvent from './routes/events/record';
 import byNmid from './routes/merchants/by-nmid';
 import detail from './routes/merchants/detail';

@@ -10,8 +10,8 @@ import {
   operationsManifest,
   trustedDocumentsManifest,
   validateOperations,
-} from '../../lib/federation/compose';
-import { SUBGRAPHS } from '../../subgraphs';
+} from '@lib/federation/compose';
+import { SUBGRAPHS } from '@subgraphs';
 
 const STALE = 'is stale: run `npm run compose` and commit the result';
 

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import type { FastifyInstance } from 'fastify';
-import { loadConfig } from '../../lib/config/config';
-import { createRestApp } from '../../lib/rest/rest-app';
-import { REST_ADAPTERS } from '../../rest-adapters';
+import { loadConfig } from '@lib/config/config';
+import { createRestApp } from '@lib/rest/rest-app';
+import { REST_ADAPTERS } from '@rest-adapters';
 
 describe('OpenAPI document', () => {
   let app: FastifyInstance;

@@ -1,10 +1,10 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type KeyLike, SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
-import { loadConfig } from '../../lib/config/config';
-import { createRestApp } from '../../lib/rest/rest-app';
-import { REST_ADAPTERS } from '../../rest-adapters';
-import { listOutbox } from '../../scripts/database-tasks';
+import { loadConfig } from '@lib/config/config';
+import { createRestApp } from '@lib/rest/rest-app';
+import { REST_ADAPTERS } from '@rest-adapters';
+import { listOutbox } from '@scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { HttpRecorder } from '../support/http-recorder';
 import { adminQuery } from '../support/test-database';
@@ -22,7 +22,10 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
   let otherKey: KeyLike;
   const extraApps: FastifyInstance[] = [];
 
-  const idToken = (claims: Record<string, unknown> = {}, options: { key?: KeyLike; kid?: string; alg?: string; expiresIn?: string | number; audience?: string; issuer?: string } = {}) => {
+  const idToken = (
+    claims: Record<string, unknown> = {},
+    options: { key?: KeyLike; kid?: string; alg?: string; expiresIn?: string | number; audience?: string; issuer?: string } = {},
+  ) => {
     const jwt = new SignJWT({ phone_number: '+6281277700001', ...claims })
       .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? 'idp-key-1' })
       .setIssuer(options.issuer ?? ISSUER)
@@ -37,7 +40,14 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
     app.inject({ method: 'POST', url: `/auth${URL_PATH}`, payload, remoteAddress: freshAddress() });
   const restWith = async (env: Record<string, string>) => {
     const app = await createRestApp({
-      config: loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: stack.database.adminUrl, GATEWAY_URL: stack.gatewayUrl, ...env }),
+      config: loadConfig({
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATABASE_URL: stack.database.adminUrl,
+        GATEWAY_URL: stack.gatewayUrl,
+        ...env,
+      }),
       adapters: REST_ADAPTERS,
     });
     await app.ready();
@@ -52,8 +62,14 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
     const { publicKey: unrelatedKey } = await generateKeyPair('RS256');
     const jwk = { ...(await exportJWK(signing.publicKey)), kid: 'idp-key-1', alg: 'RS256', use: 'sig' };
     const unrelated = { ...(await exportJWK(unrelatedKey)), kid: 'idp-key-0', alg: 'RS256', use: 'sig' };
-    idp = await new HttpRecorder(({ url }) => (url === '/jwks' ? { status: 200, body: { keys: [unrelated, jwk] } } : { status: 500, body: { error: 'down' } })).start();
-    stack = await startTestStack({ EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`, EXTERNAL_VERIFIER_ISSUER: ISSUER, EXTERNAL_VERIFIER_AUDIENCE: AUDIENCE });
+    idp = await new HttpRecorder(({ url }) =>
+      url === '/jwks' ? { status: 200, body: { keys: [unrelated, jwk] } } : { status: 500, body: { error: 'down' } },
+    ).start();
+    stack = await startTestStack({
+      EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`,
+      EXTERNAL_VERIFIER_ISSUER: ISSUER,
+      EXTERNAL_VERIFIER_AUDIENCE: AUDIENCE,
+    });
   });
   afterAll(async () => {
     for (const app of extraApps) await app.close();
@@ -83,9 +99,13 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
       refresh_token: expect.stringMatching(/^rt_/),
       expires_in_secs: 3600,
     });
-    const [user] = await adminQuery<{ id: string }>(stack.database.adminUrl, 'select id from merchant.users where phone = $1', ['+6281277700001']);
+    const [user] = await adminQuery<{ id: string }>(stack.database.adminUrl, 'select id from merchant.users where phone = $1', [
+      '+6281277700001',
+    ]);
     expect(decodeJwt(session.access_token).sub).toBe(user.id);
-    const [audit] = await adminQuery(stack.database.adminUrl, 'select * from merchant.external_verifications where user_id = $1', [user.id]);
+    const [audit] = await adminQuery(stack.database.adminUrl, 'select * from merchant.external_verifications where user_id = $1', [
+      user.id,
+    ]);
     expect(audit).toMatchObject({
       issuer: ISSUER,
       subject: 'idp-user-1',
@@ -96,15 +116,29 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
       platform_code: 'ios',
       session_id: decodeJwt(session.access_token).sid,
     });
-    const trusted = await stack.rest.inject({ method: 'POST', url: '/auth/resolve-phone', payload: { phone: '081277700001', device_id: 'device-ext-0123456789abcdef' }, remoteAddress: freshAddress() });
+    const trusted = await stack.rest.inject({
+      method: 'POST',
+      url: '/auth/resolve-phone',
+      payload: { phone: '081277700001', device_id: 'device-ext-0123456789abcdef' },
+      remoteAddress: freshAddress(),
+    });
     expect(trusted.json().status).toBe('authenticated');
 
     // another device of the user has a push token: still no login_alert on this path
-    await stack.rest.inject({ method: 'POST', url: '/auth/push-tokens', headers: { authorization: `Bearer ${session.access_token}` }, payload: { push_token: 'fcm-ext', device_id: 'device-ext-0123456789abcdef' } });
+    await stack.rest.inject({
+      method: 'POST',
+      url: '/auth/push-tokens',
+      headers: { authorization: `Bearer ${session.access_token}` },
+      payload: { push_token: 'fcm-ext', device_id: 'device-ext-0123456789abcdef' },
+    });
     const second = await verify({ id_token: await idToken(), device_id: 'device-ext-other-0123456789' });
     expect(second.statusCode).toBe(200);
-    expect((await listOutbox(stack.config, stack.database.adminUrl, { phone: '+6281277700001' })).filter((m) => m.template === 'login_alert')).toEqual([]);
-    expect(await adminQuery(stack.database.adminUrl, 'select count(*)::int as n from merchant.users where phone = $1', ['+6281277700001'])).toEqual([{ n: 1 }]);
+    expect(
+      (await listOutbox(stack.config, stack.database.adminUrl, { phone: '+6281277700001' })).filter((m) => m.template === 'login_alert'),
+    ).toEqual([]);
+    expect(
+      await adminQuery(stack.database.adminUrl, 'select count(*)::int as n from merchant.users where phone = $1', ['+6281277700001']),
+    ).toEqual([{ n: 1 }]);
   });
 
   it.each([['081277700002'], ['6281277700002']])('normalises a phone claim written %s', async (phone) => {
@@ -119,7 +153,16 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
     ['a wrong audience', () => idToken({}, { audience: 'someone-else' })],
     ['a wrong issuer', () => idToken({}, { issuer: 'https://evil.example' })],
     ['an unknown key id', () => idToken({}, { kid: 'idp-key-9', key: otherKey })],
-    ['an HS256 token', () => new SignJWT({ phone_number: '+6281277700003' }).setProtectedHeader({ alg: 'HS256', kid: 'idp-key-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(new TextEncoder().encode('x'.repeat(32)))],
+    [
+      'an HS256 token',
+      () =>
+        new SignJWT({ phone_number: '+6281277700003' })
+          .setProtectedHeader({ alg: 'HS256', kid: 'idp-key-1' })
+          .setIssuer(ISSUER)
+          .setAudience(AUDIENCE)
+          .setExpirationTime('5m')
+          .sign(new TextEncoder().encode('x'.repeat(32))),
+    ],
     ['a token without a phone', () => idToken({ phone_number: undefined })],
     ['a malformed token', async () => 'not.a.jwt'],
     ['garbage', async () => 'garbage'],
@@ -131,15 +174,22 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
   });
 
   it('refuses a token without exp (401)', async () => {
-    const token = await new SignJWT({ phone_number: '+6281277700003' }).setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1' }).setIssuer(ISSUER).setAudience(AUDIENCE).sign(key);
+    const token = await new SignJWT({ phone_number: '+6281277700003' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'idp-key-1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .sign(key);
     expect((await verify({ id_token: token })).json().code).toBe('invalid_external_token');
   });
 
-  it.each([['+14155550100'], ['+6591234567'], ['12345']])('refuses the non-Indonesian phone %s with 400 unsupported_phone_region', async (phone) => {
-    const res = await verify({ id_token: await idToken({ phone_number: phone }) });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'unsupported_phone_region' });
-  });
+  it.each([['+14155550100'], ['+6591234567'], ['12345']])(
+    'refuses the non-Indonesian phone %s with 400 unsupported_phone_region',
+    async (phone) => {
+      const res = await verify({ id_token: await idToken({ phone_number: phone }) });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: expect.any(String), code: 'unsupported_phone_region' });
+    },
+  );
 
   it.each([
     ['an empty id_token', { id_token: '' }],
@@ -154,7 +204,13 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
   });
 
   it('answers 400 bad_request for a body that is not JSON', async () => {
-    const res = await stack.rest.inject({ method: 'POST', url: `/auth${URL_PATH}`, headers: { 'content-type': 'application/json' }, payload: '{"id_token": ', remoteAddress: freshAddress() });
+    const res = await stack.rest.inject({
+      method: 'POST',
+      url: `/auth${URL_PATH}`,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"id_token": ',
+      remoteAddress: freshAddress(),
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('bad_request');
   });

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { listOutbox } from '../../scripts/database-tasks';
+import { listOutbox } from '@scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -11,7 +11,11 @@ describe('Core auth: session liveness cache of the REST process', () => {
 
   const login = async () => {
     const sent = await stack.rest.inject({ method: 'POST', url: '/auth/request-otp', payload: { phone }, remoteAddress: freshAddress() });
-    await adminQuery(stack.database.adminUrl, `update merchant.otp_challenges set created_at = created_at - interval '61 seconds' where subject = $1`, [phone]);
+    await adminQuery(
+      stack.database.adminUrl,
+      `update merchant.otp_challenges set created_at = created_at - interval '61 seconds' where subject = $1`,
+      [phone],
+    );
     const [entry] = await listOutbox(stack.config, stack.database.adminUrl, { phone });
     const res = await stack.rest.inject({
       method: 'POST',
@@ -41,7 +45,11 @@ describe('Core auth: session liveness cache of the REST process', () => {
     const auth = await login();
     expect((await settings(auth)).statusCode).toBe(200);
     const sid = decodeJwt(auth.authorization.slice(7)).sid as string;
-    await adminQuery(stack.database.adminUrl, `update merchant.user_sessions set revoked_at = now(), revoke_reason = 'test' where id = $1`, [sid]);
+    await adminQuery(
+      stack.database.adminUrl,
+      `update merchant.user_sessions set revoked_at = now(), revoke_reason = 'test' where id = $1`,
+      [sid],
+    );
     expect((await settings(auth)).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 1100));
     expect((await settings(auth)).statusCode).toBe(401);

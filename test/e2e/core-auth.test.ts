@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { listOutbox } from '../../scripts/database-tasks';
+import { DEMO } from '@lib/demo/demo-ids';
+import { listOutbox } from '@scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -30,7 +30,8 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
   const post = (url: string, payload: object, options: { address?: string; headers?: Record<string, string> } = {}) =>
     stack.rest.inject({ method: 'POST', url, payload, headers: options.headers, remoteAddress: options.address ?? freshAddress() });
   const bearer = (s: Session) => ({ authorization: `Bearer ${s.access_token}` });
-  const db = <T extends object = Record<string, any>>(sql: string, params: unknown[] = []) => adminQuery<T>(stack.database.adminUrl, sql, params);
+  const db = <T extends object = Record<string, any>>(sql: string, params: unknown[] = []) =>
+    adminQuery<T>(stack.database.adminUrl, sql, params);
 
   /** The newest code the log provider "sent" to the phone, as `npm run ops -- dev:outbox --phone P` shows it. */
   const latestCode = async (phone: string, template = 'otp') => {
@@ -46,12 +47,21 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
   };
   const login = async (phone: string, deviceId = DEVICE_A, deviceName = 'Pixel 8') => {
     const { request_id } = await requestOtp(phone, { device_id: deviceId });
-    const res = await post('/auth/verify-otp', { request_id, phone, code: await latestCode(phone), device_id: deviceId, device_name: deviceName });
+    const res = await post('/auth/verify-otp', {
+      request_id,
+      phone,
+      code: await latestCode(phone),
+      device_id: deviceId,
+      device_name: deviceName,
+    });
     expect(res.statusCode).toBe(200);
     return res.json() as Session;
   };
   const backdate = (phone: string, secs: number) =>
-    db(`update merchant.otp_challenges set created_at = created_at - make_interval(secs => $2), expires_at = expires_at - make_interval(secs => $2) where subject = $1`, [phone, secs]);
+    db(
+      `update merchant.otp_challenges set created_at = created_at - make_interval(secs => $2), expires_at = expires_at - make_interval(secs => $2) where subject = $1`,
+      [phone, secs],
+    );
 
   beforeAll(async () => {
     stack = await startTestStack({ USER_SESSION_CACHE_MS: '0', OTP_MAX_PER_ADDRESS_PER_HOUR: '3' });
@@ -68,16 +78,35 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
     expect(resolved.json()).toEqual({ status: 'verification_required', phone, reason: 'new_user', verification_channel: 'messaging' });
     expect(await db('select 1 from merchant.users where phone = $1', [phone])).toEqual([]);
 
-    const sent = await post('/auth/request-otp', { phone: phone.slice(1), method: 'messaging', platform_code: 'android', device_id: DEVICE_A });
+    const sent = await post('/auth/request-otp', {
+      phone: phone.slice(1),
+      method: 'messaging',
+      platform_code: 'android',
+      device_id: DEVICE_A,
+    });
     expect(sent.statusCode).toBe(200);
-    expect(sent.json()).toEqual({ status: 'otp_sent', request_id: expect.stringMatching(/^[0-9a-f-]{36}$/), phone, method: 'messaging', expires_in_secs: 300, retry_after_secs: 60 });
+    expect(sent.json()).toEqual({
+      status: 'otp_sent',
+      request_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      phone,
+      method: 'messaging',
+      expires_in_secs: 300,
+      retry_after_secs: 60,
+    });
     const code = await latestCode(phone);
     expect(code).toMatch(/^[0-9]{6}$/);
     const [challenge] = await db('select * from merchant.otp_challenges where subject = $1', [phone]);
     expect(JSON.stringify(challenge)).not.toContain(code);
     expect(challenge.code_hash).toMatch(/^[0-9a-f]{64}$/);
 
-    const verified = await post('/auth/verify-otp', { request_id: sent.json().request_id, phone, code, platform_code: 'android', device_id: DEVICE_A, device_name: 'Pixel 8' });
+    const verified = await post('/auth/verify-otp', {
+      request_id: sent.json().request_id,
+      phone,
+      code,
+      platform_code: 'android',
+      device_id: DEVICE_A,
+      device_name: 'Pixel 8',
+    });
     expect(verified.statusCode).toBe(200);
     const session = verified.json() as Session;
     expect(session).toEqual({
@@ -95,8 +124,16 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
     expect(claims).toMatchObject({ sub: user.id, iss: 'qris-auth', aud: 'qris-app' });
     expect(claims.exp! - claims.iat!).toBe(3600);
     const [stored] = await db('select * from merchant.user_sessions where id = $1', [claims.sid]);
-    expect(stored).toMatchObject({ user_id: user.id, auth_method: 'otp', revoked_at: null, platform_code: 'android', device_name: 'Pixel 8' });
-    expect(JSON.stringify(await db('select * from merchant.refresh_tokens where session_id = $1', [claims.sid]))).not.toContain(session.refresh_token);
+    expect(stored).toMatchObject({
+      user_id: user.id,
+      auth_method: 'otp',
+      revoked_at: null,
+      platform_code: 'android',
+      device_name: 'Pixel 8',
+    });
+    expect(JSON.stringify(await db('select * from merchant.refresh_tokens where session_id = $1', [claims.sid]))).not.toContain(
+      session.refresh_token,
+    );
     expect(JSON.stringify(await db('select * from merchant.trusted_devices where user_id = $1', [user.id]))).not.toContain(DEVICE_A);
 
     // the bearer works on an authenticated route
@@ -104,7 +141,12 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
 
     const again = await post('/auth/resolve-phone', { phone: `+${phone.slice(1)}`, device_id: DEVICE_A });
     expect(again.statusCode).toBe(200);
-    expect(again.json()).toEqual({ ...session, status: 'authenticated', access_token: expect.any(String), refresh_token: expect.any(String) });
+    expect(again.json()).toEqual({
+      ...session,
+      status: 'authenticated',
+      access_token: expect.any(String),
+      refresh_token: expect.any(String),
+    });
     expect(decodeJwt(again.json().access_token).sid).not.toBe(claims.sid);
     const [trusted] = await db('select * from merchant.user_sessions where id = $1', [decodeJwt(again.json().access_token).sid]);
     expect(trusted.auth_method).toBe('trusted_device');
@@ -120,7 +162,9 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
     expect(resolved.json()).toMatchObject({ status: 'verification_required', reason: 'new_device' });
     const s = await login(DEMO.owner.phone);
     expect(decodeJwt(s.access_token).sub).toBe(DEMO.owner.userId);
-    expect(await db('select role from merchant.merchant_users where user_id = $1 and merchant_id = $2', [DEMO.owner.userId, DEMO.merchantId])).toEqual([{ role: 'owner' }]);
+    expect(
+      await db('select role from merchant.merchant_users where user_id = $1 and merchant_id = $2', [DEMO.owner.userId, DEMO.merchantId]),
+    ).toEqual([{ role: 'owner' }]);
   });
 
   it.each([
@@ -168,7 +212,11 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       const replay = await post('/auth/verify-otp', { request_id: second.request_id, phone, code: secondCode });
       expect(replay.statusCode).toBe(400);
       expect(replay.json().code).toBe('otp_expired');
-      expect(await db('select count(*)::int as n from merchant.user_sessions s join merchant.users u on u.id = s.user_id where u.phone = $1', [phone])).toEqual([{ n: 1 }]);
+      expect(
+        await db('select count(*)::int as n from merchant.user_sessions s join merchant.users u on u.id = s.user_id where u.phone = $1', [
+          phone,
+        ]),
+      ).toEqual([{ n: 1 }]);
     });
 
     it('expiry: a code past its 300 s is otp_expired, even when right', async () => {
@@ -185,7 +233,10 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       const other = newPhone();
       const { request_id } = await requestOtp(phone);
       const code = await latestCode(phone);
-      for (const payload of [{ request_id: '019a0000-0000-7000-8000-000000000000', phone, code }, { request_id, phone: other, code }]) {
+      for (const payload of [
+        { request_id: '019a0000-0000-7000-8000-000000000000', phone, code },
+        { request_id, phone: other, code },
+      ]) {
         const res = await post('/auth/verify-otp', payload);
         expect(res.statusCode).toBe(400);
         expect(res.json()).toEqual({ error: 'the code is not valid', code: 'invalid_otp' });
@@ -296,7 +347,9 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       }
       expect((await post('/auth/refresh', {})).statusCode).toBe(400);
       const s = await login(newPhone());
-      await db(`update merchant.refresh_tokens set expires_at = now() - interval '1 second' where session_id = $1`, [decodeJwt(s.access_token).sid]);
+      await db(`update merchant.refresh_tokens set expires_at = now() - interval '1 second' where session_id = $1`, [
+        decodeJwt(s.access_token).sid,
+      ]);
       expect((await post('/auth/refresh', { refresh_token: s.refresh_token })).json().code).toBe('invalid_refresh_token');
     });
 
@@ -315,7 +368,11 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       ['a malformed one', { authorization: 'Bearer nope' }],
       ['a forged token', { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4Iiwic2lkIjoieSJ9.c2lnbmF0dXJl' }],
     ])('answers 401 unauthorized to %s on bearer routes', async (_name, headers) => {
-      for (const [method, url] of [['GET', '/auth/account-settings'], ['POST', '/auth/logout'], ['POST', '/auth/profile/email/request-otp']] as const) {
+      for (const [method, url] of [
+        ['GET', '/auth/account-settings'],
+        ['POST', '/auth/logout'],
+        ['POST', '/auth/profile/email/request-otp'],
+      ] as const) {
         const res = await stack.rest.inject({ method, url, headers, payload: method === 'POST' ? {} : undefined });
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
@@ -327,7 +384,12 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
     it('alerts the other devices with push tokens, and the link revokes that login and untrusts its device', async () => {
       const phone = newPhone();
       const onA = await login(phone, DEVICE_A, 'Pixel 8');
-      const registered = await stack.rest.inject({ method: 'POST', url: '/auth/push-tokens', headers: bearer(onA), payload: { push_token: `fcm-${phone}-a`, device_id: DEVICE_A } });
+      const registered = await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/push-tokens',
+        headers: bearer(onA),
+        payload: { push_token: `fcm-${phone}-a`, device_id: DEVICE_A },
+      });
       expect(registered.statusCode).toBe(200);
       // logging in again on A alerts nobody (A is the device logging in)
       await backdate(phone, 61);
@@ -345,7 +407,12 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
           parameters: {
             title: expect.any(String),
             body: expect.stringContaining('Galaxy S24'),
-            data: { type: 'login_alert', cancel_token: expect.stringMatching(/^dl_[A-Za-z0-9_-]{43}$/), device_name: 'Galaxy S24', platform_code: 'mobile_app' },
+            data: {
+              type: 'login_alert',
+              cancel_token: expect.stringMatching(/^dl_[A-Za-z0-9_-]{43}$/),
+              device_name: 'Galaxy S24',
+              platform_code: 'mobile_app',
+            },
           },
           status: 'logged',
           time: expect.any(String),
@@ -359,7 +426,10 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       expect(cancel.json()).toEqual({ status: 'cancelled', message: expect.any(String) });
       expect((await stack.rest.inject({ method: 'GET', url: '/auth/account-settings', headers: bearer(onB) })).statusCode).toBe(401);
       expect((await post('/auth/refresh', { refresh_token: onB.refresh_token })).json().code).toBe('invalid_refresh_token');
-      expect((await post('/auth/resolve-phone', { phone, device_id: DEVICE_B })).json()).toMatchObject({ status: 'verification_required', reason: 'new_device' });
+      expect((await post('/auth/resolve-phone', { phone, device_id: DEVICE_B })).json()).toMatchObject({
+        status: 'verification_required',
+        reason: 'new_device',
+      });
       // device A is untouched
       expect((await stack.rest.inject({ method: 'GET', url: '/auth/account-settings', headers: bearer(onA) })).statusCode).toBe(200);
       expect((await post('/auth/resolve-phone', { phone, device_id: DEVICE_A })).json().status).toBe('authenticated');
@@ -375,12 +445,20 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
     it('refuses an expired link', async () => {
       const phone = newPhone();
       const onA = await login(phone, DEVICE_A);
-      await stack.rest.inject({ method: 'POST', url: '/auth/push-tokens', headers: bearer(onA), payload: { push_token: `fcm-${phone}-a`, device_id: DEVICE_A } });
+      await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/push-tokens',
+        headers: bearer(onA),
+        payload: { push_token: `fcm-${phone}-a`, device_id: DEVICE_A },
+      });
       await backdate(phone, 61);
       await login(phone, DEVICE_B);
       const [alert] = (await listOutbox(stack.config, stack.database.adminUrl, { phone })).filter((m) => m.template === 'login_alert');
       await db(`update merchant.login_cancellations set expires_at = now() - interval '1 second'`);
-      const res = await stack.rest.inject({ method: 'GET', url: `/auth/device-login/cancel?token=${(alert.parameters as any).data.cancel_token}` });
+      const res = await stack.rest.inject({
+        method: 'GET',
+        url: `/auth/device-login/cancel?token=${(alert.parameters as any).data.cancel_token}`,
+      });
       expect(res.json().code).toBe('invalid_cancel_token');
     });
   });
@@ -401,10 +479,25 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
         privacy_data_sharing_enabled: false,
         updated_at: null,
       });
-      const put = await stack.rest.inject({ method: 'PUT', url: '/auth/account-settings', headers: bearer(s), payload: { notification_promotions_enabled: false, app_language: 'en' } });
+      const put = await stack.rest.inject({
+        method: 'PUT',
+        url: '/auth/account-settings',
+        headers: bearer(s),
+        payload: { notification_promotions_enabled: false, app_language: 'en' },
+      });
       expect(put.statusCode).toBe(200);
-      expect(put.json()).toEqual({ ...defaults.json(), notification_promotions_enabled: false, app_language: 'en', updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
-      const put2 = await stack.rest.inject({ method: 'PUT', url: '/auth/account-settings', headers: bearer(s), payload: { privacy_data_sharing_enabled: true } });
+      expect(put.json()).toEqual({
+        ...defaults.json(),
+        notification_promotions_enabled: false,
+        app_language: 'en',
+        updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      });
+      const put2 = await stack.rest.inject({
+        method: 'PUT',
+        url: '/auth/account-settings',
+        headers: bearer(s),
+        payload: { privacy_data_sharing_enabled: true },
+      });
       expect(put2.json()).toMatchObject({ notification_promotions_enabled: false, app_language: 'en', privacy_data_sharing_enabled: true });
       expect((await stack.rest.inject({ method: 'GET', url: '/auth/account-settings', headers: bearer(s) })).json()).toEqual(put2.json());
     });
@@ -422,36 +515,80 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
     it('sends a code to the email and verifies it into the profile', async () => {
       const phone = newPhone();
       const s = await login(phone);
-      const sent = await stack.rest.inject({ method: 'POST', url: '/auth/profile/email/request-otp', headers: bearer(s), payload: { email: ' Owner@Example.COM ' } });
+      const sent = await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/profile/email/request-otp',
+        headers: bearer(s),
+        payload: { email: ' Owner@Example.COM ' },
+      });
       expect(sent.statusCode).toBe(200);
       expect(sent.json()).toEqual({ status: 'otp_sent', email: 'owner@example.com', expires_in_secs: 300 });
-      const again = await stack.rest.inject({ method: 'POST', url: '/auth/profile/email/request-otp', headers: bearer(s), payload: { email: 'owner@example.com' } });
+      const again = await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/profile/email/request-otp',
+        headers: bearer(s),
+        payload: { email: 'owner@example.com' },
+      });
       expect(again.json().code).toBe('otp_cooldown');
       const code = await latestCode(phone, 'email_otp');
-      const wrongEmail = await stack.rest.inject({ method: 'POST', url: '/auth/profile/email/verify-otp', headers: bearer(s), payload: { email: 'other@example.com', code } });
+      const wrongEmail = await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/profile/email/verify-otp',
+        headers: bearer(s),
+        payload: { email: 'other@example.com', code },
+      });
       expect(wrongEmail.statusCode).toBe(400);
       expect(wrongEmail.json()).toEqual({ error: 'the code is not valid (4 tries left)', code: 'invalid_otp' });
-      const wrong = await stack.rest.inject({ method: 'POST', url: '/auth/profile/email/verify-otp', headers: bearer(s), payload: { email: 'owner@example.com', code: code === '000000' ? '111111' : '000000' } });
+      const wrong = await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/profile/email/verify-otp',
+        headers: bearer(s),
+        payload: { email: 'owner@example.com', code: code === '000000' ? '111111' : '000000' },
+      });
       expect(wrong.json().code).toBe('invalid_otp');
-      const ok = await stack.rest.inject({ method: 'POST', url: '/auth/profile/email/verify-otp', headers: bearer(s), payload: { email: 'owner@example.com', code } });
+      const ok = await stack.rest.inject({
+        method: 'POST',
+        url: '/auth/profile/email/verify-otp',
+        headers: bearer(s),
+        payload: { email: 'owner@example.com', code },
+      });
       expect(ok.statusCode).toBe(200);
-      expect(ok.json()).toEqual({ status: 'verified', profile: { user_id: decodeJwt(s.access_token).sub, email: 'owner@example.com', email_verified: true } });
+      expect(ok.json()).toEqual({
+        status: 'verified',
+        profile: { user_id: decodeJwt(s.access_token).sub, email: 'owner@example.com', email_verified: true },
+      });
       const [user] = await db('select email, email_verified_at from merchant.users where phone = $1', [phone]);
       expect(user.email).toBe('owner@example.com');
       expect(user.email_verified_at).not.toBeNull();
-      expect((await stack.rest.inject({ method: 'POST', url: '/auth/profile/email/request-otp', headers: bearer(s), payload: { email: 'not-an-email' } })).statusCode).toBe(400);
+      expect(
+        (
+          await stack.rest.inject({
+            method: 'POST',
+            url: '/auth/profile/email/request-otp',
+            headers: bearer(s),
+            payload: { email: 'not-an-email' },
+          })
+        ).statusCode,
+      ).toBe(400);
     });
   });
 
   it('never writes a code, an access token, a refresh token or a cancel link into the logs', async () => {
     const phone = newPhone();
     const s = await login(phone);
-    const codes = (await listOutbox(stack.config, stack.database.adminUrl, {})).flatMap((m) => JSON.stringify(m.parameters).match(/"(?:code|cancel_token)":"([^"]+)"/g) ?? []);
-    await stack.rest.inject({ method: 'GET', url: `/auth/device-login/cancel?token=dl_secretsecretsecretsecretsecretsecretsecrets`, headers: bearer(s) });
+    const codes = (await listOutbox(stack.config, stack.database.adminUrl, {})).flatMap(
+      (m) => JSON.stringify(m.parameters).match(/"(?:code|cancel_token)":"([^"]+)"/g) ?? [],
+    );
+    await stack.rest.inject({
+      method: 'GET',
+      url: `/auth/device-login/cancel?token=dl_secretsecretsecretsecretsecretsecretsecrets`,
+      headers: bearer(s),
+    });
     const logs = JSON.stringify(stack.logs);
     expect(codes.length).toBeGreaterThan(5);
     // A code as a number of its own: six digits also occur inside timings (responseTime 116.9210350…).
-    for (const value of codes.map((c) => c.split(':')[1].replaceAll('"', ''))) expect(logs).not.toMatch(new RegExp(`(?<![0-9.])${value}(?![0-9])`));
+    for (const value of codes.map((c) => c.split(':')[1].replaceAll('"', '')))
+      expect(logs).not.toMatch(new RegExp(`(?<![0-9.])${value}(?![0-9])`));
     expect(logs).not.toContain(s.access_token);
     expect(logs).not.toContain(s.refresh_token);
     expect(logs).not.toContain('dl_secretsecret');

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { setBankWebhook } from '../../scripts/database-tasks';
+import { DEMO } from '@lib/demo/demo-ids';
+import { setBankWebhook } from '@scripts/database-tasks';
 import { sessionFor } from '../support/core-auth';
 import { HttpRecorder } from '../support/http-recorder';
 import { adminQuery } from '../support/test-database';
@@ -16,7 +16,8 @@ describe('Core internal endpoints', () => {
   let push: HttpRecorder;
   let phoneSeq = 0;
   const key = () => ({ 'x-internal-api-key': stack.config.secrets.internalApiKey });
-  const internal = (path: string, payload: unknown) => stack.rest.inject({ method: 'POST', url: path, headers: key(), payload: payload as object });
+  const internal = (path: string, payload: unknown) =>
+    stack.rest.inject({ method: 'POST', url: path, headers: key(), payload: payload as object });
 
   const createUser = async () => {
     const id = uuidv7();
@@ -54,7 +55,10 @@ describe('Core internal endpoints', () => {
   };
 
   beforeAll(async () => {
-    messaging = await new HttpRecorder(() => ({ status: 200, body: { messaging_product: 'whatsapp', messages: [{ id: `wamid.${uuidv7()}` }] } })).start();
+    messaging = await new HttpRecorder(() => ({
+      status: 200,
+      body: { messaging_product: 'whatsapp', messages: [{ id: `wamid.${uuidv7()}` }] },
+    })).start();
     webhooks = await new HttpRecorder(() => ({ status: 200, body: {} })).start();
     push = await new HttpRecorder(({ json }) =>
       json?.message?.token === 'dead-token'
@@ -102,38 +106,87 @@ describe('Core internal endpoints', () => {
         await stack.rest.inject({
           method: 'POST',
           url: '/api/partner/v1/auth/token',
-          payload: { credential_key: DEMO.partner.credentials.contractA.credentialKey, credential_secret: DEMO.partner.credentials.contractA.secret },
+          payload: {
+            credential_key: DEMO.partner.credentials.contractA.credentialKey,
+            credential_secret: DEMO.partner.credentials.contractA.secret,
+          },
         })
       ).json().access_token;
       const referred = async () =>
         (
-          await stack.rest.inject({ method: 'GET', url: `/api/partner/v1/partners/${DEMO.partner.id}/referral-merchants`, headers: { authorization: `Bearer ${partnerToken}` } })
-        ).json().items.find((item: { merchant_id: string }) => item.merchant_id === requestId);
-      expect(await referred()).toMatchObject({ merchant_id: requestId, merchant_status: 'pending_review', access_type: 'referral', referral_code: 'DEMOREF' });
+          await stack.rest.inject({
+            method: 'GET',
+            url: `/api/partner/v1/partners/${DEMO.partner.id}/referral-merchants`,
+            headers: { authorization: `Bearer ${partnerToken}` },
+          })
+        )
+          .json()
+          .items.find((item: { merchant_id: string }) => item.merchant_id === requestId);
+      expect(await referred()).toMatchObject({
+        merchant_id: requestId,
+        merchant_status: 'pending_review',
+        access_type: 'referral',
+        referral_code: 'DEMOREF',
+      });
 
-      const reviewed = await internal('/internal/merchant/registration/review', { phone: user.phone.replace('+62', '0'), review_notes: 'dokumen lengkap' });
+      const reviewed = await internal('/internal/merchant/registration/review', {
+        phone: user.phone.replace('+62', '0'),
+        review_notes: 'dokumen lengkap',
+      });
       expect(reviewed.statusCode).toBe(200);
-      expect(reviewed.json()).toMatchObject({ status: 'pending_review', request: { id: requestId, merchant_status: 'pending_review' }, profile: { user_id: user.id, merchant_status: 'pending_review' } });
-      const [request] = await adminQuery<Record<string, unknown>>(url, 'select status, review_notes from merchant.merchant_registrations where id = $1', [requestId]);
+      expect(reviewed.json()).toMatchObject({
+        status: 'pending_review',
+        request: { id: requestId, merchant_status: 'pending_review' },
+        profile: { user_id: user.id, merchant_status: 'pending_review' },
+      });
+      const [request] = await adminQuery<Record<string, unknown>>(
+        url,
+        'select status, review_notes from merchant.merchant_registrations where id = $1',
+        [requestId],
+      );
       expect(request).toEqual({ status: 'pending_review', review_notes: 'dokumen lengkap' });
 
-      const approved = await internal('/internal/merchant/registration/approve', { request_id: requestId, bank_code: 'bdemo', reviewed_by_user_id: uuidv7() });
+      const approved = await internal('/internal/merchant/registration/approve', {
+        request_id: requestId,
+        bank_code: 'bdemo',
+        reviewed_by_user_id: uuidv7(),
+      });
       expect(approved.statusCode).toBe(200);
       const body = approved.json();
-      expect(body).toMatchObject({ status: 'active', merchant: { id: requestId, merchant_status: 'active' }, profile: { user_id: user.id, merchant_id: requestId, merchant_status: 'active' } });
-      expect(body.profile).toMatchObject({ merchant_device_fee_service_accepted: true, merchant_terms_of_service_accepted: true, merchant_privacy_policy_accepted: true, merchant_business_scale_name: 'Usaha Kecil' });
+      expect(body).toMatchObject({
+        status: 'active',
+        merchant: { id: requestId, merchant_status: 'active' },
+        profile: { user_id: user.id, merchant_id: requestId, merchant_status: 'active' },
+      });
+      expect(body.profile).toMatchObject({
+        merchant_device_fee_service_accepted: true,
+        merchant_terms_of_service_accepted: true,
+        merchant_privacy_policy_accepted: true,
+        merchant_business_scale_name: 'Usaha Kecil',
+      });
       expect(body.profile.merchant_reviewed_at).toMatch(/\+08:00$/);
 
       expect(await adminQuery(url, 'select id from merchant.merchant_registrations where id = $1', [requestId])).toHaveLength(0);
-      const [merchant] = await adminQuery<Record<string, unknown>>(url, 'select status, kyc_status, referral_code, reviewed_at, category_code from merchant.merchants where id = $1', [requestId]);
+      const [merchant] = await adminQuery<Record<string, unknown>>(
+        url,
+        'select status, kyc_status, referral_code, reviewed_at, category_code from merchant.merchants where id = $1',
+        [requestId],
+      );
       expect(merchant).toMatchObject({ status: 'active', kyc_status: 'verified', referral_code: 'DEMOREF', category_code: '5812' });
       expect(merchant.reviewed_at).not.toBeNull();
-      expect(await adminQuery(url, `select role from merchant.merchant_users where merchant_id = $1 and user_id = $2`, [requestId, user.id])).toEqual([{ role: 'owner' }]);
-      expect(await adminQuery(url, `select code, is_default from outlet.outlets where merchant_id = $1`, [requestId])).toEqual([{ code: 'PUSAT', is_default: true }]);
-      // The referral trigger gave the partner access.
-      expect(await adminQuery(url, `select access_type from merchant.partner_merchant_access where merchant_id = $1 and partner_id = $2`, [requestId, DEMO.partner.id])).toEqual([
-        { access_type: 'referral' },
+      expect(
+        await adminQuery(url, `select role from merchant.merchant_users where merchant_id = $1 and user_id = $2`, [requestId, user.id]),
+      ).toEqual([{ role: 'owner' }]);
+      expect(await adminQuery(url, `select code, is_default from outlet.outlets where merchant_id = $1`, [requestId])).toEqual([
+        { code: 'PUSAT', is_default: true },
       ]);
+      // The referral trigger gave the partner access.
+      expect(
+        await adminQuery(url, `select access_type from merchant.partner_merchant_access where merchant_id = $1 and partner_id = $2`, [
+          requestId,
+          DEMO.partner.id,
+        ]),
+      ).toEqual([{ access_type: 'referral' }]);
 
       // A retry (the caller lost the answer) completes again without a second merchant or outlet.
       const retry = await internal('/internal/merchant/registration/approve', { request_id: requestId });
@@ -156,10 +209,17 @@ describe('Core internal endpoints', () => {
         method: 'PATCH',
         url: path,
         payload: raw,
-        headers: { 'content-type': 'application/json', 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': signature },
+        headers: {
+          'content-type': 'application/json',
+          'x-api-key-id': DEMO.bank.lookupKeyId,
+          'x-timestamp': timestamp,
+          'x-signature': signature,
+        },
       });
       expect(assigned.statusCode).toBe(200);
-      expect(await adminQuery(url, 'select event from merchant.webhook_deliveries where merchant_id = $1', [requestId])).toEqual([{ event: 'merchant.activated' }]);
+      expect(await adminQuery(url, 'select event from merchant.webhook_deliveries where merchant_id = $1', [requestId])).toEqual([
+        { event: 'merchant.activated' },
+      ]);
       const byNmid = `/api/psp/v1/merchants/by-nmid/${nmid}`;
       const found = await stack.rest.inject({ method: 'GET', url: byNmid, headers: signLookup(byNmid) });
       expect(found.statusCode).toBe(200);
@@ -168,7 +228,10 @@ describe('Core internal endpoints', () => {
       const token = await stack.rest.inject({
         method: 'POST',
         url: '/api/partner/v1/auth/token',
-        payload: { credential_key: DEMO.partner.credentials.contractB.credentialKey, credential_secret: DEMO.partner.credentials.contractB.secret },
+        payload: {
+          credential_key: DEMO.partner.credentials.contractB.credentialKey,
+          credential_secret: DEMO.partner.credentials.contractB.secret,
+        },
       });
       const list = await stack.rest.inject({
         method: 'GET',
@@ -198,7 +261,12 @@ describe('Core internal endpoints', () => {
 
   describe('POST /internal/merchant/status', () => {
     const merchantId = DEMO.otherMerchants[1].id;
-    const deliveries = async () => (await adminQuery<{ n: string }>(url, 'select count(*)::text as n from merchant.webhook_deliveries where merchant_id = $1', [merchantId]))[0].n;
+    const deliveries = async () =>
+      (
+        await adminQuery<{ n: string }>(url, 'select count(*)::text as n from merchant.webhook_deliveries where merchant_id = $1', [
+          merchantId,
+        ])
+      )[0].n;
     const setStatus = (status: string) => adminQuery(url, 'update merchant.merchants set status = $2 where id = $1', [merchantId, status]);
 
     it.each([
@@ -209,13 +277,23 @@ describe('Core internal endpoints', () => {
     ])('%s → %s is allowed and queues %s in the outbox', async (from, to, event) => {
       await setStatus(from);
       const before = Number(await deliveries());
-      const res = await internal('/internal/merchant/status', { merchant_id: merchantId, target_status: to, review_notes: 'keputusan tinjauan' });
+      const res = await internal('/internal/merchant/status', {
+        merchant_id: merchantId,
+        target_status: to,
+        review_notes: 'keputusan tinjauan',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: to, merchant: { id: merchantId, merchant_status: to }, profile: null });
       expect(Number(await deliveries())).toBe(before + 1);
-      const [last] = await adminQuery<{ event: string }>(url, 'select event from merchant.webhook_deliveries where merchant_id = $1 order by created_at desc limit 1', [merchantId]);
+      const [last] = await adminQuery<{ event: string }>(
+        url,
+        'select event from merchant.webhook_deliveries where merchant_id = $1 order by created_at desc limit 1',
+        [merchantId],
+      );
       expect(last.event).toBe(event);
-      const [row] = await adminQuery<{ review_notes: string }>(url, 'select review_notes from merchant.merchants where id = $1', [merchantId]);
+      const [row] = await adminQuery<{ review_notes: string }>(url, 'select review_notes from merchant.merchants where id = $1', [
+        merchantId,
+      ]);
       expect(row.review_notes).toBe('keputusan tinjauan');
     });
 
@@ -233,13 +311,19 @@ describe('Core internal endpoints', () => {
       expect(res.statusCode).toBe(409);
       expect(res.json()).toMatchObject({ code: 'invalid_transition', error: `cannot move a merchant from ${from} to ${to}` });
       expect(await deliveries()).toBe(before);
-      expect((await adminQuery<{ status: string }>(url, 'select status from merchant.merchants where id = $1', [merchantId]))[0].status).toBe(from);
+      expect(
+        (await adminQuery<{ status: string }>(url, 'select status from merchant.merchants where id = $1', [merchantId]))[0].status,
+      ).toBe(from);
     });
 
     it('finds the merchant by its owner’s phone; unknown merchant → 404; bad target → 400', async () => {
       await setStatus('active');
       const owner = await createUser();
-      await adminQuery(url, `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`, [uuidv7(), merchantId, owner.id]);
+      await adminQuery(
+        url,
+        `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
+        [uuidv7(), merchantId, owner.id],
+      );
       const res = await internal('/internal/merchant/status', { phone: owner.phone, target_status: 'suspended', reason: 'violation' });
       expect(res.json()).toMatchObject({ status: 'suspended', profile: { user_id: owner.id, merchant_status: 'suspended' } });
       expect((await internal('/internal/merchant/status', { merchant_id: uuidv7(), target_status: 'suspended' })).statusCode).toBe(404);
@@ -250,11 +334,22 @@ describe('Core internal endpoints', () => {
 
   describe('POST /internal/transactions/transaction-status', () => {
     const outlet = DEMO.outlets[0];
-    const callback = (over: Record<string, unknown> = {}) => ({ referenceNo: `REF-${uuidv7().slice(-8)}`, merchantId: outlet.nmid, terminalId: 'TDEMO0001', amount: '25000.00', status: 'PAID', ...over });
+    const callback = (over: Record<string, unknown> = {}) => ({
+      referenceNo: `REF-${uuidv7().slice(-8)}`,
+      merchantId: outlet.nmid,
+      terminalId: 'TDEMO0001',
+      amount: '25000.00',
+      status: 'PAID',
+      ...over,
+    });
 
     it('a success by outlet NMID: resolved merchant and terminal, the owner alerted by message', async () => {
       const owner = await createUser();
-      await adminQuery(url, `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`, [uuidv7(), DEMO.merchantId, owner.id]);
+      await adminQuery(
+        url,
+        `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
+        [uuidv7(), DEMO.merchantId, owner.id],
+      );
       const sent = messaging.requests.length;
       const res = await internal('/internal/transactions/transaction-status', callback({ partnerReferenceNo: 'PRN-1' }));
       expect(res.statusCode).toBe(200);
@@ -277,11 +372,27 @@ describe('Core internal endpoints', () => {
     });
 
     it('status_changed against a stored transaction; non-success is not notified; merchant UUID needs no terminal; MID matches', async () => {
-      const res = await internal('/internal/transactions/transaction-status', callback({ partnerReferenceNo: 'TRX-DEMO-0001', status: '', responseCode: '4005400' }));
-      expect(res.json()).toMatchObject({ transaction_status: 'failed', status_changed: true, notification_attempted: false, notification: { status: 'not_attempted', sent_count: 0 } });
-      const byUuid = await internal('/internal/transactions/transaction-status', { referenceNo: 'R-U', merchantId: DEMO.merchantId, amount: '1000', status: 'waiting' });
+      const res = await internal(
+        '/internal/transactions/transaction-status',
+        callback({ partnerReferenceNo: 'TRX-DEMO-0001', status: '', responseCode: '4005400' }),
+      );
+      expect(res.json()).toMatchObject({
+        transaction_status: 'failed',
+        status_changed: true,
+        notification_attempted: false,
+        notification: { status: 'not_attempted', sent_count: 0 },
+      });
+      const byUuid = await internal('/internal/transactions/transaction-status', {
+        referenceNo: 'R-U',
+        merchantId: DEMO.merchantId,
+        amount: '1000',
+        status: 'waiting',
+      });
       expect(byUuid.json()).toMatchObject({ merchant_id: DEMO.merchantId, terminal_id: null, transaction_status: 'pending' });
-      const byMid = await internal('/internal/transactions/transaction-status', callback({ merchantId: 'MDEMO0002', terminalId: 'TDEMO0002', status: 'reverse' }));
+      const byMid = await internal(
+        '/internal/transactions/transaction-status',
+        callback({ merchantId: 'MDEMO0002', terminalId: 'TDEMO0002', status: 'reverse' }),
+      );
       expect(byMid.json()).toMatchObject({ merchant_id: DEMO.merchantId, nmid: DEMO.outlets[1].nmid, transaction_status: 'reversed' });
     });
 
@@ -303,15 +414,32 @@ describe('Core internal endpoints', () => {
 
     it('alerts each owner by push and message as their account settings allow; counts sent, failed and invalidated', async () => {
       const merchant = DEMO.otherMerchants[0];
-      const success = () => internal('/internal/transactions/transaction-status', { referenceNo: `R-${uuidv7().slice(-6)}`, merchantId: merchant.id, amount: '12000', status: 'success' });
-      expect((await success()).json()).toMatchObject({ notification_attempted: true, notification: { status: 'no_recipient', sent_count: 0 } });
+      const success = () =>
+        internal('/internal/transactions/transaction-status', {
+          referenceNo: `R-${uuidv7().slice(-6)}`,
+          merchantId: merchant.id,
+          amount: '12000',
+          status: 'success',
+        });
+      expect((await success()).json()).toMatchObject({
+        notification_attempted: true,
+        notification: { status: 'no_recipient', sent_count: 0 },
+      });
 
       const [a, b] = [await createUser(), await createUser()];
       for (const user of [a, b]) {
-        await adminQuery(url, `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`, [uuidv7(), merchant.id, user.id]);
+        await adminQuery(
+          url,
+          `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
+          [uuidv7(), merchant.id, user.id],
+        );
       }
       for (const [n, token] of ['good-token', 'dead-token'].entries()) {
-        await adminQuery(url, `insert into merchant.push_tokens (id, user_id, device_hash, token, created_at, updated_at) values ($1, $2, $3, $4, now(), now())`, [uuidv7(), a.id, `device-${n}`, token]);
+        await adminQuery(
+          url,
+          `insert into merchant.push_tokens (id, user_id, device_hash, token, created_at, updated_at) values ($1, $2, $3, $4, now(), now())`,
+          [uuidv7(), a.id, `device-${n}`, token],
+        );
       }
       const settings = (userId: string, pushOn: boolean, transactionsOn: boolean) =>
         adminQuery(
@@ -324,8 +452,12 @@ describe('Core internal endpoints', () => {
       const pushesBefore = push.requests.length;
       const both = (await success()).json();
       expect(both.notification).toEqual({ status: 'sent', sent_count: 2, failed_count: 0, invalidated_count: 1 });
-      expect(push.requests.slice(pushesBefore).map((r) => r.json.message.data)).toContainEqual(expect.objectContaining({ type: 'transaction', amount: '12000', gross_amount: '12000' }));
-      expect(await adminQuery(url, `select token from merchant.push_tokens where user_id = $1 and invalidated_at is not null`, [a.id])).toEqual([{ token: 'dead-token' }]);
+      expect(push.requests.slice(pushesBefore).map((r) => r.json.message.data)).toContainEqual(
+        expect.objectContaining({ type: 'transaction', amount: '12000', gross_amount: '12000' }),
+      );
+      expect(
+        await adminQuery(url, `select token from merchant.push_tokens where user_id = $1 and invalidated_at is not null`, [a.id]),
+      ).toEqual([{ token: 'dead-token' }]);
 
       await settings(a.id, false, true);
       expect((await success()).json().notification).toEqual({ status: 'sent', sent_count: 1, failed_count: 0, invalidated_count: 0 });
@@ -335,7 +467,13 @@ describe('Core internal endpoints', () => {
 
     it('bulk: one result per item in order, bad items do not fail the batch; more than 500 items → 400', async () => {
       const res = await internal('/internal/transactions/transaction-status/bulk', {
-        items: [callback({ status: 'pending' }), callback({ amount: '1.5' }), callback({ merchantId: 'ID9999999999999' }), 'junk', callback({ responseCode: '202', status: null })],
+        items: [
+          callback({ status: 'pending' }),
+          callback({ amount: '1.5' }),
+          callback({ merchantId: 'ID9999999999999' }),
+          'junk',
+          callback({ responseCode: '202', status: null }),
+        ],
       });
       expect(res.statusCode).toBe(200);
       const body = res.json();
@@ -350,7 +488,9 @@ describe('Core internal endpoints', () => {
       expect(body.items[1].error.code).toBe('bad_request');
       expect(body.items[2].error.code).toBe('merchant_not_found');
       expect(body.items[4].result.transaction_status).toBe('pending');
-      const tooMany = await internal('/internal/transactions/transaction-status/bulk', { items: Array.from({ length: 501 }, () => callback()) });
+      const tooMany = await internal('/internal/transactions/transaction-status/bulk', {
+        items: Array.from({ length: 501 }, () => callback()),
+      });
       expect(tooMany.statusCode).toBe(400);
       expect((await internal('/internal/transactions/transaction-status/bulk', { items: [] })).statusCode).toBe(400);
       expect((await internal('/internal/transactions/transaction-status/bulk', {})).statusCode).toBe(400);

@@ -1,10 +1,10 @@
 import { v7 as uuidv7 } from 'uuid';
-import { signUserAccessToken } from '../../lib/auth/user-token';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { HttpError } from '../../lib/rest/error-body';
-import { GatewayClient } from '../../lib/rest/gateway-client';
-import { loadOperation } from '../../lib/rest/operation';
-import { makassarPeriod } from '../../rest-adapters/core/routes/shared/merchant-period';
+import { signUserAccessToken } from '@lib/auth/user-token';
+import { DEMO } from '@lib/demo/demo-ids';
+import { HttpError } from '@lib/rest/error-body';
+import { GatewayClient } from '@lib/rest/gateway-client';
+import { loadOperation } from '@lib/rest/operation';
+import { makassarPeriod } from '@rest-adapters/core/routes/shared/merchant-period';
 import { sessionFor } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -18,12 +18,21 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
   const createUser = async () => {
     const id = uuidv7();
     const phone = `+62812550${String(++phoneSeq).padStart(5, '0')}`;
-    await adminQuery(url, 'insert into merchant.users (id, phone, phone_verified_at, created_at, updated_at) values ($1, $2, now(), now(), now())', [id, phone]);
+    await adminQuery(
+      url,
+      'insert into merchant.users (id, phone, phone_verified_at, created_at, updated_at) values ($1, $2, now(), now(), now())',
+      [id, phone],
+    );
     return { id, phone };
   };
   const bearer = (userId: string) => sessionFor(stack, userId);
   const link = (merchantId: string, userId: string, role = 'owner') =>
-    adminQuery(url, 'insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, $4, now())', [uuidv7(), merchantId, userId, role]);
+    adminQuery(url, 'insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, $4, now())', [
+      uuidv7(),
+      merchantId,
+      userId,
+      role,
+    ]);
   const registration = (over: Record<string, unknown> = {}) => ({
     merchant_name: 'Kopi Senja',
     business_entity_type: 'Perseorangan',
@@ -40,7 +49,8 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
     privacy_policy_accepted: false,
     ...over,
   });
-  const post = async (path: string, userId: string, payload: unknown) => stack.rest.inject({ method: 'POST', url: path, headers: await bearer(userId), payload: payload as object });
+  const post = async (path: string, userId: string, payload: unknown) =>
+    stack.rest.inject({ method: 'POST', url: path, headers: await bearer(userId), payload: payload as object });
   const get = async (path: string, userId: string) => stack.rest.inject({ method: 'GET', url: path, headers: await bearer(userId) });
 
   beforeAll(async () => {
@@ -60,8 +70,17 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       ['GET', '/merchant/payment-terminal'],
       ['POST', '/merchant/feedback'],
     ] as const)('%s %s without a token, with a malformed or forged one → 401 unauthorized', async (method, path) => {
-      for (const authorization of [undefined, 'Bearer nope', `Bearer ${(await signUserAccessToken({ userId: uuidv7(), sessionId: uuidv7() }, 'another-secret-0123456789-0123456789')).token}`]) {
-        const res = await stack.rest.inject({ method, url: path, headers: authorization ? { authorization } : {}, payload: method === 'GET' ? undefined : {} });
+      for (const authorization of [
+        undefined,
+        'Bearer nope',
+        `Bearer ${(await signUserAccessToken({ userId: uuidv7(), sessionId: uuidv7() }, 'another-secret-0123456789-0123456789')).token}`,
+      ]) {
+        const res = await stack.rest.inject({
+          method,
+          url: path,
+          headers: authorization ? { authorization } : {},
+          payload: method === 'GET' ? undefined : {},
+        });
         expect(res.statusCode).toBe(401);
         expect(res.json()).toMatchObject({ code: 'unauthorized' });
       }
@@ -74,18 +93,45 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       await adminQuery(url, `update merchant.users set email = 'old@example.com', email_verified_at = now() where id = $1`, [user.id]);
       const before = await get('/auth/profile', user.id);
       expect(before.statusCode).toBe(200);
-      expect(before.json()).toMatchObject({ user_id: user.id, phone: user.phone, phone_verified: true, email: 'old@example.com', email_verified: true, merchant_id: null, merchant_status: null });
+      expect(before.json()).toMatchObject({
+        user_id: user.id,
+        phone: user.phone,
+        phone_verified: true,
+        email: 'old@example.com',
+        email_verified: true,
+        merchant_id: null,
+        merchant_status: null,
+      });
 
       const res = await stack.rest.inject({
         method: 'PUT',
         url: '/auth/profile',
         headers: await bearer(user.id),
-        payload: { full_name: ' Sari Dewi ', nik: '7371010101900001', gender: 'female', address_line: 'Jl. Somba Opu 1', avatar_url: 'https://cdn.example.com/a.png', email: 'New@Example.com' },
+        payload: {
+          full_name: ' Sari Dewi ',
+          nik: '7371010101900001',
+          gender: 'female',
+          address_line: 'Jl. Somba Opu 1',
+          avatar_url: 'https://cdn.example.com/a.png',
+          email: 'New@Example.com',
+        },
       });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ full_name: 'Sari Dewi', display_name: 'Sari Dewi', nik: '7371010101900001', gender: 'female', email: 'new@example.com', email_verified: false });
+      expect(res.json()).toMatchObject({
+        full_name: 'Sari Dewi',
+        display_name: 'Sari Dewi',
+        nik: '7371010101900001',
+        gender: 'female',
+        email: 'new@example.com',
+        email_verified: false,
+      });
       // The same email again keeps its (un)verified state; absent fields are kept.
-      const again = await stack.rest.inject({ method: 'PUT', url: '/auth/profile', headers: await bearer(user.id), payload: { email: 'new@example.com' } });
+      const again = await stack.rest.inject({
+        method: 'PUT',
+        url: '/auth/profile',
+        headers: await bearer(user.id),
+        payload: { email: 'new@example.com' },
+      });
       expect(again.json()).toMatchObject({ full_name: 'Sari Dewi', email_verified: false });
     });
 
@@ -99,7 +145,12 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       ['a too long name', { full_name: 'x'.repeat(101) }],
     ])('refuses %s with 400 and changes nothing', async (_name, payload) => {
       const user = await createUser();
-      const res = await stack.rest.inject({ method: 'PUT', url: '/auth/profile', headers: await bearer(user.id), payload: { full_name: 'Kept', ...payload } });
+      const res = await stack.rest.inject({
+        method: 'PUT',
+        url: '/auth/profile',
+        headers: await bearer(user.id),
+        payload: { full_name: 'Kept', ...payload },
+      });
       expect(res.statusCode).toBe(400);
       expect(res.json()).toMatchObject({ code: 'bad_request' });
       const [row] = await adminQuery<{ full_name: string | null }>(url, 'select full_name from merchant.users where id = $1', [user.id]);
@@ -110,7 +161,11 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
   describe('POST /merchant/registration', () => {
     it('stores a pending request with the derived type, scale and referral; the profile shows it in progress', async () => {
       const user = await createUser();
-      const res = await post('/merchant/registration', user.id, registration({ referral_code: 'demoref', merchant_type: 'ignored', business_scale_name: 'ignored' }));
+      const res = await post(
+        '/merchant/registration',
+        user.id,
+        registration({ referral_code: 'demoref', merchant_type: 'ignored', business_scale_name: 'ignored' }),
+      );
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(body).toMatchObject({
@@ -124,12 +179,30 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
           merchant_status: 'pending',
           contact_phone: '+6281255990001',
         },
-        profile: { user_id: user.id, merchant_status: 'pending', merchant_business_type_id: 2, merchant_terms_of_service_accepted: true, merchant_privacy_policy_accepted: false },
+        profile: {
+          user_id: user.id,
+          merchant_status: 'pending',
+          merchant_business_type_id: 2,
+          merchant_terms_of_service_accepted: true,
+          merchant_privacy_policy_accepted: false,
+        },
       });
       expect(body.merchant.merchant_code).toMatch(/^MRC-[0-9A-Z]{10}$/);
-      const [row] = await adminQuery<Record<string, unknown>>(url, 'select * from merchant.merchant_registrations where id = $1', [body.merchant.id]);
-      expect(row).toMatchObject({ status: 'pending', referral_code: 'DEMOREF', business_scale_code: 'micro', mcc: '5814', contact_email: 'senja@example.com' });
-      expect((await get('/auth/profile', user.id)).json()).toMatchObject({ merchant_id: body.merchant.id, merchant_status: 'pending', merchant_name: 'Kopi Senja' });
+      const [row] = await adminQuery<Record<string, unknown>>(url, 'select * from merchant.merchant_registrations where id = $1', [
+        body.merchant.id,
+      ]);
+      expect(row).toMatchObject({
+        status: 'pending',
+        referral_code: 'DEMOREF',
+        business_scale_code: 'micro',
+        mcc: '5814',
+        contact_email: 'senja@example.com',
+      });
+      expect((await get('/auth/profile', user.id)).json()).toMatchObject({
+        merchant_id: body.merchant.id,
+        merchant_status: 'pending',
+        merchant_name: 'Kopi Senja',
+      });
       // No merchant exists yet.
       expect(await adminQuery(url, 'select id from merchant.merchants where id = $1', [body.merchant.id])).toHaveLength(0);
       // Another user sees none of it: its own profile, no merchant, and nothing of this request in its views.
@@ -140,9 +213,17 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
 
     it('derives the larger scale when revenue and employees disagree; an unknown referral code is a direct registration', async () => {
       const user = await createUser();
-      const res = await post('/merchant/registration', user.id, registration({ average_monthly_revenue: 10_000_000, employee_count: 25, referral_code: 'NOBODY' }));
+      const res = await post(
+        '/merchant/registration',
+        user.id,
+        registration({ average_monthly_revenue: 10_000_000, employee_count: 25, referral_code: 'NOBODY' }),
+      );
       expect(res.json().merchant.business_scale_name).toBe('Usaha Menengah');
-      const [row] = await adminQuery<{ referral_code: string | null }>(url, 'select referral_code from merchant.merchant_registrations where user_id = $1', [user.id]);
+      const [row] = await adminQuery<{ referral_code: string | null }>(
+        url,
+        'select referral_code from merchant.merchant_registrations where user_id = $1',
+        [user.id],
+      );
       expect(row.referral_code).toBeNull();
     });
 
@@ -231,7 +312,15 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       });
       expect(body.period_start_at).toMatch(/T00:00:00\+08:00$/);
       expect(body.items).toHaveLength(3);
-      expect(body.items[0]).toMatchObject({ transaction_status: 'success', gross_amount: 50_000, mdr_rate: 0.007, mdr_fee_amount: 350, net_amount_after_mdr: 49_650, daily_service_fee_amount: 500, payment_channel: 'Bank Uji' });
+      expect(body.items[0]).toMatchObject({
+        transaction_status: 'success',
+        gross_amount: 50_000,
+        mdr_rate: 0.007,
+        mdr_fee_amount: 350,
+        net_amount_after_mdr: 49_650,
+        daily_service_fee_amount: 500,
+        payment_channel: 'Bank Uji',
+      });
       expect(body.items[0].transaction_at).toMatch(/T23:59:59\.999\+08:00$/);
     });
 
@@ -259,7 +348,12 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       await link(DEMO.otherMerchants[0].id, suspendedOwner.id);
       await adminQuery(url, `update merchant.merchants set status = 'suspended' where id = $1`, [DEMO.otherMerchants[0].id]);
       const body = (await get('/merchant/transactions', suspendedOwner.id)).json();
-      expect(body).toMatchObject({ merchant_id: DEMO.otherMerchants[0].id, merchant_status: 'suspended', summary: { transaction_count: 0 }, items: [] });
+      expect(body).toMatchObject({
+        merchant_id: DEMO.otherMerchants[0].id,
+        merchant_status: 'suspended',
+        summary: { transaction_count: 0 },
+        items: [],
+      });
       await adminQuery(url, `update merchant.merchants set status = 'active' where id = $1`, [DEMO.otherMerchants[0].id]);
     });
 
@@ -269,9 +363,14 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       const terminal = loadOperation(`${__dirname}/../../rest-adapters/core/routes/merchant/payment-terminal`);
       const acting = { kind: 'user' as const, userId: owner.id, merchantId: DEMO.merchantId, role: 'owner' as const, outletIds: [] };
       const variables = { from: today.start.toISOString(), before: today.end.toISOString(), limit: 10 };
-      await expect(client.execute(operation, variables, { requestId: 'x', acting })).rejects.toMatchObject({ status: 403, code: 'forbidden' });
+      await expect(client.execute(operation, variables, { requestId: 'x', acting })).rejects.toMatchObject({
+        status: 403,
+        code: 'forbidden',
+      });
       await expect(client.execute(terminal, { withTerminal: true }, { requestId: 'y', acting })).rejects.toBeInstanceOf(HttpError);
-      await expect(client.execute(operation, variables, { requestId: 'z', acting: { kind: 'user', userId: owner.id } })).rejects.toMatchObject({ status: 403 });
+      await expect(
+        client.execute(operation, variables, { requestId: 'z', acting: { kind: 'user', userId: owner.id } }),
+      ).rejects.toMatchObject({ status: 403 });
     });
   });
 
@@ -285,7 +384,13 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       expect(body).toMatchObject({
         merchant_id: DEMO.merchantId,
         merchant_status: 'active',
-        terminal: { terminal_code: expect.stringMatching(/^TDEMO000[12]$/), brand_name: 'Sunmi', device_type_name: 'Soundbox', status: 'online', nmid: expect.stringMatching(/^ID/) },
+        terminal: {
+          terminal_code: expect.stringMatching(/^TDEMO000[12]$/),
+          brand_name: 'Sunmi',
+          device_type_name: 'Soundbox',
+          status: 'online',
+          nmid: expect.stringMatching(/^ID/),
+        },
       });
       expect(body.terminal.last_seen_at).toMatch(/\+08:00$/);
       expect(body.psp_pairings.map((p: { psp_code: string }) => p.psp_code)).toEqual(['BDEMO', 'QRISLINK']);
@@ -302,7 +407,14 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
       expect(body).toMatchObject({ merchant_id: DEMO.otherMerchants[0].id, merchant_status: 'suspended', terminal: null });
       await adminQuery(url, `update merchant.merchants set status = 'active' where id = $1`, [DEMO.otherMerchants[0].id]);
       const loner = await createUser();
-      expect((await get('/merchant/payment-terminal', loner.id)).json()).toEqual({ merchant_id: null, merchant_name: null, merchant_status: null, terminal: null, psp_pairings: [], activity_logs: [] });
+      expect((await get('/merchant/payment-terminal', loner.id)).json()).toEqual({
+        merchant_id: null,
+        merchant_name: null,
+        merchant_status: null,
+        terminal: null,
+        psp_pairings: [],
+        activity_logs: [],
+      });
     });
   });
 
@@ -310,11 +422,29 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
     it('stores feedback with the user’s merchant and source mobile_app', async () => {
       const owner = await createUser();
       await link(DEMO.otherMerchants[1].id, owner.id);
-      const res = await post('/merchant/feedback', owner.id, { category_code: 'payment_issue', category_label: 'Masalah pembayaran', rating: 4, message: 'x'.repeat(2000), contact_phone: '0812-5599-0009', allow_follow_up: true });
+      const res = await post('/merchant/feedback', owner.id, {
+        category_code: 'payment_issue',
+        category_label: 'Masalah pembayaran',
+        rating: 4,
+        message: 'x'.repeat(2000),
+        contact_phone: '0812-5599-0009',
+        allow_follow_up: true,
+      });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ status: 'submitted', feedback: { merchant_id: DEMO.otherMerchants[1].id, category_code: 'payment_issue', rating: 4, allow_follow_up: true, source: 'mobile_app' } });
+      expect(res.json()).toMatchObject({
+        status: 'submitted',
+        feedback: {
+          merchant_id: DEMO.otherMerchants[1].id,
+          category_code: 'payment_issue',
+          rating: 4,
+          allow_follow_up: true,
+          source: 'mobile_app',
+        },
+      });
       expect(res.json().feedback.created_at).toMatch(/\+08:00$/);
-      const [row] = await adminQuery<{ contact_phone: string }>(url, 'select contact_phone from merchant.feedback where id = $1', [res.json().feedback.id]);
+      const [row] = await adminQuery<{ contact_phone: string }>(url, 'select contact_phone from merchant.feedback where id = $1', [
+        res.json().feedback.id,
+      ]);
       expect(row.contact_phone).toBe('+6281255990009');
     });
 

@@ -1,5 +1,5 @@
-import { SUBGRAPH_NAMES, type SubgraphName } from '../../lib/config/config';
-import { DEMO } from '../../lib/demo/demo-ids';
+import { SUBGRAPH_NAMES, type SubgraphName } from '@lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
 import { gql, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -16,7 +16,9 @@ describe('GraphQL batching (DataLoader on every reference and relation)', () => 
   beforeAll(async () => {
     stack = await startTestStack();
     for (const name of SUBGRAPH_NAMES) {
-      stack.subgraphs[name].app.orm!.em.getKnex().on('query', (query: { sql: string }) => statements.push({ subgraph: name, sql: query.sql }));
+      stack.subgraphs[name].app
+        .orm!.em.getKnex()
+        .on('query', (query: { sql: string }) => statements.push({ subgraph: name, sql: query.sql }));
     }
     const url = stack.database.adminUrl;
     // 50 merchants copied from the demo merchant, two outlets each with one terminal, three transactions each.
@@ -88,6 +90,10 @@ describe('GraphQL batching (DataLoader on every reference and relation)', () => 
     // The hook sees the subgraphs' statements (each subgraph that answered ran at least one).
     expect(new Set(statements.map((s) => s.subgraph))).toEqual(new Set(['merchant', 'outlet', 'transaction']));
     const listing = statements.map((s) => `${s.subgraph}: ${s.sql.slice(0, 160)}`).join('\n');
-    expect({ count: statements.length, withinBound: statements.length <= MAX_STATEMENTS, listing }).toEqual({ count: statements.length, withinBound: true, listing });
+    expect({ count: statements.length, withinBound: statements.length <= MAX_STATEMENTS, listing }).toEqual({
+      count: statements.length,
+      withinBound: true,
+      listing,
+    });
   });
 });

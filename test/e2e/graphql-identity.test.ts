@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type KeyLike, SignJWT, exportJWK, generateKeyPair } from 'jose';
-import { issueServiceToken } from '../../lib/auth/service-token';
-import { signUserAccessToken } from '../../lib/auth/user-token';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { createGatewayApp } from '../../gateway/src/app';
-import { loadConfig } from '../../lib/config/config';
+import { issueServiceToken } from '@lib/auth/service-token';
+import { signUserAccessToken } from '@lib/auth/user-token';
+import { DEMO } from '@lib/demo/demo-ids';
+import { createGatewayApp } from '@gateway/src/app';
+import { loadConfig } from '@lib/config/config';
 import { sessionFor } from '../support/core-auth';
 import { codes, gql, memberHeaders, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
@@ -59,7 +59,12 @@ describe('GraphQL identity at the gateway', () => {
 
   it('an app user is the user of the token, with the merchant, role and outlets of its membership', async () => {
     const owner = await sessionFor(stack, DEMO.owner.userId);
-    const answer = await gql(stack, '{ viewer { user { id phone } membership { role outletIds } merchant { id merchantCode } } myMerchant { id } }', {}, owner);
+    const answer = await gql(
+      stack,
+      '{ viewer { user { id phone } membership { role outletIds } merchant { id merchantCode } } myMerchant { id } }',
+      {},
+      owner,
+    );
     expect(answer.errors).toBeUndefined();
     expect(answer.data.viewer).toEqual({
       user: { id: DEMO.owner.userId, phone: DEMO.owner.phone },
@@ -83,9 +88,19 @@ describe('GraphQL identity at the gateway', () => {
   it('expired, forged, ended-session and malformed tokens are 401 UNAUTHENTICATED', async () => {
     const owner = await sessionFor(stack, DEMO.owner.userId);
     const sid = JSON.parse(Buffer.from(owner.authorization.split('.')[1], 'base64url').toString()).sid as string;
-    const expired = await signUserAccessToken({ userId: DEMO.owner.userId, sessionId: sid }, stack.config.secrets.userTokenSecret, Date.now() - 2 * 3600_000);
+    const expired = await signUserAccessToken(
+      { userId: DEMO.owner.userId, sessionId: sid },
+      stack.config.secrets.userTokenSecret,
+      Date.now() - 2 * 3600_000,
+    );
     const forged = await signUserAccessToken({ userId: DEMO.owner.userId, sessionId: sid }, 'another-secret-of-at-least-32-characters!');
-    for (const authorization of [`Bearer ${expired.token}`, `Bearer ${forged.token}`, 'Bearer not-a-jwt', 'Basic abc', `Bearer ${await idp({ roles: ['admin'] }, { exp: '-1m' })}`]) {
+    for (const authorization of [
+      `Bearer ${expired.token}`,
+      `Bearer ${forged.token}`,
+      'Bearer not-a-jwt',
+      'Basic abc',
+      `Bearer ${await idp({ roles: ['admin'] }, { exp: '-1m' })}`,
+    ]) {
       const answer = await gql(stack, '{ provinces { id } }', {}, { authorization });
       expect({ authorization: authorization.slice(0, 20), status: answer.status, codes: codes(answer) }).toEqual({
         authorization: authorization.slice(0, 20),
@@ -93,7 +108,11 @@ describe('GraphQL identity at the gateway', () => {
         codes: ['UNAUTHENTICATED'],
       });
     }
-    await adminQuery(stack.database.adminUrl, `update merchant.user_sessions set revoked_at = now(), revoke_reason = 'test' where id = $1`, [sid]);
+    await adminQuery(
+      stack.database.adminUrl,
+      `update merchant.user_sessions set revoked_at = now(), revoke_reason = 'test' where id = $1`,
+      [sid],
+    );
     const ended = await gql(stack, '{ viewer { user { id } } }', {}, owner);
     expect([ended.status, codes(ended)]).toEqual([401, ['UNAUTHENTICATED']]);
   });
@@ -107,16 +126,32 @@ describe('GraphQL identity at the gateway', () => {
   });
 
   it('an operator token of the identity provider (JWKS, RS256) is accepted; wrong issuer, audience or key are 401', async () => {
-    const good = await gql(stack, `{ banks { code } }`, {}, { authorization: `Bearer ${await idp({ roles: ['bank-manager'], name: 'Ops' })}` });
+    const good = await gql(
+      stack,
+      `{ banks { code } }`,
+      {},
+      { authorization: `Bearer ${await idp({ roles: ['bank-manager'], name: 'Ops' })}` },
+    );
     expect(good.data.banks.map((b: { code: string }) => b.code)).toContain(DEMO.bank.code);
     const other = await generateKeyPair('RS256');
-    const wrongKey = await new SignJWT({ roles: ['admin'] }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('x').setIssuer(ISSUER).setAudience(AUDIENCE).setExpirationTime('5m').sign(other.privateKey);
+    const wrongKey = await new SignJWT({ roles: ['admin'] })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setSubject('x')
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('5m')
+      .sign(other.privateKey);
     for (const token of [await idp({ roles: ['admin'] }, { audience: 'someone-else' }), wrongKey, await idp({ roles: 'admin' })]) {
       const answer = await gql(stack, `{ banks { code } }`, {}, { authorization: `Bearer ${token}` });
       expect([answer.status, codes(answer)]).toEqual([401, ['UNAUTHENTICATED']]);
     }
     // A token of another issuer is not an operator token: it is then checked as a service token, and fails.
-    const foreign = await gql(stack, `{ banks { code } }`, {}, { authorization: `Bearer ${await idp({ roles: ['admin'] }, { issuer: 'elsewhere' })}` });
+    const foreign = await gql(
+      stack,
+      `{ banks { code } }`,
+      {},
+      { authorization: `Bearer ${await idp({ roles: ['admin'] }, { issuer: 'elsewhere' })}` },
+    );
     expect([foreign.status, codes(foreign)]).toEqual([401, ['UNAUTHENTICATED']]);
   });
 
@@ -135,9 +170,16 @@ describe('GraphQL identity at the gateway', () => {
     });
     expect(production.operatorTokens.secret).toBeUndefined();
     expect(production.gatewayLimits.trustedDocumentsOnly).toBe(true);
-    const gateway = await createGatewayApp({ config: production, subgraphUrls: Object.fromEntries(Object.entries(stack.subgraphs).map(([n, s]) => [n, s.url])) });
+    const gateway = await createGatewayApp({
+      config: production,
+      subgraphUrls: Object.fromEntries(Object.entries(stack.subgraphs).map(([n, s]) => [n, s.url])),
+    });
     try {
-      const introspection = await gateway.inject({ method: 'POST', url: '/graphql', payload: { query: '{ __schema { types { name } } }' }, });
+      const introspection = await gateway.inject({
+        method: 'POST',
+        url: '/graphql',
+        payload: { query: '{ __schema { types { name } } }' },
+      });
       expect(introspection.json().errors[0].extensions.code).toBe('TRUSTED_DOCUMENT_REQUIRED');
       const landing = await gateway.inject({ method: 'GET', url: '/graphql', headers: { accept: 'text/html' } });
       expect(landing.body).not.toMatch(/<html/i);

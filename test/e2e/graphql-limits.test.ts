@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { TRUSTED_DOCUMENTS_PATH, sha256Hex } from '../../gateway/src/trusted-documents';
+import { DEMO } from '@lib/demo/demo-ids';
+import { TRUSTED_DOCUMENTS_PATH, sha256Hex } from '@gateway/src/trusted-documents';
 import { sessionFor } from '../support/core-auth';
 import { codes, gql, operatorHeaders, postGraphQL } from '../support/graphql';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -10,7 +10,9 @@ describe('GraphQL limits and trusted documents', () => {
   let stack: TestStack;
   let owner: { authorization: string };
   let operator: { authorization: string };
-  const documents = (JSON.parse(readFileSync(TRUSTED_DOCUMENTS_PATH, 'utf8')) as { documents: { id: string; name: string; document: string }[] }).documents;
+  const documents = (
+    JSON.parse(readFileSync(TRUSTED_DOCUMENTS_PATH, 'utf8')) as { documents: { id: string; name: string; document: string }[] }
+  ).documents;
   const viewerDocument = documents.find((d) => d.name === 'AppViewer')!;
 
   beforeAll(async () => {
@@ -28,20 +30,32 @@ describe('GraphQL limits and trusted documents', () => {
     expect(answer.status).toBe(400);
     expect(answer.data).toBeUndefined();
     expect(answer.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'QUERY_TOO_DEEP', depth: 7, maxDepth: 6 }));
-    const shallow = await gql(stack, `query($id: String) { merchantSearch(query: $id, first: 1) { items { outlets { terminals { id } } } } }`, { id: DEMO.merchantCode }, operator);
+    const shallow = await gql(
+      stack,
+      `query($id: String) { merchantSearch(query: $id, first: 1) { items { outlets { terminals { id } } } } }`,
+      { id: DEMO.merchantCode },
+      operator,
+    );
     expect(shallow.errors).toBeUndefined();
   });
 
   it('reports the cost of every answer and refuses operations above the limit', async () => {
     // The page 1 + items 5 × (1 + outlets (no size argument: 10) × 1) = 56
-    const cheap = await gql(stack, `{ merchantSearch(query: "${DEMO.merchantCode}", first: 5) { items { id outlets { id } } } }`, {}, operator);
+    const cheap = await gql(
+      stack,
+      `{ merchantSearch(query: "${DEMO.merchantCode}", first: 5) { items { id outlets { id } } } }`,
+      {},
+      operator,
+    );
     expect(cheap.extensions?.cost).toEqual({ requested: 56, limit: 500 });
     // 1 + 20 × (1 + transactions(first: 30) (1 + edges 30 × (1 + node 1))) = 1 + 20 × 62 = 1241
     const costly = `query($n: Int!) { merchantSearch(first: 20) { items { transactions(first: $n) { edges { node { id } } } } } }`;
     const refused = await gql(stack, costly, { n: 30 }, operator);
     expect(refused.status).toBe(400);
     expect(refused.data).toBeUndefined();
-    expect(refused.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'QUERY_TOO_COSTLY', cost: { requested: 1241, limit: 500 } }));
+    expect(refused.errors?.[0].extensions).toEqual(
+      expect.objectContaining({ code: 'QUERY_TOO_COSTLY', cost: { requested: 1241, limit: 500 } }),
+    );
     expect(refused.extensions?.cost).toEqual({ requested: 1241, limit: 500 });
     const allowed = await gql(stack, costly, { n: 5 }, operator);
     expect(allowed.errors).toBeUndefined();
@@ -67,7 +81,11 @@ describe('GraphQL limits and trusted documents', () => {
 
     const unknown = await postGraphQL(stack, { documentId: 'sha256:' + '0'.repeat(64) }, owner);
     expect([unknown.status, codes(unknown)]).toEqual([400, ['PERSISTED_QUERY_NOT_FOUND']]);
-    const mismatch = await postGraphQL(stack, { query: '{ viewer { user { id } } }', extensions: { persistedQuery: { version: 1, sha256Hash: viewerDocument.id } } }, owner);
+    const mismatch = await postGraphQL(
+      stack,
+      { query: '{ viewer { user { id } } }', extensions: { persistedQuery: { version: 1, sha256Hash: viewerDocument.id } } },
+      owner,
+    );
     expect([mismatch.status, codes(mismatch)]).toEqual([400, ['PERSISTED_QUERY_NOT_FOUND']]);
   });
 

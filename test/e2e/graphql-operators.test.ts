@@ -1,4 +1,4 @@
-import { DEMO } from '../../lib/demo/demo-ids';
+import { DEMO } from '@lib/demo/demo-ids';
 import { codes, gql, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -19,18 +19,24 @@ describe('GraphQL operations for operators', () => {
 
   it('searches merchants by code, name, phone and NMID, and pages them', async () => {
     const search = async (query: string) =>
-      (await run(['support'], `query($q: String) { merchantSearch(query: $q, first: 10) { items { merchantCode } } }`, { q: query })).data.merchantSearch.items.map(
-        (m: { merchantCode: string }) => m.merchantCode,
-      );
+      (
+        await run(['support'], `query($q: String) { merchantSearch(query: $q, first: 10) { items { merchantCode } } }`, { q: query })
+      ).data.merchantSearch.items.map((m: { merchantCode: string }) => m.merchantCode);
     const sari = DEMO.otherMerchants[0];
     expect(await search(DEMO.merchantCode.toLowerCase())).toEqual([DEMO.merchantCode]);
     expect(await search('bu sari')).toEqual([sari.code]);
     expect(await search(`0${sari.phone.slice(3)}`)).toEqual([sari.code]);
-    const [{ primary_nmid: nmid }] = await adminQuery<{ primary_nmid: string }>(stack.database.adminUrl, `select primary_nmid from merchant.merchants where id = $1`, [sari.id]);
+    const [{ primary_nmid: nmid }] = await adminQuery<{ primary_nmid: string }>(
+      stack.database.adminUrl,
+      `select primary_nmid from merchant.merchants where id = $1`,
+      [sari.id],
+    );
     expect(await search(nmid)).toEqual([sari.code]);
     expect(await search('50%_')).toEqual([]);
     const first = await run(['support'], `{ merchantSearch(first: 2) { items { id } hasMore nextCursor } }`);
-    const next = await run(['support'], `query($after: String) { merchantSearch(first: 2, after: $after) { items { id } } }`, { after: first.data.merchantSearch.nextCursor });
+    const next = await run(['support'], `query($after: String) { merchantSearch(first: 2, after: $after) { items { id } } }`, {
+      after: first.data.merchantSearch.nextCursor,
+    });
     expect(first.data.merchantSearch.hasMore).toBe(true);
     expect(next.data.merchantSearch.items[0].id > first.data.merchantSearch.items[1].id).toBe(true);
     expect(codes(await run(['support'], `{ merchantSearch(first: 101) { hasMore } }`))).toEqual(['BAD_USER_INPUT']);
@@ -39,9 +45,17 @@ describe('GraphQL operations for operators', () => {
   it('shows the registration review queue, oldest first, and lets only reviewers and admins decide', async () => {
     const url = stack.database.adminUrl;
     const userId = '019a0000-0000-7000-8000-0000000c0001';
-    await adminQuery(url, `insert into merchant.users (id, phone, created_at, updated_at) values ($1, '+6281299990001', now(), now())`, [userId]);
-    const [type] = await adminQuery<{ id: number; code: string; name: string }>(url, `select id, code, name from merchant.business_types order by id limit 1`);
-    const [scale] = await adminQuery<{ code: string; name: string }>(url, `select code, name from merchant.business_scales order by sort_order limit 1`);
+    await adminQuery(url, `insert into merchant.users (id, phone, created_at, updated_at) values ($1, '+6281299990001', now(), now())`, [
+      userId,
+    ]);
+    const [type] = await adminQuery<{ id: number; code: string; name: string }>(
+      url,
+      `select id, code, name from merchant.business_types order by id limit 1`,
+    );
+    const [scale] = await adminQuery<{ code: string; name: string }>(
+      url,
+      `select code, name from merchant.business_scales order by sort_order limit 1`,
+    );
     await adminQuery(
       url,
       `insert into merchant.merchant_registrations (id, user_id, status, merchant_code, merchant_name, business_entity_type, business_type_id, business_type_code,
@@ -60,10 +74,15 @@ describe('GraphQL operations for operators', () => {
     });
     expect(codes(await run(['support'], `{ registrationQueue(status: "approved") { id } }`))).toEqual(['BAD_USER_INPUT']);
     const review = (roles: Parameters<typeof operatorHeaders>[1]) =>
-      run(roles, `mutation { reviewMerchantRegistration(input: { requestId: "019a0000-0000-7000-8000-0000000c0101", reviewNotes: "cek KTP" }) { status } }`);
+      run(
+        roles,
+        `mutation { reviewMerchantRegistration(input: { requestId: "019a0000-0000-7000-8000-0000000c0101", reviewNotes: "cek KTP" }) { status } }`,
+      );
     expect(codes(await review(['support']))).toEqual(['FORBIDDEN']);
     expect((await review(['reviewer'])).data.reviewMerchantRegistration.status).toBe('pending_review');
-    expect((await run(['support'], `{ registrationQueue(status: "pending_review") { id reviewNotes } }`)).data.registrationQueue).toContainEqual({
+    expect(
+      (await run(['support'], `{ registrationQueue(status: "pending_review") { id reviewNotes } }`)).data.registrationQueue,
+    ).toContainEqual({
       id: '019a0000-0000-7000-8000-0000000c0101',
       reviewNotes: 'cek KTP',
     });
@@ -82,22 +101,46 @@ describe('GraphQL operations for operators', () => {
   });
 
   it('partners and credentials: create, issue (secret once, usable at the partner API), list without secrets, grant, revoke', async () => {
-    expect(codes(await run(['bank-manager'], `mutation { createPartner(code: "POPS", name: "Ops Partner", referralCode: "OPSREF") { partnerId } }`))).toEqual(['FORBIDDEN']);
-    const created = await run(['partner-manager'], `mutation { createPartner(code: "pops", name: "Ops Partner", referralCode: "opsref") { partnerCode referralCode referrals } }`);
+    expect(
+      codes(
+        await run(['bank-manager'], `mutation { createPartner(code: "POPS", name: "Ops Partner", referralCode: "OPSREF") { partnerId } }`),
+      ),
+    ).toEqual(['FORBIDDEN']);
+    const created = await run(
+      ['partner-manager'],
+      `mutation { createPartner(code: "pops", name: "Ops Partner", referralCode: "opsref") { partnerCode referralCode referrals } }`,
+    );
     expect(created.data.createPartner).toEqual({ partnerCode: 'POPS', referralCode: 'OPSREF', referrals: 0 });
     const taken = await run(['admin'], `mutation { createPartner(code: "POPS", name: "Again", referralCode: "OPSREF2") { partnerId } }`);
     expect(taken.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'CONFLICT', reason: 'partner_taken' }));
 
-    const issued = await run(['partner-manager'], `mutation($input: IssuePartnerCredentialInput!) { issuePartnerCredential(input: $input) { credentialKey credentialSecret contract mode } }`, {
-      input: { partnerCode: 'POPS', name: 'dashboard', contract: 'B', scopes: ['merchant.read', 'transaction.read'] },
-    });
+    const issued = await run(
+      ['partner-manager'],
+      `mutation($input: IssuePartnerCredentialInput!) { issuePartnerCredential(input: $input) { credentialKey credentialSecret contract mode } }`,
+      {
+        input: { partnerCode: 'POPS', name: 'dashboard', contract: 'B', scopes: ['merchant.read', 'transaction.read'] },
+      },
+    );
     const { credentialKey, credentialSecret } = issued.data.issuePartnerCredential;
-    expect(issued.data.issuePartnerCredential).toEqual({ credentialKey: expect.stringMatching(/^pk_/), credentialSecret: expect.stringMatching(/^[0-9a-f]{64}$/), contract: 'B', mode: 'jwt' });
-    const badScope = await run(['admin'], `mutation($input: IssuePartnerCredentialInput!) { issuePartnerCredential(input: $input) { credentialKey } }`, {
-      input: { partnerCode: 'POPS', name: 'x', contract: 'B', scopes: ['everything'] },
+    expect(issued.data.issuePartnerCredential).toEqual({
+      credentialKey: expect.stringMatching(/^pk_/),
+      credentialSecret: expect.stringMatching(/^[0-9a-f]{64}$/),
+      contract: 'B',
+      mode: 'jwt',
     });
+    const badScope = await run(
+      ['admin'],
+      `mutation($input: IssuePartnerCredentialInput!) { issuePartnerCredential(input: $input) { credentialKey } }`,
+      {
+        input: { partnerCode: 'POPS', name: 'x', contract: 'B', scopes: ['everything'] },
+      },
+    );
     expect(codes(badScope)).toEqual(['BAD_USER_INPUT']);
-    const token = await stack.rest.inject({ method: 'POST', url: '/api/partner/v1/auth/token', payload: { credential_key: credentialKey, credential_secret: credentialSecret } });
+    const token = await stack.rest.inject({
+      method: 'POST',
+      url: '/api/partner/v1/auth/token',
+      payload: { credential_key: credentialKey, credential_secret: credentialSecret },
+    });
     expect(token.statusCode).toBe(200);
 
     const listed = await run(['support'], `{ partners { code credentials { credentialKey status secret } } }`);
@@ -106,21 +149,42 @@ describe('GraphQL operations for operators', () => {
     expect(JSON.stringify(listed)).not.toContain(credentialSecret);
 
     const merchantId = DEMO.otherMerchants[0].id;
-    const grant = await run(['partner-manager'], `mutation($m: ID!) { grantPartnerAccess(partnerCode: "POPS", merchantId: $m, accessType: "assignment") { accessType } }`, { m: merchantId });
+    const grant = await run(
+      ['partner-manager'],
+      `mutation($m: ID!) { grantPartnerAccess(partnerCode: "POPS", merchantId: $m, accessType: "assignment") { accessType } }`,
+      { m: merchantId },
+    );
     expect(grant.data.grantPartnerAccess.accessType).toBe('assignment');
-    const partnerRead = await stack.rest.inject({ method: 'GET', url: `/api/partner/v1/merchants/${merchantId}/transactions`, headers: { authorization: `Bearer ${token.json().access_token}` } });
+    const partnerRead = await stack.rest.inject({
+      method: 'GET',
+      url: `/api/partner/v1/merchants/${merchantId}/transactions`,
+      headers: { authorization: `Bearer ${token.json().access_token}` },
+    });
     expect(partnerRead.statusCode).toBe(200);
-    const ended = await run(['partner-manager'], `mutation($m: ID!) { revokePartnerAccess(partnerCode: "POPS", merchantId: $m, accessType: "assignment") }`, { m: merchantId });
+    const ended = await run(
+      ['partner-manager'],
+      `mutation($m: ID!) { revokePartnerAccess(partnerCode: "POPS", merchantId: $m, accessType: "assignment") }`,
+      { m: merchantId },
+    );
     expect(ended.data.revokePartnerAccess).toBe(1);
-    expect(codes(await run(['support'], `mutation { revokePartnerCredential(credentialKey: "${credentialKey}") { status } }`))).toEqual(['FORBIDDEN']);
+    expect(codes(await run(['support'], `mutation { revokePartnerCredential(credentialKey: "${credentialKey}") { status } }`))).toEqual([
+      'FORBIDDEN',
+    ]);
     const revoked = await run(['admin'], `mutation { revokePartnerCredential(credentialKey: "${credentialKey}") { status revokedAt } }`);
     expect(revoked.data.revokePartnerCredential.status).toBe('revoked');
-    expect(codes(await run(['admin'], `mutation { revokePartnerCredential(credentialKey: "pk_unknown") { status } }`))).toEqual(['NOT_FOUND']);
+    expect(codes(await run(['admin'], `mutation { revokePartnerCredential(credentialKey: "pk_unknown") { status } }`))).toEqual([
+      'NOT_FOUND',
+    ]);
   });
 
   it('banks and keys: create (secrets once), webhook endpoint; deliveries listed with filters and re-sent', async () => {
-    expect(codes(await run(['partner-manager'], `mutation { createBank(code: "BOPS", name: "Bank Ops", tier: "external") { bankCode } }`))).toEqual(['FORBIDDEN']);
-    const bank = await run(['bank-manager'], `mutation { createBank(code: "BOPS", name: "Bank Ops", tier: "external") { bankCode tier lookupKeyId lookupSecret eventKeyId eventSecret } }`);
+    expect(
+      codes(await run(['partner-manager'], `mutation { createBank(code: "BOPS", name: "Bank Ops", tier: "external") { bankCode } }`)),
+    ).toEqual(['FORBIDDEN']);
+    const bank = await run(
+      ['bank-manager'],
+      `mutation { createBank(code: "BOPS", name: "Bank Ops", tier: "external") { bankCode tier lookupKeyId lookupSecret eventKeyId eventSecret } }`,
+    );
     expect(bank.data.createBank).toEqual({
       bankCode: 'BOPS',
       tier: 'external',
@@ -129,31 +193,56 @@ describe('GraphQL operations for operators', () => {
       eventKeyId: expect.stringMatching(/^ek_/),
       eventSecret: expect.any(String),
     });
-    expect(codes(await run(['admin'], `mutation { createBank(code: "BOPS", name: "Again", tier: "external") { bankCode } }`))).toEqual(['CONFLICT']);
-    expect(codes(await run(['admin'], `mutation { createBank(code: "BX", name: "X", tier: "gold") { bankCode } }`))).toEqual(['BAD_USER_INPUT']);
-    const endpoint = await run(['bank-manager'], `mutation { setBankWebhookEndpoint(bankCode: "BOPS", url: "http://127.0.0.1:9/hook") { bankCode url webhookSecret } }`);
-    expect(endpoint.data.setBankWebhookEndpoint).toEqual({ bankCode: 'BOPS', url: 'http://127.0.0.1:9/hook', webhookSecret: expect.any(String) });
+    expect(codes(await run(['admin'], `mutation { createBank(code: "BOPS", name: "Again", tier: "external") { bankCode } }`))).toEqual([
+      'CONFLICT',
+    ]);
+    expect(codes(await run(['admin'], `mutation { createBank(code: "BX", name: "X", tier: "gold") { bankCode } }`))).toEqual([
+      'BAD_USER_INPUT',
+    ]);
+    const endpoint = await run(
+      ['bank-manager'],
+      `mutation { setBankWebhookEndpoint(bankCode: "BOPS", url: "http://127.0.0.1:9/hook") { bankCode url webhookSecret } }`,
+    );
+    expect(endpoint.data.setBankWebhookEndpoint).toEqual({
+      bankCode: 'BOPS',
+      url: 'http://127.0.0.1:9/hook',
+      webhookSecret: expect.any(String),
+    });
     const banks = await run(['support'], `{ banks { code tier } }`);
     expect(banks.data.banks).toEqual(expect.arrayContaining([{ code: 'BOPS', tier: 2 }]));
 
     // A lifecycle change of a merchant its bank sees queues a delivery to the demo bank (which now has an endpoint).
-    await run(['bank-manager'], `mutation { setBankWebhookEndpoint(bankCode: "${DEMO.bank.code}", url: "http://127.0.0.1:9/demo-hook") { bankCode } }`);
+    await run(
+      ['bank-manager'],
+      `mutation { setBankWebhookEndpoint(bankCode: "${DEMO.bank.code}", url: "http://127.0.0.1:9/demo-hook") { bankCode } }`,
+    );
     await run(['admin'], `mutation($input: ChangeMerchantStatusInput!) { changeMerchantStatus(input: $input) { status } }`, {
       input: { merchantId: DEMO.otherMerchants[1].id, targetStatus: 'suspended', reason: 'operator_action' },
     });
-    const deliveries = await run(['support'], `{ webhookDeliveries(bankCode: "${DEMO.bank.code}", first: 5) { eventId event status merchant { merchantCode } } }`);
+    const deliveries = await run(
+      ['support'],
+      `{ webhookDeliveries(bankCode: "${DEMO.bank.code}", first: 5) { eventId event status merchant { merchantCode } } }`,
+    );
     const delivery = deliveries.data.webhookDeliveries.find((d: { event: string }) => d.event === 'merchant.suspended');
     expect(delivery.merchant).toEqual({ merchantCode: DEMO.otherMerchants[1].code });
     expect(codes(await run(['support'], `{ webhookDeliveries(status: "lost") { eventId } }`))).toEqual(['BAD_USER_INPUT']);
-    expect(codes(await run(['reviewer'], `mutation($id: ID!) { redeliverWebhook(eventId: $id) { status } }`, { id: delivery.eventId }))).toEqual(['FORBIDDEN']);
-    const resent = await run(['support'], `mutation($id: ID!) { redeliverWebhook(eventId: $id) { eventId status } }`, { id: delivery.eventId });
+    expect(
+      codes(await run(['reviewer'], `mutation($id: ID!) { redeliverWebhook(eventId: $id) { status } }`, { id: delivery.eventId })),
+    ).toEqual(['FORBIDDEN']);
+    const resent = await run(['support'], `mutation($id: ID!) { redeliverWebhook(eventId: $id) { eventId status } }`, {
+      id: delivery.eventId,
+    });
     expect(resent.data.redeliverWebhook).toEqual({ eventId: delivery.eventId, status: 'pending' });
-    expect(codes(await run(['support'], `mutation { redeliverWebhook(eventId: "00000000-0000-7000-8000-000000000000") { status } }`))).toEqual(['NOT_FOUND']);
+    expect(
+      codes(await run(['support'], `mutation { redeliverWebhook(eventId: "00000000-0000-7000-8000-000000000000") { status } }`)),
+    ).toEqual(['NOT_FOUND']);
   });
 
   it('app users cannot reach operator operations, operators cannot act as app users', async () => {
     const operator = await operatorHeaders(stack, ['admin']);
     expect(codes(await gql(stack, `{ viewer { user { id } } }`, {}, operator))).toEqual(['FORBIDDEN']);
-    expect(codes(await gql(stack, `mutation { grantPartnerConsent(partnerCode: "PDEMO") { partnerCode } }`, {}, operator))).toEqual(['FORBIDDEN']);
+    expect(codes(await gql(stack, `mutation { grantPartnerConsent(partnerCode: "PDEMO") { partnerCode } }`, {}, operator))).toEqual([
+      'FORBIDDEN',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { DEMO } from '../../lib/demo/demo-ids';
+import { DEMO } from '@lib/demo/demo-ids';
 import { codes, freshPhone, gql, memberHeaders, postGraphQL } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -18,7 +18,11 @@ describe('GraphQL enterprise roles', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    [{ id: gambirTerminal }] = await adminQuery<{ id: string }>(stack.database.adminUrl, `select id from outlet.terminals where outlet_id = $1 order by created_at limit 1`, [gambir]);
+    [{ id: gambirTerminal }] = await adminQuery<{ id: string }>(
+      stack.database.adminUrl,
+      `select id from outlet.terminals where outlet_id = $1 order by created_at limit 1`,
+      [gambir],
+    );
     as.owner = (await memberHeaders(stack, minimarket.id, 'owner')).headers;
     as.admin = (await memberHeaders(stack, minimarket.id, 'admin', [gambir, cideng])).headers;
     as.staff = (await memberHeaders(stack, minimarket.id, 'staff', [gambir])).headers;
@@ -60,7 +64,13 @@ describe('GraphQL enterprise roles', () => {
     const all = [gambir, cideng, petojo].sort();
     expect(seen).toEqual({
       owner: { merchant: true, outlets: all, defaultOutlet: gambir, terminalOutlets: all, terminals: 3 },
-      admin: { merchant: true, outlets: [gambir, cideng].sort(), defaultOutlet: gambir, terminalOutlets: [gambir, cideng].sort(), terminals: 2 },
+      admin: {
+        merchant: true,
+        outlets: [gambir, cideng].sort(),
+        defaultOutlet: gambir,
+        terminalOutlets: [gambir, cideng].sort(),
+        terminals: 2,
+      },
       staff: { merchant: true, outlets: [gambir], defaultOutlet: gambir, terminalOutlets: [gambir], terminals: 1 },
       staffDevice: { merchant: true, outlets: [gambir], defaultOutlet: gambir, terminalOutlets: [gambir], terminals: 1 },
       viewer: { merchant: true, outlets: [petojo], defaultOutlet: petojo, terminalOutlets: [petojo], terminals: 1 },
@@ -70,7 +80,11 @@ describe('GraphQL enterprise roles', () => {
 
   it('another merchant is out of reach for every role', async () => {
     for (const role of roles) {
-      const answer = await run(role, `query($id: ID!) { _entities(representations: [{ __typename: "Merchant", id: $id }]) { ... on Merchant { id name } } }`, { id: DEMO.merchantId });
+      const answer = await run(
+        role,
+        `query($id: ID!) { _entities(representations: [{ __typename: "Merchant", id: $id }]) { ... on Merchant { id name } } }`,
+        { id: DEMO.merchantId },
+      );
       // The gateway does not expose _entities; the only entry points are viewer and myMerchant.
       expect(codes(answer)).toEqual(['GRAPHQL_VALIDATION_FAILED']);
     }
@@ -107,13 +121,19 @@ describe('GraphQL enterprise roles', () => {
       viewer: { codes: ['RT-4'], gross: 4000, outlets: [petojo] },
       viewerAll: { codes: ['RT-4', 'RT-3', 'RT-2', 'RT-1'], gross: 10000, outlets: [petojo, gambir, cideng] },
     });
-    const outside = await run('staff', `query($o: ID!) { myMerchant { transactions(first: 5, outletId: $o) { edges { cursor } } } }`, { o: cideng });
+    const outside = await run('staff', `query($o: ID!) { myMerchant { transactions(first: 5, outletId: $o) { edges { cursor } } } }`, {
+      o: cideng,
+    });
     expect(codes(outside)).toEqual(['FORBIDDEN']);
   });
 
   it('the transaction connection pages with cursors and validates its arguments', async () => {
     const page = (after: string | null) =>
-      run('owner', `query($after: String) { myMerchant { transactions(first: 3, after: $after, from: "2030-01-15T00:00:00Z") { edges { cursor node { transactionCode } } pageInfo { hasNextPage endCursor } } } }`, { after });
+      run(
+        'owner',
+        `query($after: String) { myMerchant { transactions(first: 3, after: $after, from: "2030-01-15T00:00:00Z") { edges { cursor node { transactionCode } } pageInfo { hasNextPage endCursor } } } }`,
+        { after },
+      );
     const first = (await page(null)).data.myMerchant.transactions;
     expect(first.edges.map((e: any) => e.node.transactionCode)).toEqual(['RT-4', 'RT-3', 'RT-2']);
     expect(first.pageInfo).toEqual({ hasNextPage: true, endCursor: first.edges[2].cursor });
@@ -137,23 +157,40 @@ describe('GraphQL enterprise roles', () => {
     const staffAtGambir = () => ({ phone: `0${freshPhone('55').slice(3)}`, role: 'staff', outletIds: [gambir] });
     expect(codes(await invite('owner', staffAtGambir()))).toEqual([]);
     expect(codes(await invite('admin', staffAtGambir()))).toEqual([]);
-    for (const role of ['staff', 'staffDevice', 'viewer', 'viewerAll'] as Role[]) expect(codes(await invite(role, staffAtGambir()))).toEqual(['FORBIDDEN']);
+    for (const role of ['staff', 'staffDevice', 'viewer', 'viewerAll'] as Role[])
+      expect(codes(await invite(role, staffAtGambir()))).toEqual(['FORBIDDEN']);
     expect(codes(await invite('admin', { ...staffAtGambir(), outletIds: [petojo] }))).toEqual(['FORBIDDEN']);
     expect(codes(await invite('admin', { phone: freshPhone('55'), role: 'admin', outletIds: [gambir] }))).toEqual(['FORBIDDEN']);
     expect(codes(await invite('admin', { phone: freshPhone('55'), role: 'viewer', outletIds: [] }))).toEqual(['FORBIDDEN']);
-    const [{ count }] = await adminQuery<{ count: string }>(stack.database.adminUrl, `select count(*) from merchant.merchant_users where merchant_id = $1 and revoked_at is null`, [minimarket.id]);
+    const [{ count }] = await adminQuery<{ count: string }>(
+      stack.database.adminUrl,
+      `select count(*) from merchant.merchant_users where merchant_id = $1 and revoked_at is null`,
+      [minimarket.id],
+    );
     expect(Number(count)).toBe(8);
   });
 
   it('invites by phone (creating the user once), updates and removes members; a merchant keeps an owner', async () => {
     const phone = freshPhone('66');
-    const invited = await run('owner', `mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id role outletIds terminalId user { id phone } } }`, {
-      input: { phone: `0${phone.slice(3)}`, role: 'staff', outletIds: [cideng] },
-    });
+    const invited = await run(
+      'owner',
+      `mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id role outletIds terminalId user { id phone } } }`,
+      {
+        input: { phone: `0${phone.slice(3)}`, role: 'staff', outletIds: [cideng] },
+      },
+    );
     expect(invited.errors).toBeUndefined();
     const member = invited.data.inviteMember;
-    expect(member).toEqual({ id: expect.any(String), role: 'staff', outletIds: [cideng], terminalId: null, user: { id: expect.any(String), phone } });
-    const again = await run('owner', `mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }`, { input: { phone, role: 'viewer' } });
+    expect(member).toEqual({
+      id: expect.any(String),
+      role: 'staff',
+      outletIds: [cideng],
+      terminalId: null,
+      user: { id: expect.any(String), phone },
+    });
+    const again = await run('owner', `mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }`, {
+      input: { phone, role: 'viewer' },
+    });
     expect(again.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'CONFLICT', reason: 'already_member' }));
     for (const input of [
       { phone: '12345', role: 'staff', outletIds: [cideng] },
@@ -161,22 +198,30 @@ describe('GraphQL enterprise roles', () => {
       { phone: freshPhone('66'), role: 'boss', outletIds: [] },
       { phone: freshPhone('66'), role: 'viewer', outletIds: [], terminalId: gambirTerminal },
     ]) {
-      expect(codes(await run('owner', `mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }`, { input }))).toEqual(['BAD_USER_INPUT']);
+      expect(codes(await run('owner', `mutation($input: InviteMemberInput!) { inviteMember(input: $input) { id } }`, { input }))).toEqual([
+        'BAD_USER_INPUT',
+      ]);
     }
     const users = await adminQuery(stack.database.adminUrl, `select id from merchant.users where phone = $1`, [phone]);
     expect(users).toHaveLength(1);
 
     // The invited member logs in: its role applies at once (new session), and an update applies to its next session.
-    const updated = await run('owner', `mutation($input: UpdateMemberInput!) { updateMember(input: $input) { role outletIds terminalId } }`, {
-      input: { memberId: member.id, outletIds: [gambir], terminalId: gambirTerminal },
-    });
+    const updated = await run(
+      'owner',
+      `mutation($input: UpdateMemberInput!) { updateMember(input: $input) { role outletIds terminalId } }`,
+      {
+        input: { memberId: member.id, outletIds: [gambir], terminalId: gambirTerminal },
+      },
+    );
     expect(updated.data.updateMember).toEqual({ role: 'staff', outletIds: [gambir], terminalId: gambirTerminal });
     const adminUpdatesOutside = await run('admin', `mutation($input: UpdateMemberInput!) { updateMember(input: $input) { role } }`, {
       input: { memberId: member.id, outletIds: [petojo] },
     });
     expect(codes(adminUpdatesOutside)).toEqual(['FORBIDDEN']);
     expect(codes(await run('admin', `mutation($id: ID!) { removeMember(memberId: $id) { id } }`, { id: member.id }))).toEqual([]);
-    expect(codes(await run('owner', `mutation($id: ID!) { removeMember(memberId: $id) { id } }`, { id: member.id }))).toEqual(['NOT_FOUND']);
+    expect(codes(await run('owner', `mutation($id: ID!) { removeMember(memberId: $id) { id } }`, { id: member.id }))).toEqual([
+      'NOT_FOUND',
+    ]);
 
     // The only owner cannot leave nor be demoted.
     const [{ id: ownerMember }] = await adminQuery<{ id: string }>(
@@ -184,24 +229,35 @@ describe('GraphQL enterprise roles', () => {
       `select id from merchant.merchant_users where merchant_id = $1 and role = 'owner' and revoked_at is null`,
       [minimarket.id],
     );
-    const demote = await run('owner', `mutation($input: UpdateMemberInput!) { updateMember(input: $input) { role } }`, { input: { memberId: ownerMember, role: 'admin' } });
+    const demote = await run('owner', `mutation($input: UpdateMemberInput!) { updateMember(input: $input) { role } }`, {
+      input: { memberId: ownerMember, role: 'admin' },
+    });
     expect(demote.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'CONFLICT', reason: 'last_owner' }));
     const leave = await run('owner', `mutation($id: ID!) { removeMember(memberId: $id) { id } }`, { id: ownerMember });
     expect(leave.errors?.[0].extensions).toEqual(expect.objectContaining({ code: 'CONFLICT', reason: 'last_owner' }));
   });
 
   it('corporate settings: only owners create and delete outlets; owners and admins update their outlets and the catalog', async () => {
-    const create = (role: Role, code: string) => run(role, `mutation($input: CreatePosOutletInput!) { createPosOutlet(input: $input) { id code } }`, { input: { code, name: `Outlet ${code}` } });
+    const create = (role: Role, code: string) =>
+      run(role, `mutation($input: CreatePosOutletInput!) { createPosOutlet(input: $input) { id code } }`, {
+        input: { code, name: `Outlet ${code}` },
+      });
     expect(codes(await create('owner', 'NEW1'))).toEqual([]);
     for (const role of ['admin', 'staff', 'viewer'] as Role[]) expect(codes(await create(role, `NEW-${role}`))).toEqual(['FORBIDDEN']);
-    const update = (role: Role, id: string) => run(role, `mutation($id: ID!) { updatePosOutlet(id: $id, input: { name: "Renamed" }) { name } }`, { id });
+    const update = (role: Role, id: string) =>
+      run(role, `mutation($id: ID!) { updatePosOutlet(id: $id, input: { name: "Renamed" }) { name } }`, { id });
     expect(codes(await update('owner', petojo))).toEqual([]);
     expect(codes(await update('admin', gambir))).toEqual([]);
     expect(codes(await update('admin', petojo))).toEqual(['FORBIDDEN']);
     expect(codes(await update('staff', gambir))).toEqual(['FORBIDDEN']);
     expect(codes(await update('viewer', petojo))).toEqual(['FORBIDDEN']);
     const category = (role: Role) => run(role, `mutation { createPosCategory(input: { name: "Cat ${role}" }) { id } }`);
-    expect((await Promise.all((['owner', 'admin', 'staff', 'viewer'] as Role[]).map(category))).map(codes)).toEqual([[], [], ['FORBIDDEN'], ['FORBIDDEN']]);
+    expect((await Promise.all((['owner', 'admin', 'staff', 'viewer'] as Role[]).map(category))).map(codes)).toEqual([
+      [],
+      [],
+      ['FORBIDDEN'],
+      ['FORBIDDEN'],
+    ]);
     const posOutlets = await run('staff', `{ posOutlets { id } }`);
     expect(posOutlets.data.posOutlets).toEqual([{ id: gambir }]);
     expect(codes(await run('staff', `query($id: ID!) { posOutlet(id: $id) { id } }`, { id: petojo }))).toEqual(['FORBIDDEN']);
@@ -222,20 +278,41 @@ describe('GraphQL enterprise roles', () => {
     const owner = (await memberHeaders(stack, warung.id, 'owner')).headers;
     const admin = (await memberHeaders(stack, warung.id, 'admin')).headers;
     const { contractB } = DEMO.partner.credentials;
-    const tokenRes = await stack.rest.inject({ method: 'POST', url: '/api/partner/v1/auth/token', payload: { credential_key: contractB.credentialKey, credential_secret: contractB.secret } });
+    const tokenRes = await stack.rest.inject({
+      method: 'POST',
+      url: '/api/partner/v1/auth/token',
+      payload: { credential_key: contractB.credentialKey, credential_secret: contractB.secret },
+    });
     const partnerGet = () =>
-      stack.rest.inject({ method: 'GET', url: `/api/partner/v1/merchants/${warung.id}/transactions`, headers: { authorization: `Bearer ${tokenRes.json().access_token}` } });
+      stack.rest.inject({
+        method: 'GET',
+        url: `/api/partner/v1/merchants/${warung.id}/transactions`,
+        headers: { authorization: `Bearer ${tokenRes.json().access_token}` },
+      });
     expect((await partnerGet()).statusCode).toBe(403);
 
-    expect(codes(await gql(stack, `mutation { grantPartnerConsent(partnerCode: "PDEMO") { partnerCode } }`, {}, admin))).toEqual(['FORBIDDEN']);
-    const granted = await gql(stack, `mutation { grantPartnerConsent(partnerCode: "pdemo") { partnerCode partnerName grantedAt } }`, {}, owner);
-    expect(granted.data.grantPartnerConsent).toEqual({ partnerCode: DEMO.partner.code, partnerName: DEMO.partner.name, grantedAt: expect.any(String) });
+    expect(codes(await gql(stack, `mutation { grantPartnerConsent(partnerCode: "PDEMO") { partnerCode } }`, {}, admin))).toEqual([
+      'FORBIDDEN',
+    ]);
+    const granted = await gql(
+      stack,
+      `mutation { grantPartnerConsent(partnerCode: "pdemo") { partnerCode partnerName grantedAt } }`,
+      {},
+      owner,
+    );
+    expect(granted.data.grantPartnerConsent).toEqual({
+      partnerCode: DEMO.partner.code,
+      partnerName: DEMO.partner.name,
+      grantedAt: expect.any(String),
+    });
     const twice = await gql(stack, `mutation { grantPartnerConsent(partnerCode: "PDEMO") { grantedAt } }`, {}, owner);
     expect(twice.data.grantPartnerConsent.grantedAt).toBe(granted.data.grantPartnerConsent.grantedAt);
     expect((await partnerGet()).statusCode).toBe(200);
     const listed = await gql(stack, `{ myMerchant { partnerConsents { partnerCode } } }`, {}, owner);
     expect(listed.data.myMerchant.partnerConsents).toEqual([{ partnerCode: DEMO.partner.code }]);
-    expect(codes(await gql(stack, `mutation { grantPartnerConsent(partnerCode: "NOPE") { partnerCode } }`, {}, owner))).toEqual(['NOT_FOUND']);
+    expect(codes(await gql(stack, `mutation { grantPartnerConsent(partnerCode: "NOPE") { partnerCode } }`, {}, owner))).toEqual([
+      'NOT_FOUND',
+    ]);
 
     expect(codes(await gql(stack, `mutation { revokePartnerConsent(partnerCode: "PDEMO") }`, {}, admin))).toEqual(['FORBIDDEN']);
     const revoked = await gql(stack, `mutation { revokePartnerConsent(partnerCode: "PDEMO") }`, {}, owner);
@@ -243,7 +320,11 @@ describe('GraphQL enterprise roles', () => {
     expect((await partnerGet()).statusCode).toBe(403);
     const again = await gql(stack, `mutation { revokePartnerConsent(partnerCode: "PDEMO") }`, {}, owner);
     expect(again.data.revokePartnerConsent).toBe(false);
-    const rows = await adminQuery(stack.database.adminUrl, `select revoked_at from merchant.partner_merchant_access where merchant_id = $1 and access_type = 'consent'`, [warung.id]);
+    const rows = await adminQuery(
+      stack.database.adminUrl,
+      `select revoked_at from merchant.partner_merchant_access where merchant_id = $1 and access_type = 'consent'`,
+      [warung.id],
+    );
     expect(rows).toHaveLength(1);
   });
 

@@ -3,17 +3,12 @@ import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { errorResponses } from '../../lib/rest/error-body';
-import { loadOperation } from '../../lib/rest/operation';
-import { createRestApp } from '../../lib/rest/rest-app';
-import { defineRoute } from '../../lib/rest/route';
-import {
-  clearPartnerCredentialCache,
-  partnerAuth,
-  requireMerchantAccess,
-  requireScope,
-} from '../../rest-adapters/partner/auth/partner-auth';
+import { DEMO } from '@lib/demo/demo-ids';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { createRestApp } from '@lib/rest/rest-app';
+import { defineRoute } from '@lib/rest/route';
+import { clearPartnerCredentialCache, partnerAuth, requireMerchantAccess, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import {
   createBank,
   createPartner,
@@ -22,7 +17,7 @@ import {
   onboardMerchant,
   revokePartnerCredential,
   ungrantPartnerAccess,
-} from '../../scripts/database-tasks';
+} from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -54,7 +49,13 @@ const probe = (method: 'GET' | 'POST') =>
     },
   });
 
-function signHmac(key: { credential_key: string; credential_secret: string }, method: string, target: string, body = '', timestamp = new Date().toISOString()) {
+function signHmac(
+  key: { credential_key: string; credential_secret: string },
+  method: string,
+  target: string,
+  body = '',
+  timestamp = new Date().toISOString(),
+) {
   const signature = createHmac('sha256', key.credential_secret).update(`${method}\n${target}\n${timestamp}\n${body}`).digest('hex');
   return { 'x-partner-key-id': key.credential_key, 'x-partner-timestamp': timestamp, 'x-partner-signature': signature };
 }
@@ -63,8 +64,14 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
   let stack: TestStack;
   let probeApp: FastifyInstance;
   let url: string;
-  const demoA = { credential_key: DEMO.partner.credentials.contractA.credentialKey, credential_secret: DEMO.partner.credentials.contractA.secret };
-  const demoB = { credential_key: DEMO.partner.credentials.contractB.credentialKey, credential_secret: DEMO.partner.credentials.contractB.secret };
+  const demoA = {
+    credential_key: DEMO.partner.credentials.contractA.credentialKey,
+    credential_secret: DEMO.partner.credentials.contractA.secret,
+  };
+  const demoB = {
+    credential_key: DEMO.partner.credentials.contractB.credentialKey,
+    credential_secret: DEMO.partner.credentials.contractB.secret,
+  };
   let outsider: string;
 
   const token = (body: unknown) => stack.rest.inject({ method: 'POST', url: TOKEN_URL, payload: body as object });
@@ -77,7 +84,14 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     probeApp.inject({ method: 'GET', url: `/test/partner/merchants/${merchantId}/access`, headers });
   const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
   const issue = (input: Partial<Parameters<typeof issuePartnerCredential>[2]> = {}) =>
-    issuePartnerCredential(stack.config, url, { partnerCode: 'PDEMO', name: 'test', contract: 'A', scopes: ['merchant.read'], mode: 'jwt', ...input });
+    issuePartnerCredential(stack.config, url, {
+      partnerCode: 'PDEMO',
+      name: 'test',
+      contract: 'A',
+      scopes: ['merchant.read'],
+      mode: 'jwt',
+      ...input,
+    });
 
   beforeAll(async () => {
     stack = await startTestStack();
@@ -87,7 +101,8 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET'), probe('POST')] }],
     });
     await probeApp.ready();
-    outsider = (await onboardMerchant(stack.config, url, { name: 'Toko Luar', bankCode: 'BDEMO', nmids: ['ID4026112300001'], outlets: 1 })).merchant_id;
+    outsider = (await onboardMerchant(stack.config, url, { name: 'Toko Luar', bankCode: 'BDEMO', nmids: ['ID4026112300001'], outlets: 1 }))
+      .merchant_id;
   });
   afterAll(async () => {
     await probeApp?.close();
@@ -110,10 +125,14 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
         partner_name: 'Partner Demo',
         credential_name: 'Demo contract A',
       });
-      const { payload, protectedHeader } = await jwtVerify(body.access_token, new TextEncoder().encode(stack.config.secrets.partnerTokenSecret), {
-        issuer: ISSUER,
-        audience: ISSUER,
-      });
+      const { payload, protectedHeader } = await jwtVerify(
+        body.access_token,
+        new TextEncoder().encode(stack.config.secrets.partnerTokenSecret),
+        {
+          issuer: ISSUER,
+          audience: ISSUER,
+        },
+      );
       expect(protectedHeader.alg).toBe('HS256');
       expect(payload).toMatchObject({
         sub: DEMO.partner.credentials.contractA.id,
@@ -142,7 +161,10 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
         partner_code: 'PDEMO',
         partner_name: 'Partner Demo',
       });
-      const { payload } = await jwtVerify(body.access_token, new TextEncoder().encode(stack.config.secrets.partnerTokenSecret), { issuer: ISSUER, audience: ISSUER });
+      const { payload } = await jwtVerify(body.access_token, new TextEncoder().encode(stack.config.secrets.partnerTokenSecret), {
+        issuer: ISSUER,
+        audience: ISSUER,
+      });
       expect(payload).toMatchObject({ sub: DEMO.partner.credentials.contractB.id, contract: 'B' });
       expect(payload.exp! - payload.iat!).toBe(3600);
     });
@@ -185,20 +207,40 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       const jwt2 = await issue();
       const hmac = await issue({ mode: 'hmac' });
       expect(jwt.credential_key).toMatch(/^pk_[0-9a-f]{24}$/);
-      expect(jwt).toEqual({ credential_key: expect.any(String), credential_secret: expect.stringMatching(/^[0-9a-f]{64}$/), contract: 'A', mode: 'jwt' });
-      const rows = await adminQuery<Record<string, unknown>>(url, 'select * from merchant.partner_credentials where credential_key = any($1) order by created_at', [
-        [jwt.credential_key, jwt2.credential_key, hmac.credential_key],
-      ]);
+      expect(jwt).toEqual({
+        credential_key: expect.any(String),
+        credential_secret: expect.stringMatching(/^[0-9a-f]{64}$/),
+        contract: 'A',
+        mode: 'jwt',
+      });
+      const rows = await adminQuery<Record<string, unknown>>(
+        url,
+        'select * from merchant.partner_credentials where credential_key = any($1) order by created_at',
+        [[jwt.credential_key, jwt2.credential_key, hmac.credential_key]],
+      );
       const byKey = Object.fromEntries(rows.map((r) => [r.credential_key, r]));
       for (const [issued, row] of [jwt, jwt2, hmac].map((c) => [c, byKey[c.credential_key]] as const)) {
         expect(JSON.stringify(row)).not.toContain(issued.credential_secret);
       }
       const format = /^scrypt\$N=16384,r=8,p=1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/;
-      expect(byKey[jwt.credential_key]).toMatchObject({ auth_mode: 'jwt', secret_hash: expect.stringMatching(format), secret_sealed: null });
+      expect(byKey[jwt.credential_key]).toMatchObject({
+        auth_mode: 'jwt',
+        secret_hash: expect.stringMatching(format),
+        secret_sealed: null,
+      });
       // per-secret random salt
-      expect(String(byKey[jwt.credential_key].secret_hash).split('$')[2]).not.toBe(String(byKey[jwt2.credential_key].secret_hash).split('$')[2]);
-      expect(byKey[hmac.credential_key]).toMatchObject({ auth_mode: 'hmac', secret_hash: null, secret_sealed: expect.stringMatching(/^v1\./) });
-      const demo = await adminQuery<{ secret_hash: string }>(url, `select secret_hash from merchant.partner_credentials where credential_key = 'pk_demo_a'`);
+      expect(String(byKey[jwt.credential_key].secret_hash).split('$')[2]).not.toBe(
+        String(byKey[jwt2.credential_key].secret_hash).split('$')[2],
+      );
+      expect(byKey[hmac.credential_key]).toMatchObject({
+        auth_mode: 'hmac',
+        secret_hash: null,
+        secret_sealed: expect.stringMatching(/^v1\./),
+      });
+      const demo = await adminQuery<{ secret_hash: string }>(
+        url,
+        `select secret_hash from merchant.partner_credentials where credential_key = 'pk_demo_a'`,
+      );
       expect(demo[0].secret_hash).toMatch(format);
     });
 
@@ -274,7 +316,11 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       const now = Math.floor(Date.now() / 1000);
       const secret = stack.config.secrets.partnerTokenSecret;
       expect((await probeGet(DEMO.merchantId, bearer(await make(secret, now + 600)))).statusCode).toBe(200);
-      for (const forged of [await make('another-secret-of-sufficient-length-000', now + 600), await make(secret, now - 10), await make(secret, now + 600, 'other')]) {
+      for (const forged of [
+        await make('another-secret-of-sufficient-length-000', now + 600),
+        await make(secret, now - 10),
+        await make(secret, now + 600, 'other'),
+      ]) {
         expect((await probeGet(DEMO.merchantId, bearer(forged))).statusCode).toBe(401);
       }
     });
@@ -301,7 +347,8 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       try {
         const key = await issue();
         const t = await accessToken(key);
-        const get = () => shortCache.inject({ method: 'GET', url: `/test/partner/merchants/${DEMO.merchantId}/access`, headers: bearer(t) });
+        const get = () =>
+          shortCache.inject({ method: 'GET', url: `/test/partner/merchants/${DEMO.merchantId}/access`, headers: bearer(t) });
         expect((await get()).statusCode).toBe(200);
         await revokePartnerCredential(stack.config, url, key.credential_key);
         await new Promise((r) => setTimeout(r, 400));
@@ -322,7 +369,11 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     it('accepts a GET signed over method, target, timestamp and empty body', async () => {
       const res = await probeApp.inject({ method: 'GET', url: target(), headers: signHmac(hmac, 'GET', target()) });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ principal: { kind: 'partner', partnerId: DEMO.partner.id, contract: 'B' }, access: { accessType: 'referral' }, outlets_enabled: true });
+      expect(res.json()).toMatchObject({
+        principal: { kind: 'partner', partnerId: DEMO.partner.id, contract: 'B' },
+        access: { accessType: 'referral' },
+        outlets_enabled: true,
+      });
     });
 
     it('accepts a POST signed over its raw body, with a query string and a +07:00 timestamp', async () => {
@@ -367,16 +418,34 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     beforeAll(async () => {
       // A merchant registered with the code before the partner exists becomes its referral at partner:create …
       await createBank(stack.config, url, { code: 'BANKP', name: 'Bank P', tier: 'external' });
-      const early = await onboardMerchant(stack.config, url, { name: 'Toko Awal', bankCode: 'BANKP', nmids: ['ID4026112300002'], outlets: 1, referralCode: 'acme2026' });
+      const early = await onboardMerchant(stack.config, url, {
+        name: 'Toko Awal',
+        bankCode: 'BANKP',
+        nmids: ['ID4026112300002'],
+        outlets: 1,
+        referralCode: 'acme2026',
+      });
       const created = await createPartner(stack.config, url, { code: 'ACME', name: 'Acme Lending', referralCode: 'ACME2026' });
       expect(created).toEqual({ partner_id: expect.any(String), partner_code: 'ACME', referral_code: 'ACME2026' });
-      partner = await issuePartnerCredential(stack.config, url, { partnerCode: 'ACME', name: 'acme', contract: 'B', scopes: ['merchant.read'], mode: 'jwt' });
+      partner = await issuePartnerCredential(stack.config, url, {
+        partnerCode: 'ACME',
+        name: 'acme',
+        contract: 'B',
+        scopes: ['merchant.read'],
+        mode: 'jwt',
+      });
       t = await accessToken(partner);
       expect((await probeGet(early.merchant_id, bearer(t))).json().access.accessType).toBe('referral');
     });
 
     it('makes a merchant created with the referral code (merchant:create --referral) a referral of the partner', async () => {
-      const late = await onboardMerchant(stack.config, url, { name: 'Toko Rujukan', bankCode: 'BANKP', nmids: ['ID4026112300003'], outlets: 1, referralCode: 'ACME2026' });
+      const late = await onboardMerchant(stack.config, url, {
+        name: 'Toko Rujukan',
+        bankCode: 'BANKP',
+        nmids: ['ID4026112300003'],
+        outlets: 1,
+        referralCode: 'ACME2026',
+      });
       const res = await probeGet(late.merchant_id, bearer(t));
       expect(res.statusCode).toBe(200);
       expect(res.json().access.accessType).toBe('referral');
@@ -392,9 +461,13 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       expect(await grantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: outsider, type: 'consent' })).toEqual(grant);
       const res = await probeGet(outsider, bearer(t));
       expect(res.json().access).toEqual({ merchantId: outsider, accessType: 'consent', grantedAt: grant.granted_at });
-      expect(await ungrantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: outsider, type: 'consent' })).toMatchObject({ revoked: 1 });
+      expect(await ungrantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: outsider, type: 'consent' })).toMatchObject({
+        revoked: 1,
+      });
       expect((await probeGet(outsider, bearer(t))).statusCode).toBe(403);
-      const history = await adminQuery(url, `select access_type, revoked_at from merchant.partner_merchant_access where merchant_id = $1`, [outsider]);
+      const history = await adminQuery(url, `select access_type, revoked_at from merchant.partner_merchant_access where merchant_id = $1`, [
+        outsider,
+      ]);
       expect(history).toEqual([{ access_type: 'consent', revoked_at: expect.any(Date) }]);
     });
 
@@ -406,9 +479,15 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     });
 
     it('refuses a grant of type referral and unknown partners or merchants', async () => {
-      await expect(grantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: outsider, type: 'referral' })).rejects.toThrow(/consent or assignment/);
-      await expect(grantPartnerAccess(stack.config, url, { partnerCode: 'NOPE', merchantId: outsider, type: 'consent' })).rejects.toThrow(/not found/);
-      await expect(grantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: '019a0000-0000-7000-8000-0000000000ff', type: 'consent' })).rejects.toThrow(/not found/);
+      await expect(grantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: outsider, type: 'referral' })).rejects.toThrow(
+        /consent or assignment/,
+      );
+      await expect(grantPartnerAccess(stack.config, url, { partnerCode: 'NOPE', merchantId: outsider, type: 'consent' })).rejects.toThrow(
+        /not found/,
+      );
+      await expect(
+        grantPartnerAccess(stack.config, url, { partnerCode: 'ACME', merchantId: '019a0000-0000-7000-8000-0000000000ff', type: 'consent' }),
+      ).rejects.toThrow(/not found/);
     });
 
     it('closes every door of a suspended partner', async () => {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
-import { encodeActingPrincipal } from '../../lib/auth/principal';
-import { issueServiceToken } from '../../lib/auth/service-token';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { clearPartnerCredentialCache } from '../../rest-adapters/partner/auth/partner-auth';
-import { createPartner, grantPartnerAccess, issuePartnerCredential, onboardMerchant, ungrantPartnerAccess } from '../../scripts/database-tasks';
+import { encodeActingPrincipal } from '@lib/auth/principal';
+import { issueServiceToken } from '@lib/auth/service-token';
+import { DEMO } from '@lib/demo/demo-ids';
+import { clearPartnerCredentialCache } from '@rest-adapters/partner/auth/partner-auth';
+import { createPartner, grantPartnerAccess, issuePartnerCredential, onboardMerchant, ungrantPartnerAccess } from '@scripts/database-tasks';
 import { NEVER, NEVER_IN_A, keysOf } from '../support/partner-masking';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -26,8 +26,18 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
   const tokens: Record<string, string> = {};
 
   const issue = async (contract: 'A' | 'B', scopes: string[]) => {
-    const key = await issuePartnerCredential(stack.config, url, { partnerCode: 'PTX', name: `t-${contract}-${scopes.join('+')}`, contract, scopes, mode: 'jwt' });
-    const res = await stack.rest.inject({ method: 'POST', url: `${BASE}/auth/token`, payload: { credential_key: key.credential_key, credential_secret: key.credential_secret } });
+    const key = await issuePartnerCredential(stack.config, url, {
+      partnerCode: 'PTX',
+      name: `t-${contract}-${scopes.join('+')}`,
+      contract,
+      scopes,
+      mode: 'jwt',
+    });
+    const res = await stack.rest.inject({
+      method: 'POST',
+      url: `${BASE}/auth/token`,
+      payload: { credential_key: key.credential_key, credential_secret: key.credential_secret },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().access_token as string;
   };
@@ -67,7 +77,11 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       ...extra,
     };
     const columns = Object.keys(row);
-    await adminQuery(url, `insert into "transaction".transactions (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`, Object.values(row));
+    await adminQuery(
+      url,
+      `insert into "transaction".transactions (${columns.join(', ')}) values (${columns.map((_, i) => `$${i + 1}`).join(', ')})`,
+      Object.values(row),
+    );
     return id;
   };
 
@@ -76,7 +90,15 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
     url = stack.database.adminUrl;
     partnerId = (await createPartner(stack.config, url, { code: 'PTX', name: 'Partner Test', referralCode: 'PTXREF' })).partner_id;
     const merchant = async (name: string, nmid: string, referralCode?: string) =>
-      (await onboardMerchant(stack.config, url, { name, bankCode: 'BDEMO', nmids: [nmid], outlets: 1, ...(referralCode ? { referralCode } : {}) })).merchant_id;
+      (
+        await onboardMerchant(stack.config, url, {
+          name,
+          bankCode: 'BDEMO',
+          nmids: [nmid],
+          outlets: 1,
+          ...(referralCode ? { referralCode } : {}),
+        })
+      ).merchant_id;
     referred = await merchant('Toko Rujukan', 'ID4026112400001', 'PTXREF');
     consented = await merchant('Toko Setuju', 'ID4026112400002');
     assigned = await merchant('Toko Tugas', 'ID4026112400003', 'DEMOREF');
@@ -134,7 +156,16 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       });
       expect(byId[consented]).toMatchObject({ access_type: 'consent', referral_code: null, merchant_status: 'active' });
       expect(byId[assigned]).toMatchObject({ access_type: 'assignment', referral_code: 'DEMOREF', merchant_status: 'suspended' });
-      for (const item of body.items) expect(Object.keys(item).sort()).toEqual(['access_type', 'granted_at', 'merchant_code', 'merchant_id', 'merchant_name', 'merchant_status', 'referral_code']);
+      for (const item of body.items)
+        expect(Object.keys(item).sort()).toEqual([
+          'access_type',
+          'granted_at',
+          'merchant_code',
+          'merchant_id',
+          'merchant_name',
+          'merchant_status',
+          'referral_code',
+        ]);
     });
 
     it('lists them in contract B with count and the referring partner', async () => {
@@ -145,7 +176,13 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       expect(body.count).toBe(4);
       expect(body.items).toHaveLength(4);
       const byId = Object.fromEntries(body.items.map((i: { merchant_id: string }) => [i.merchant_id, i]));
-      expect(byId[referred]).toEqual({ merchant_id: referred, merchant_code: expect.stringMatching(/^MRC-/), merchant_name: 'Toko Rujukan', status: 'active', referral_partner_id: partnerId });
+      expect(byId[referred]).toEqual({
+        merchant_id: referred,
+        merchant_code: expect.stringMatching(/^MRC-/),
+        merchant_name: 'Toko Rujukan',
+        status: 'active',
+        referral_partner_id: partnerId,
+      });
       expect(byId[consented].referral_partner_id).toBeNull();
       expect(byId[assigned]).toMatchObject({ status: 'suspended', referral_partner_id: DEMO.partner.id });
     });
@@ -158,7 +195,11 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         [tokens.txOnly, `/partners/${partnerId}/referral-merchants/summary`],
       ]) {
         const res = await get(token, path);
-        expect({ path, status: res.statusCode, body: res.json() }).toEqual({ path, status: 403, body: { error: expect.any(String), code: 'forbidden' } });
+        expect({ path, status: res.statusCode, body: res.json() }).toEqual({
+          path,
+          status: 403,
+          body: { error: expect.any(String), code: 'forbidden' },
+        });
       }
     });
 
@@ -190,17 +231,48 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
   });
 
   describe('GET /merchants/{merchant_id}/transactions', () => {
-    const itemKeysA = ['external_reference', 'gross_amount', 'id', 'payment_channel', 'payment_method', 'settled_at', 'transaction_at', 'transaction_code', 'transaction_status'];
+    const itemKeysA = [
+      'external_reference',
+      'gross_amount',
+      'id',
+      'payment_channel',
+      'payment_method',
+      'settled_at',
+      'transaction_at',
+      'transaction_code',
+      'transaction_status',
+    ];
     const itemKeysB = [
-      'currency', 'gross_amount', 'id', 'mdr_fee_amount', 'mdr_rate', 'merchant_id', 'net_amount_after_mdr', 'payment_channel', 'payment_method',
-      'settled_at', 'settlement_status', 'transaction_at', 'transaction_code', 'transaction_status',
+      'currency',
+      'gross_amount',
+      'id',
+      'mdr_fee_amount',
+      'mdr_rate',
+      'merchant_id',
+      'net_amount_after_mdr',
+      'payment_channel',
+      'payment_method',
+      'settled_at',
+      'settlement_status',
+      'transaction_at',
+      'transaction_code',
+      'transaction_status',
     ];
 
     it('contract A monthly: the Jakarta month containing anchor_date, 50 newest items, summary over the whole window', async () => {
       const res = await get(tokens.A, `/merchants/${referred}/transactions?period=monthly&anchor_date=2026-11-02`, 'A');
       expect(res.statusCode).toBe(200);
       const body = res.json();
-      expect(Object.keys(body).sort()).toEqual(['items', 'merchant_id', 'merchant_name', 'merchant_status', 'period', 'period_end_at', 'period_start_at', 'summary']);
+      expect(Object.keys(body).sort()).toEqual([
+        'items',
+        'merchant_id',
+        'merchant_name',
+        'merchant_status',
+        'period',
+        'period_end_at',
+        'period_start_at',
+        'summary',
+      ]);
       expect(body).toMatchObject({
         merchant_id: referred,
         merchant_name: 'Toko Rujukan',
@@ -232,18 +304,34 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
 
     it('contract A daily and weekly (Monday–Sunday) windows, statuses mapped, settled_at in +07:00', async () => {
       const daily = (await get(tokens.A, `/merchants/${referred}/transactions?period=daily&anchor_date=2026-11-01`, 'A')).json();
-      expect(daily).toMatchObject({ period: 'daily', period_start_at: '2026-11-01T00:00:00+07:00', period_end_at: '2026-11-01T23:59:59.999+07:00' });
+      expect(daily).toMatchObject({
+        period: 'daily',
+        period_start_at: '2026-11-01T00:00:00+07:00',
+        period_end_at: '2026-11-01T23:59:59.999+07:00',
+      });
       expect(daily.summary).toEqual({ gross_amount: 10_000, transaction_count: 1 });
-      expect(daily.items).toEqual([expect.objectContaining({ transaction_at: '2026-11-01T00:00:00+07:00', settled_at: '2026-11-01T10:00:00+07:00', gross_amount: 10_000 })]);
+      expect(daily.items).toEqual([
+        expect.objectContaining({
+          transaction_at: '2026-11-01T00:00:00+07:00',
+          settled_at: '2026-11-01T10:00:00+07:00',
+          gross_amount: 10_000,
+        }),
+      ]);
 
       const weekly = (await get(tokens.A, `/merchants/${referred}/transactions?period=weekly&anchor_date=2026-11-04`, 'A')).json();
-      expect(weekly).toMatchObject({ period: 'weekly', period_start_at: '2026-11-02T00:00:00+07:00', period_end_at: '2026-11-08T23:59:59.999+07:00' });
+      expect(weekly).toMatchObject({
+        period: 'weekly',
+        period_start_at: '2026-11-02T00:00:00+07:00',
+        period_end_at: '2026-11-08T23:59:59.999+07:00',
+      });
       expect(weekly.summary).toEqual({ gross_amount: 0, transaction_count: 0 });
-      expect(weekly.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual([
-        ['pending', 8_000],
-        ['refunded', 7_000],
-        ['failed', 5_000],
-      ]);
+      expect(weekly.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual(
+        [
+          ['pending', 8_000],
+          ['refunded', 7_000],
+          ['failed', 5_000],
+        ],
+      );
 
       const sunday = (await get(tokens.A, `/merchants/${referred}/transactions?period=weekly&anchor_date=2026-11-08`, 'A')).json();
       expect(sunday).toMatchObject({ period_start_at: '2026-11-02T00:00:00+07:00', period_end_at: '2026-11-08T23:59:59.999+07:00' });
@@ -282,15 +370,29 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       });
 
       const failed = (await get(tokens.B, `/merchants/${referred}/transactions?${range}&status=failed`, 'B')).json();
-      expect(failed.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual([['failed', 5_000]]);
+      expect(failed.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual(
+        [['failed', 5_000]],
+      );
       const refunded = (await get(tokens.B, `/merchants/${referred}/transactions?${range}&status=refunded`, 'B')).json();
-      expect(refunded.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual([['refunded', 7_000]]);
+      expect(
+        refunded.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount]),
+      ).toEqual([['refunded', 7_000]]);
 
       const defaults = (await get(tokens.B, `/merchants/${referred}/transactions`, 'B')).json();
       expect(defaults.count).toBe(50);
       const limited = (await get(tokens.B, `/merchants/${referred}/transactions?limit=3`, 'B')).json();
-      expect(limited.items.map((i: { transaction_at: string }) => i.transaction_at)).toEqual(['2026-11-30T17:00:00.000Z', '2026-11-30T16:59:59.999Z', '2026-11-10T01:54:00.000Z']);
-      const upperBound = (await get(tokens.B, `/merchants/${referred}/transactions?transaction_at_to=${encodeURIComponent('2026-10-31T23:59:59.999+07:00')}`, 'B')).json();
+      expect(limited.items.map((i: { transaction_at: string }) => i.transaction_at)).toEqual([
+        '2026-11-30T17:00:00.000Z',
+        '2026-11-30T16:59:59.999Z',
+        '2026-11-10T01:54:00.000Z',
+      ]);
+      const upperBound = (
+        await get(
+          tokens.B,
+          `/merchants/${referred}/transactions?transaction_at_to=${encodeURIComponent('2026-10-31T23:59:59.999+07:00')}`,
+          'B',
+        )
+      ).json();
       expect(upperBound.items.map((i: { gross_amount: number }) => i.gross_amount)).toEqual([99_999]);
     });
 
@@ -304,7 +406,10 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       ['B', 'status=cancelled'],
       ['B', 'transaction_at_from=yesterday'],
       ['B', 'transaction_at_from=2026-11-02T00:00:00'],
-      ['B', `transaction_at_from=${encodeURIComponent('2026-11-03T00:00:00Z')}&transaction_at_to=${encodeURIComponent('2026-11-02T00:00:00Z')}`],
+      [
+        'B',
+        `transaction_at_from=${encodeURIComponent('2026-11-03T00:00:00Z')}&transaction_at_to=${encodeURIComponent('2026-11-02T00:00:00Z')}`,
+      ],
       ['B', 'period=daily'],
     ] as const)('contract %s: %s is 400 bad_request', async (contract, query) => {
       const res = await get(contract === 'A' ? tokens.A2 : tokens.B2, `/merchants/${referred}/transactions?${query}`);
@@ -322,7 +427,11 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       ];
       for (const [token, path] of cases) {
         const res = await get(token, path);
-        expect({ path, status: res.statusCode, body: res.json() }).toEqual({ path, status: 403, body: { error: expect.any(String), code: 'forbidden' } });
+        expect({ path, status: res.statusCode, body: res.json() }).toEqual({
+          path,
+          status: 403,
+          body: { error: expect.any(String), code: 'forbidden' },
+        });
       }
       expect((await get(tokens.B2, `/merchants/${withdrawn}/transactions`)).statusCode).toBe(200);
       await ungrantPartnerAccess(stack.config, url, { partnerCode: 'PTX', merchantId: withdrawn, type: 'consent' });
@@ -340,8 +449,16 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       expect(res.statusCode).toBe(200);
       const body = res.json();
       expect(Object.keys(body).sort()).toEqual([
-        'average_monthly_gross_amount', 'average_monthly_transaction_count', 'avg_ticket_size', 'growth_30d', 'growth_90d', 'merchant_id', 'merchant_name',
-        'merchant_status', 'settlement_consistency_score', 'transaction_stability_score',
+        'average_monthly_gross_amount',
+        'average_monthly_transaction_count',
+        'avg_ticket_size',
+        'growth_30d',
+        'growth_90d',
+        'merchant_id',
+        'merchant_name',
+        'merchant_status',
+        'settlement_consistency_score',
+        'transaction_stability_score',
       ]);
       expect(body).toMatchObject({ merchant_id: referred, merchant_name: 'Toko Rujukan', merchant_status: 'active' });
       expect(Number.isInteger(body.average_monthly_gross_amount)).toBe(true);
@@ -351,14 +468,23 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       const res = await get(tokens.B, `/merchants/${referred}/scoring-summary`, 'B');
       expect(res.statusCode).toBe(200);
       expect(Object.keys(res.json()).sort()).toEqual([
-        'average_monthly_gross_amount', 'average_monthly_transaction_count', 'avg_ticket_size', 'growth_30d', 'merchant_id', 'months_sampled',
-        'settlement_consistency_score', 'transaction_stability_score',
+        'average_monthly_gross_amount',
+        'average_monthly_transaction_count',
+        'avg_ticket_size',
+        'growth_30d',
+        'merchant_id',
+        'months_sampled',
+        'settlement_consistency_score',
+        'transaction_stability_score',
       ]);
       expect(res.json().merchant_id).toBe(referred);
     });
 
     it('refuses a token without scoring.read / risk-summary.read and a merchant outside scope', async () => {
-      expect((await get(tokens.merchantOnly, `/merchants/${referred}/scoring-summary`)).json()).toEqual({ error: expect.any(String), code: 'forbidden' });
+      expect((await get(tokens.merchantOnly, `/merchants/${referred}/scoring-summary`)).json()).toEqual({
+        error: expect.any(String),
+        code: 'forbidden',
+      });
       expect((await get(tokens.txOnly, `/merchants/${referred}/scoring-summary`)).statusCode).toBe(403);
       expect((await get(tokens.A2, `/merchants/${outsider}/scoring-summary`)).statusCode).toBe(403);
     });
@@ -368,10 +494,21 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
     const QUERY = (field: string) => `query { partnerMerchants { merchantId merchant { id ${field} } } }`;
     const asPartner = async (query: string, merchantIds?: string[]) => {
       const token = await issueServiceToken('partner-test', stack.config.secrets.serviceTokenSecret);
-      const principal = { kind: 'partner' as const, partnerId, credentialId: randomUUID(), scopes: ['transaction.read'], contract: 'B' as const, ...(merchantIds ? { merchantIds } : {}) };
+      const principal = {
+        kind: 'partner' as const,
+        partnerId,
+        credentialId: randomUUID(),
+        scopes: ['transaction.read'],
+        contract: 'B' as const,
+        ...(merchantIds ? { merchantIds } : {}),
+      };
       const res = await request(stack.gatewayUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-acting-principal': encodeActingPrincipal(principal) },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-acting-principal': encodeActingPrincipal(principal),
+        },
         body: JSON.stringify({ query }),
       });
       return (await res.body.json()) as { data?: any; errors?: { extensions?: { code?: string } }[] };
@@ -395,7 +532,9 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         [referred],
       );
       expect(res.errors).toBeUndefined();
-      expect(res.data.partnerMerchants).toEqual([{ merchant: { id: referred, transactionTotals: { count: 59 }, merchantTransactions: [{ id: UUID }, { id: UUID }] } }]);
+      expect(res.data.partnerMerchants).toEqual([
+        { merchant: { id: referred, transactionTotals: { count: 59 }, merchantTransactions: [{ id: UUID }, { id: UUID }] } },
+      ]);
     });
   });
 

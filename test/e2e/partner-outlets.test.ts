@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPartner, issuePartnerCredential, onboardMerchant } from '../../scripts/database-tasks';
+import { createPartner, issuePartnerCredential, onboardMerchant } from '@scripts/database-tasks';
 import { NEVER, NEVER_IN_A, OUTLET_IDENTIFIERS, keysOf } from '../support/partner-masking';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -15,14 +15,27 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
   const bodies: { contract: 'A' | 'B'; path: string; body: unknown }[] = [];
   const tokens: Record<string, string> = {};
 
-  const issue = async (name: string, contract: 'A' | 'B', scopes: string[], extra: { outletsEnabled?: boolean; rateLimitPerMinute?: number } = {}) => {
+  const issue = async (
+    name: string,
+    contract: 'A' | 'B',
+    scopes: string[],
+    extra: { outletsEnabled?: boolean; rateLimitPerMinute?: number } = {},
+  ) => {
     const key = await issuePartnerCredential(stack.config, url, { partnerCode: 'POUT', name, contract, scopes, mode: 'jwt', ...extra });
-    const res = await stack.rest.inject({ method: 'POST', url: `${BASE}/auth/token`, payload: { credential_key: key.credential_key, credential_secret: key.credential_secret } });
+    const res = await stack.rest.inject({
+      method: 'POST',
+      url: `${BASE}/auth/token`,
+      payload: { credential_key: key.credential_key, credential_secret: key.credential_secret },
+    });
     expect(res.statusCode).toBe(200);
     return res.json().access_token as string;
   };
   const get = async (token: string, path: string, contract?: 'A' | 'B', headers: Record<string, string> = {}) => {
-    const res = await stack.rest.inject({ method: 'GET', url: `${BASE}${path}`, headers: { authorization: `Bearer ${token}`, ...headers } });
+    const res = await stack.rest.inject({
+      method: 'GET',
+      url: `${BASE}${path}`,
+      headers: { authorization: `Bearer ${token}`, ...headers },
+    });
     if (contract && res.statusCode === 200) bodies.push({ contract, path, body: res.json() });
     return res;
   };
@@ -43,12 +56,26 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
     stack = await startTestStack();
     url = stack.database.adminUrl;
     await createPartner(stack.config, url, { code: 'POUT', name: 'Partner Outlets', referralCode: 'POUTREF' });
-    const referred = await onboardMerchant(stack.config, url, { name: 'Toko Cabang', bankCode: 'BDEMO', nmids: ['ID4026112410001', 'ID4026112410002'], outlets: 3, referralCode: 'POUTREF' });
+    const referred = await onboardMerchant(stack.config, url, {
+      name: 'Toko Cabang',
+      bankCode: 'BDEMO',
+      nmids: ['ID4026112410001', 'ID4026112410002'],
+      outlets: 3,
+      referralCode: 'POUTREF',
+    });
     merchant = referred.merchant_id;
     outlets = referred.outlets;
     outsider = await onboardMerchant(stack.config, url, { name: 'Toko Lain', bankCode: 'BDEMO', nmids: ['ID4026112410003'], outlets: 1 });
-    await adminQuery(url, `update outlet.outlets set mid = 'MID-0001', address_line = 'Jl. Sabang 1', city = 'Jakarta Pusat' where id = $1`, [outlets[0].outlet_id]);
-    await adminQuery(url, `update outlet.terminals set tid = 'T0001', serial_number = 'SN-0001', firmware_version = null, last_seen_at = '2026-11-20T03:00:00Z', status = 'online' where outlet_id = $1`, [outlets[0].outlet_id]);
+    await adminQuery(
+      url,
+      `update outlet.outlets set mid = 'MID-0001', address_line = 'Jl. Sabang 1', city = 'Jakarta Pusat' where id = $1`,
+      [outlets[0].outlet_id],
+    );
+    await adminQuery(
+      url,
+      `update outlet.terminals set tid = 'T0001', serial_number = 'SN-0001', firmware_version = null, last_seen_at = '2026-11-20T03:00:00Z', status = 'online' where outlet_id = $1`,
+      [outlets[0].outlet_id],
+    );
 
     await tx(outlets[0].outlet_id, '2026-11-02T03:00:00Z', 'success', 10_000);
     await tx(outlets[0].outlet_id, '2026-11-03T03:00:00Z', 'failed', 4_000);
@@ -74,7 +101,11 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
   it('refuses every outlet endpoint with 403 forbidden unless the operator enabled them for the credential', async () => {
     for (const path of paths()) {
       const res = await get(tokens.noOutlets, path);
-      expect({ path, status: res.statusCode, body: res.json() }).toEqual({ path, status: 403, body: { error: 'outlet endpoints are not enabled for this credential', code: 'forbidden' } });
+      expect({ path, status: res.statusCode, body: res.json() }).toEqual({
+        path,
+        status: 403,
+        body: { error: 'outlet endpoints are not enabled for this credential', code: 'forbidden' },
+      });
     }
   });
 
@@ -114,20 +145,38 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
     expect(detail.json()).toMatchObject({ outlet_id: outlets[0].outlet_id, outlet_code: 'PUSAT', mid: 'MID-0001' });
     expect(detail.json().created_at).toMatch(/Z$/);
     const detailA = await get(tokens.A, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}`, 'A');
-    expect(detailA.json()).toMatchObject({ outlet_id: outlets[0].outlet_id, outlet_code: 'PUSAT', device_count: 1, created_at: expect.stringMatching(/\+07:00$/) });
+    expect(detailA.json()).toMatchObject({
+      outlet_id: outlets[0].outlet_id,
+      outlet_code: 'PUSAT',
+      device_count: 1,
+      created_at: expect.stringMatching(/\+07:00$/),
+    });
 
     const a = await get(tokens.A, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}/devices`, 'A');
     expect(a.json()).toEqual({
       merchant_id: merchant,
       outlet_id: outlets[0].outlet_id,
-      items: [{ tid: 'T0001', serial_number: 'SN-0001', model: expect.any(String), firmware_version: null, status: 'online', last_seen_at: '2026-11-20T10:00:00+07:00' }],
+      items: [
+        {
+          tid: 'T0001',
+          serial_number: 'SN-0001',
+          model: expect.any(String),
+          firmware_version: null,
+          status: 'online',
+          last_seen_at: '2026-11-20T10:00:00+07:00',
+        },
+      ],
     });
     const b = await get(tokens.B, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}/devices`, 'B');
     expect(b.json()).toMatchObject({ count: 1, items: [{ last_seen_at: '2026-11-20T03:00:00.000Z' }] });
   });
 
   it('lists one outlet’s transactions with the merchant transactions parameters of each contract', async () => {
-    const a = await get(tokens.A, `/merchants/${merchant}/outlets/${outlets[0].outlet_id}/transactions?period=monthly&anchor_date=2026-11-15`, 'A');
+    const a = await get(
+      tokens.A,
+      `/merchants/${merchant}/outlets/${outlets[0].outlet_id}/transactions?period=monthly&anchor_date=2026-11-15`,
+      'A',
+    );
     expect(a.statusCode).toBe(200);
     expect(a.json()).toMatchObject({
       merchant_id: merchant,
@@ -138,8 +187,17 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
     });
     expect(a.json().items.map((i: { gross_amount: number }) => i.gross_amount)).toEqual([4_000, 10_000]);
 
-    const b = await get(tokens.B, `/merchants/${merchant}/outlets/${outlets[1].outlet_id}/transactions?transaction_at_from=2026-11-01T00:00:00%2B07:00`, 'B');
-    expect(b.json()).toMatchObject({ merchant_id: merchant, outlet_id: outlets[1].outlet_id, count: 1, items: [{ gross_amount: 25_000, mdr_fee_amount: 175, currency: 'IDR' }] });
+    const b = await get(
+      tokens.B,
+      `/merchants/${merchant}/outlets/${outlets[1].outlet_id}/transactions?transaction_at_from=2026-11-01T00:00:00%2B07:00`,
+      'B',
+    );
+    expect(b.json()).toMatchObject({
+      merchant_id: merchant,
+      outlet_id: outlets[1].outlet_id,
+      count: 1,
+      items: [{ gross_amount: 25_000, mdr_fee_amount: 175, currency: 'IDR' }],
+    });
 
     expect((await get(tokens.B, `/merchants/${merchant}/outlets/${outlets[1].outlet_id}/transactions?period=daily`)).statusCode).toBe(400);
     expect((await get(tokens.B, `/merchants/${merchant}/outlets/${outlets[1].outlet_id}/transactions?limit=501`)).statusCode).toBe(400);
@@ -152,7 +210,10 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
         expect({ suffix, status: res.statusCode, code: res.json().code }).toEqual({ suffix, status: 404, code: 'not_found' });
       }
     }
-    for (const path of [`/merchants/${outsider.merchant_id}/outlets`, `/merchants/${outsider.merchant_id}/outlets/${outsider.outlets[0].outlet_id}/transactions`]) {
+    for (const path of [
+      `/merchants/${outsider.merchant_id}/outlets`,
+      `/merchants/${outsider.merchant_id}/outlets/${outsider.outlets[0].outlet_id}/transactions`,
+    ]) {
       const res = await get(tokens.B, path);
       expect({ path, status: res.statusCode, code: res.json().code }).toEqual({ path, status: 403, code: 'forbidden' });
     }
@@ -164,14 +225,18 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
     expect(new Set(bodies.map((b) => b.contract))).toEqual(new Set(['A', 'B']));
     for (const { contract, path, body } of bodies) {
       const allowed = path.includes('/transactions') ? [] : OUTLET_IDENTIFIERS;
-      const leaked = [...keysOf(body)].filter((key) => (NEVER.includes(key) && !allowed.includes(key)) || (contract === 'A' && NEVER_IN_A.includes(key)));
+      const leaked = [...keysOf(body)].filter(
+        (key) => (NEVER.includes(key) && !allowed.includes(key)) || (contract === 'A' && NEVER_IN_A.includes(key)),
+      );
       expect({ path, leaked }).toEqual({ path, leaked: [] });
       expect(JSON.stringify(body)).not.toMatch(/998877665544|A\*\*\* B\*\*/);
     }
   });
 
   it('counts 60 requests per minute per credential by default, across endpoints, with the rate headers', async () => {
-    const res = await get(tokens.A, `/merchants/${merchant}/outlets`, undefined, { 'x-request-id': '6f1c2b1e-8a43-4c4e-9d7e-0d5c3d0f1a2b' });
+    const res = await get(tokens.A, `/merchants/${merchant}/outlets`, undefined, {
+      'x-request-id': '6f1c2b1e-8a43-4c4e-9d7e-0d5c3d0f1a2b',
+    });
     expect(res.headers['x-ratelimit-limit']).toBe('60');
     expect(Number(res.headers['x-ratelimit-remaining'])).toBeLessThan(60);
     expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(Date.now() / 1000);
@@ -181,7 +246,11 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
   it('applies a credential’s own rate: the budget is shared by every endpoint, then 429 with retry_after_secs and Retry-After', async () => {
     const limited = await issue('limited', 'B', ['merchant.read', 'transaction.read'], { outletsEnabled: true, rateLimitPerMinute: 3 });
     const remaining: string[] = [];
-    for (const path of [`/merchants/${merchant}/outlets`, `/merchants/${merchant}/transactions`, `/partners/${(await get(tokens.B, `/merchants/${merchant}/outlets`)).json().merchant_id}/referral-merchants`]) {
+    for (const path of [
+      `/merchants/${merchant}/outlets`,
+      `/merchants/${merchant}/transactions`,
+      `/partners/${(await get(tokens.B, `/merchants/${merchant}/outlets`)).json().merchant_id}/referral-merchants`,
+    ]) {
       const res = await get(limited, path);
       expect(res.headers['x-ratelimit-limit']).toBe('3');
       remaining.push(res.headers['x-ratelimit-remaining'] as string);
@@ -192,7 +261,11 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
     const retryAfter = Number(refused.headers['retry-after']);
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);
-    expect(refused.json()).toEqual({ error: `rate limit exceeded, retry in ${retryAfter} s`, code: 'rate_limit_exceeded', retry_after_secs: retryAfter });
+    expect(refused.json()).toEqual({
+      error: `rate limit exceeded, retry in ${retryAfter} s`,
+      code: 'rate_limit_exceeded',
+      retry_after_secs: retryAfter,
+    });
     expect(refused.headers['x-ratelimit-remaining']).toBe('0');
     // Another credential of the same partner keeps its own budget.
     expect((await get(tokens.B, `/merchants/${merchant}/outlets`)).statusCode).toBe(200);

@@ -1,6 +1,6 @@
-import { encodeActingPrincipal } from '../../lib/auth/principal';
-import { issueServiceToken } from '../../lib/auth/service-token';
-import { DEMO } from '../../lib/demo/demo-ids';
+import { encodeActingPrincipal } from '@lib/auth/principal';
+import { issueServiceToken } from '@lib/auth/service-token';
+import { DEMO } from '@lib/demo/demo-ids';
 import { type PosActor, type Surface, posActor, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -15,7 +15,8 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
   let a: PosActor;
   let b: PosActor;
   let c: PosActor;
-  const count = async (sql: string, params: unknown[] = []) => Number((await adminQuery<{ n: string }>(stack.database.adminUrl, sql, params))[0].n);
+  const count = async (sql: string, params: unknown[] = []) =>
+    Number((await adminQuery<{ n: string }>(stack.database.adminUrl, sql, params))[0].n);
 
   beforeAll(async () => {
     stack = await startTestStack();
@@ -26,7 +27,11 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
   describe('authentication', () => {
     it('refuses a wrong or empty internal key (401) and a missing or malformed X-Merchant-ID (400)', async () => {
       for (const key of ['wrong', '']) {
-        const res = await stack.rest.inject({ method: 'GET', url: '/poslite/catalog/outlets', headers: { 'x-internal-api-key': key, 'x-merchant-id': A } });
+        const res = await stack.rest.inject({
+          method: 'GET',
+          url: '/poslite/catalog/outlets',
+          headers: { 'x-internal-api-key': key, 'x-merchant-id': A },
+        });
         expect(res.statusCode).toBe(401);
         expect(res.json()).toEqual({ error: expect.any(String), code: 'unauthorized' });
       }
@@ -44,7 +49,10 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
     it('refuses the app surface without a bearer token (401) and a user of no merchant (403)', async () => {
       expect((await stack.rest.inject({ method: 'GET', url: '/merchant/poslite/catalog/products' })).statusCode).toBe(401);
       const stranger = await posActor(stack, A);
-      await adminQuery(stack.database.adminUrl, `update merchant.merchant_users set revoked_at = now() where user_id = (select user_id from merchant.merchant_users mu join merchant.users u on u.id = mu.user_id order by u.created_at desc limit 1)`);
+      await adminQuery(
+        stack.database.adminUrl,
+        `update merchant.merchant_users set revoked_at = now() where user_id = (select user_id from merchant.merchant_users mu join merchant.users u on u.id = mu.user_id order by u.created_at desc limit 1)`,
+      );
       const res = await posRequest(stack, 'app', stranger)('GET', '/catalog/products');
       expect(res.status).toBe(403);
       expect(res.body.code).toBe('forbidden');
@@ -79,8 +87,19 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
       const created = await asA('POST', '/catalog/outlets', { code, name: 'Kios Baru', city: 'Jakarta', phone: '+6281234000111' });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
-        id: expect.any(String), merchant_id: A, code, name: 'Kios Baru', address_line: null, city: 'Jakarta', province: null,
-        phone: '+6281234000111', nmid: null, qris_static_payload: null, is_active: true, created_at: expect.any(String), updated_at: expect.any(String),
+        id: expect.any(String),
+        merchant_id: A,
+        code,
+        name: 'Kios Baru',
+        address_line: null,
+        city: 'Jakarta',
+        province: null,
+        phone: '+6281234000111',
+        nmid: null,
+        qris_static_payload: null,
+        is_active: true,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
       const id = created.body.id;
       expect((await asA('POST', '/catalog/outlets', { code, name: 'Twice' })).body.code).toBe('code_conflict');
@@ -121,7 +140,14 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
       const asB = posRequest(stack, surface, b);
       const parent = await asA('POST', '/catalog/categories', { name: `Induk ${surface}`, icon_name: 'store', sort_order: 5 });
       expect(parent.status).toBe(201);
-      expect(parent.body).toMatchObject({ merchant_id: A, name: `Induk ${surface}`, parent_id: null, sort_order: 5, icon_name: 'store', is_active: true });
+      expect(parent.body).toMatchObject({
+        merchant_id: A,
+        name: `Induk ${surface}`,
+        parent_id: null,
+        sort_order: 5,
+        icon_name: 'store',
+        is_active: true,
+      });
       const child = await asA('POST', '/catalog/categories', { name: `Anak ${surface}`, parent_id: parent.body.id });
       expect(child.body.parent_id).toBe(parent.body.id);
       // B cannot hang a category under A's.
@@ -160,8 +186,13 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
 
   it('provisions once under concurrency, then returns the existing categories without inserting', async () => {
     const asC = posRequest(stack, 'app', c);
-    const body = { selected: [{ name: 'Sembako', icon_name: 'grocery' }, { name: 'Minuman' }], custom: [{ name: 'Rokok' }, { name: 'sembako' }] };
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => posRequest(stack, i % 2 ? 'app' : 'service', c)('POST', '/catalog/categories/provision', body)));
+    const body = {
+      selected: [{ name: 'Sembako', icon_name: 'grocery' }, { name: 'Minuman' }],
+      custom: [{ name: 'Rokok' }, { name: 'sembako' }],
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => posRequest(stack, i % 2 ? 'app' : 'service', c)('POST', '/catalog/categories/provision', body)),
+    );
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(res.body.categories.map((x: { name: string }) => x.name)).toEqual(['Sembako', 'Minuman', 'Rokok']);
@@ -179,14 +210,35 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
       const asB = posRequest(stack, surface, b);
       const category = (await asA('POST', '/catalog/categories', { name: `Produk ${surface}` })).body.id;
       const created = await asA('POST', '/catalog/products', {
-        name: `Kopi 100%_${surface}`, sku: `KOPI-${surface}`, category_id: category, sell_price_amount: 15000, cost_price_amount: 9000,
-        tax_rate_bps: 1100, track_stock: true, barcode: `899${surface}001`,
+        name: `Kopi 100%_${surface}`,
+        sku: `KOPI-${surface}`,
+        category_id: category,
+        sell_price_amount: 15000,
+        cost_price_amount: 9000,
+        tax_rate_bps: 1100,
+        track_stock: true,
+        barcode: `899${surface}001`,
       });
       expect(created.status).toBe(201);
       expect(created.body).toEqual({
-        id: expect.any(String), merchant_id: A, category_id: category, name: `Kopi 100%_${surface}`, sku: `KOPI-${surface}`, product_type: 'good',
-        sell_price_amount: 15000, cost_price_amount: 9000, unit_label: null, description: null, image_url: null, tax_rate_bps: 1100, track_stock: true,
-        is_active: true, sort_order: 0, barcode: `899${surface}001`, created_at: expect.any(String), updated_at: expect.any(String),
+        id: expect.any(String),
+        merchant_id: A,
+        category_id: category,
+        name: `Kopi 100%_${surface}`,
+        sku: `KOPI-${surface}`,
+        product_type: 'good',
+        sell_price_amount: 15000,
+        cost_price_amount: 9000,
+        unit_label: null,
+        description: null,
+        image_url: null,
+        tax_rate_bps: 1100,
+        track_stock: true,
+        is_active: true,
+        sort_order: 0,
+        barcode: `899${surface}001`,
+        created_at: expect.any(String),
+        updated_at: expect.any(String),
       });
       const id = created.body.id;
       expect(await count(`select count(*) as n from catalog.variants where product_id = $1 and is_default`, [id])).toBe(1);
@@ -194,9 +246,13 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
       const plain = await asA('POST', '/catalog/products', { name: `Teh ${surface}`, sku: `TEH-${surface}` });
       expect(plain.body.barcode).toBeNull();
       expect((await asA('POST', '/catalog/products', { name: 'x', sku: `KOPI-${surface}` })).body.code).toBe('sku_conflict');
-      expect((await asA('POST', '/catalog/products', { name: 'x', sku: `OTHER-${surface}`, barcode: `899${surface}001` })).body.code).toBe('barcode_conflict');
+      expect((await asA('POST', '/catalog/products', { name: 'x', sku: `OTHER-${surface}`, barcode: `899${surface}001` })).body.code).toBe(
+        'barcode_conflict',
+      );
       // Barcodes are unique over all merchants; SKUs only per merchant.
-      expect((await asB('POST', '/catalog/products', { name: 'x', sku: `B-${surface}`, barcode: `899${surface}001` })).body.code).toBe('barcode_conflict');
+      expect((await asB('POST', '/catalog/products', { name: 'x', sku: `B-${surface}`, barcode: `899${surface}001` })).body.code).toBe(
+        'barcode_conflict',
+      );
       expect((await asB('POST', '/catalog/products', { name: 'x', sku: `KOPI-${surface}` })).status).toBe(201);
       expect((await asA('POST', '/catalog/products', { name: 'no sku' })).status).toBe(400);
       expect((await asA('POST', '/catalog/products', { name: 'x', sku: 'y', sell_price_amount: '100' })).status).toBe(400);
@@ -210,13 +266,22 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
       expect((await asA('GET', '/catalog/products?limit=201')).status).toBe(400);
       expect((await asA('GET', '/catalog/products?limit=1')).body.products).toHaveLength(1);
 
-      expect((await asA('PATCH', `/catalog/products/${id}`, { barcode: null, name: `Kopi Susu ${surface}` })).body).toMatchObject({ barcode: `899${surface}001`, name: `Kopi Susu ${surface}` });
-      expect((await asA('PATCH', `/catalog/products/${plain.body.id}`, { barcode: `899${surface}001` })).body.code).toBe('barcode_conflict');
+      expect((await asA('PATCH', `/catalog/products/${id}`, { barcode: null, name: `Kopi Susu ${surface}` })).body).toMatchObject({
+        barcode: `899${surface}001`,
+        name: `Kopi Susu ${surface}`,
+      });
+      expect((await asA('PATCH', `/catalog/products/${plain.body.id}`, { barcode: `899${surface}001` })).body.code).toBe(
+        'barcode_conflict',
+      );
       expect((await asA('PATCH', `/catalog/products/${id}`, { barcode: '' })).body.barcode).toBeNull();
-      expect((await asA('PATCH', `/catalog/products/${plain.body.id}`, { barcode: `899${surface}001` })).body.barcode).toBe(`899${surface}001`);
+      expect((await asA('PATCH', `/catalog/products/${plain.body.id}`, { barcode: `899${surface}001` })).body.barcode).toBe(
+        `899${surface}001`,
+      );
       expect((await asA('GET', `/catalog/products/${plain.body.id}`)).body.barcode).toBe(`899${surface}001`);
       expect((await asA('PATCH', `/catalog/products/${id}`, { is_active: false })).body.is_active).toBe(false);
-      expect((await asA('GET', `/catalog/products?active=false&q=Kopi%20Susu%20${surface}`)).body.products.map((p: { id: string }) => p.id)).toEqual([id]);
+      expect(
+        (await asA('GET', `/catalog/products?active=false&q=Kopi%20Susu%20${surface}`)).body.products.map((p: { id: string }) => p.id),
+      ).toEqual([id]);
       expect((await asA('GET', `/catalog/products?q=Kopi%20Susu%20${surface}`)).body.products).toEqual([]);
 
       for (const [method, payload] of [['GET'], ['PATCH', { name: 'Hijack' }], ['DELETE']] as const) {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { DEMO } from '../../lib/demo/demo-ids';
+import { DEMO } from '@lib/demo/demo-ids';
 import { type PosActor, type Surface, posActor, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -16,8 +16,12 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
   let b: PosActor;
   let tracked: { id: string; variant: string };
   let untracked: { id: string; variant: string };
-  const q = <T extends object = Record<string, string>>(sql: string, params: unknown[] = []) => adminQuery<T>(stack.database.adminUrl, sql, params);
-  const stockOf = async (variant: string) => Number((await q(`select quantity from catalog.product_stock where variant_id = $1 and outlet_id = $2`, [variant, OUTLET]))[0]?.quantity ?? 0);
+  const q = <T extends object = Record<string, string>>(sql: string, params: unknown[] = []) =>
+    adminQuery<T>(stack.database.adminUrl, sql, params);
+  const stockOf = async (variant: string) =>
+    Number(
+      (await q(`select quantity from catalog.product_stock where variant_id = $1 and outlet_id = $2`, [variant, OUTLET]))[0]?.quantity ?? 0,
+    );
 
   const order = (overrides: Record<string, unknown> = {}) => ({
     outlet_id: OUTLET,
@@ -75,13 +79,40 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
       const detail = await asA('GET', `/sales/orders/${orderId}`);
       expect(detail.status).toBe(200);
       expect(detail.body).toMatchObject({
-        id: orderId, merchant_id: A, outlet_id: OUTLET, status: 'completed', source: 'offline', transacted_at: '2026-11-24T03:00:00.000Z',
-        subtotal_amount: 35000, total_amount: 35000, paid_amount: 40000, change_amount: 5000, voided_at: null,
+        id: orderId,
+        merchant_id: A,
+        outlet_id: OUTLET,
+        status: 'completed',
+        source: 'offline',
+        transacted_at: '2026-11-24T03:00:00.000Z',
+        subtotal_amount: 35000,
+        total_amount: 35000,
+        paid_amount: 40000,
+        change_amount: 5000,
+        voided_at: null,
       });
       expect(detail.body.receipt_number).toMatch(/^20261124-\d{6}$/);
       expect(detail.body.items).toEqual([
-        { id: expect.any(String), line_no: 1, variant_id: tracked.variant, sku_snapshot: 'S-KOPI', name_snapshot: 'Kopi', quantity: 2, unit_price_amount: 15000, line_total_amount: 30000 },
-        { id: expect.any(String), line_no: 2, variant_id: untracked.variant, sku_snapshot: 'S-ES', name_snapshot: 'Es Batu', quantity: 1, unit_price_amount: 5000, line_total_amount: 5000 },
+        {
+          id: expect.any(String),
+          line_no: 1,
+          variant_id: tracked.variant,
+          sku_snapshot: 'S-KOPI',
+          name_snapshot: 'Kopi',
+          quantity: 2,
+          unit_price_amount: 15000,
+          line_total_amount: 30000,
+        },
+        {
+          id: expect.any(String),
+          line_no: 2,
+          variant_id: untracked.variant,
+          sku_snapshot: 'S-ES',
+          name_snapshot: 'Es Batu',
+          quantity: 1,
+          unit_price_amount: 5000,
+          line_total_amount: 5000,
+        },
       ]);
       expect(detail.body.payments).toEqual([{ id: expect.any(String), method: 'cash', amount: 40000 }]);
 
@@ -114,17 +145,29 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     it('rejects items with wrong arithmetic or unknown references one by one and applies the rest', async () => {
       const asA = posRequest(stack, surface, a);
       const bad = [
-        item('sales_order', 'create', order({ items: [{ line_no: 1, variant_id: tracked.variant, quantity: 2, unit_price_amount: 15000, line_total_amount: 29000 }] })),
+        item(
+          'sales_order',
+          'create',
+          order({ items: [{ line_no: 1, variant_id: tracked.variant, quantity: 2, unit_price_amount: 15000, line_total_amount: 29000 }] }),
+        ),
         item('sales_order', 'create', order({ subtotal_amount: 36000 })),
         item('sales_order', 'create', order({ total_amount: 34000 })),
         item('sales_order', 'create', order({ paid_amount: 30000, payments: [{ method: 'cash', amount: 30000 }], change_amount: 0 })),
         item('sales_order', 'create', order({ change_amount: 4000 })),
         item('sales_order', 'create', order({ paid_amount: 45000 })),
-        item('sales_order', 'create', order({ items: [{ line_no: 1, variant_id: randomUUID(), quantity: 1, unit_price_amount: 35000, line_total_amount: 35000 }] })),
+        item(
+          'sales_order',
+          'create',
+          order({ items: [{ line_no: 1, variant_id: randomUUID(), quantity: 1, unit_price_amount: 35000, line_total_amount: 35000 }] }),
+        ),
         item('stock_movement', 'delete', { outlet_id: OUTLET }),
         item('customer', 'upsert', { phone: '0812' }),
       ];
-      const good = item('sales_order', 'create', order({ discount_amount: 5000, tax_amount: 3000, total_amount: 33000, change_amount: 7000 }));
+      const good = item(
+        'sales_order',
+        'create',
+        order({ discount_amount: 5000, tax_amount: 3000, total_amount: 33000, change_amount: 7000 }),
+      );
       const ordersBefore = Number((await q(`select count(*) as n from catalog.sales_orders`))[0].n);
       const res = await asA('POST', '/sync/push', { items: [...bad, good] });
       expect(res.status).toBe(200);
@@ -134,7 +177,12 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
       expect(res.body.rejected[bad[3].outbox_id]).toMatch(/less than total_amount/);
       expect(res.body.rejected[bad[6].outbox_id]).toMatch(/unknown variant/);
       expect(Number((await q(`select count(*) as n from catalog.sales_orders`))[0].n)).toBe(ordersBefore + 1);
-      expect(Number((await q(`select count(*) as n from catalog.sync_receipts where outbox_id = any($1::uuid[])`, [bad.map((i) => i.outbox_id)]))[0].n)).toBe(0);
+      expect(
+        Number(
+          (await q(`select count(*) as n from catalog.sync_receipts where outbox_id = any($1::uuid[])`, [bad.map((i) => i.outbox_id)]))[0]
+            .n,
+        ),
+      ).toBe(0);
     });
 
     it('refuses a batch over 500 items or with malformed items (400) and stores nothing', async () => {
@@ -142,7 +190,9 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
       const receipts = Number((await q(`select count(*) as n from catalog.sync_receipts`))[0].n);
       const many = Array.from({ length: 501 }, () => item('customer', 'upsert', { name: 'x' }));
       expect((await asA('POST', '/sync/push', { items: many })).status).toBe(400);
-      expect((await asA('POST', '/sync/push', { items: [{ ...item('customer', 'upsert', { name: 'x' }), outbox_id: 'nope' }] })).status).toBe(400);
+      expect(
+        (await asA('POST', '/sync/push', { items: [{ ...item('customer', 'upsert', { name: 'x' }), outbox_id: 'nope' }] })).status,
+      ).toBe(400);
       expect((await asA('POST', '/sync/push', { items: [item('invoice', 'create', {})] })).status).toBe(400);
       expect(Number((await q(`select count(*) as n from catalog.sync_receipts`))[0].n)).toBe(receipts);
     });
@@ -153,10 +203,20 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     const before = await stockOf(tracked.variant);
     const batch = [
       item('sales_order', 'create', order()),
-      item('stock_movement', 'create', { outlet_id: OUTLET, variant_id: tracked.variant, quantity_delta: 10, reason: 'restock', occurred_at: Date.now() }),
+      item('stock_movement', 'create', {
+        outlet_id: OUTLET,
+        variant_id: tracked.variant,
+        quantity_delta: 10,
+        reason: 'restock',
+        occurred_at: Date.now(),
+      }),
       item('customer', 'upsert', { name: 'Bu Ani', phone: '08123' }),
     ];
-    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => posRequest(stack, i % 2 ? 'app' : 'service', a)('POST', '/sync/push', { items: i % 3 ? batch : [...batch].reverse() })));
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        posRequest(stack, i % 2 ? 'app' : 'service', a)('POST', '/sync/push', { items: i % 3 ? batch : [...batch].reverse() }),
+      ),
+    );
     for (const res of answers) {
       expect(res.status).toBe(200);
       expect(res.body.accepted.sort()).toEqual(batch.map((i) => i.outbox_id).sort());
@@ -178,7 +238,9 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     const outlet = randomUUID();
     const pushes = Array.from({ length: 8 }, () => item('sales_order', 'create', order({ outlet_id: outlet })));
     await Promise.all(pushes.map((p, i) => posRequest(stack, i % 2 ? 'app' : 'service', a)('POST', '/sync/push', { items: [p] })));
-    const numbers = (await q(`select receipt_number from catalog.sales_orders where outlet_id = $1 order by receipt_number`, [outlet])).map((r) => r.receipt_number);
+    const numbers = (await q(`select receipt_number from catalog.sales_orders where outlet_id = $1 order by receipt_number`, [outlet])).map(
+      (r) => r.receipt_number,
+    );
     expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => `20261124-${String(i + 1).padStart(6, '0')}`));
   });
 
@@ -216,13 +278,17 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
         const empty = await asA('GET', `/sync/pull?entity=${entity}&since=${res.body.server_time}`);
         expect(empty.body.rows).toEqual([]);
         expect(empty.body.server_time).toBeGreaterThanOrEqual(res.body.server_time);
-        expect((await asB('GET', `/sync/pull?entity=${entity}`)).body.rows.every((r: { merchant_id: string }) => r.merchant_id === B)).toBe(true);
+        expect((await asB('GET', `/sync/pull?entity=${entity}`)).body.rows.every((r: { merchant_id: string }) => r.merchant_id === B)).toBe(
+          true,
+        );
       }
       // The deletion, too, may wait for a transaction elsewhere on the shared server before it is safe to deliver.
       let deleted: { id: string; deleted_at: number | null } | undefined;
       for (let waited = 0; !deleted?.deleted_at && waited < 10_000; waited += 100) {
         if (waited > 0) await new Promise((r) => setTimeout(r, 100));
-        deleted = ((await asA('GET', '/sync/pull?entity=products')).body.rows as { id: string; deleted_at: number | null }[]).find((p) => p.id === gone);
+        deleted = ((await asA('GET', '/sync/pull?entity=products')).body.rows as { id: string; deleted_at: number | null }[]).find(
+          (p) => p.id === gone,
+        );
       }
       expect(deleted).toMatchObject({ deleted_at: expect.any(Number), track_stock: 0 });
       expect((await asA('GET', '/sync/pull?entity=orders')).status).toBe(400);
@@ -233,14 +299,17 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
 
   it('never skips or repeats a row version while writers commit in another order than they started', async () => {
     const pull = posRequest(stack, 'service', a);
-    for (const n of [1, 2, 3, 4]) expect((await pull('POST', '/catalog/products', { name: `Sync ${n}`, sku: `SYNC-${n}` })).status).toBe(201);
-    const ids = (await q(`select id from catalog.products where merchant_id = $1 and deleted_at is null order by id limit 6`, [A])).map((r) => r.id);
+    for (const n of [1, 2, 3, 4])
+      expect((await pull('POST', '/catalog/products', { name: `Sync ${n}`, sku: `SYNC-${n}` })).status).toBe(201);
+    const ids = (await q(`select id from catalog.products where merchant_id = $1 and deleted_at is null order by id limit 6`, [A])).map(
+      (r) => r.id,
+    );
     expect(ids.length).toBeGreaterThanOrEqual(4);
     const device = new Map<string, string>();
     const delivered: string[] = [];
     let since = 0;
     const drain = async (limit: number) => {
-      for (let more = true; more; ) {
+      for (let more = true; more;) {
         const res = await pull('GET', `/sync/pull?entity=products&since=${since}&limit=${limit}`);
         for (const row of res.body.rows) {
           delivered.push(`${row.id}:${row.name}`);
@@ -252,11 +321,13 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     };
     await drain(2);
 
-    const writers = await Promise.all([0, 1, 2].map(async () => {
-      const client = new Client({ connectionString: stack.database.adminUrl });
-      await client.connect();
-      return client;
-    }));
+    const writers = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const client = new Client({ connectionString: stack.database.adminUrl });
+        await client.connect();
+        return client;
+      }),
+    );
     try {
       // Three rounds: the first writer to start commits last, a middle one first; the device pulls in between.
       for (let round = 0; round < 3; round++) {

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { createBank, onboardMerchant } from '../../scripts/database-tasks';
+import { DEMO } from '@lib/demo/demo-ids';
+import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -15,7 +15,13 @@ const jakartaNow = (shiftSecs = 0) => new Date(Date.now() + (7 * 3600 + shiftSec
 /** psp-api.md §5, computed here from the text: hex HMAC-SHA256 of "METHOD\nPATH\nX-PSP-Timestamp\nRAW BODY". */
 function signEvent(key: Key, path: string, raw: string, timestamp = jakartaNow()): Record<string, string> {
   const signature = createHmac('sha256', key.secret).update(`POST\n${path}\n${timestamp}\n${raw}`).digest('hex');
-  return { 'content-type': 'application/json', 'x-psp-key-id': key.keyId, 'x-psp-timestamp': timestamp, 'x-psp-signature': signature, 'x-request-id': randomUUID() };
+  return {
+    'content-type': 'application/json',
+    'x-psp-key-id': key.keyId,
+    'x-psp-timestamp': timestamp,
+    'x-psp-signature': signature,
+    'x-request-id': randomUUID(),
+  };
 }
 
 describe('PSP intake: events, settlements, NMID assignment', () => {
@@ -31,7 +37,11 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
     return stack.rest.inject({ method: 'POST', url: path, payload: raw, headers: { ...signEvent(key, path, raw), ...headers } });
   };
   const count = async (table: string, where = 'true', params: unknown[] = []) =>
-    Number((await adminQuery<{ n: string }>(stack.database.adminUrl, `select count(*) as n from "transaction".${table} where ${where}`, params))[0].n);
+    Number(
+      (
+        await adminQuery<{ n: string }>(stack.database.adminUrl, `select count(*) as n from "transaction".${table} where ${where}`, params)
+      )[0].n,
+    );
   const successEvent = (id: string, overrides: Record<string, unknown> = {}) => ({
     external_event_id: id,
     event_type: 'transaction.success',
@@ -65,7 +75,12 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       outlets: 2,
       categoryCode: '5411',
     });
-    await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko B', bankCode: 'BANKB', nmids: ['ID1026112239999'], outlets: 1 });
+    await onboardMerchant(stack.config, stack.database.adminUrl, {
+      name: 'Toko B',
+      bankCode: 'BANKB',
+      nmids: ['ID1026112239999'],
+      outlets: 1,
+    });
   });
   afterAll(() => stack?.close());
 
@@ -81,8 +96,18 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         merchant_id: merchantA.merchant_id,
         outlet_id: merchantA.outlets[0].outlet_id,
       });
-      const [trx] = await adminQuery(stack.database.adminUrl, `select * from "transaction".transactions where transaction_code = 'TRX-evt-1'`);
-      expect(trx).toMatchObject({ status: 'success', gross_amount: '100000', mdr_fee_bank: '300', switching_fee: '100', platform_fee: '50', bank_code: 'BANKA' });
+      const [trx] = await adminQuery(
+        stack.database.adminUrl,
+        `select * from "transaction".transactions where transaction_code = 'TRX-evt-1'`,
+      );
+      expect(trx).toMatchObject({
+        status: 'success',
+        gross_amount: '100000',
+        mdr_fee_bank: '300',
+        switching_fee: '100',
+        platform_fee: '50',
+        bank_code: 'BANKA',
+      });
       expect(Number(trx.mdr_fee_amount)).toBe(700);
     });
 
@@ -99,12 +124,16 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       // timeout is not what the test measures on a loaded machine.
       const answers = [];
       for (let wave = 0; wave < ids.length; wave += 10) {
-        const batch = ids.slice(wave, wave + 10).flatMap((id) => Array.from({ length: 5 }, () => post(eventKeyA, '/psp/v1/events', successEvent(id))));
+        const batch = ids
+          .slice(wave, wave + 10)
+          .flatMap((id) => Array.from({ length: 5 }, () => post(eventKeyA, '/psp/v1/events', successEvent(id))));
         answers.push(...(await Promise.all(batch)));
       }
       expect(answers.every((r) => r.statusCode === 200)).toBe(true);
       const byId = new Map<string, Set<string>>();
-      answers.forEach((r, i) => byId.set(ids[Math.floor(i / 5)], new Set([...(byId.get(ids[Math.floor(i / 5)]) ?? []), r.json().event_id])));
+      answers.forEach((r, i) =>
+        byId.set(ids[Math.floor(i / 5)], new Set([...(byId.get(ids[Math.floor(i / 5)]) ?? []), r.json().event_id])),
+      );
       expect([...byId.values()].every((set) => set.size === 1)).toBe(true);
       expect(await count('payment_events', "external_event_id like 'burst-%'")).toBe(200);
       expect(await count('transactions', "transaction_code like 'TRX-burst-%'")).toBe(200);
@@ -119,11 +148,31 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       // 20 rounds, each: A and B on their own NMIDs with the SAME external id (ids are per bank), each naming the
       // other's NMID (unknown to it), and A sending its event twice.
       const sends = Array.from({ length: 20 }, (_, i) => [
-        { key: eventKeyA, body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }), expect: { status: 'success', merchant_id: merchantA.merchant_id } },
-        { key: eventKeyA, body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }), expect: { merchant_id: merchantA.merchant_id } },
-        { key: eventKeyB, body: successEvent(`mixed-${i}`, { nmid: 'ID1026112239999', transaction_code: `TRX-mixed-B-${i}` }), expect: { status: 'success' } },
-        { key: eventKeyA, body: successEvent(`mixed-xa-${i}`, { nmid: 'ID1026112239999' }), expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null } },
-        { key: eventKeyB, body: successEvent(`mixed-xb-${i}`, { nmid: 'ID1026112230000' }), expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null } },
+        {
+          key: eventKeyA,
+          body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }),
+          expect: { status: 'success', merchant_id: merchantA.merchant_id },
+        },
+        {
+          key: eventKeyA,
+          body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }),
+          expect: { merchant_id: merchantA.merchant_id },
+        },
+        {
+          key: eventKeyB,
+          body: successEvent(`mixed-${i}`, { nmid: 'ID1026112239999', transaction_code: `TRX-mixed-B-${i}` }),
+          expect: { status: 'success' },
+        },
+        {
+          key: eventKeyA,
+          body: successEvent(`mixed-xa-${i}`, { nmid: 'ID1026112239999' }),
+          expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null },
+        },
+        {
+          key: eventKeyB,
+          body: successEvent(`mixed-xb-${i}`, { nmid: 'ID1026112230000' }),
+          expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null },
+        },
       ]).flat();
       const answers = await Promise.all(sends.map(({ key, body }) => post(key, '/psp/v1/events', body)));
       answers.forEach((answer, i) => {
@@ -140,7 +189,10 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         stack.database.adminUrl,
         `select bank_code, count(*) as n from "transaction".payment_events where external_event_id like 'mixed-%' group by bank_code order by bank_code`,
       );
-      expect(rows.map((r) => [r.bank_code, Number(r.n)])).toEqual([['BANKA', 40], ['BANKB', 40]]);
+      expect(rows.map((r) => [r.bank_code, Number(r.n)])).toEqual([
+        ['BANKA', 40],
+        ['BANKB', 40],
+      ]);
       expect(await count('transactions', "transaction_code like 'TRX-mixed-%' and bank_code = 'BANKA'")).toBe(20);
       expect(await count('transactions', "transaction_code like 'TRX-mixed-B-%' and bank_code = 'BANKB'")).toBe(20);
       // 100 events arriving together took far fewer than one recording call each.
@@ -153,7 +205,13 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       const foreign = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-foreign', { nmid: 'ID1026112239999' }))).json();
       expect(foreign).toMatchObject({ status: 'rejected', error_code: 'unknown_nmid' });
       const refund = (
-        await post(eventKeyA, '/psp/v1/events', { external_event_id: 'evt-refund-x', event_type: 'transaction.refunded', nmid: 'ID1026112230000', transaction_code: 'NOPE', transaction_at: jakartaNow() })
+        await post(eventKeyA, '/psp/v1/events', {
+          external_event_id: 'evt-refund-x',
+          event_type: 'transaction.refunded',
+          nmid: 'ID1026112230000',
+          transaction_code: 'NOPE',
+          transaction_at: jakartaNow(),
+        })
       ).json();
       expect(refund).toMatchObject({ status: 'rejected', error_code: 'original_not_found' });
       expect(await count('payment_events', "external_event_id in ('evt-unknown', 'evt-foreign', 'evt-refund-x')")).toBe(3);
@@ -173,21 +231,47 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       ).json();
       expect(refund).toMatchObject({ status: 'success', flow: 'transaction.refunded' });
       const reversal = (
-        await post(eventKeyA, '/psp/v1/events', { external_event_id: 'evt-rev', event_type: 'transaction.reversed', nmid: 'ID1026112230000', rrn: 'RRNevt-orig', transaction_at: jakartaNow() })
+        await post(eventKeyA, '/psp/v1/events', {
+          external_event_id: 'evt-rev',
+          event_type: 'transaction.reversed',
+          nmid: 'ID1026112230000',
+          rrn: 'RRNevt-orig',
+          transaction_at: jakartaNow(),
+        })
       ).json();
       expect(reversal).toMatchObject({ status: 'success', flow: 'transaction.reversed' });
-      const [trx] = await adminQuery(stack.database.adminUrl, `select status, refunded_amount from "transaction".transactions where transaction_code = 'TRX-evt-orig'`);
+      const [trx] = await adminQuery(
+        stack.database.adminUrl,
+        `select status, refunded_amount from "transaction".transactions where transaction_code = 'TRX-evt-orig'`,
+      );
       expect(trx).toEqual({ status: 'reversed', refunded_amount: '40000' });
     });
 
     it('records failed and cancelled attempts', async () => {
-      expect((await post(eventKeyA, '/psp/v1/events', successEvent('evt-fail', { event_type: 'qris.payment.failed', status: 'failed' }))).json().flow).toBe('transaction.failed_recorded');
-      expect((await post(eventKeyA, '/psp/v1/events', successEvent('evt-cancel', { event_type: 'transaction.cancelled' }))).json().flow).toBe('transaction.cancelled_recorded');
+      expect(
+        (await post(eventKeyA, '/psp/v1/events', successEvent('evt-fail', { event_type: 'qris.payment.failed', status: 'failed' }))).json()
+          .flow,
+      ).toBe('transaction.failed_recorded');
+      expect(
+        (await post(eventKeyA, '/psp/v1/events', successEvent('evt-cancel', { event_type: 'transaction.cancelled' }))).json().flow,
+      ).toBe('transaction.cancelled_recorded');
     });
 
     it('applies nmid.status_changed to the outlet, once, also on replay', async () => {
-      const event = { external_event_id: 'evt-nmid', event_type: 'nmid.status_changed', nmid: 'ID1026112230001', nmid_old_status: 'active', nmid_new_status: 'suspended', nmid_reason: 'fraud review', transaction_at: jakartaNow() };
-      expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'success', flow: 'nmid.status_changed', merchant_id: merchantA.merchant_id });
+      const event = {
+        external_event_id: 'evt-nmid',
+        event_type: 'nmid.status_changed',
+        nmid: 'ID1026112230001',
+        nmid_old_status: 'active',
+        nmid_new_status: 'suspended',
+        nmid_reason: 'fraud review',
+        transaction_at: jakartaNow(),
+      };
+      expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({
+        status: 'success',
+        flow: 'nmid.status_changed',
+        merchant_id: merchantA.merchant_id,
+      });
       const [outlet] = await adminQuery(stack.database.adminUrl, `select nmid_status from outlet.outlets where nmid = 'ID1026112230001'`);
       expect(outlet).toEqual({ nmid_status: 'suspended' });
       expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped' });
@@ -199,11 +283,23 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       const before = () => count('payment_events');
 
       it.each([
-        ['a tampered body → 401', (raw: string) => ({ raw: raw.replace('100000', '900000'), headers: signEvent(eventKeyA, '/psp/v1/events', raw) }), 401],
+        [
+          'a tampered body → 401',
+          (raw: string) => ({ raw: raw.replace('100000', '900000'), headers: signEvent(eventKeyA, '/psp/v1/events', raw) }),
+          401,
+        ],
         ['a signature over another path → 401', (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/settlements', raw) }), 401],
         ['a lookup key → 401', (raw: string) => ({ raw, headers: signEvent(lookupKeyA, '/psp/v1/events', raw) }), 401],
-        ['a timestamp 301 s old → 401', (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw, jakartaNow(-301)) }), 401],
-        ['a Unix timestamp → 401', (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw, String(Math.floor(Date.now() / 1000))) }), 401],
+        [
+          'a timestamp 301 s old → 401',
+          (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw, jakartaNow(-301)) }),
+          401,
+        ],
+        [
+          'a Unix timestamp → 401',
+          (raw: string) => ({ raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw, String(Math.floor(Date.now() / 1000))) }),
+          401,
+        ],
         ['missing signature headers → 401', (raw: string) => ({ raw, headers: { 'content-type': 'application/json' } }), 401],
       ])('%s', async (_name, make, status) => {
         const n = await before();
@@ -220,13 +316,27 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         ['a negative amount → 400', JSON.stringify(successEvent('evt-neg', { gross_amount: -5 })), 400],
         ['an unknown event type → 400', JSON.stringify(successEvent('evt-type2', { event_type: 'transaction.teleported' })), 400],
         ['a success without transaction_code → 400', JSON.stringify({ ...successEvent('evt-missing'), transaction_code: undefined }), 400],
-        ['a refund naming no original → 400', JSON.stringify({ external_event_id: 'evt-r', event_type: 'transaction.refunded', nmid: 'ID1026112230000', transaction_at: jakartaNow() }), 400],
+        [
+          'a refund naming no original → 400',
+          JSON.stringify({
+            external_event_id: 'evt-r',
+            event_type: 'transaction.refunded',
+            nmid: 'ID1026112230000',
+            transaction_at: jakartaNow(),
+          }),
+          400,
+        ],
         ['a malformed NMID → 400', JSON.stringify(successEvent('evt-nmid-bad', { nmid: '12345' })), 400],
         ['a date without offset → 400', JSON.stringify(successEvent('evt-date', { transaction_at: '2026-11-22 10:00' })), 400],
         ['an oversized body → 413', JSON.stringify(successEvent('evt-big', { payer_name_masked: 'x'.repeat(1_100_000) })), 413],
       ])('%s, with the error body', async (_name, raw, status) => {
         const n = await before();
-        const res = await stack.rest.inject({ method: 'POST', url: '/psp/v1/events', payload: raw, headers: signEvent(eventKeyA, '/psp/v1/events', raw) });
+        const res = await stack.rest.inject({
+          method: 'POST',
+          url: '/psp/v1/events',
+          payload: raw,
+          headers: signEvent(eventKeyA, '/psp/v1/events', raw),
+        });
         expect(res.statusCode).toBe(status);
         expect(res.json()).toEqual({ error: expect.any(String), code: status === 413 ? 'payload_too_large' : 'bad_request' });
         expect(await before()).toBe(n);
@@ -272,8 +382,16 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
     });
 
     it('reports a discrepancy, and stores an unknown NMID’s batch as rejected', async () => {
-      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('2', 5_000))).json()).toMatchObject({ status: 'success', matched_count: 0, discrepancy_amount: 5_000, reconciled: false });
-      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('3', 5_000, { nmid: 'ID9999999999999' }))).json()).toMatchObject({ status: 'rejected', error_code: 'unknown_nmid' });
+      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('2', 5_000))).json()).toMatchObject({
+        status: 'success',
+        matched_count: 0,
+        discrepancy_amount: 5_000,
+        reconciled: false,
+      });
+      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('3', 5_000, { nmid: 'ID9999999999999' }))).json()).toMatchObject({
+        status: 'rejected',
+        error_code: 'unknown_nmid',
+      });
     });
 
     it.each([
@@ -310,7 +428,12 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
     });
 
     it('assigns an NMID to the default outlet for the tier-1 PSP; a taken NMID is 409, a malformed one 400', async () => {
-      const fresh = await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko Baru', bankCode: DEMO.bank.code, nmids: [], outlets: 1 });
+      const fresh = await onboardMerchant(stack.config, stack.database.adminUrl, {
+        name: 'Toko Baru',
+        bankCode: DEMO.bank.code,
+        nmids: [],
+        outlets: 1,
+      });
       const res = await patch(demoLookup, fresh.merchant_id, { nmid: 'ID1026112230777', mid: 'MID777' });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { createBank, onboardMerchant } from '../../scripts/database-tasks';
+import { DEMO } from '@lib/demo/demo-ids';
+import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -46,9 +46,11 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       );
     }
     merchantB = await onboardMerchant(stack.config, url, { name: 'Toko B', bankCode: 'BANKB', nmids: ['ID1026112220000'], outlets: 1 });
-    await adminQuery(url, `update merchant.merchants set phone = '+6281111111111', email = 'Owner@TokoA0.example', npwp = '012345678901234' where id = $1`, [
-      merchantsA[0].merchant_id,
-    ]);
+    await adminQuery(
+      url,
+      `update merchant.merchants set phone = '+6281111111111', email = 'Owner@TokoA0.example', npwp = '012345678901234' where id = $1`,
+      [merchantsA[0].merchant_id],
+    );
     await adminQuery(url, `update merchant.merchants set phone = '+6281111111111' where id = $1`, [merchantB.merchant_id]);
   });
   afterAll(() => stack?.close());
@@ -65,10 +67,22 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       ['no signature', () => ({ ...signLookup(bankA, '/api/psp/v1/merchants'), 'x-signature': '' }), /missing x-signature/],
       ['an unknown key', () => signLookup({ keyId: 'lk_unknown', secret: 'x' }, '/api/psp/v1/merchants'), /unknown or inactive key/],
       ['an event key', () => signLookup(bankA.eventKey, '/api/psp/v1/merchants'), /unknown or inactive key/],
-      ['another secret', () => signLookup({ keyId: bankA.keyId, secret: bankB.secret }, '/api/psp/v1/merchants'), /signature does not match/],
+      [
+        'another secret',
+        () => signLookup({ keyId: bankA.keyId, secret: bankB.secret }, '/api/psp/v1/merchants'),
+        /signature does not match/,
+      ],
       ['a tampered query', () => signLookup(bankA, '/api/psp/v1/merchants?limit=1'), /signature does not match/],
-      ['a timestamp 301 s old', () => signLookup(bankA, '/api/psp/v1/merchants', new Date(Date.now() - 301_000).toISOString()), /more than 300 s/],
-      ['a timestamp 301 s ahead', () => signLookup(bankA, '/api/psp/v1/merchants', new Date(Date.now() + 301_000).toISOString()), /more than 300 s/],
+      [
+        'a timestamp 301 s old',
+        () => signLookup(bankA, '/api/psp/v1/merchants', new Date(Date.now() - 301_000).toISOString()),
+        /more than 300 s/,
+      ],
+      [
+        'a timestamp 301 s ahead',
+        () => signLookup(bankA, '/api/psp/v1/merchants', new Date(Date.now() + 301_000).toISOString()),
+        /more than 300 s/,
+      ],
       ['a timestamp without offset', () => signLookup(bankA, '/api/psp/v1/merchants', '2026-11-22T10:00:00'), /RFC 3339/],
       [
         'an uppercase signature',
@@ -93,7 +107,9 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
 
     it('refuses a revoked key', async () => {
       const c = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKC', name: 'Bank C', tier: 'external' });
-      await adminQuery(stack.database.adminUrl, `update merchant.bank_credentials set status = 'revoked' where key_id = $1`, [c.lookup_key_id]);
+      await adminQuery(stack.database.adminUrl, `update merchant.bank_credentials set status = 'revoked' where key_id = $1`, [
+        c.lookup_key_id,
+      ]);
       const res = await get({ keyId: c.lookup_key_id, secret: c.lookup_secret }, '/api/psp/v1/merchants');
       expect(res.statusCode).toBe(401);
     });
@@ -137,7 +153,12 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
 
     it('neither repeats nor skips while merchants are added between pages', async () => {
       const page1 = (await get(bankA, '/api/psp/v1/merchants?limit=3')).json();
-      const added = await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko A-new', bankCode: 'BANKA', nmids: ['ID1026112219990'], outlets: 1 });
+      const added = await onboardMerchant(stack.config, stack.database.adminUrl, {
+        name: 'Toko A-new',
+        bankCode: 'BANKA',
+        nmids: ['ID1026112219990'],
+        outlets: 1,
+      });
       const page2 = (await get(bankA, `/api/psp/v1/merchants?limit=10&cursor=${page1.pagination.next_cursor}`)).json();
       const ids = [...page1.items, ...page2.items].map((m: { id: string }) => m.id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -157,11 +178,14 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       expect((await get(bankA, '/api/psp/v1/merchants?limit=1')).json().items[0].outlets).toBeUndefined();
     });
 
-    it.each(['limit=501', 'limit=0', 'limit=x', 'cursor=not-a-cursor', 'updated_since=yesterday', 'category_code=12'])('answers %s with 400', async (query) => {
-      const res = await get(bankA, `/api/psp/v1/merchants?${query}`);
-      expect(res.statusCode).toBe(400);
-      expect(res.json().code).toBe('bad_request');
-    });
+    it.each(['limit=501', 'limit=0', 'limit=x', 'cursor=not-a-cursor', 'updated_since=yesterday', 'category_code=12'])(
+      'answers %s with 400',
+      async (query) => {
+        const res = await get(bankA, `/api/psp/v1/merchants?${query}`);
+        expect(res.statusCode).toBe(400);
+        expect(res.json().code).toBe('bad_request');
+      },
+    );
   });
 
   describe('detail and by-NMID', () => {
@@ -177,7 +201,10 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
 
     it('answers 404 for another bank’s merchant and for an unknown id, 400 for a non-UUID', async () => {
       expect((await get(bankA, `/api/psp/v1/merchants/${merchantB.merchant_id}`)).statusCode).toBe(404);
-      expect((await get(bankA, '/api/psp/v1/merchants/019a0000-0000-7000-8000-000000000000')).json()).toEqual({ error: 'merchant not found', code: 'not_found' });
+      expect((await get(bankA, '/api/psp/v1/merchants/019a0000-0000-7000-8000-000000000000')).json()).toEqual({
+        error: 'merchant not found',
+        code: 'not_found',
+      });
       expect((await get(bankA, '/api/psp/v1/merchants/12345')).statusCode).toBe(400);
       expect((await get(bankB, `/api/psp/v1/merchants/${merchantB.merchant_id}`)).statusCode).toBe(200);
     });
@@ -187,7 +214,10 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       expect(second.merchant.id).toBe(merchantsA[2].merchant_id);
       expect((await get(bankB, '/api/psp/v1/merchants/by-nmid/ID1026112210021')).statusCode).toBe(404);
       expect((await get(bankA, '/api/psp/v1/merchants/by-nmid/ID1026112220000')).statusCode).toBe(404);
-      expect((await get(bankA, '/api/psp/v1/merchants/by-nmid/ID9999999999999')).json()).toEqual({ error: 'no merchant with this NMID', code: 'not_found' });
+      expect((await get(bankA, '/api/psp/v1/merchants/by-nmid/ID9999999999999')).json()).toEqual({
+        error: 'no merchant with this NMID',
+        code: 'not_found',
+      });
       expect((await get(bankA, '/api/psp/v1/merchants/by-nmid/12345')).statusCode).toBe(400);
     });
 
@@ -197,7 +227,9 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       const first = await get(bankA, target);
       expect(first.headers['cache-control']).toBe('private, max-age=30');
       expect((await get(bankA, detail)).headers['cache-control']).toBe('private, max-age=30');
-      await adminQuery(stack.database.adminUrl, `update merchant.merchants set name = 'Renamed' where id = $1`, [merchantsA[3].merchant_id]);
+      await adminQuery(stack.database.adminUrl, `update merchant.merchants set name = 'Renamed' where id = $1`, [
+        merchantsA[3].merchant_id,
+      ]);
       expect((await get(bankA, target)).json().merchant.merchant_name).toBe('Toko A3');
       expect((await get(bankA, detail)).json().merchant.merchant_name).toBe('Toko A3');
       // Another bank never gets this bank's cached answer; another query is another entry.
@@ -219,11 +251,16 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
         { key: bankB, nmid: 'ID1026112220000', merchantId: merchantB.merchant_id },
         { key: bankA, nmid: 'ID1026112220000', merchantId: null },
       ];
-      const answers = await Promise.all(asks.map(({ key, nmid }) => get(key, `/api/psp/v1/merchants/by-nmid/${nmid}?include_outlets=true`)));
+      const answers = await Promise.all(
+        asks.map(({ key, nmid }) => get(key, `/api/psp/v1/merchants/by-nmid/${nmid}?include_outlets=true`)),
+      );
       answers.forEach((answer, i) => {
         if (asks[i].merchantId === null) return expect(answer.statusCode).toBe(404);
         expect(answer.statusCode).toBe(200);
-        expect(answer.json()).toMatchObject({ merchant: { id: asks[i].merchantId }, outlets: [expect.any(Object), ...(i < nmidsA.length ? [expect.any(Object)] : [])] });
+        expect(answer.json()).toMatchObject({
+          merchant: { id: asks[i].merchantId },
+          outlets: [expect.any(Object), ...(i < nmidsA.length ? [expect.any(Object)] : [])],
+        });
       });
       // 22 misses: far fewer outlet-subgraph calls than the one or two a lookup alone takes.
       expect((await outletCalls()) - before).toBeLessThan(asks.length);
@@ -238,11 +275,24 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
   describe('search', () => {
     it('finds by phone in any Indonesian form, email case-insensitively, npwp and nmid, within the bank only', async () => {
       const idA0 = merchantsA[0].merchant_id;
-      for (const query of ['phone=081111111111', 'phone=%2B6281111111111', 'email=owner@tokoa0.EXAMPLE', 'npwp=01.234.567.8-901.234', 'nmid=ID1026112210001', 'phone=081111111111&nmid=ID1026112210001']) {
+      for (const query of [
+        'phone=081111111111',
+        'phone=%2B6281111111111',
+        'email=owner@tokoa0.EXAMPLE',
+        'npwp=01.234.567.8-901.234',
+        'nmid=ID1026112210001',
+        'phone=081111111111&nmid=ID1026112210001',
+      ]) {
         const body = (await get(bankA, `/api/psp/v1/merchants/search?${query}`)).json();
-        expect({ query, ids: body.items.map((m: { id: string }) => m.id), meta: body.meta }).toEqual({ query, ids: [idA0], meta: { returned_count: 1 } });
+        expect({ query, ids: body.items.map((m: { id: string }) => m.id), meta: body.meta }).toEqual({
+          query,
+          ids: [idA0],
+          meta: { returned_count: 1 },
+        });
       }
-      expect((await get(bankB, '/api/psp/v1/merchants/search?phone=081111111111')).json().items.map((m: { id: string }) => m.id)).toEqual([merchantB.merchant_id]);
+      expect((await get(bankB, '/api/psp/v1/merchants/search?phone=081111111111')).json().items.map((m: { id: string }) => m.id)).toEqual([
+        merchantB.merchant_id,
+      ]);
       expect((await get(bankB, '/api/psp/v1/merchants/search?nmid=ID1026112210001')).json().items).toEqual([]);
       expect((await get(bankA, '/api/psp/v1/merchants/search?phone=081111111111&nmid=ID1026112210011')).json().items).toEqual([]);
     });

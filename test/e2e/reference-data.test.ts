@@ -41,7 +41,14 @@ describe('core API: reference data and legal documents (full path: REST → gate
     expect(districts).toContainEqual({ id: 317101, code: '31.71.01', name: 'Gambir' });
     const villages = (await get('/references/subdistricts?district_id=317101')).json().items;
     expect(villages).toHaveLength(6);
-    expect(villages).toContainEqual({ id: 3171011001, code: '31.71.01.1001', name: 'Gambir', type: 'Kelurahan', lat: -6.1766, lng: 106.822 });
+    expect(villages).toContainEqual({
+      id: 3171011001,
+      code: '31.71.01.1001',
+      name: 'Gambir',
+      type: 'Kelurahan',
+      lat: -6.1766,
+      lng: 106.822,
+    });
     expect(villages.find((v: { name: string }) => v.name === 'Duri Pulo')).toMatchObject({ lat: null, lng: null });
     const desa = (await get('/references/subdistricts?district_id=110101')).json().items;
     expect(desa[0]).toMatchObject({ type: 'Desa', lat: null, lng: null });
@@ -89,7 +96,12 @@ describe('core API: reference data and legal documents (full path: REST → gate
       jumlah_karyawan_max: 4,
       sort_order: 1,
     });
-    expect(items[3]).toMatchObject({ modal_usaha_max: null, omzet_per_bulan_min: 4_166_666_667, omzet_per_bulan_max: null, jumlah_karyawan_max: null });
+    expect(items[3]).toMatchObject({
+      modal_usaha_max: null,
+      omzet_per_bulan_min: 4_166_666_667,
+      omzet_per_bulan_max: null,
+      jumlah_karyawan_max: null,
+    });
     for (let i = 1; i < items.length; i++) expect(items[i].omzet_per_bulan_min).toBe(items[i - 1].omzet_per_bulan_max + 1);
   });
 
@@ -122,8 +134,20 @@ describe('core API: reference data and legal documents (full path: REST → gate
       const doc = res.json();
       expect(Object.keys(doc).sort()).toEqual(
         [
-          'code', 'title', 'version', 'status', 'page_title', 'hero_title', 'hero_subtitle', 'info_title', 'info_description',
-          'support_title', 'support_body', 'sections', 'published_at', 'updated_at',
+          'code',
+          'title',
+          'version',
+          'status',
+          'page_title',
+          'hero_title',
+          'hero_subtitle',
+          'info_title',
+          'info_description',
+          'support_title',
+          'support_body',
+          'sections',
+          'published_at',
+          'updated_at',
         ].sort(),
       );
       expect(doc).toMatchObject({ code, status: 'published', version: '1.0.0', published_at: '2026-10-31T17:00:00.000Z' });

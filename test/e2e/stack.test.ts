@@ -1,12 +1,12 @@
 import { request } from 'undici';
 import { SignJWT } from 'jose';
-import { PRINCIPAL_HEADER, encodeActingPrincipal, signPrincipal } from '../../lib/auth/principal';
-import { issueServiceToken } from '../../lib/auth/service-token';
-import { loadConfig } from '../../lib/config/config';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { APP_OPERATIONS_DIR, collectOperations } from '../../lib/federation/compose';
-import { createRestApp } from '../../lib/rest/rest-app';
-import { REST_ADAPTERS } from '../../rest-adapters';
+import { PRINCIPAL_HEADER, encodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
+import { issueServiceToken } from '@lib/auth/service-token';
+import { loadConfig } from '@lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
+import { APP_OPERATIONS_DIR, collectOperations } from '@lib/federation/compose';
+import { createRestApp } from '@lib/rest/rest-app';
+import { REST_ADAPTERS } from '@rest-adapters';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 async function postGraphQL(url: string, query: string, headers: Record<string, string> = {}) {
@@ -15,7 +15,10 @@ async function postGraphQL(url: string, query: string, headers: Record<string, s
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ query }),
   });
-  return { status: res.statusCode, body: (await res.body.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] } };
+  return {
+    status: res.statusCode,
+    body: (await res.body.json()) as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] },
+  };
 }
 
 const MERCHANT_ACROSS_FOUR_SUBGRAPHS = `{
@@ -94,7 +97,10 @@ describe('the federated stack', () => {
     it('refuses a malformed acting principal asserted by a service', async () => {
       const token = await issueServiceToken('test', stack.config.secrets.serviceTokenSecret);
       const bogus = Buffer.from(JSON.stringify({ kind: 'god' })).toString('base64url');
-      const { status } = await postGraphQL(stack.gatewayUrl, '{ provinces { id } }', { authorization: `Bearer ${token}`, 'x-acting-principal': bogus });
+      const { status } = await postGraphQL(stack.gatewayUrl, '{ provinces { id } }', {
+        authorization: `Bearer ${token}`,
+        'x-acting-principal': bogus,
+      });
       expect(status).toBe(401);
     });
 
@@ -124,7 +130,9 @@ describe('the federated stack', () => {
       for (const headers of [{}, { [PRINCIPAL_HEADER]: forged }, { [PRINCIPAL_HEADER]: expired }, { [PRINCIPAL_HEADER]: 'garbage' }]) {
         const res = await request(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: query });
         expect(res.statusCode).toBe(401);
-        expect(await res.body.json()).toEqual({ errors: [{ message: 'missing or invalid principal', extensions: { code: 'UNAUTHENTICATED' } }] });
+        expect(await res.body.json()).toEqual({
+          errors: [{ message: 'missing or invalid principal', extensions: { code: 'UNAUTHENTICATED' } }],
+        });
       }
     });
 
@@ -162,7 +170,11 @@ describe('the federated stack', () => {
 
     it('carry X-Request-ID from the caller through the gateway and subgraph into every log line', async () => {
       const requestId = 'req-test-0001';
-      const res = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3273', headers: { 'x-request-id': requestId } });
+      const res = await stack.rest.inject({
+        method: 'GET',
+        url: '/references/districts?city_id=3273',
+        headers: { 'x-request-id': requestId },
+      });
       expect(res.statusCode).toBe(200);
       expect(res.headers['x-request-id']).toBe(requestId);
       const services = new Set(stack.logs.filter((line) => line.reqId === requestId).map((line) => line.service));
@@ -170,7 +182,11 @@ describe('the federated stack', () => {
     });
 
     it('generate a request id when none or a malformed one is sent', async () => {
-      const res = await stack.rest.inject({ method: 'GET', url: '/references/provinces', headers: { 'x-request-id': 'bad id with spaces' } });
+      const res = await stack.rest.inject({
+        method: 'GET',
+        url: '/references/provinces',
+        headers: { 'x-request-id': 'bad id with spaces' },
+      });
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
 

@@ -9,6 +9,7 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/test/resilience'],
   testMatch: ['**/*.resilience.ts'],
+  moduleNameMapper: root.moduleNameMapper,
   transform: root.transform,
   transformIgnorePatterns: root.transformIgnorePatterns,
   setupFiles: ['reflect-metadata'],

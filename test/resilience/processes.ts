@@ -37,12 +37,20 @@ export class StackProcess {
   }
 
   async start(timeoutMs = 60_000): Promise<void> {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, this.entry)], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, this.entry)], {
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.child = child;
     for (const stream of [child.stdout, child.stderr]) {
       stream?.setEncoding('utf8');
       stream?.on('data', (chunk: string) => {
-        this.output.push(...chunk.split('\n').filter(Boolean).map((line) => `[${this.name}] ${line}`));
+        this.output.push(
+          ...chunk
+            .split('\n')
+            .filter(Boolean)
+            .map((line) => `[${this.name}] ${line}`),
+        );
         if (this.output.length > 400) this.output.splice(0, this.output.length - 400);
       });
     }

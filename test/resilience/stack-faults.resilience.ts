@@ -4,10 +4,10 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '../../lib/config/config';
-import { ensureDatabase } from '../../lib/db/bootstrap';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { changeMerchantStatus, migrateAll, seedDemo, seedReference, setBankWebhook } from '../../scripts/database-tasks';
+import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
+import { ensureDatabase } from '@lib/db/bootstrap';
+import { DEMO } from '@lib/demo/demo-ids';
+import { changeMerchantStatus, migrateAll, seedDemo, seedReference, setBankWebhook } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { PostgresProcess, StackProcess, freePort, sleep } from './processes';
 
@@ -68,13 +68,25 @@ class EventStream {
     try {
       const res = await request(`${this.restOrigin}/psp/v1/events`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-psp-key-id': EVENT_KEY.keyId, 'x-psp-timestamp': timestamp, 'x-psp-signature': signature },
+        headers: {
+          'content-type': 'application/json',
+          'x-psp-key-id': EVENT_KEY.keyId,
+          'x-psp-timestamp': timestamp,
+          'x-psp-signature': signature,
+        },
         body: raw,
         dispatcher: this.agent,
         headersTimeout: ANSWER_LIMIT_MS + 5000,
         bodyTimeout: ANSWER_LIMIT_MS + 5000,
       });
-      const answer = { id, phase, status: res.statusCode, ms: Date.now() - started, contentType: String(res.headers['content-type'] ?? ''), body: await res.body.text() };
+      const answer = {
+        id,
+        phase,
+        status: res.statusCode,
+        ms: Date.now() - started,
+        contentType: String(res.headers['content-type'] ?? ''),
+        body: await res.body.text(),
+      };
       this.answers.push(answer);
       return answer;
     } catch (error) {
@@ -173,7 +185,10 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
   let receiver: WebhookReceiver;
 
   const pids = () => Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, p.pid]));
-  const report = () => Object.values(processes).flatMap((p) => p.output.slice(-15)).join('\n');
+  const report = () =>
+    Object.values(processes)
+      .flatMap((p) => p.output.slice(-15))
+      .join('\n');
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'qris-resilience-'));
@@ -192,7 +207,9 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
     const endpoint = await setBankWebhook(config, adminUrl, { bankCode: DEMO.bank.code, url: `http://127.0.0.1:${receiver.port}/hooks` });
     receiver.setSecret(endpoint.webhook_secret);
 
-    const [restPort, gatewayPort, ...subgraphPorts] = await Promise.all(Array.from({ length: 2 + SUBGRAPH_NAMES.length }, () => freePort()));
+    const [restPort, gatewayPort, ...subgraphPorts] = await Promise.all(
+      Array.from({ length: 2 + SUBGRAPH_NAMES.length }, () => freePort()),
+    );
     const ports = Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, subgraphPorts[i]])) as Record<SubgraphName, number>;
     const env: NodeJS.ProcessEnv = {
       ...process.env,
@@ -213,7 +230,9 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
       ),
     };
     processes = {
-      ...(Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, new StackProcess(name, `subgraphs/${name}/src/main.js`, env, ports[name])])) as Record<SubgraphName, StackProcess>),
+      ...(Object.fromEntries(
+        SUBGRAPH_NAMES.map((name) => [name, new StackProcess(name, `subgraphs/${name}/src/main.js`, env, ports[name])]),
+      ) as Record<SubgraphName, StackProcess>),
       gateway: new StackProcess('gateway', 'gateway/src/main.js', env, gatewayPort),
       rest: new StackProcess('rest', 'rest-adapters/main.js', env, restPort),
     };
@@ -270,9 +289,17 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
 
     const before = pids();
     const recoveries: Record<string, number> = {};
-    recoveries.transaction = await outage('transaction-killed', () => processes.transaction.kill9(), () => processes.transaction.start());
+    recoveries.transaction = await outage(
+      'transaction-killed',
+      () => processes.transaction.kill9(),
+      () => processes.transaction.start(),
+    );
     expectCleanOutage('transaction-killed');
-    recoveries.gateway = await outage('gateway-killed', () => processes.gateway.kill9(), () => processes.gateway.start());
+    recoveries.gateway = await outage(
+      'gateway-killed',
+      () => processes.gateway.kill9(),
+      () => processes.gateway.start(),
+    );
     expectCleanOutage('gateway-killed');
     recoveries.postgres = await outage(
       'postgres-restarted',
@@ -288,7 +315,9 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
     expect(after.transaction).not.toBe(before.transaction);
     expect(after.gateway).not.toBe(before.gateway);
     const refused = stream.answers.filter((a) => a.status === 503).length;
-    process.stderr.write(`resilience: ${stream.answers.length} events sent, ${refused} answered 503; recovery after restart (ms): ${JSON.stringify(recoveries)}\n`);
+    process.stderr.write(
+      `resilience: ${stream.answers.length} events sent, ${refused} answered 503; recovery after restart (ms): ${JSON.stringify(recoveries)}\n`,
+    );
   });
 
   it('stores every event answered 200 exactly once, and a retried event never creates a second row', async () => {
@@ -298,12 +327,15 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
     );
     stream.phase = 'bank-retries';
     const retried: Answer[] = [];
-    for (let i = 0; i < unanswered.length; i += 8) retried.push(...(await Promise.all(unanswered.slice(i, i + 8).map((id) => stream.send(id)))));
+    for (let i = 0; i < unanswered.length; i += 8)
+      retried.push(...(await Promise.all(unanswered.slice(i, i + 8).map((id) => stream.send(id)))));
     expect(retried.filter((a) => a.status !== 200)).toEqual([]);
 
     const acknowledged = [...new Set(stream.answers.filter((a) => a.status === 200).map((a) => a.id))];
     const replays = await Promise.all(acknowledged.slice(0, 25).map((id) => stream.send(id)));
-    expect(replays.map((a) => [a.status, (JSON.parse(a.body) as { status: string }).status])).toEqual(replays.map(() => [200, 'duplicate_skipped']));
+    expect(replays.map((a) => [a.status, (JSON.parse(a.body) as { status: string }).status])).toEqual(
+      replays.map(() => [200, 'duplicate_skipped']),
+    );
 
     const rows = await adminQuery<{ external_event_id: string; events: string; transactions: string }>(
       adminUrl,

@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
-import type { RestRoute } from '../../lib/rest/route';
+import type { RestRoute } from '@lib/rest/route';
 import { sessionFor } from '../support/core-auth';
 import {
   ALL_ROUTES,
@@ -16,7 +16,7 @@ import {
   tableCounts,
 } from '../support/route-requests';
 import type { TestStack } from '../support/test-stack';
-import { DEMO } from '../../lib/demo/demo-ids';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /**
  * Property-based malformed requests for every REST route (REST_ADAPTERS), with valid credentials: wrong types,
@@ -30,7 +30,23 @@ const SEED = 20261124;
 const oddString = fc.oneof(
   fc.string({ maxLength: 24 }),
   fc.string({ unit: 'binary', maxLength: 24 }),
-  fc.constantFrom('\u0000', 'a\u0000b', '\u202eabc', '\ud800', '😀'.repeat(40), "' or 1=1 --", '%00', '../../etc/passwd', ' ', '', '0x1p3', '-0', '1e309', 'null', '[object Object]'),
+  fc.constantFrom(
+    '\u0000',
+    'a\u0000b',
+    '\u202eabc',
+    '\ud800',
+    '😀'.repeat(40),
+    "' or 1=1 --",
+    '%00',
+    '../../etc/passwd',
+    ' ',
+    '',
+    '0x1p3',
+    '-0',
+    '1e309',
+    'null',
+    '[object Object]',
+  ),
   fc.constant('x'.repeat(100_000)),
 );
 
@@ -57,21 +73,49 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
   const hasBody = bodySchema !== undefined;
   const params = paramNames(route);
   const junkQuery = fc
-    .dictionary(fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...Object.keys(propertiesOf(route.schema.querystring as TSchema | undefined).properties), 'limit', '__proto__')), oddString, { maxKeys: 4 })
-    .map((entries) => Object.entries(entries).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&'));
+    .dictionary(
+      fc.oneof(
+        fc.string({ maxLength: 12 }),
+        fc.constantFrom(...Object.keys(propertiesOf(route.schema.querystring as TSchema | undefined).properties), 'limit', '__proto__'),
+      ),
+      oddString,
+      { maxKeys: 4 },
+    )
+    .map((entries) =>
+      Object.entries(entries)
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        .join('&'),
+    );
   const options: fc.Arbitrary<Generated>[] = [
-    fc.record({ query: junkQuery, body: fc.constant(hasBody ? '{' : undefined) }).map(({ query, body }) => ({ label: 'junk query parameters', invalid: hasBody, query, body })),
-    fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', null).map((contentType) => ({
-      label: `content type ${contentType}`,
-      invalid: hasBody && contentType !== null,
-      body: JSON.stringify(base),
-      contentType,
-    })),
-    fc.constantFrom('{"a":', '\u0000', '{"__proto__":{"polluted":1}}', 'null', '[]', '"text"', '12', 'tru', deepJson(5000), `[${'['.repeat(20_000)}${']'.repeat(20_000)}]`).map((body) => ({
-      label: 'broken, deep or non-object JSON',
-      invalid: hasBody,
-      body,
-    })),
+    fc
+      .record({ query: junkQuery, body: fc.constant(hasBody ? '{' : undefined) })
+      .map(({ query, body }) => ({ label: 'junk query parameters', invalid: hasBody, query, body })),
+    fc
+      .constantFrom('text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/xml', null)
+      .map((contentType) => ({
+        label: `content type ${contentType}`,
+        invalid: hasBody && contentType !== null,
+        body: JSON.stringify(base),
+        contentType,
+      })),
+    fc
+      .constantFrom(
+        '{"a":',
+        '\u0000',
+        '{"__proto__":{"polluted":1}}',
+        'null',
+        '[]',
+        '"text"',
+        '12',
+        'tru',
+        deepJson(5000),
+        `[${'['.repeat(20_000)}${']'.repeat(20_000)}]`,
+      )
+      .map((body) => ({
+        label: 'broken, deep or non-object JSON',
+        invalid: hasBody,
+        body,
+      })),
   ];
   if (typed.length > 0) {
     options.push(
@@ -86,9 +130,12 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
           const body: Record<string, unknown> = { ...extra, ...base };
           for (const [name, schema] of picks) {
             const accepted = acceptedTypes(schema);
-            const wrong = Object.entries(VALUES_BY_TYPE).filter(([type]) => !accepted.has(type) && !(type === 'integer' && accepted.has('number')));
+            const wrong = Object.entries(VALUES_BY_TYPE).filter(
+              ([type]) => !accepted.has(type) && !(type === 'integer' && accepted.has('number')),
+            );
             const values = wrong.flatMap(([, v]) => v);
-            body[name] = deep && !accepted.has('object') && !accepted.has('array') ? JSON.parse(deepJson(2000)) : values[which % values.length];
+            body[name] =
+              deep && !accepted.has('object') && !accepted.has('array') ? JSON.parse(deepJson(2000)) : values[which % values.length];
           }
           return { label: `wrong types: ${picks.map(([n]) => n).join(', ')}`, invalid: true, body: JSON.stringify(body) };
         }),
@@ -113,17 +160,21 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
   }
   if (params.length > 0) {
     options.push(
-      fc.record({ name: fc.constantFrom(...params), value: oddString.filter((v) => v.length > 0 && v.length < 5000) }).map(({ name, value }) => ({
-        label: `malformed :${name}`,
-        invalid: true,
-        path: pathOf(route, { [name]: value }),
-        body: hasBody ? JSON.stringify(base) : undefined,
-      })),
+      fc
+        .record({ name: fc.constantFrom(...params), value: oddString.filter((v) => v.length > 0 && v.length < 5000) })
+        .map(({ name, value }) => ({
+          label: `malformed :${name}`,
+          invalid: true,
+          path: pathOf(route, { [name]: value }),
+          body: hasBody ? JSON.stringify(base) : undefined,
+        })),
     );
   }
   // Counterexamples are reported by label and size, not by their 100 kB bodies.
   return fc.oneof(...options).map((generated) =>
-    Object.assign(generated, { [fc.toStringMethod]: () => `${generated.label} (path ${generated.path ?? '-'}, body ${generated.body?.length ?? 0} bytes)` }),
+    Object.assign(generated, {
+      [fc.toStringMethod]: () => `${generated.label} (path ${generated.path ?? '-'}, body ${generated.body?.length ?? 0} bytes)`,
+    }),
   );
 }
 
@@ -154,12 +205,12 @@ describe('bad input: malformed requests for every REST route', () => {
         expect([context, res.statusCode < 500]).toEqual([context, true]);
         if (res.statusCode >= 400) {
           const body = res.json();
-          expect([context, Object.keys(body).every((k) => ['error', 'code', 'retry_after_secs'].includes(k)), typeof body.error, typeof body.code]).toEqual([
+          expect([
             context,
-            true,
-            'string',
-            'string',
-          ]);
+            Object.keys(body).every((k) => ['error', 'code', 'retry_after_secs'].includes(k)),
+            typeof body.error,
+            typeof body.code,
+          ]).toEqual([context, true, 'string', 'string']);
         } else {
           accepted += 1;
         }

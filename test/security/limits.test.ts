@@ -1,8 +1,8 @@
 import { type AddressInfo, connect } from 'node:net';
 import { request } from 'undici';
-import { loadConfig } from '../../lib/config/config';
-import { createRestApp } from '../../lib/rest/rest-app';
-import { REST_ADAPTERS } from '../../rest-adapters';
+import { loadConfig } from '@lib/config/config';
+import { createRestApp } from '@lib/rest/rest-app';
+import { REST_ADAPTERS } from '@rest-adapters';
 import { ALL_ROUTES, authedRequest, demoCredentials } from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -19,16 +19,28 @@ describe('limits', () => {
   });
   afterAll(() => stack?.close());
 
-  it.each(ALL_ROUTES.filter((r) => r.schema.body).map((r) => [`${r.method} ${r.url}`, r] as const))('%s: a 2 MB body → 413 payload_too_large', async (_n, route) => {
-    const credentials = await demoCredentials(stack);
-    const body = JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) });
-    const res = await stack.rest.inject(authedRequest(route, credentials, { body }));
-    expect([res.statusCode, res.json()]).toEqual([413, { error: 'request body too large', code: 'payload_too_large' }]);
-  });
+  it.each(ALL_ROUTES.filter((r) => r.schema.body).map((r) => [`${r.method} ${r.url}`, r] as const))(
+    '%s: a 2 MB body → 413 payload_too_large',
+    async (_n, route) => {
+      const credentials = await demoCredentials(stack);
+      const body = JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) });
+      const res = await stack.rest.inject(authedRequest(route, credentials, { body }));
+      expect([res.statusCode, res.json()]).toEqual([413, { error: 'request body too large', code: 'payload_too_large' }]);
+    },
+  );
 
   describe('server timeouts', () => {
     it('the REST app applies HTTP_REQUEST_TIMEOUT_MS', async () => {
-      const app = await createRestApp({ config: loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_URL: stack.gatewayUrl, HTTP_REQUEST_TIMEOUT_MS: '1000' }), adapters: REST_ADAPTERS });
+      const app = await createRestApp({
+        config: loadConfig({
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          GATEWAY_URL: stack.gatewayUrl,
+          HTTP_REQUEST_TIMEOUT_MS: '1000',
+        }),
+        adapters: REST_ADAPTERS,
+      });
       try {
         await app.ready();
         expect(app.server.requestTimeout).toBe(1000);
@@ -38,7 +50,16 @@ describe('limits', () => {
     });
 
     it('closes the connection of a client that dribbles its body past HTTP_REQUEST_TIMEOUT_MS', async () => {
-      const app = await createRestApp({ config: loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_URL: stack.gatewayUrl, HTTP_REQUEST_TIMEOUT_MS: '1000' }), adapters: REST_ADAPTERS });
+      const app = await createRestApp({
+        config: loadConfig({
+          ...process.env,
+          NODE_ENV: 'test',
+          LOG_LEVEL: 'silent',
+          GATEWAY_URL: stack.gatewayUrl,
+          HTTP_REQUEST_TIMEOUT_MS: '1000',
+        }),
+        adapters: REST_ADAPTERS,
+      });
       await app.listen({ port: 0, host: '127.0.0.1' });
       const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
       const started = Date.now();
@@ -61,14 +82,22 @@ describe('limits', () => {
 
     it('the gateway and the subgraphs use the same server timeouts', () => {
       for (const server of [stack.gateway.server, stack.subgraphs.merchant.app.server]) {
-        expect([server.requestTimeout, server.keepAliveTimeout]).toEqual([stack.config.http.requestTimeoutMs, stack.config.http.keepAliveTimeoutMs]);
+        expect([server.requestTimeout, server.keepAliveTimeout]).toEqual([
+          stack.config.http.requestTimeoutMs,
+          stack.config.http.keepAliveTimeoutMs,
+        ]);
       }
     });
   });
 
   describe('GraphQL documents at the gateway', () => {
     const post = (query: string) =>
-      request(stack.gatewayUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }), headersTimeout: 30_000 });
+      request(stack.gatewayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+        headersTimeout: 30_000,
+      });
 
     it.each([
       ['10,000 nested selections', `{ ${'provinces { '.repeat(10_000)}id${' }'.repeat(10_000)} }`],

@@ -1,12 +1,12 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hmacHex, signedString } from '../../lib/auth/hmac-signature';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { openSubgraphOrm } from '../../lib/federation/subgraph-definition';
-import { changeMerchantStatus, issuePartnerCredential, listOutbox, setBankWebhook } from '../../scripts/database-tasks';
-import { merchantSubgraph } from '../../subgraphs/merchant/src/app';
-import { secretBoxFor } from '../../subgraphs/merchant/src/context';
-import { WebhookDispatcher } from '../../subgraphs/merchant/src/modules/webhook/webhook-dispatcher';
+import { hmacHex, signedString } from '@lib/auth/hmac-signature';
+import { DEMO } from '@lib/demo/demo-ids';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { changeMerchantStatus, issuePartnerCredential, listOutbox, setBankWebhook } from '@scripts/database-tasks';
+import { merchantSubgraph } from '@subgraphs/merchant/src/app';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { WebhookDispatcher } from '@subgraphs/merchant/src/modules/webhook/webhook-dispatcher';
 import { freshAddress } from '../support/core-auth';
 import { operatorHeaders, postGraphQL } from '../support/graphql';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -54,54 +54,146 @@ describe('secrets absent from the logs of the whole stack', () => {
     const timestamp = new Date().toISOString();
     const lookupSignature = hmacHex(DEMO.bank.lookupSecret, signedString('GET', target, timestamp, ''));
     keep('bank lookup signature', lookupSignature);
-    expect((await rest.inject({ method: 'GET', url: target, headers: { 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': lookupSignature } })).statusCode).toBe(200);
-    expect((await rest.inject({ method: 'GET', url: target, headers: { 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': DEMO.bank.lookupSecret } })).statusCode).toBe(401);
-    const body = JSON.stringify({ external_event_id: 'LOG-SCAN-1', event_type: 'transaction.success', nmid: DEMO.outlets[0].nmid, gross_amount: 10_000, transaction_code: 'TRX-LOG-SCAN-1', transaction_at: timestamp });
+    expect(
+      (
+        await rest.inject({
+          method: 'GET',
+          url: target,
+          headers: { 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': lookupSignature },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await rest.inject({
+          method: 'GET',
+          url: target,
+          headers: { 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': DEMO.bank.lookupSecret },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const body = JSON.stringify({
+      external_event_id: 'LOG-SCAN-1',
+      event_type: 'transaction.success',
+      nmid: DEMO.outlets[0].nmid,
+      gross_amount: 10_000,
+      transaction_code: 'TRX-LOG-SCAN-1',
+      transaction_at: timestamp,
+    });
     const eventSignature = hmacHex(DEMO.bank.eventSecret, signedString('POST', '/psp/v1/events', timestamp, body));
     keep('bank event signature', eventSignature);
     const eventHeaders = { 'content-type': 'application/json', 'x-psp-key-id': DEMO.bank.eventKeyId, 'x-psp-timestamp': timestamp };
-    expect((await rest.inject({ method: 'POST', url: '/psp/v1/events', payload: body, headers: { ...eventHeaders, 'x-psp-signature': eventSignature } })).statusCode).toBe(200);
-    expect((await rest.inject({ method: 'POST', url: '/psp/v1/events', payload: body, headers: { ...eventHeaders, 'x-psp-signature': DEMO.bank.eventSecret } })).statusCode).toBe(401);
+    expect(
+      (
+        await rest.inject({
+          method: 'POST',
+          url: '/psp/v1/events',
+          payload: body,
+          headers: { ...eventHeaders, 'x-psp-signature': eventSignature },
+        })
+      ).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await rest.inject({
+          method: 'POST',
+          url: '/psp/v1/events',
+          payload: body,
+          headers: { ...eventHeaders, 'x-psp-signature': DEMO.bank.eventSecret },
+        })
+      ).statusCode,
+    ).toBe(401);
 
     // Partner: token exchange (right and wrong secret), bearer use, an HMAC-mode credential.
     const demoB = DEMO.partner.credentials.contractB;
     keep('partner secret', demoB.secret);
-    const token = await rest.inject({ method: 'POST', url: '/api/partner/v1/auth/token', payload: { credential_key: demoB.credentialKey, credential_secret: demoB.secret } });
+    const token = await rest.inject({
+      method: 'POST',
+      url: '/api/partner/v1/auth/token',
+      payload: { credential_key: demoB.credentialKey, credential_secret: demoB.secret },
+    });
     keep('partner access token', token.json().access_token);
-    expect((await rest.inject({ method: 'POST', url: '/api/partner/v1/auth/token', payload: { credential_key: demoB.credentialKey, credential_secret: `${demoB.secret}x` } })).statusCode).toBe(401);
+    expect(
+      (
+        await rest.inject({
+          method: 'POST',
+          url: '/api/partner/v1/auth/token',
+          payload: { credential_key: demoB.credentialKey, credential_secret: `${demoB.secret}x` },
+        })
+      ).statusCode,
+    ).toBe(401);
     const partnerPath = `/api/partner/v1/merchants/${DEMO.merchantId}/scoring-summary?token=${token.json().access_token}`;
-    expect((await rest.inject({ method: 'GET', url: partnerPath, headers: { authorization: `Bearer ${token.json().access_token}` } })).statusCode).toBe(200);
-    const hmac = await issuePartnerCredential(stack.config, url, { partnerCode: DEMO.partner.code, name: 'log scan hmac', contract: 'A', scopes: ['merchant.read'], mode: 'hmac' });
+    expect(
+      (await rest.inject({ method: 'GET', url: partnerPath, headers: { authorization: `Bearer ${token.json().access_token}` } }))
+        .statusCode,
+    ).toBe(200);
+    const hmac = await issuePartnerCredential(stack.config, url, {
+      partnerCode: DEMO.partner.code,
+      name: 'log scan hmac',
+      contract: 'A',
+      scopes: ['merchant.read'],
+      mode: 'hmac',
+    });
     keep('partner HMAC secret', hmac.credential_secret);
     const listPath = `/api/partner/v1/partners/${DEMO.partner.id}/referral-merchants`;
     const partnerTimestamp = new Date().toISOString();
     const partnerSignature = hmacHex(hmac.credential_secret, signedString('GET', listPath, partnerTimestamp, ''));
     expect(
-      (await rest.inject({ method: 'GET', url: listPath, headers: { 'x-partner-key-id': hmac.credential_key, 'x-partner-timestamp': partnerTimestamp, 'x-partner-signature': partnerSignature } })).statusCode,
+      (
+        await rest.inject({
+          method: 'GET',
+          url: listPath,
+          headers: {
+            'x-partner-key-id': hmac.credential_key,
+            'x-partner-timestamp': partnerTimestamp,
+            'x-partner-signature': partnerSignature,
+          },
+        })
+      ).statusCode,
     ).toBe(200);
 
     // Internal key, right and wrong.
     keep('internal API key', stack.config.secrets.internalApiKey);
     const internal = { 'x-internal-api-key': stack.config.secrets.internalApiKey, 'x-merchant-id': DEMO.merchantId };
     expect((await rest.inject({ method: 'GET', url: '/poslite/catalog/outlets', headers: internal })).statusCode).toBe(200);
-    expect((await rest.inject({ method: 'GET', url: '/poslite/catalog/outlets', headers: { ...internal, 'x-internal-api-key': `${internal['x-internal-api-key']}x` } })).statusCode).toBe(401);
+    expect(
+      (
+        await rest.inject({
+          method: 'GET',
+          url: '/poslite/catalog/outlets',
+          headers: { ...internal, 'x-internal-api-key': `${internal['x-internal-api-key']}x` },
+        })
+      ).statusCode,
+    ).toBe(401);
 
     // A phone login: OTP code (a wrong one first), access and refresh tokens, a refresh.
     const phone = '+6281299887766';
     const address = freshAddress();
-    const sent = await rest.inject({ method: 'POST', url: '/auth/request-otp', payload: { phone, device_id: 'log-scan-device-0001' }, remoteAddress: address });
+    const sent = await rest.inject({
+      method: 'POST',
+      url: '/auth/request-otp',
+      payload: { phone, device_id: 'log-scan-device-0001' },
+      remoteAddress: address,
+    });
     expect(sent.statusCode).toBe(200);
     const code = ((await listOutbox(stack.config, url, { phone })).find((m) => m.template === 'otp')!.parameters as { code: string }).code;
     keep('OTP code', code);
     const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
     const verify = (c: string) =>
-      rest.inject({ method: 'POST', url: '/auth/verify-otp', payload: { request_id: sent.json().request_id, phone, code: c, device_id: 'log-scan-device-0001' }, remoteAddress: address });
+      rest.inject({
+        method: 'POST',
+        url: '/auth/verify-otp',
+        payload: { request_id: sent.json().request_id, phone, code: c, device_id: 'log-scan-device-0001' },
+        remoteAddress: address,
+      });
     expect((await verify(wrong)).statusCode).toBe(400);
     const session = (await verify(code)).json();
     keep('user access token', session.access_token);
     keep('user refresh token', session.refresh_token);
     keep('trusted device id', 'log-scan-device-0001');
-    expect((await rest.inject({ method: 'GET', url: '/auth/profile', headers: { authorization: `Bearer ${session.access_token}` } })).statusCode).toBe(200);
+    expect(
+      (await rest.inject({ method: 'GET', url: '/auth/profile', headers: { authorization: `Bearer ${session.access_token}` } })).statusCode,
+    ).toBe(200);
     const refreshed = await rest.inject({ method: 'POST', url: '/auth/refresh', payload: { refresh_token: session.refresh_token } });
     keep('rotated refresh token', refreshed.json().refresh_token);
 
@@ -111,7 +203,10 @@ describe('secrets absent from the logs of the whole stack', () => {
     expect((await postGraphQL(stack, { query: '{ partners { code } }' }, operator)).status).toBe(200);
 
     // A bank webhook: endpoint secret issued, a lifecycle event signed with it and delivered.
-    const endpoint = await setBankWebhook(stack.config, url, { bankCode: DEMO.bank.code, url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook` });
+    const endpoint = await setBankWebhook(stack.config, url, {
+      bankCode: DEMO.bank.code,
+      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`,
+    });
     keep('webhook secret', endpoint.webhook_secret);
     await changeMerchantStatus(stack.config, url, { merchantId: DEMO.merchantId, targetStatus: 'suspended', reason: 'violation' });
     // The dispatcher runs beside the merchant process in production; here one pass, its log lines captured too.
@@ -119,7 +214,11 @@ describe('secrets absent from the logs of the whole stack', () => {
     const capture = (level: string) => (obj: object, msg: string) => void dispatcherLogs.push(JSON.stringify({ level, ...obj, msg }));
     const orm = await openSubgraphOrm(merchantSubgraph, stack.config, url);
     try {
-      await new WebhookDispatcher({ knex: orm.em.getKnex(), box: secretBoxFor(stack.config), log: { info: capture('info'), warn: capture('warn'), error: capture('error') } }).runOnce();
+      await new WebhookDispatcher({
+        knex: orm.em.getKnex(),
+        box: secretBoxFor(stack.config),
+        log: { info: capture('info'), warn: capture('warn'), error: capture('error') },
+      }).runOnce();
     } finally {
       await orm.close();
     }

@@ -1,5 +1,5 @@
-import { DEMO } from '../../lib/demo/demo-ids';
-import { issuePartnerCredential } from '../../scripts/database-tasks';
+import { DEMO } from '@lib/demo/demo-ids';
+import { issuePartnerCredential } from '@scripts/database-tasks';
 import { hmacHex, rfc3339Now, tableCounts } from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -63,7 +63,14 @@ describe('signed requests: tampering and replay', () => {
   let seq = 0;
 
   const event = () =>
-    JSON.stringify({ external_event_id: `sig-${++seq}`, event_type: 'transaction.success', nmid: DEMO.outlets[0].nmid, gross_amount: 15_000, transaction_code: `SIG-${seq}`, transaction_at: rfc3339Now() });
+    JSON.stringify({
+      external_event_id: `sig-${++seq}`,
+      event_type: 'transaction.success',
+      nmid: DEMO.outlets[0].nmid,
+      gross_amount: 15_000,
+      transaction_code: `SIG-${seq}`,
+      transaction_at: rfc3339Now(),
+    });
   const settlement = () =>
     JSON.stringify({
       external_event_id: `sig-s-${++seq}`,
@@ -131,14 +138,26 @@ describe('signed requests: tampering and replay', () => {
     const target = scheme.query ? `${scheme.path}?${scheme.query}` : scheme.path;
     const body = scheme.body();
     const timestamp = rfc3339Now();
-    return { method: scheme.method, target, body, keyId: scheme.keyId(), timestamp, signature: hmacHex(scheme.secret(), `${scheme.method}\n${target}\n${timestamp}\n${body}`) };
+    return {
+      method: scheme.method,
+      target,
+      body,
+      keyId: scheme.keyId(),
+      timestamp,
+      signature: hmacHex(scheme.secret(), `${scheme.method}\n${target}\n${timestamp}\n${body}`),
+    };
   }
 
   const send = (scheme: Scheme, s: Signed) =>
     stack.rest.inject({
       method: s.method as 'GET',
       url: s.target,
-      headers: { [scheme.headers.keyId]: s.keyId, [scheme.headers.timestamp]: s.timestamp, [scheme.headers.signature]: s.signature, ...(s.body ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        [scheme.headers.keyId]: s.keyId,
+        [scheme.headers.timestamp]: s.timestamp,
+        [scheme.headers.signature]: s.signature,
+        ...(s.body ? { 'content-type': 'application/json' } : {}),
+      },
       ...(s.body ? { payload: s.body } : {}),
     });
 
@@ -163,7 +182,9 @@ describe('signed requests: tampering and replay', () => {
 
   // A GET's body is never read (the routes have no body schema) and is signed as empty: body tampering applies to POSTs.
   const cases = SCHEMES.flatMap((scheme) =>
-    TAMPERINGS.filter(([what]) => scheme.method !== 'GET' || !what.startsWith('body') && !what.startsWith('one body')).map(([what, tamper]) => [scheme.name, what, scheme, tamper] as const),
+    TAMPERINGS.filter(([what]) => scheme.method !== 'GET' || (!what.startsWith('body') && !what.startsWith('one body'))).map(
+      ([what, tamper]) => [scheme.name, what, scheme, tamper] as const,
+    ),
   );
   it.each(cases)('%s with %s → 401, nothing stored', async (_name, what, scheme, tamper) => {
     const before = await tableCounts(stack.database.adminUrl);

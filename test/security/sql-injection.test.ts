@@ -1,6 +1,6 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEMO } from '../../lib/demo/demo-ids';
-import type { RestRoute } from '../../lib/rest/route';
+import { DEMO } from '@lib/demo/demo-ids';
+import type { RestRoute } from '@lib/rest/route';
 import { adminQuery } from '../support/test-database';
 import {
   ALL_ROUTES,
@@ -21,7 +21,15 @@ import type { TestStack } from '../support/test-stack';
  * plausible and authenticated as a demo tenant: never a 5xx, never another tenant's data in the answer, and no
  * table lost or lost rows.
  */
-const PAYLOADS = ["' or 1=1 --", '"; drop table merchant.merchants; --', "x'); delete from catalog.products; --", '\u0000', '%27', '\u2019 or \u20181\u2019=\u20181', "1' union select null, version() --"];
+const PAYLOADS = [
+  "' or 1=1 --",
+  '"; drop table merchant.merchants; --',
+  "x'); delete from catalog.products; --",
+  '\u0000',
+  '%27',
+  '\u2019 or \u20181\u2019=\u20181',
+  "1' union select null, version() --",
+];
 
 /** Names and ids of tenants none of the suite's callers may see. */
 const FOREIGN = [DEMO.otherMerchants[0].id, DEMO.otherMerchants[0].name, DEMO.otherMerchants[0].outlets[0].nmid, 'PostgreSQL 1'];
@@ -63,7 +71,9 @@ describe('SQL injection in every string parameter', () => {
         if (slot.where === 'body' && body) body[slot.name] = payload;
         const query = slot.where === 'query' ? `${encodeURIComponent(slot.name)}=${encodeURIComponent(payload)}` : undefined;
         const path = slot.where === 'path' ? pathOf(route, { [slot.name]: payload }) : undefined;
-        const res = await stack.rest.inject(authedRequest(route, credentials, { path, query, body: body ? JSON.stringify(body) : undefined }));
+        const res = await stack.rest.inject(
+          authedRequest(route, credentials, { path, query, body: body ? JSON.stringify(body) : undefined }),
+        );
         const context = `${slot.where} ${slot.name} = ${JSON.stringify(payload)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
         expect([context, res.statusCode < 500]).toEqual([context, true]);
         expect([context, FOREIGN.filter((marker) => res.body.includes(marker))]).toEqual([context, []]);
@@ -75,7 +85,11 @@ describe('SQL injection in every string parameter', () => {
   });
 
   it('leaves every table in place', async () => {
-    const [{ n }] = await adminQuery<{ n: number }>(stack.database.adminUrl, `select count(*)::int as n from merchant.merchants where id = $1`, [DEMO.merchantId]);
+    const [{ n }] = await adminQuery<{ n: number }>(
+      stack.database.adminUrl,
+      `select count(*)::int as n from merchant.merchants where id = $1`,
+      [DEMO.merchantId],
+    );
     expect(n).toBe(1);
   });
 });

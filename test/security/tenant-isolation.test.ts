@@ -1,7 +1,17 @@
 import type { InjectOptions } from 'fastify';
-import { DEMO } from '../../lib/demo/demo-ids';
-import { createBank, grantPartnerAccess, onboardMerchant, ungrantPartnerAccess } from '../../scripts/database-tasks';
-import { ALL_ROUTES, type Credentials, SECURITY_STACK_ENV, authHeaders, authKindOf, demoCredentials, hmacHex, pathOf, rfc3339Now } from '../support/route-requests';
+import { DEMO } from '@lib/demo/demo-ids';
+import { createBank, grantPartnerAccess, onboardMerchant, ungrantPartnerAccess } from '@scripts/database-tasks';
+import {
+  ALL_ROUTES,
+  type Credentials,
+  SECURITY_STACK_ENV,
+  authHeaders,
+  authKindOf,
+  demoCredentials,
+  hmacHex,
+  pathOf,
+  rfc3339Now,
+} from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 /**
@@ -12,12 +22,25 @@ import { type TestStack, startTestStack } from '../support/test-stack';
 describe('tenant isolation', () => {
   let stack: TestStack;
   let credentials: Credentials;
-  const ids = { otherBankMerchant: '', otherBankNmid: 'ID1026112288801', invisibleMerchant: '', otherBankInvisible: '', foreignCategory: '', foreignProduct: '' };
+  const ids = {
+    otherBankMerchant: '',
+    otherBankNmid: 'ID1026112288801',
+    invisibleMerchant: '',
+    otherBankInvisible: '',
+    foreignCategory: '',
+    foreignProduct: '',
+  };
   let bankX = { keyId: '', secret: '' };
   const otherMerchant = DEMO.otherMerchants[0];
   const [ownMerchant, ownOutlet] = [DEMO.merchantId, DEMO.outlets[0].id];
 
-  const as = (kind: 'bank-lookup' | 'partner' | 'pos-user' | 'pos-internal', method: string, url: string, body?: unknown, headers: Record<string, string> = {}): InjectOptions => {
+  const as = (
+    kind: 'bank-lookup' | 'partner' | 'pos-user' | 'pos-internal',
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): InjectOptions => {
     const raw = body === undefined ? '' : JSON.stringify(body);
     return {
       method: method as 'GET',
@@ -32,14 +55,32 @@ describe('tenant isolation', () => {
     credentials = await demoCredentials(stack);
     const created = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKX', name: 'Bank X', tier: 'external' });
     bankX = { keyId: created.lookup_key_id, secret: created.lookup_secret };
-    ids.otherBankMerchant = (await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko Bank X', bankCode: 'BANKX', nmids: [ids.otherBankNmid], outlets: 1 })).merchant_id;
+    ids.otherBankMerchant = (
+      await onboardMerchant(stack.config, stack.database.adminUrl, {
+        name: 'Toko Bank X',
+        bankCode: 'BANKX',
+        nmids: [ids.otherBankNmid],
+        outlets: 1,
+      })
+    ).merchant_id;
     // Of the caller's own bank, but with no NMID yet: not visible to a bank (DESIGN.md §9).
-    ids.invisibleMerchant = (await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko Belum Aktif', bankCode: DEMO.bank.code, nmids: [], outlets: 1 })).merchant_id;
-    ids.otherBankInvisible = (await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko X Belum Aktif', bankCode: 'BANKX', nmids: [], outlets: 1 })).merchant_id;
+    ids.invisibleMerchant = (
+      await onboardMerchant(stack.config, stack.database.adminUrl, {
+        name: 'Toko Belum Aktif',
+        bankCode: DEMO.bank.code,
+        nmids: [],
+        outlets: 1,
+      })
+    ).merchant_id;
+    ids.otherBankInvisible = (
+      await onboardMerchant(stack.config, stack.database.adminUrl, { name: 'Toko X Belum Aktif', bankCode: 'BANKX', nmids: [], outlets: 1 })
+    ).merchant_id;
     const asOther = { 'x-merchant-id': otherMerchant.id };
     const category = await stack.rest.inject(as('pos-internal', 'POST', '/poslite/catalog/categories', { name: 'Kategori Lain' }, asOther));
     ids.foreignCategory = category.json().id;
-    const product = await stack.rest.inject(as('pos-internal', 'POST', '/poslite/catalog/products', { name: 'Produk Lain', sku: 'LAIN-1', sell_price_amount: 5000 }, asOther));
+    const product = await stack.rest.inject(
+      as('pos-internal', 'POST', '/poslite/catalog/products', { name: 'Produk Lain', sku: 'LAIN-1', sell_price_amount: 5000 }, asOther),
+    );
     ids.foreignProduct = product.json().id;
     expect([category.statusCode, product.statusCode]).toEqual([201, 201]);
   });
@@ -50,7 +91,11 @@ describe('tenant isolation', () => {
       ['a referred merchant (in scope)', () => `/api/partner/v1/merchants/${ownMerchant}/transactions`, 200],
       ['a merchant outside the scope', () => `/api/partner/v1/merchants/${otherMerchant.id}/transactions`, 403],
       ['another bank’s merchant', () => `/api/partner/v1/merchants/${ids.otherBankMerchant}/scoring-summary`, 403],
-      ['another merchant’s outlet under an own merchant', () => `/api/partner/v1/merchants/${ownMerchant}/outlets/${otherMerchant.outlets[0].id}`, 404],
+      [
+        'another merchant’s outlet under an own merchant',
+        () => `/api/partner/v1/merchants/${ownMerchant}/outlets/${otherMerchant.outlets[0].id}`,
+        404,
+      ],
       ['another partner’s id in the path', () => `/api/partner/v1/partners/${otherMerchant.id}/referral-merchants`, 403],
     ];
     it.each(cases)('%s → %i', async (_what, url, status) => {
@@ -60,9 +105,17 @@ describe('tenant isolation', () => {
 
     it('a consent grants access, its revocation ends it at once', async () => {
       const url = `/api/partner/v1/merchants/${otherMerchant.id}/scoring-summary`;
-      await grantPartnerAccess(stack.config, stack.database.adminUrl, { partnerCode: DEMO.partner.code, merchantId: otherMerchant.id, type: 'consent' });
+      await grantPartnerAccess(stack.config, stack.database.adminUrl, {
+        partnerCode: DEMO.partner.code,
+        merchantId: otherMerchant.id,
+        type: 'consent',
+      });
       expect((await stack.rest.inject(as('partner', 'GET', url))).statusCode).toBe(200);
-      await ungrantPartnerAccess(stack.config, stack.database.adminUrl, { partnerCode: DEMO.partner.code, merchantId: otherMerchant.id, type: 'consent' });
+      await ungrantPartnerAccess(stack.config, stack.database.adminUrl, {
+        partnerCode: DEMO.partner.code,
+        merchantId: otherMerchant.id,
+        type: 'consent',
+      });
       expect((await stack.rest.inject(as('partner', 'GET', url))).statusCode).toBe(403);
     });
   });
@@ -87,7 +140,15 @@ describe('tenant isolation', () => {
     it('another bank (not tier 1) does not see its own merchant before activation, nor the demo bank’s', async () => {
       const lookup = (url: string) => {
         const timestamp = rfc3339Now();
-        return stack.rest.inject({ method: 'GET', url, headers: { 'x-api-key-id': bankX.keyId, 'x-timestamp': timestamp, 'x-signature': hmacHex(bankX.secret, `GET\n${url}\n${timestamp}\n`) } });
+        return stack.rest.inject({
+          method: 'GET',
+          url,
+          headers: {
+            'x-api-key-id': bankX.keyId,
+            'x-timestamp': timestamp,
+            'x-signature': hmacHex(bankX.secret, `GET\n${url}\n${timestamp}\n`),
+          },
+        });
       };
       expect((await lookup(`/api/psp/v1/merchants/${ids.otherBankMerchant}`)).statusCode).toBe(200);
       expect((await lookup(`/api/psp/v1/merchants/${ids.otherBankInvisible}`)).statusCode).toBe(404);
@@ -121,16 +182,19 @@ describe('tenant isolation', () => {
       ['app (demo owner)', 'pos-user', '/merchant/poslite'],
       ['service (X-Merchant-ID of the demo merchant)', 'pos-internal', '/poslite'],
     ] as const;
-    it.each(surfaces.flatMap(([surface, kind, prefix]) => foreign.map(([what, method, path, body]) => [surface, what, kind, prefix, method, path, body] as const)))(
-      '%s: %s → 404',
-      async (_surface, _what, kind, prefix, method, path, body) => {
-        const res = await stack.rest.inject(as(kind, method, `${prefix}${path()}`, body));
-        expect([res.statusCode, res.json()]).toEqual([404, { error: expect.any(String), code: 'not_found' }]);
-      },
-    );
+    it.each(
+      surfaces.flatMap(([surface, kind, prefix]) =>
+        foreign.map(([what, method, path, body]) => [surface, what, kind, prefix, method, path, body] as const),
+      ),
+    )('%s: %s → 404', async (_surface, _what, kind, prefix, method, path, body) => {
+      const res = await stack.rest.inject(as(kind, method, `${prefix}${path()}`, body));
+      expect([res.statusCode, res.json()]).toEqual([404, { error: expect.any(String), code: 'not_found' }]);
+    });
 
     it('the other merchant’s objects are untouched and its own outlet is reachable', async () => {
-      const still = await stack.rest.inject(as('pos-internal', 'GET', `/poslite/catalog/categories/${ids.foreignCategory}`, undefined, { 'x-merchant-id': otherMerchant.id }));
+      const still = await stack.rest.inject(
+        as('pos-internal', 'GET', `/poslite/catalog/categories/${ids.foreignCategory}`, undefined, { 'x-merchant-id': otherMerchant.id }),
+      );
       expect([still.statusCode, still.json().name]).toEqual([200, 'Kategori Lain']);
       expect((await stack.rest.inject(as('pos-user', 'GET', `/merchant/poslite/catalog/outlets/${ownOutlet}`))).statusCode).toBe(200);
     });
@@ -138,15 +202,25 @@ describe('tenant isolation', () => {
 
   describe('credentials required', () => {
     const guarded = ALL_ROUTES.filter((route) => authKindOf(route) !== 'public');
-    it.each(guarded.map((route) => [`${route.method} ${route.url}`, route] as const))('%s without its credential → 401', async (_name, route) => {
-      const res = await stack.rest.inject({ method: route.method as 'GET', url: pathOf(route) });
-      expect([res.statusCode, res.json().code]).toEqual([401, 'unauthorized']);
-    });
+    it.each(guarded.map((route) => [`${route.method} ${route.url}`, route] as const))(
+      '%s without its credential → 401',
+      async (_name, route) => {
+        const res = await stack.rest.inject({ method: route.method as 'GET', url: pathOf(route) });
+        expect([res.statusCode, res.json().code]).toEqual([401, 'unauthorized']);
+      },
+    );
 
     const internal = ALL_ROUTES.filter((route) => ['internal', 'pos-internal'].includes(authKindOf(route)));
-    it.each(internal.map((route) => [`${route.method} ${route.url}`, route] as const))('%s with a wrong internal key → 401', async (_name, route) => {
-      const res = await stack.rest.inject({ method: route.method as 'GET', url: pathOf(route), headers: { 'x-internal-api-key': `${stack.config.secrets.internalApiKey}x`, 'x-merchant-id': ownMerchant } });
-      expect([res.statusCode, res.json().code]).toEqual([401, 'unauthorized']);
-    });
+    it.each(internal.map((route) => [`${route.method} ${route.url}`, route] as const))(
+      '%s with a wrong internal key → 401',
+      async (_name, route) => {
+        const res = await stack.rest.inject({
+          method: route.method as 'GET',
+          url: pathOf(route),
+          headers: { 'x-internal-api-key': `${stack.config.secrets.internalApiKey}x`, 'x-merchant-id': ownMerchant },
+        });
+        expect([res.statusCode, res.json().code]).toEqual([401, 'unauthorized']);
+      },
+    );
   });
 });

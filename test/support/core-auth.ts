@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import { signUserAccessToken } from '../../lib/auth/user-token';
+import { signUserAccessToken } from '@lib/auth/user-token';
 import { adminQuery } from './test-database';
 import type { TestStack } from './test-stack';
 

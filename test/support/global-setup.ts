@@ -2,11 +2,11 @@
 import { removeGlobalsAddedSinceStart } from './globals-snapshot';
 import 'reflect-metadata';
 import path from 'node:path';
-import { loadConfig } from '../../lib/config/config';
-import { ensureDatabase } from '../../lib/db/bootstrap';
-import { withDatabase } from '../../lib/db/database-urls';
-import { type EmbeddedServer, startEmbeddedPostgres } from '../../lib/db/embedded-postgres';
-import { migrateAll, seedDemo, seedReference } from '../../scripts/database-tasks';
+import { loadConfig } from '@lib/config/config';
+import { ensureDatabase } from '@lib/db/bootstrap';
+import { withDatabase } from '@lib/db/database-urls';
+import { type EmbeddedServer, startEmbeddedPostgres } from '@lib/db/embedded-postgres';
+import { migrateAll, seedDemo, seedReference } from '@scripts/database-tasks';
 import { ADMIN_URL_ENV, TEMPLATE_ENV, TEST_DB_PREFIX, adminQuery } from './test-database';
 
 declare global {

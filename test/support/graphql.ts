@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import type { OperatorRole } from '../../lib/auth/operator-roles';
-import { signOperatorToken } from '../../lib/auth/operator-token';
+import type { OperatorRole } from '@lib/auth/operator-roles';
+import { signOperatorToken } from '@lib/auth/operator-token';
 import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
 import type { TestStack } from './test-stack';
@@ -14,7 +14,11 @@ export interface GraphQLAnswer<T = any> {
 }
 
 /** One POST to the gateway's /graphql (a real HTTP request), body as given. */
-export async function postGraphQL<T = any>(stack: TestStack, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<GraphQLAnswer<T>> {
+export async function postGraphQL<T = any>(
+  stack: TestStack,
+  body: Record<string, unknown>,
+  headers: Record<string, string> = {},
+): Promise<GraphQLAnswer<T>> {
   const response = await request(stack.gatewayUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -24,7 +28,12 @@ export async function postGraphQL<T = any>(stack: TestStack, body: Record<string
   return { status: response.statusCode, ...json };
 }
 
-export function gql<T = any>(stack: TestStack, query: string, variables: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<GraphQLAnswer<T>> {
+export function gql<T = any>(
+  stack: TestStack,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<GraphQLAnswer<T>> {
   return postGraphQL<T>(stack, { query, variables }, headers);
 }
 
@@ -51,7 +60,11 @@ export async function memberHeaders(
 ): Promise<{ headers: { authorization: string }; userId: string; memberId: string }> {
   const userId = uuidv7();
   const memberId = uuidv7();
-  await adminQuery(stack.database.adminUrl, `insert into merchant.users (id, phone, created_at, updated_at) values ($1, $2, now(), now())`, [userId, phone]);
+  await adminQuery(
+    stack.database.adminUrl,
+    `insert into merchant.users (id, phone, created_at, updated_at) values ($1, $2, now(), now())`,
+    [userId, phone],
+  );
   await adminQuery(
     stack.database.adminUrl,
     `insert into merchant.merchant_users (id, merchant_id, user_id, role, outlet_ids, terminal_id, created_at) values ($1, $2, $3, $4, $5, $6, now())`,

@@ -9,7 +9,9 @@ export interface RecordedRequest {
   json: any;
 }
 
-export type Responder = (request: RecordedRequest) => { status: number; body?: unknown; contentType?: string } | Promise<{ status: number; body?: unknown; contentType?: string }>;
+export type Responder = (
+  request: RecordedRequest,
+) => { status: number; body?: unknown; contentType?: string } | Promise<{ status: number; body?: unknown; contentType?: string }>;
 
 /**
  * A real local HTTP server standing in for an outside party (push or messaging provider, identity provider):

@@ -15,7 +15,11 @@ export interface PosActor {
 export async function posActor(stack: TestStack, merchantId: string): Promise<PosActor> {
   const userId = randomUUID();
   const phone = `+6281${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
-  await adminQuery(stack.database.adminUrl, `insert into merchant.users (id, phone, created_at, updated_at) values ($1, $2, now(), now())`, [userId, phone]);
+  await adminQuery(
+    stack.database.adminUrl,
+    `insert into merchant.users (id, phone, created_at, updated_at) values ($1, $2, now(), now())`,
+    [userId, phone],
+  );
   await adminQuery(
     stack.database.adminUrl,
     `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,

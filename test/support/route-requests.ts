@@ -2,13 +2,13 @@ import { createHmac } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { DEMO } from '../../lib/demo/demo-ids';
-import type { RestRoute } from '../../lib/rest/route';
-import { REST_ADAPTERS } from '../../rest-adapters';
-import { internalAuth, userAuth } from '../../rest-adapters/core/auth/user-auth';
-import { posInternalAuth, posUserAuth } from '../../rest-adapters/core/routes/poslite/pos-route';
-import { messagingSignature } from '../../rest-adapters/core/routes/webhooks/messaging-status';
-import { partnerAuth } from '../../rest-adapters/partner/auth/partner-auth';
+import { DEMO } from '@lib/demo/demo-ids';
+import type { RestRoute } from '@lib/rest/route';
+import { REST_ADAPTERS } from '@rest-adapters';
+import { internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';
+import { posInternalAuth, posUserAuth } from '@rest-adapters/core/routes/poslite/pos-route';
+import { messagingSignature } from '@rest-adapters/core/routes/webhooks/messaging-status';
+import { partnerAuth } from '@rest-adapters/partner/auth/partner-auth';
 import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
 import { exportJWK, generateKeyPair } from 'jose';
@@ -20,7 +20,8 @@ import { type TestStack, startTestStack } from './test-stack';
  * added by another adapter is picked up; one with an authenticator unknown here fails loudly), signed requests,
  * values derived from the route's JSON schemas, and a fingerprint of every table's row count.
  */
-export type AuthKind = 'public' | 'bank-lookup' | 'bank-event' | 'partner' | 'user' | 'internal' | 'pos-internal' | 'pos-user' | 'messaging';
+export type AuthKind =
+  'public' | 'bank-lookup' | 'bank-event' | 'partner' | 'user' | 'internal' | 'pos-internal' | 'pos-user' | 'messaging';
 
 export const ALL_ROUTES: RestRoute[] = REST_ADAPTERS.flatMap((adapter) => adapter.routes);
 
@@ -64,10 +65,17 @@ export async function demoCredentials(stack: TestStack): Promise<Credentials> {
   const token = await stack.rest.inject({
     method: 'POST',
     url: '/api/partner/v1/auth/token',
-    payload: { credential_key: DEMO.partner.credentials.contractA.credentialKey, credential_secret: DEMO.partner.credentials.contractA.secret },
+    payload: {
+      credential_key: DEMO.partner.credentials.contractA.credentialKey,
+      credential_secret: DEMO.partner.credentials.contractA.secret,
+    },
   });
   if (token.statusCode !== 200) throw new Error(`partner token: ${token.statusCode} ${token.body}`);
-  return { userAuthorization: authorization, partnerAuthorization: `Bearer ${token.json().access_token}`, internalKey: stack.config.secrets.internalApiKey };
+  return {
+    userAuthorization: authorization,
+    partnerAuthorization: `Bearer ${token.json().access_token}`,
+    internalKey: stack.config.secrets.internalApiKey,
+  };
 }
 
 export const rfc3339Now = (shiftSecs = 0) => new Date(Date.now() + shiftSecs * 1000).toISOString();
@@ -77,7 +85,13 @@ export function hmacHex(secret: string, message: string): string {
 }
 
 /** Headers that authenticate `method target body` for a route of this kind (target = path with query, as sent). */
-export function authHeaders(kind: AuthKind, credentials: Credentials, method: string, target: string, rawBody: string): Record<string, string> {
+export function authHeaders(
+  kind: AuthKind,
+  credentials: Credentials,
+  method: string,
+  target: string,
+  rawBody: string,
+): Record<string, string> {
   const timestamp = rfc3339Now();
   switch (kind) {
     case 'public':
@@ -118,7 +132,9 @@ const DEMO_PARAMS: Record<string, string> = {
 };
 
 export function pathOf(route: RestRoute, params: Record<string, string> = {}): string {
-  return route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) => encodeURIComponent(params[name] ?? DEMO_PARAMS[name] ?? DEMO.merchantId));
+  return route.url.replace(/:([A-Za-z_]+)/g, (_m, name: string) =>
+    encodeURIComponent(params[name] ?? DEMO_PARAMS[name] ?? DEMO.merchantId),
+  );
 }
 
 export function paramNames(route: RestRoute): string[] {
@@ -133,9 +149,18 @@ export function authedRequest(
 ): InjectOptions {
   const target = `${parts.path ?? pathOf(route)}${parts.query ? `?${parts.query}` : ''}`;
   const rawBody = parts.body ?? '';
-  const headers: Record<string, string> = { ...authHeaders(authKindOf(route), credentials, route.method as string, target, rawBody), ...parts.headers };
+  const headers: Record<string, string> = {
+    ...authHeaders(authKindOf(route), credentials, route.method as string, target, rawBody),
+    ...parts.headers,
+  };
   if (parts.body !== undefined && parts.contentType !== null) headers['content-type'] = parts.contentType ?? 'application/json';
-  return { method: route.method as InjectOptions['method'], url: target, headers, ...(parts.body !== undefined ? { payload: rawBody } : {}), remoteAddress: nextAddress() };
+  return {
+    method: route.method as InjectOptions['method'],
+    url: target,
+    headers,
+    ...(parts.body !== undefined ? { payload: rawBody } : {}),
+    remoteAddress: nextAddress(),
+  };
 }
 
 let addressSeq = 0;
@@ -253,4 +278,3 @@ export async function startSecurityStack(): Promise<{ stack: TestStack; credenti
     },
   };
 }
-

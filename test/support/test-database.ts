@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { withDatabase } from '../../lib/db/database-urls';
+import { withDatabase } from '@lib/db/database-urls';
 
 /** Set by the global setup for every worker. */
 export const ADMIN_URL_ENV = 'QRIS_TEST_ADMIN_URL';
@@ -13,7 +13,11 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function adminQuery<T extends object = Record<string, unknown>>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+export async function adminQuery<T extends object = Record<string, unknown>>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {

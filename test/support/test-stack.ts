@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '../../lib/config/config';
-import { createSubgraphApp } from '../../lib/federation/subgraph-definition';
-import { createRestApp } from '../../lib/rest/rest-app';
-import { createGatewayApp } from '../../gateway/src/app';
-import { REST_ADAPTERS } from '../../rest-adapters';
-import { SUBGRAPHS } from '../../subgraphs';
+import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
+import { createSubgraphApp } from '@lib/federation/subgraph-definition';
+import { createRestApp } from '@lib/rest/rest-app';
+import { createGatewayApp } from '@gateway/src/app';
+import { REST_ADAPTERS } from '@rest-adapters';
+import { SUBGRAPHS } from '@subgraphs';
 import { type TestDatabase, cloneTemplateDatabase } from './test-database';
 
 export interface LogLine {
@@ -41,7 +41,11 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
 
   const subgraphs = {} as TestStack['subgraphs'];
   const startSubgraph = async (name: SubgraphName, port = 0) => {
-    const app = await createSubgraphApp(SUBGRAPHS.find((s) => s.name === name)!, config, { logStream });
+    const app = await createSubgraphApp(
+      SUBGRAPHS.find((s) => s.name === name)!,
+      config,
+      { logStream },
+    );
     const address = await app.listen({ host: '127.0.0.1', port });
     subgraphs[name] = { app, url: `${address}/graphql` };
   };

@@ -1,6 +1,6 @@
 import { type JWTPayload, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { Config } from '../../../lib/config/config';
-import { HttpError } from '../../../lib/rest/error-body';
+import type { Config } from '@lib/config/config';
+import { HttpError } from '@lib/rest/error-body';
 
 /** jose errors that mean "this token is not acceptable" (401); any other failure is the key source's (502). */
 const TOKEN_ERRORS = new Set([
@@ -23,7 +23,11 @@ const TOKEN_ERRORS = new Set([
 const keySets = new Map<string, ReturnType<typeof createRemoteJWKSet>>();
 function keySetOf(url: string, timeoutMs: number) {
   let keySet = keySets.get(url);
-  if (!keySet) keySets.set(url, (keySet = createRemoteJWKSet(new URL(url), { timeoutDuration: timeoutMs, cooldownDuration: 30_000, cacheMaxAge: 600_000 })));
+  if (!keySet)
+    keySets.set(
+      url,
+      (keySet = createRemoteJWKSet(new URL(url), { timeoutDuration: timeoutMs, cooldownDuration: 30_000, cacheMaxAge: 600_000 })),
+    );
   return keySet;
 }
 
@@ -42,13 +46,20 @@ export interface ExternalIdentity {
  */
 export async function verifyExternalIdToken(idToken: string, config: Config): Promise<ExternalIdentity> {
   const { jwksUrl, issuer, audience, phoneClaim, timeoutMs } = config.externalVerifier;
-  if (!jwksUrl || !issuer || !audience) throw new HttpError(503, 'external_verifier_not_configured', 'external phone verification is not configured');
+  if (!jwksUrl || !issuer || !audience)
+    throw new HttpError(503, 'external_verifier_not_configured', 'external phone verification is not configured');
   let payload: JWTPayload;
   try {
-    ({ payload } = await jwtVerify(idToken, keySetOf(jwksUrl, timeoutMs), { algorithms: ['RS256'], issuer, audience, requiredClaims: ['exp'] }));
+    ({ payload } = await jwtVerify(idToken, keySetOf(jwksUrl, timeoutMs), {
+      algorithms: ['RS256'],
+      issuer,
+      audience,
+      requiredClaims: ['exp'],
+    }));
   } catch (error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string' && TOKEN_ERRORS.has(code)) throw new HttpError(401, 'invalid_external_token', 'the ID token is invalid or expired');
+    if (typeof code === 'string' && TOKEN_ERRORS.has(code))
+      throw new HttpError(401, 'invalid_external_token', 'the ID token is invalid or expired');
     throw new HttpError(502, 'external_verifier_unreachable', 'the identity provider’s keys could not be fetched');
   }
   const phone = payload[phoneClaim];

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { signUserAccessToken } from '../../../lib/auth/user-token';
-import type { Config } from '../../../lib/config/config';
+import { signUserAccessToken } from '@lib/auth/user-token';
+import type { Config } from '@lib/config/config';
 
 /** core-api.md §2 Session, exactly: the body of every login path and of refresh. */
 export const SessionBody = Type.Object(
@@ -12,7 +12,9 @@ export const SessionBody = Type.Object(
     verified: Type.Boolean({ description: 'The phone has been verified (always true for a session).' }),
     token_type: Type.Literal('Bearer'),
     access_token: Type.String({ description: 'HS256 JWT, 3600 s; send as `Authorization: Bearer <access_token>`.' }),
-    refresh_token: Type.String({ description: 'Opaque, single use: POST /auth/refresh returns the next one; a reused one ends the session.' }),
+    refresh_token: Type.String({
+      description: 'Opaque, single use: POST /auth/refresh returns the next one; a reused one ends the session.',
+    }),
     expires_in_secs: Type.Integer({ description: 'Lifetime of the access token (3600).' }),
   },
   { additionalProperties: false, title: 'CoreSession' },
@@ -30,7 +32,10 @@ export const SESSION_GRANT_FIELDS = 'sessionId userId phone refreshToken';
 
 /** Signs the access token of a session the merchant subgraph opened (sub = user, sid = session). */
 export async function sessionBody(grant: SessionGrant, status: SessionBody['status'], config: Config): Promise<SessionBody> {
-  const { token, expiresInSecs } = await signUserAccessToken({ userId: grant.userId, sessionId: grant.sessionId }, config.secrets.userTokenSecret);
+  const { token, expiresInSecs } = await signUserAccessToken(
+    { userId: grant.userId, sessionId: grant.sessionId },
+    config.secrets.userTokenSecret,
+  );
   return {
     status,
     phone: grant.phone,

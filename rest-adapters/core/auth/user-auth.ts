@@ -1,11 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { Principal } from '../../../lib/auth/principal';
-import { verifyUserAccessToken } from '../../../lib/auth/user-token';
-import { HttpError } from '../../../lib/rest/error-body';
-import { loadOperation } from '../../../lib/rest/operation';
-import type { RouteRuntime } from '../../../lib/rest/route';
+import type { Principal } from '@lib/auth/principal';
+import { verifyUserAccessToken } from '@lib/auth/user-token';
+import { HttpError } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import type { RouteRuntime } from '@lib/rest/route';
 
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../../../lib/auth/hmac-signature';
-import type { Principal } from '../../../lib/auth/principal';
-import { verifyPartnerToken } from '../../../lib/auth/partner-token';
-import { HttpError } from '../../../lib/rest/error-body';
-import { loadOperation } from '../../../lib/rest/operation';
-import type { RouteRuntime } from '../../../lib/rest/route';
+import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
+import type { Principal } from '@lib/auth/principal';
+import { verifyPartnerToken } from '@lib/auth/partner-token';
+import { HttpError } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import type { RouteRuntime } from '@lib/rest/route';
 
 export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
 
@@ -23,7 +23,11 @@ interface Credential {
 }
 
 /** Partner HMAC mode (DESIGN.md §4): the bank-lookup pattern with these headers. */
-export const PARTNER_HMAC_HEADERS = { keyId: 'x-partner-key-id', timestamp: 'x-partner-timestamp', signature: 'x-partner-signature' } as const;
+export const PARTNER_HMAC_HEADERS = {
+  keyId: 'x-partner-key-id',
+  timestamp: 'x-partner-timestamp',
+  signature: 'x-partner-signature',
+} as const;
 
 const credentialOperation = loadOperation(__dirname, 'credential.graphql');
 const accessOperation = loadOperation(__dirname, 'merchant-access.graphql');
@@ -58,7 +62,12 @@ export async function partnerAuth(req: FastifyRequest, runtime: RouteRuntime): P
   const { credential, scopes } = usesHmac ? await fromSignature(req, runtime) : await fromBearer(authorization, runtime);
   req.rateLimitKey = `partner:${credential.id}`;
   req.rateLimitMax = credential.rateLimitPerMinute;
-  req.partnerCredential = { id: credential.id, credentialKey: credential.credentialKey, outletsEnabled: credential.outletsEnabled, partnerCode: credential.partner.code };
+  req.partnerCredential = {
+    id: credential.id,
+    credentialKey: credential.credentialKey,
+    outletsEnabled: credential.outletsEnabled,
+    partnerCode: credential.partner.code,
+  };
   return { kind: 'partner', partnerId: credential.partner.id, credentialId: credential.id, scopes, contract: credential.contract };
 }
 
@@ -69,7 +78,12 @@ async function fromBearer(authorization: string | undefined, runtime: RouteRunti
   const claims = await verifyPartnerToken(match[1], runtime.config.secrets.partnerTokenSecret);
   if (!claims) throw unauthorized('access token invalid or expired');
   const credential = await credentialOf(claims.credentialKey, runtime);
-  if (!usable(credential) || credential.id !== claims.credentialId || credential.authMode !== 'jwt' || credential.partner.id !== claims.partnerId) {
+  if (
+    !usable(credential) ||
+    credential.id !== claims.credentialId ||
+    credential.authMode !== 'jwt' ||
+    credential.partner.id !== claims.partnerId
+  ) {
     throw unauthorized('credential revoked or inactive');
   }
   // Scopes removed from the credential since the token was issued no longer apply.
@@ -81,12 +95,17 @@ async function fromSignature(req: FastifyRequest, runtime: RouteRuntime) {
   const timestamp = header(req, PARTNER_HMAC_HEADERS.timestamp);
   const signature = header(req, PARTNER_HMAC_HEADERS.signature);
   if (!keyId || !timestamp || !signature) {
-    const missing = [!keyId && PARTNER_HMAC_HEADERS.keyId, !timestamp && PARTNER_HMAC_HEADERS.timestamp, !signature && PARTNER_HMAC_HEADERS.signature];
+    const missing = [
+      !keyId && PARTNER_HMAC_HEADERS.keyId,
+      !timestamp && PARTNER_HMAC_HEADERS.timestamp,
+      !signature && PARTNER_HMAC_HEADERS.signature,
+    ];
     throw unauthorized(`missing ${missing.filter(Boolean).join(', ')}`);
   }
   const skew = skewSecs(timestamp);
   if (skew === null) throw unauthorized(`${PARTNER_HMAC_HEADERS.timestamp} must be RFC 3339 with an offset`);
-  if (skew > SIGNATURE_WINDOW_SECS) throw unauthorized(`${PARTNER_HMAC_HEADERS.timestamp} is more than ${SIGNATURE_WINDOW_SECS} s from now`);
+  if (skew > SIGNATURE_WINDOW_SECS)
+    throw unauthorized(`${PARTNER_HMAC_HEADERS.timestamp} is more than ${SIGNATURE_WINDOW_SECS} s from now`);
   const credential = await credentialOf(keyId, runtime);
   if (!usable(credential) || credential.authMode !== 'hmac' || !credential.secret) throw unauthorized('unknown or inactive key');
   const rawBody = typeof req.rawBody === 'string' ? req.rawBody : '';
@@ -104,15 +123,25 @@ async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promi
   const cacheMs = runtime.config.partnerCredentialCacheMs;
   const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
   if (cached) return cached.credential;
-  const { partnerCredential } = await runtime.run<{ partnerCredential: Credential | null }>(credentialOperation, { credentialKey }, { acting: undefined });
-  if (cacheMs > 0) credentials.set(credentialKey, { credential: partnerCredential }, { ttl: partnerCredential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS) });
+  const { partnerCredential } = await runtime.run<{ partnerCredential: Credential | null }>(
+    credentialOperation,
+    { credentialKey },
+    { acting: undefined },
+  );
+  if (cacheMs > 0)
+    credentials.set(
+      credentialKey,
+      { credential: partnerCredential },
+      { ttl: partnerCredential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS) },
+    );
   return partnerCredential;
 }
 
 /** Refuses (403 forbidden) a partner whose token lacks every one of `scopes` (any one suffices, e.g. scoring.read or risk-summary.read). */
 export function requireScope(principal: Principal | undefined, ...scopes: string[]): PartnerPrincipal {
   if (principal?.kind !== 'partner') throw new HttpError(403, 'forbidden', 'a partner credential is required');
-  if (!scopes.some((scope) => principal.scopes.includes(scope))) throw new HttpError(403, 'forbidden', `requires scope ${scopes.join(' or ')}`);
+  if (!scopes.some((scope) => principal.scopes.includes(scope)))
+    throw new HttpError(403, 'forbidden', `requires scope ${scopes.join(' or ')}`);
   return principal;
 }
 

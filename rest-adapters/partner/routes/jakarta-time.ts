@@ -2,7 +2,7 @@
  * Asia/Jakarta calendar arithmetic for Contract A (partner-api.md §2), on the shared zone calendar
  * (lib/time/zoned-time.ts): offsets from the IANA database, no fixed +07:00.
  */
-import { ZonedCalendar, addDays, mondayOf, nextMonthStart } from '../../../lib/time/zoned-time';
+import { ZonedCalendar, addDays, mondayOf, nextMonthStart } from '@lib/time/zoned-time';
 
 const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { HttpError } from '../../../lib/rest/error-body';
+import { HttpError } from '@lib/rest/error-body';
 import type { PartnerPrincipal } from '../auth/partner-auth';
 
 /**
@@ -17,7 +17,12 @@ const MERCHANT_STATUS: Record<string, PartnerMerchantStatus> = {
 };
 export type PartnerMerchantStatus = 'active' | 'pending_review' | 'inactive' | 'suspended';
 export const toPartnerMerchantStatus = (stored: string): PartnerMerchantStatus => MERCHANT_STATUS[stored] ?? 'inactive';
-export const MerchantStatusSchema = Type.Union([Type.Literal('active'), Type.Literal('pending_review'), Type.Literal('inactive'), Type.Literal('suspended')]);
+export const MerchantStatusSchema = Type.Union([
+  Type.Literal('active'),
+  Type.Literal('pending_review'),
+  Type.Literal('inactive'),
+  Type.Literal('suspended'),
+]);
 
 /** Stored transaction status → partner enum: cancelled is `failed`, reversed is `refunded`. */
 export type PartnerTransactionStatus = 'success' | 'pending' | 'failed' | 'refunded';
@@ -31,8 +36,14 @@ const TRANSACTION_STATUS: Record<string, PartnerTransactionStatus> = {
 };
 export const toPartnerTransactionStatus = (stored: string): PartnerTransactionStatus => TRANSACTION_STATUS[stored] ?? 'failed';
 /** The stored statuses behind one partner status (the filter of Contract B). */
-export const storedStatusesOf = (status: PartnerTransactionStatus): string[] => Object.keys(TRANSACTION_STATUS).filter((s) => TRANSACTION_STATUS[s] === status);
-export const TransactionStatusSchema = Type.Union([Type.Literal('success'), Type.Literal('pending'), Type.Literal('failed'), Type.Literal('refunded')]);
+export const storedStatusesOf = (status: PartnerTransactionStatus): string[] =>
+  Object.keys(TRANSACTION_STATUS).filter((s) => TRANSACTION_STATUS[s] === status);
+export const TransactionStatusSchema = Type.Union([
+  Type.Literal('success'),
+  Type.Literal('pending'),
+  Type.Literal('failed'),
+  Type.Literal('refunded'),
+]);
 
 /**
  * The acting principal for data operations after requireMerchantAccess / partnerMerchants: the partner,
@@ -44,7 +55,8 @@ export function scopedTo(principal: PartnerPrincipal, merchantIds: string[]): Pa
 
 /** The partner in the path must be the caller (403 forbidden otherwise: no probing of other partners). */
 export function requireOwnPartner(principal: PartnerPrincipal, partnerId: string): void {
-  if (principal.partnerId.toLowerCase() !== partnerId.toLowerCase()) throw new HttpError(403, 'forbidden', 'partner_id is not the calling partner');
+  if (principal.partnerId.toLowerCase() !== partnerId.toLowerCase())
+    throw new HttpError(403, 'forbidden', 'partner_id is not the calling partner');
 }
 
 export function partnerCodeOf(req: FastifyRequest): string {

@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import type { BankPrincipal } from '../../../lib/auth/bank-scope';
-import type { Principal } from '../../../lib/auth/principal';
-import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '../../../lib/auth/hmac-signature';
-import { HttpError } from '../../../lib/rest/error-body';
-import { loadOperation } from '../../../lib/rest/operation';
-import type { RouteRuntime } from '../../../lib/rest/route';
+import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { Principal } from '@lib/auth/principal';
+import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
+import { HttpError } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import type { RouteRuntime } from '@lib/rest/route';
 
 interface Credential {
   keyId: string;
@@ -44,7 +44,9 @@ export function bankSignature(scheme: Scheme) {
     const timestamp = header(req, headers.timestamp);
     const signature = header(req, headers.signature);
     if (!keyId || !timestamp || !signature) {
-      throw unauthorized(`missing ${[!keyId && headers.keyId, !timestamp && headers.timestamp, !signature && headers.signature].filter(Boolean).join(', ')}`);
+      throw unauthorized(
+        `missing ${[!keyId && headers.keyId, !timestamp && headers.timestamp, !signature && headers.signature].filter(Boolean).join(', ')}`,
+      );
     }
     const skew = skewSecs(timestamp);
     if (skew === null) throw unauthorized(`${headers.timestamp} must be RFC 3339 with an offset`);

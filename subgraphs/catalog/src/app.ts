@@ -1,4 +1,4 @@
-import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
+import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { catalogRequestScope } from './context';
 import { migrations } from './migrations';
 import { Category } from './modules/category/category.entity';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
+import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { CategoryService } from './modules/category/category.service';
 import { PosCategoryService } from './modules/category/pos-category.service';
 import { ProductService } from './modules/product/product.service';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runSubgraphProcess } from '../../../lib/federation/run-subgraph';
+import { runSubgraphProcess } from '@lib/federation/run-subgraph';
 import { catalogSubgraph } from './app';
 
 void runSubgraphProcess(catalogSubgraph);

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { categoryReference } from './modules/category/category.reference';
 import { CategoryResolver, MerchantCategoriesResolver } from './modules/category/category.resolver';
 import { PosCategoryResolver } from './modules/category/pos-category.resolver';

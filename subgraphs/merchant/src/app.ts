@@ -1,4 +1,4 @@
-import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
+import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { merchantRequestScope } from './context';
 import { migrations } from './migrations';
 import { Bank, BankCredential } from './modules/bank/bank.entity';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../../../lib/config/config';
-import { SecretBox } from '../../../lib/crypto/secret-box';
-import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
+import type { Config } from '@lib/config/config';
+import { SecretBox } from '@lib/crypto/secret-box';
+import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { BankService } from './modules/bank/bank.service';
 import { LegalDocumentService } from './modules/legal-document/legal-document.service';
 import { MerchantLifecycleService } from './modules/merchant/merchant-lifecycle.service';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Counter } from 'prom-client';
-import { openSubgraphOrm } from '../../../lib/federation/subgraph-definition';
-import { runSubgraphProcess } from '../../../lib/federation/run-subgraph';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { runSubgraphProcess } from '@lib/federation/run-subgraph';
 import { merchantSubgraph } from './app';
 import { secretBoxFor } from './context';
 import { WebhookDispatcher } from './modules/webhook/webhook-dispatcher';

@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { BankResolver } from './modules/bank/bank.resolver';
 import { LegalDocumentResolver } from './modules/legal-document/legal-document.resolver';
 import { MerchantLifecycleResolver } from './modules/merchant/merchant-lifecycle.resolver';
@@ -23,7 +23,33 @@ import { OperatorResolver, PartnerCredentialsResolver, WebhookDeliveryMerchantRe
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [MerchantResolver, MerchantLifecycleResolver, BankResolver, PartnerResolver, ReferenceResolver, LegalDocumentResolver, RuntimeResolver, MembershipResolver, NotificationResolver, AuthResolver, AccountSettingsResolver, ProfileResolver, RegistrationResolver, FeedbackResolver, TransactionAlertResolver, ViewerResolver, MemberResolver, MerchantMembersResolver, PartnerConsentResolver, MerchantConsentsResolver, OperatorResolver, PartnerCredentialsResolver, WebhookDeliveryMerchantResolver] },
+    {
+      resolvers: [
+        MerchantResolver,
+        MerchantLifecycleResolver,
+        BankResolver,
+        PartnerResolver,
+        ReferenceResolver,
+        LegalDocumentResolver,
+        RuntimeResolver,
+        MembershipResolver,
+        NotificationResolver,
+        AuthResolver,
+        AccountSettingsResolver,
+        ProfileResolver,
+        RegistrationResolver,
+        FeedbackResolver,
+        TransactionAlertResolver,
+        ViewerResolver,
+        MemberResolver,
+        MerchantMembersResolver,
+        PartnerConsentResolver,
+        MerchantConsentsResolver,
+        OperatorResolver,
+        PartnerCredentialsResolver,
+        WebhookDeliveryMerchantResolver,
+      ],
+    },
     merchantReference,
   );
 }

@@ -1,4 +1,4 @@
-import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
+import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { outletRequestScope } from './context';
 import { migrations } from './migrations';
 import { Outlet } from './modules/outlet/outlet.entity';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
+import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { OutletService } from './modules/outlet/outlet.service';
 import { PosOutletService } from './modules/pos-outlet/pos-outlet.service';
 import { TerminalService } from './modules/terminal/terminal.service';

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runSubgraphProcess } from '../../../lib/federation/run-subgraph';
+import { runSubgraphProcess } from '@lib/federation/run-subgraph';
 import { outletSubgraph } from './app';
 
 void runSubgraphProcess(outletSubgraph);

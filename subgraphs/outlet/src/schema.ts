@@ -1,5 +1,5 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { outletReference } from './modules/outlet/outlet.reference';
 import { PosOutletResolver } from './modules/pos-outlet/pos-outlet.resolver';
 import { MerchantOutletsResolver, OutletResolver } from './modules/outlet/outlet.resolver';
@@ -11,7 +11,19 @@ import { MerchantTerminalResolver, OutletTerminalsResolver, TerminalResolver } f
 
 export function buildOutletSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [OutletResolver, MerchantOutletsResolver, TerminalResolver, OutletTerminalsResolver, MerchantTerminalResolver, MerchantPspPairingsResolver, MerchantDeviceActivityResolver, PaymentTargetResolver, PosOutletResolver] },
+    {
+      resolvers: [
+        OutletResolver,
+        MerchantOutletsResolver,
+        TerminalResolver,
+        OutletTerminalsResolver,
+        MerchantTerminalResolver,
+        MerchantPspPairingsResolver,
+        MerchantDeviceActivityResolver,
+        PaymentTargetResolver,
+        PosOutletResolver,
+      ],
+    },
     { ...outletReference, ...terminalReference },
   );
 }

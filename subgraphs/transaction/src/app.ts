@@ -1,4 +1,4 @@
-import type { SubgraphDefinition } from '../../../lib/federation/subgraph-definition';
+import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { transactionRequestScope } from './context';
 import { migrations } from './migrations';
 import { PaymentEvent } from './modules/payment-event/payment-event.entity';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { SubgraphContext } from '../../../lib/federation/subgraph-context';
+import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { PaymentEventService } from './modules/payment-event/payment-event.service';
 import { ScoringService } from './modules/scoring/scoring.service';
 import { SettlementService } from './modules/settlement/settlement.service';
@@ -8,7 +8,14 @@ import { TransactionFeedService } from './modules/transaction/transaction-feed.s
 
 export function transactionRequestScope(em: EntityManager) {
   return {
-    services: { transaction: new TransactionService(em), paymentEvent: new PaymentEventService(em), settlement: new SettlementService(em), scoring: new ScoringService(em), transactionPeriod: new TransactionPeriodService(em), feed: new TransactionFeedService(em) },
+    services: {
+      transaction: new TransactionService(em),
+      paymentEvent: new PaymentEventService(em),
+      settlement: new SettlementService(em),
+      scoring: new ScoringService(em),
+      transactionPeriod: new TransactionPeriodService(em),
+      feed: new TransactionFeedService(em),
+    },
   };
 }
 

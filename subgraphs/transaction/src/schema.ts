@@ -1,14 +1,31 @@
 import type { GraphQLSchema } from 'graphql';
-import { buildFederatedSchema } from '../../../lib/federation/build-subgraph-schema';
+import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { PaymentEventResolver } from './modules/payment-event/payment-event.resolver';
 import { MerchantScoringResolver } from './modules/scoring/scoring.resolver';
 import { SettlementResolver } from './modules/settlement/settlement.resolver';
 import { transactionReference } from './modules/transaction/transaction.reference';
-import { MerchantTransactionFeedResolver, MerchantTransactionPeriodResolver, MerchantTransactionsResolver, TransactionOutletResolver, TransactionResolver } from './modules/transaction/transaction.resolver';
+import {
+  MerchantTransactionFeedResolver,
+  MerchantTransactionPeriodResolver,
+  MerchantTransactionsResolver,
+  TransactionOutletResolver,
+  TransactionResolver,
+} from './modules/transaction/transaction.resolver';
 
 export function buildTransactionSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [TransactionResolver, MerchantTransactionsResolver, PaymentEventResolver, SettlementResolver, MerchantScoringResolver, MerchantTransactionPeriodResolver, MerchantTransactionFeedResolver, TransactionOutletResolver] },
+    {
+      resolvers: [
+        TransactionResolver,
+        MerchantTransactionsResolver,
+        PaymentEventResolver,
+        SettlementResolver,
+        MerchantScoringResolver,
+        MerchantTransactionPeriodResolver,
+        MerchantTransactionFeedResolver,
+        TransactionOutletResolver,
+      ],
+    },
     transactionReference,
   );
 }

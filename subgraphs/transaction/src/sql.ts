@@ -16,7 +16,12 @@ export async function rowsOf<T = Record<string, unknown>>(db: Knex, text: string
  * and row: building and binding hundreds of values cost more than the insert itself. Values must be JSON-ready
  * as the column expects them (a jsonb column takes the object itself; dates become ISO strings).
  */
-export async function insertSkippingConflicts(db: Knex, table: string, rows: readonly Record<string, unknown>[], conflictKey: readonly string[]): Promise<string[]> {
+export async function insertSkippingConflicts(
+  db: Knex,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+  conflictKey: readonly string[],
+): Promise<string[]> {
   if (rows.length === 0) return [];
   const columns = Object.keys(rows[0])
     .map((column) => `"${column}"`)

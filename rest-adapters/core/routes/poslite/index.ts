@@ -1,4 +1,4 @@
-import type { RestRoute } from '../../../../lib/rest/route';
+import type { RestRoute } from '@lib/rest/route';
 import categoryCreate from './catalog/categories/create';
 import categoryDefaults from './catalog/categories/defaults';
 import categoryDelete from './catalog/categories/delete';
@@ -24,9 +24,26 @@ import syncPush from './sync/push';
 
 /** Every point-of-sale route, each on both surfaces (`/poslite/...` service, `/merchant/poslite/...` app). */
 export const posliteRoutes: RestRoute[] = [
-  outletList, outletCreate, outletGet, outletUpdate, outletDelete,
-  categoryList, categoryCreate, categoryDefaults, categoryProvision, categoryGet, categoryUpdate, categoryDelete,
-  productList, productCreate, productGet, productUpdate, productDelete,
-  syncPull, syncPush,
-  orderList, orderGet, orderUpdate,
+  outletList,
+  outletCreate,
+  outletGet,
+  outletUpdate,
+  outletDelete,
+  categoryList,
+  categoryCreate,
+  categoryDefaults,
+  categoryProvision,
+  categoryGet,
+  categoryUpdate,
+  categoryDelete,
+  productList,
+  productCreate,
+  productGet,
+  productUpdate,
+  productDelete,
+  syncPull,
+  syncPush,
+  orderList,
+  orderGet,
+  orderUpdate,
 ].flat();

@@ -1,10 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyRequest, HTTPMethods } from 'fastify';
-import type { Principal } from '../../../../lib/auth/principal';
-import { HttpError } from '../../../../lib/rest/error-body';
-import type { FixedOperationDocument } from '../../../../lib/rest/operation';
-import { type RestRoute, type RouteRuntime, type RouteSchemas, defineRoute } from '../../../../lib/rest/route';
-import { currentMembership, internalAuth, userAuth } from '../../auth/user-auth';
+import type { Principal } from '@lib/auth/principal';
+import { HttpError } from '@lib/rest/error-body';
+import type { FixedOperationDocument } from '@lib/rest/operation';
+import { type RestRoute, type RouteRuntime, type RouteSchemas, defineRoute } from '@lib/rest/route';
+import { currentMembership, internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -36,7 +36,10 @@ export interface PosRouteDefinition<S extends RouteSchemas, Data> {
   /** 201 for creations, 204 (no body) for deletions; 200 otherwise. */
   status?: 200 | 201 | 204;
   /** Replaces the single-operation flow (e.g. a pull that picks its operation by entity); `merchantId` is in `run`'s variables already. */
-  handle?: (input: Input<S>, run: <T>(operation: FixedOperationDocument, variables: Record<string, unknown>) => Promise<T>) => Promise<unknown>;
+  handle?: (
+    input: Input<S>,
+    run: <T>(operation: FixedOperationDocument, variables: Record<string, unknown>) => Promise<T>,
+  ) => Promise<unknown>;
 }
 
 /**
@@ -48,7 +51,8 @@ export interface PosRouteDefinition<S extends RouteSchemas, Data> {
 export async function posInternalAuth(req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> {
   await internalAuth(req, runtime);
   const merchantId = req.headers['x-merchant-id'];
-  if (typeof merchantId !== 'string' || !UUID.test(merchantId)) throw new HttpError(400, 'bad_request', 'X-Merchant-ID must be a merchant UUID');
+  if (typeof merchantId !== 'string' || !UUID.test(merchantId))
+    throw new HttpError(400, 'bad_request', 'X-Merchant-ID must be a merchant UUID');
   req.posMerchantId = merchantId.toLowerCase();
   req.rateLimitKey = `poslite:${req.posMerchantId}`;
   return { kind: 'internal', service: 'poslite' };
@@ -97,7 +101,9 @@ export function posRoutes<S extends RouteSchemas, Data>(def: PosRouteDefinition<
           runtime.run<T>(operation, { ...variables, merchantId: req.posMerchantId });
         const result = def.handle
           ? await def.handle(input as Input<S>, run)
-          : await run<Data>(def.operation, def.variables?.(input as Input<S>) ?? {}).then((data) => (def.map ? def.map(data, input as Input<S>) : data));
+          : await run<Data>(def.operation, def.variables?.(input as Input<S>) ?? {}).then((data) =>
+              def.map ? def.map(data, input as Input<S>) : data,
+            );
         if (def.status === 204) return reply.code(204).send();
         if (def.status) reply.code(def.status);
         return result;

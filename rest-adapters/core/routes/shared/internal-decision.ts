@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 const Phone = Type.String({ minLength: 1, maxLength: 32, description: 'The user’s Indonesian phone number.' });
 const Notes = Type.Optional(Nullable(Type.String({ maxLength: 500 })));
@@ -18,9 +18,20 @@ export const MerchantStatusBody = Type.Object({
   phone: Type.Optional(Nullable(Phone)),
   target_status: Type.Union([Type.Literal('active'), Type.Literal('suspended'), Type.Literal('deleted')]),
   reason: Type.Optional(
-    Nullable(Type.Union([Type.Literal('kyc_expired'), Type.Literal('violation'), Type.Literal('operator_action'), Type.Literal('inactivity'), Type.Literal('merchant_request')], {
-      description: 'Sent to the bank with a suspension (default operator_action) or deletion (default the review notes).',
-    })),
+    Nullable(
+      Type.Union(
+        [
+          Type.Literal('kyc_expired'),
+          Type.Literal('violation'),
+          Type.Literal('operator_action'),
+          Type.Literal('inactivity'),
+          Type.Literal('merchant_request'),
+        ],
+        {
+          description: 'Sent to the bank with a suspension (default operator_action) or deletion (default the review notes).',
+        },
+      ),
+    ),
   ),
   review_notes: Notes,
   reviewed_by_user_id: Reviewer,

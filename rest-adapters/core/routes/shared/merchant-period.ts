@@ -1,4 +1,4 @@
-import { addDays, mondayOf, nextMonthStart } from '../../../../lib/time/zoned-time';
+import { addDays, mondayOf, nextMonthStart } from '@lib/time/zoned-time';
 import { MAKASSAR } from './user-profile';
 
 export const PERIODS = ['today', 'week', 'month', 'year'] as const;
@@ -17,9 +17,22 @@ export interface PeriodBounds {
 /** today; the Monday–Sunday week; the calendar month; the calendar year — containing `now`, in Asia/Makassar. */
 export function makassarPeriod(period: MerchantPeriod, now: Date): PeriodBounds {
   const today = MAKASSAR.dateOf(now);
-  const first = period === 'today' ? today : period === 'week' ? mondayOf(today) : period === 'month' ? `${today.slice(0, 7)}-01` : `${today.slice(0, 4)}-01-01`;
+  const first =
+    period === 'today'
+      ? today
+      : period === 'week'
+        ? mondayOf(today)
+        : period === 'month'
+          ? `${today.slice(0, 7)}-01`
+          : `${today.slice(0, 4)}-01-01`;
   const next =
-    period === 'today' ? addDays(today, 1) : period === 'week' ? addDays(first, 7) : period === 'month' ? nextMonthStart(today) : `${Number(today.slice(0, 4)) + 1}-01-01`;
+    period === 'today'
+      ? addDays(today, 1)
+      : period === 'week'
+        ? addDays(first, 7)
+        : period === 'month'
+          ? nextMonthStart(today)
+          : `${Number(today.slice(0, 4)) + 1}-01-01`;
   const start = MAKASSAR.midnight(first);
   const end = MAKASSAR.midnight(next);
   return { start, end, startAt: MAKASSAR.iso(start), endAt: MAKASSAR.iso(new Date(end.getTime() - 1)) };

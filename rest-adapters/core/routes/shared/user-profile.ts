@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ZonedCalendar } from '../../../../lib/time/zoned-time';
-import { Nullable } from '../../../../lib/rest/schema-helpers';
+import { ZonedCalendar } from '@lib/time/zoned-time';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 /** The core API renders its times in Asia/Makassar (+08:00), core-api.md §2. */
 export const MAKASSAR = new ZonedCalendar('Asia/Makassar');
@@ -62,7 +62,9 @@ export const ProfileBody = Type.Object(
     email_verified: Type.Boolean(),
     merchant_id: Nullable(Type.String({ format: 'uuid', description: 'The merchant, or the registration request while in progress.' })),
     merchant_name: S,
-    merchant_status: Nullable(Type.String({ description: 'pending, pending_review (registration) or draft, inactive, active, suspended.' })),
+    merchant_status: Nullable(
+      Type.String({ description: 'pending, pending_review (registration) or draft, inactive, active, suspended.' }),
+    ),
     merchant_contact_phone: S,
     merchant_contact_email: S,
     merchant_address_line: S,
@@ -131,8 +133,14 @@ export interface ReviewResultData {
 
 const DecidedRef = Type.Object({ id: Type.String({ format: 'uuid' }), merchant_status: Type.String() }, { additionalProperties: false });
 
-export const RequestDecisionResponse = Type.Object({ status: Type.String(), request: DecidedRef, profile: Nullable(ProfileBody) }, { additionalProperties: false });
-export const MerchantDecisionResponse = Type.Object({ status: Type.String(), merchant: DecidedRef, profile: Nullable(ProfileBody) }, { additionalProperties: false });
+export const RequestDecisionResponse = Type.Object(
+  { status: Type.String(), request: DecidedRef, profile: Nullable(ProfileBody) },
+  { additionalProperties: false },
+);
+export const MerchantDecisionResponse = Type.Object(
+  { status: Type.String(), merchant: DecidedRef, profile: Nullable(ProfileBody) },
+  { additionalProperties: false },
+);
 
 export function toRequestDecision(r: ReviewResultData): Static<typeof RequestDecisionResponse> {
   return { status: r.status, request: { id: r.id, merchant_status: r.status }, profile: r.profile ? toProfileBody(r.profile) : null };

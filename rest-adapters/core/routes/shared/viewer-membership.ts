@@ -1,12 +1,15 @@
-import type { UserPrincipal } from '../../auth/user-auth';
-import { type Membership, currentMembership } from '../../auth/user-auth';
-import type { RouteRuntime } from '../../../../lib/rest/route';
+import type { UserPrincipal } from '@rest-adapters/core/auth/user-auth';
+import { type Membership, currentMembership } from '@rest-adapters/core/auth/user-auth';
+import type { RouteRuntime } from '@lib/rest/route';
 
 /**
  * The user's merchant (currentMembership) and the principal narrowed to it, which the outlet and transaction
  * subgraphs require before they answer a user principal; null when the user has no merchant.
  */
-export async function actingForMerchant(runtime: RouteRuntime, principal: UserPrincipal): Promise<{ membership: Membership; acting: UserPrincipal } | null> {
+export async function actingForMerchant(
+  runtime: RouteRuntime,
+  principal: UserPrincipal,
+): Promise<{ membership: Membership; acting: UserPrincipal } | null> {
   const membership = await currentMembership(runtime);
   if (!membership) return null;
   return {

@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HttpError } from '../../../../lib/rest/error-body';
-import { Nullable } from '../../../../lib/rest/schema-helpers';
-import type { RouteRuntime } from '../../../../lib/rest/route';
-import type { FixedOperationDocument } from '../../../../lib/rest/operation';
-import type { PartnerPrincipal } from '../../auth/partner-auth';
+import { HttpError } from '@lib/rest/error-body';
+import { Nullable } from '@lib/rest/schema-helpers';
+import type { RouteRuntime } from '@lib/rest/route';
+import type { FixedOperationDocument } from '@lib/rest/operation';
+import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
 import { jakartaIso } from '../jakarta-time';
 import { scopedTo } from '../partner-data';
 

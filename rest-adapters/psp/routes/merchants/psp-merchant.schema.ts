@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 /** The merchant object of psp-api.md §2, as every lookup returns it. */
 export const PspMerchant = Type.Object(

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankPrincipal } from '../../../../lib/auth/bank-scope';
-import type { Principal } from '../../../../lib/auth/principal';
-import type { Config } from '../../../../lib/config/config';
-import { HttpError } from '../../../../lib/rest/error-body';
-import type { RouteRuntime } from '../../../../lib/rest/route';
+import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { Principal } from '@lib/auth/principal';
+import type { Config } from '@lib/config/config';
+import { HttpError } from '@lib/rest/error-body';
+import type { RouteRuntime } from '@lib/rest/route';
 import { type BankCall, bankBatch } from './bank-batch';
 
 /**
@@ -73,7 +73,9 @@ describe('bankBatch', () => {
   });
 
   it('fails only the item the graph answered with an error', async () => {
-    const { call } = setup(async (calls) => calls.map(({ n }) => (n === 11 ? new HttpError(400, 'bad_request', 'invalid event') : `together ${n}`)));
+    const { call } = setup(async (calls) =>
+      calls.map(({ n }) => (n === 11 ? new HttpError(400, 'bad_request', 'invalid event') : `together ${n}`)),
+    );
     expect(await Promise.all([call(10), call(11), call(12)])).toEqual(['together 10', '400 invalid event', 'together 12']);
   });
 });

@@ -1,9 +1,9 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankPrincipal } from '../../../../lib/auth/bank-scope';
-import type { Config } from '../../../../lib/config/config';
-import { HttpError } from '../../../../lib/rest/error-body';
-import { MicroBatcher } from '../../../../lib/rest/micro-batch';
-import type { RouteRuntime } from '../../../../lib/rest/route';
+import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { Config } from '@lib/config/config';
+import { HttpError } from '@lib/rest/error-body';
+import { MicroBatcher } from '@lib/rest/micro-batch';
+import type { RouteRuntime } from '@lib/rest/route';
 
 /** One bank's verified call, waiting to go to the graph with others. */
 export interface BankCall {
@@ -32,7 +32,8 @@ export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, 
     if (items.length === 1) return [await handlers.alone(items[0])];
     const banks = [...new Map(items.map(({ bank }) => [bank.bankCode, bank])).values()];
     // The request id of the first call traces the batch.
-    const run: RouteRuntime['run'] = (operation, variables) => items[0].runtime.run(operation, variables, { acting: { kind: 'banks', banks } });
+    const run: RouteRuntime['run'] = (operation, variables) =>
+      items[0].runtime.run(operation, variables, { acting: { kind: 'banks', banks } });
     try {
       return await handlers.together(items, run);
     } catch (error) {

@@ -1,5 +1,5 @@
-import { loadOperation } from '../../../../lib/rest/operation';
-import type { RouteRuntime } from '../../../../lib/rest/route';
+import { loadOperation } from '@lib/rest/operation';
+import type { RouteRuntime } from '@lib/rest/route';
 
 /**
  * Events and settlements name an NMID (and maybe MID/TID); the outlet subgraph resolves it for the calling
@@ -42,10 +42,7 @@ export async function resolvePaymentTarget(runtime: RouteRuntime, reference: Nmi
 }
 
 /** Targets of several NMIDs in one call, each resolved as the bank it names; `runtime.run` acts for all of those banks. */
-export async function resolvePaymentTargets(
-  run: RouteRuntime['run'],
-  references: NmidReference[],
-): Promise<(PaymentTarget | null)[]> {
+export async function resolvePaymentTargets(run: RouteRuntime['run'], references: NmidReference[]): Promise<(PaymentTarget | null)[]> {
   const requests = references.map(({ bankCode, nmid }) => ({ bankCode, nmid }));
   const { outletsByNmid } = await run<{ outletsByNmid: (ResolvedOutlet | null)[] }>(resolveNmids, { requests });
   return references.map((reference, i) => targetOf(outletsByNmid[i] ?? null, reference));

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../../../../lib/config/config';
-import { DEMO } from '../../../../lib/demo/demo-ids';
-import { hashSecret } from '../../../../lib/auth/secret-hash';
+import type { Config } from '@lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
+import { hashSecret } from '@lib/auth/secret-hash';
 import { secretBoxFor } from '../context';
 import { PartnerService } from '../modules/partner/partner.service';
 
@@ -20,15 +20,36 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .returning('id');
   const credentials = await knex('merchant.bank_credentials')
     .insert([
-      { id: '019a0000-0000-7000-8000-00000000b101', bank_id: DEMO.bank.id, purpose: 'lookup', key_id: DEMO.bank.lookupKeyId, secret_sealed: box.seal(DEMO.bank.lookupSecret), created_at: now },
-      { id: '019a0000-0000-7000-8000-00000000b102', bank_id: DEMO.bank.id, purpose: 'event', key_id: DEMO.bank.eventKeyId, secret_sealed: box.seal(DEMO.bank.eventSecret), created_at: now },
+      {
+        id: '019a0000-0000-7000-8000-00000000b101',
+        bank_id: DEMO.bank.id,
+        purpose: 'lookup',
+        key_id: DEMO.bank.lookupKeyId,
+        secret_sealed: box.seal(DEMO.bank.lookupSecret),
+        created_at: now,
+      },
+      {
+        id: '019a0000-0000-7000-8000-00000000b102',
+        bank_id: DEMO.bank.id,
+        purpose: 'event',
+        key_id: DEMO.bank.eventKeyId,
+        secret_sealed: box.seal(DEMO.bank.eventSecret),
+        created_at: now,
+      },
     ])
     .onConflict('id')
     .ignore()
     .returning('id');
   const partner = DEMO.partner;
   const partners = await knex('merchant.partners')
-    .insert({ id: partner.id, code: partner.code, name: partner.name, referral_code: partner.referralCode, status: 'active', created_at: now })
+    .insert({
+      id: partner.id,
+      code: partner.code,
+      name: partner.name,
+      referral_code: partner.referralCode,
+      status: 'active',
+      created_at: now,
+    })
     .onConflict('id')
     .ignore()
     .returning('id');
@@ -114,10 +135,21 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .ignore()
     .returning('id');
   // A demo merchant seeded before the partner existed: referred now; its referral grant follows (idempotent).
-  await knex('merchant.merchants').where({ id: DEMO.merchantId }).whereNull('referral_code').update({ referral_code: partner.referralCode });
+  await knex('merchant.merchants')
+    .where({ id: DEMO.merchantId })
+    .whereNull('referral_code')
+    .update({ referral_code: partner.referralCode });
   const referrals = await new PartnerService(em, box).materializeReferrals(partner.id);
   const owners = await knex('merchant.users')
-    .insert({ id: DEMO.owner.userId, phone: DEMO.owner.phone, full_name: DEMO.owner.fullName, display_name: DEMO.owner.fullName, phone_verified_at: now, created_at: now, updated_at: now })
+    .insert({
+      id: DEMO.owner.userId,
+      phone: DEMO.owner.phone,
+      full_name: DEMO.owner.fullName,
+      display_name: DEMO.owner.fullName,
+      phone_verified_at: now,
+      created_at: now,
+      updated_at: now,
+    })
     .onConflict('id')
     .ignore()
     .returning('id');

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEMO } from '../../../../lib/demo/demo-ids';
+import { DEMO } from '@lib/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
 import { seedTransactionHistory } from './history.seed';
 
@@ -10,7 +10,20 @@ const DEMO_MDR_RATE = '0.0070';
 /** Twelve transactions of the demo bank over the last days, mostly successful, spread over both demo outlets; then the referred merchants' history. */
 export async function seedTransactionDemo(em: EntityManager): Promise<Record<string, number>> {
   const now = Date.now();
-  const statuses = ['success', 'success', 'success', 'failed', 'success', 'success', 'pending', 'success', 'success', 'refunded', 'success', 'success'];
+  const statuses = [
+    'success',
+    'success',
+    'success',
+    'failed',
+    'success',
+    'success',
+    'pending',
+    'success',
+    'success',
+    'refunded',
+    'success',
+    'success',
+  ];
   const rows = statuses.map((status, i) => {
     const gross = 15_000 + i * 7_500;
     const mdrFee = status === 'success' || status === 'refunded' ? mdrFeeOf(gross, DEMO_MDR_RATE) : 0;

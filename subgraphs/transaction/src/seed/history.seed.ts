@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEMO } from '../../../../lib/demo/demo-ids';
+import { DEMO } from '@lib/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
 
 const DAY = 86_400_000;
@@ -31,7 +31,13 @@ export async function seedTransactionHistory(em: EntityManager, now = Date.now()
   const knex = em.getKnex();
   const merchants = [
     { index: 1, id: DEMO.merchantId, outlets: DEMO.outlets.map((o) => ({ id: o.id, nmid: o.nmid })), perDay: 6, ticket: 28_000 },
-    { index: 3, id: DEMO.otherMerchants[1].id, outlets: DEMO.otherMerchants[1].outlets.map((o) => ({ id: o.id, nmid: o.nmid })), perDay: 4, ticket: 65_000 },
+    {
+      index: 3,
+      id: DEMO.otherMerchants[1].id,
+      outlets: DEMO.otherMerchants[1].outlets.map((o) => ({ id: o.id, nmid: o.nmid })),
+      perDay: 4,
+      ticket: 65_000,
+    },
   ];
   let transactions = 0;
   let settlements = 0;
@@ -111,10 +117,22 @@ export async function seedTransactionHistory(em: EntityManager, now = Date.now()
       });
     }
     for (let i = 0; i < settlementRows.length; i += 1000) {
-      settlements += (await knex('transaction.settlements').insert(settlementRows.slice(i, i + 1000)).onConflict('id').ignore().returning('id')).length;
+      settlements += (
+        await knex('transaction.settlements')
+          .insert(settlementRows.slice(i, i + 1000))
+          .onConflict('id')
+          .ignore()
+          .returning('id')
+      ).length;
     }
     for (let i = 0; i < txRows.length; i += 1000) {
-      transactions += (await knex('transaction.transactions').insert(txRows.slice(i, i + 1000)).onConflict('id').ignore().returning('id')).length;
+      transactions += (
+        await knex('transaction.transactions')
+          .insert(txRows.slice(i, i + 1000))
+          .onConflict('id')
+          .ignore()
+          .returning('id')
+      ).length;
     }
   }
   return { history_transactions: transactions, history_settlements: settlements };

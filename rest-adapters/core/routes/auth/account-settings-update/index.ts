@@ -1,7 +1,7 @@
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { toAccountSettings } from '../account-settings/mapper';
 import { type AccountSettingsData, AccountSettingsBody, AccountSettingsResponse } from '../account-settings/schema';
 
@@ -17,15 +17,17 @@ export default defineRoute({
   variables: ({ body }) => {
     // The validator checks minProperties before it strips unknown properties: {"unknown": 1} arrives here as {}.
     if (Object.keys(body).length === 0) throw new HttpError(400, 'bad_request', 'invalid body: at least one setting is required');
-    return { input: {
-      notificationPushEnabled: body.notification_push_enabled,
-      notificationTransactionsEnabled: body.notification_transactions_enabled,
-      notificationPromotionsEnabled: body.notification_promotions_enabled,
-      notificationDailySummaryEnabled: body.notification_daily_summary_enabled,
-      appLanguage: body.app_language,
-      privacyAnalyticsEnabled: body.privacy_analytics_enabled,
-      privacyDataSharingEnabled: body.privacy_data_sharing_enabled,
-    } };
+    return {
+      input: {
+        notificationPushEnabled: body.notification_push_enabled,
+        notificationTransactionsEnabled: body.notification_transactions_enabled,
+        notificationPromotionsEnabled: body.notification_promotions_enabled,
+        notificationDailySummaryEnabled: body.notification_daily_summary_enabled,
+        appLanguage: body.app_language,
+        privacyAnalyticsEnabled: body.privacy_analytics_enabled,
+        privacyDataSharingEnabled: body.privacy_data_sharing_enabled,
+      },
+    };
   },
   map: (data: { updateAccountSettings: AccountSettingsData }) => toAccountSettings(data.updateAccountSettings),
 });

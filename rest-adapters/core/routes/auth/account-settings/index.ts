@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { toAccountSettings } from './mapper';
 import { type AccountSettingsData, AccountSettingsResponse } from './schema';
 

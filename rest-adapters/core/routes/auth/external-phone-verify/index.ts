@@ -1,9 +1,9 @@
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { verifyExternalIdToken } from '../../../auth/external-verifier';
-import { type SessionGrant, SessionBody, sessionBody } from '../../../auth/session';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { verifyExternalIdToken } from '@rest-adapters/core/auth/external-verifier';
+import { type SessionGrant, SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
 import { deviceVariables } from '../device-schema';
 import { ExternalVerifyBody } from './schema';
 
@@ -41,7 +41,8 @@ export default defineRoute({
         },
       }));
     } catch (error) {
-      if (error instanceof HttpError && error.status === 500) throw new HttpError(500, 'user_persist_failed', 'the user could not be saved');
+      if (error instanceof HttpError && error.status === 500)
+        throw new HttpError(500, 'user_persist_failed', 'the user could not be saved');
       throw error;
     }
     try {

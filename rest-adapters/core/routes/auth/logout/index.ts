@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { forgetSession, userAuth } from '../../../auth/user-auth';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { forgetSession, userAuth } from '@rest-adapters/core/auth/user-auth';
 
 const operation = loadOperation(__dirname);
 
@@ -12,7 +12,9 @@ export default defineRoute({
   url: '/auth/logout',
   summary: 'Log out (end this session)',
   tags: ['core: auth'],
-  schema: { response: { 200: Type.Object({ status: Type.Literal('logged_out') }, { additionalProperties: false }), ...errorResponses(401) } },
+  schema: {
+    response: { 200: Type.Object({ status: Type.Literal('logged_out') }, { additionalProperties: false }), ...errorResponses(401) },
+  },
   operation,
   authenticate: userAuth,
   handle: async (_input, runtime, req) => {

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
 
 const operation = loadOperation(__dirname);
 
@@ -15,14 +15,20 @@ export default defineRoute({
   schema: {
     body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }),
     response: {
-      200: Type.Object({ status: Type.Literal('otp_sent'), email: Type.String(), expires_in_secs: Type.Integer() }, { additionalProperties: false }),
+      200: Type.Object(
+        { status: Type.Literal('otp_sent'), email: Type.String(), expires_in_secs: Type.Integer() },
+        { additionalProperties: false },
+      ),
       ...errorResponses(400, 401, 429),
     },
   },
   operation,
   authenticate: userAuth,
   handle: async ({ body }, runtime, req) => {
-    const { requestEmailOtp: r } = await runtime.run<{ requestEmailOtp: { email: string; expiresInSecs: number } }>(operation, { email: body.email, clientAddress: req.ip });
+    const { requestEmailOtp: r } = await runtime.run<{ requestEmailOtp: { email: string; expiresInSecs: number } }>(operation, {
+      email: body.email,
+      clientAddress: req.ip,
+    });
     return { status: 'otp_sent' as const, email: r.email, expires_in_secs: r.expiresInSecs };
   },
 });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
 
 /** core-api.md §4: the user's latest email code; the profile's email becomes the verified one. Errors as verify-otp. */
 export default defineRoute({
@@ -16,7 +16,10 @@ export default defineRoute({
       200: Type.Object(
         {
           status: Type.Literal('verified'),
-          profile: Type.Object({ user_id: Type.String({ format: 'uuid' }), email: Type.String(), email_verified: Type.Boolean() }, { additionalProperties: false }),
+          profile: Type.Object(
+            { user_id: Type.String({ format: 'uuid' }), email: Type.String(), email_verified: Type.Boolean() },
+            { additionalProperties: false },
+          ),
         },
         { additionalProperties: false },
       ),

@@ -1,8 +1,8 @@
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
-import { ProfileBody, type UserProfileData, toProfileBody } from '../../shared/user-profile';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { ProfileBody, type UserProfileData, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 import { UpdateProfileBody } from './schema';
 
 const PROFILE_FIELDS = ['full_name', 'nik', 'gender', 'address_line', 'avatar_url', 'email'] as const;
@@ -18,7 +18,8 @@ export default defineRoute({
   authenticate: userAuth,
   variables: ({ body }) => {
     // Unknown fields are ignored: a body without any known field is a mistake, not a no-op.
-    if (PROFILE_FIELDS.every((field) => body[field] === undefined)) throw new HttpError(400, 'bad_request', 'invalid body: at least one profile field is required');
+    if (PROFILE_FIELDS.every((field) => body[field] === undefined))
+      throw new HttpError(400, 'bad_request', 'invalid body: at least one profile field is required');
     return {
       input: {
         fullName: body.full_name ?? null,

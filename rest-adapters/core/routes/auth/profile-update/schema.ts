@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 /** All optional; absent or null keeps the value, an empty string clears it (docs/decisions.md). */
 export const UpdateProfileBody = Type.Object({

@@ -1,8 +1,8 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
-import { ProfileBody, type UserProfileData, toProfileBody } from '../../shared/user-profile';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { ProfileBody, type UserProfileData, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 
 /** core-api.md §4: the calling user and the merchant it has or is registering. */
 export default defineRoute({

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { type SessionGrant, SessionBody, sessionBody } from '../../../auth/session';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { type SessionGrant, SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
 import { RefreshBody } from './schema';
 
 const operation = loadOperation(__dirname);

@@ -1,6 +1,6 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
 import { deviceVariables } from '../device-schema';
 import { OtpSentResponse, RequestOtpBody } from './schema';
 
@@ -27,6 +27,13 @@ export default defineRoute({
     const { requestLoginOtp: r } = await runtime.run<Data>(operation, {
       input: { phone: body.phone, method: body.method ?? null, clientAddress: req.ip, ...deviceVariables(body) },
     });
-    return { status: 'otp_sent' as const, request_id: r.requestId, phone: r.phone, method: r.method, expires_in_secs: r.expiresInSecs, retry_after_secs: r.retryAfterSecs };
+    return {
+      status: 'otp_sent' as const,
+      request_id: r.requestId,
+      phone: r.phone,
+      method: r.method,
+      expires_in_secs: r.expiresInSecs,
+      retry_after_secs: r.retryAfterSecs,
+    };
   },
 });

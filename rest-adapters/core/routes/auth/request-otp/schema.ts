@@ -3,7 +3,9 @@ import { DeviceFields, PhoneField } from '../device-schema';
 
 export const RequestOtpBody = Type.Object({
   phone: PhoneField,
-  method: Type.Optional(Type.Union([Type.Literal('messaging'), Type.Literal('whatsapp')], { description: 'Default `messaging` (WhatsApp-style).' })),
+  method: Type.Optional(
+    Type.Union([Type.Literal('messaging'), Type.Literal('whatsapp')], { description: 'Default `messaging` (WhatsApp-style).' }),
+  ),
   ...DeviceFields,
 });
 

@@ -1,14 +1,20 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { type SessionGrant, sessionBody } from '../../../auth/session';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { type SessionGrant, sessionBody } from '@rest-adapters/core/auth/session';
 import { deviceVariables } from '../device-schema';
 import { ResolvePhoneBody, ResolvePhoneResponse } from './schema';
 
 const operation = loadOperation(__dirname);
 
 interface Data {
-  resolvePhone: { status: 'authenticated' | 'verification_required'; phone: string; reason: 'new_user' | 'new_device' | null; verificationChannel: 'messaging' | null; session: SessionGrant | null };
+  resolvePhone: {
+    status: 'authenticated' | 'verification_required';
+    phone: string;
+    reason: 'new_user' | 'new_device' | null;
+    verificationChannel: 'messaging' | null;
+    session: SessionGrant | null;
+  };
 }
 
 /** core-api.md §4: a trusted device of an existing user gets a session (status authenticated); anyone else verifies. */

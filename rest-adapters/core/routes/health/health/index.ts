@@ -1,6 +1,6 @@
-import { HttpError } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
+import { HttpError } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
 import { type CoreHealthData, UNAVAILABLE, toHealthResponse } from './mapper';
 import { HealthResponse } from './schema';
 

@@ -7,5 +7,9 @@ export interface CoreOtpRuntimeData {
 export const OTP_STORE = 'postgresql';
 
 export function toOtpRuntimeResponse(data: CoreOtpRuntimeData): OtpRuntimeResponse {
-  return { service: 'core', status: data.otpRuntimeStatus.status === 'ok' ? 'ok' : 'unavailable', otp_runtime_store: data.otpRuntimeStatus.store };
+  return {
+    service: 'core',
+    status: data.otpRuntimeStatus.status === 'ok' ? 'ok' : 'unavailable',
+    otp_runtime_store: data.otpRuntimeStatus.store,
+  };
 }

@@ -1,9 +1,9 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { internalAuth } from '../../../auth/user-auth';
-import { MerchantStatusBody } from '../../shared/internal-decision';
-import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '../../shared/user-profile';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { internalAuth } from '@rest-adapters/core/auth/user-auth';
+import { MerchantStatusBody } from '@rest-adapters/core/routes/shared/internal-decision';
+import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
 
 /**
  * core-api.md §3: active → suspended | deleted, suspended → active | deleted, through the merchant lifecycle

@@ -1,11 +1,11 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { internalAuth } from '../../../auth/user-auth';
-import { RegistrationDecisionBody } from '../../shared/internal-decision';
-import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '../../shared/user-profile';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { internalAuth } from '@rest-adapters/core/auth/user-auth';
+import { RegistrationDecisionBody } from '@rest-adapters/core/routes/shared/internal-decision';
+import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
 
 const operation = loadOperation(__dirname);
 const defaultOutlet = loadOperation(__dirname, 'default-outlet.graphql');
@@ -14,7 +14,12 @@ const ApproveBody = Type.Composite([
   RegistrationDecisionBody,
   Type.Object({
     bank_code: Type.Optional(
-      Nullable(Type.String({ pattern: '^[A-Za-z0-9]{2,12}$', description: 'The acquiring bank; without it the merchant has none until an operator assigns one.' })),
+      Nullable(
+        Type.String({
+          pattern: '^[A-Za-z0-9]{2,12}$',
+          description: 'The acquiring bank; without it the merchant has none until an operator assigns one.',
+        }),
+      ),
     ),
   }),
 ]);

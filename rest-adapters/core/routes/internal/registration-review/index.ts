@@ -1,9 +1,9 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { internalAuth } from '../../../auth/user-auth';
-import { RegistrationDecisionBody } from '../../shared/internal-decision';
-import { RequestDecisionResponse, type ReviewResultData, toRequestDecision } from '../../shared/user-profile';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { internalAuth } from '@rest-adapters/core/auth/user-auth';
+import { RegistrationDecisionBody } from '@rest-adapters/core/routes/shared/internal-decision';
+import { RequestDecisionResponse, type ReviewResultData, toRequestDecision } from '@rest-adapters/core/routes/shared/user-profile';
 
 /** core-api.md §3/§4: pending → pending_review, notes recorded (again on a request already under review). */
 export default defineRoute({
@@ -15,7 +15,12 @@ export default defineRoute({
   operation: loadOperation(__dirname),
   authenticate: internalAuth,
   variables: ({ body }) => ({
-    input: { requestId: body.request_id ?? null, phone: body.phone ?? null, reviewNotes: body.review_notes ?? null, reviewedByUserId: body.reviewed_by_user_id ?? null },
+    input: {
+      requestId: body.request_id ?? null,
+      phone: body.phone ?? null,
+      reviewNotes: body.review_notes ?? null,
+      reviewedByUserId: body.reviewed_by_user_id ?? null,
+    },
   }),
   map: (data: { reviewMerchantRegistration: ReviewResultData }) => toRequestDecision(data.reviewMerchantRegistration),
 });

@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { internalAuth } from '../../../auth/user-auth';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { parseGatewayCallback } from '../transaction-status/gateway-status';
 import { TransactionStatusResult, processCallback } from '../transaction-status/process';
 
@@ -11,11 +11,17 @@ export const MAX_BULK_ITEMS = 500;
 const CONCURRENCY = 8;
 
 const BulkBody = Type.Object({
-  items: Type.Array(Type.Unknown({ description: 'A gateway payload, as for the single endpoint.' }), { minItems: 1, maxItems: MAX_BULK_ITEMS }),
+  items: Type.Array(Type.Unknown({ description: 'A gateway payload, as for the single endpoint.' }), {
+    minItems: 1,
+    maxItems: MAX_BULK_ITEMS,
+  }),
 });
 
 const ItemResult = Type.Union([
-  Type.Object({ index: Type.Integer(), status: Type.Literal('processed'), result: TransactionStatusResult }, { additionalProperties: false }),
+  Type.Object(
+    { index: Type.Integer(), status: Type.Literal('processed'), result: TransactionStatusResult },
+    { additionalProperties: false },
+  ),
   Type.Object(
     {
       index: Type.Integer(),

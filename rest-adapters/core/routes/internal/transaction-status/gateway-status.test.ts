@@ -62,17 +62,26 @@ describe('parseRupiahAmount', () => {
     ['0001', 1],
   ])('%j → %d', (raw, expected) => expect(parseRupiahAmount(raw)).toBe(expected));
 
-  test.each(['15000.50', '15000.01', '-15000', '0', '0.00', '1e5', '15,000', '15.000,00', 'abc', '', '.5', '15000.', '12345678901234567'])('%j is refused', (raw) => {
-    expect(parseRupiahAmount(raw)).toBeNull();
-  });
+  test.each(['15000.50', '15000.01', '-15000', '0', '0.00', '1e5', '15,000', '15.000,00', 'abc', '', '.5', '15000.', '12345678901234567'])(
+    '%j is refused',
+    (raw) => {
+      expect(parseRupiahAmount(raw)).toBeNull();
+    },
+  );
 });
 
 describe('parseGatewayCallback', () => {
   const base = { referenceNo: 'REF-1', merchantId: 'ID1026112200001', terminalId: 'TDEMO0001', amount: '15000', status: 'paid' };
 
   test('transaction_code is partnerReferenceNo, else referenceNo', () => {
-    expect(parseGatewayCallback(base)).toMatchObject({ ok: true, value: { transactionCode: 'REF-1', partnerReferenceNo: null, grossAmount: 15000, status: 'success' } });
-    expect(parseGatewayCallback({ ...base, partnerReferenceNo: 'PRN-9' })).toMatchObject({ ok: true, value: { transactionCode: 'PRN-9', referenceNo: 'REF-1' } });
+    expect(parseGatewayCallback(base)).toMatchObject({
+      ok: true,
+      value: { transactionCode: 'REF-1', partnerReferenceNo: null, grossAmount: 15000, status: 'success' },
+    });
+    expect(parseGatewayCallback({ ...base, partnerReferenceNo: 'PRN-9' })).toMatchObject({
+      ok: true,
+      value: { transactionCode: 'PRN-9', referenceNo: 'REF-1' },
+    });
     expect(parseGatewayCallback({ ...base, partnerReferenceNo: '  ' })).toMatchObject({ ok: true, value: { transactionCode: 'REF-1' } });
   });
 

@@ -1,7 +1,7 @@
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { internalAuth } from '../../../auth/user-auth';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { GatewayPayload, parseGatewayCallback } from './gateway-status';
 import { TransactionStatusResult, processCallback } from './process';
 

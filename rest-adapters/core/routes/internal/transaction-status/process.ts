@@ -1,9 +1,9 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { HttpError } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import type { RouteRuntime } from '../../../../../lib/rest/route';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { HttpError } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import type { RouteRuntime } from '@lib/rest/route';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import type { ParsedCallback } from './gateway-status';
 
 const resolveOperation = loadOperation(__dirname, 'resolve.graphql');
@@ -30,7 +30,9 @@ export const TransactionStatusResult = Type.Object(
     terminal_id: Nullable(Type.String({ format: 'uuid' })),
     device_id: Nullable(Type.String({ description: 'The terminal’s device serial number, else its id.' })),
     nmid: Nullable(Type.String()),
-    status_changed: Type.Boolean({ description: 'A stored transaction with this code exists and its status differs from the normalized one.' }),
+    status_changed: Type.Boolean({
+      description: 'A stored transaction with this code exists and its status differs from the normalized one.',
+    }),
     notification_attempted: Type.Boolean({ description: 'True for success: the merchant owners were notified.' }),
     notification: Type.Object(
       {
@@ -54,7 +56,8 @@ export type TransactionStatusResult = Static<typeof TransactionStatusResult>;
  */
 export async function processCallback(runtime: RouteRuntime, callback: ParsedCallback): Promise<TransactionStatusResult> {
   const isUuid = UUID_PATTERN.test(callback.merchantKey);
-  if (!isUuid && !callback.terminalKey) throw new HttpError(400, 'bad_request', 'terminalId is required unless merchantId is a merchant UUID');
+  if (!isUuid && !callback.terminalKey)
+    throw new HttpError(400, 'bad_request', 'terminalId is required unless merchantId is a merchant UUID');
   const resolve = async (merchantKey: string) =>
     (
       await runtime.run<{ paymentTarget: Target | null }>(resolveOperation, {
@@ -65,11 +68,14 @@ export async function processCallback(runtime: RouteRuntime, callback: ParsedCal
     ).paymentTarget;
   // The merchant subgraph knows merchant ids and the merchants' own NMIDs; the outlet subgraph the rest.
   const merchantOf = async (byId: boolean) => {
-    const data = await runtime.run<{ merchantByPrimaryNmid?: { id: string } | null; merchant?: { id: string } | null }>(merchantNmidOperation, {
-      nmid: callback.merchantKey,
-      id: isUuid ? callback.merchantKey : '00000000-0000-0000-0000-000000000000',
-      byId,
-    });
+    const data = await runtime.run<{ merchantByPrimaryNmid?: { id: string } | null; merchant?: { id: string } | null }>(
+      merchantNmidOperation,
+      {
+        nmid: callback.merchantKey,
+        id: isUuid ? callback.merchantKey : '00000000-0000-0000-0000-000000000000',
+        byId,
+      },
+    );
     return (byId ? data.merchant : data.merchantByPrimaryNmid) ?? null;
   };
   let target: Target | null = null;
@@ -81,7 +87,8 @@ export async function processCallback(runtime: RouteRuntime, callback: ParsedCal
     if (owner) target = await resolve(owner.id);
   }
   if (!target) throw new HttpError(404, 'merchant_not_found', 'merchantId matches no outlet NMID or MID, merchant NMID or merchant id');
-  if (callback.terminalKey && !target.terminal) throw new HttpError(404, 'terminal_not_found', 'terminalId matches no terminal of the merchant');
+  if (callback.terminalKey && !target.terminal)
+    throw new HttpError(404, 'terminal_not_found', 'terminalId matches no terminal of the merchant');
 
   const stored = target.merchant.storedTransactionStatus;
   let notification = { status: 'not_attempted', sent_count: 0, failed_count: 0, invalidated_count: 0 };
@@ -90,7 +97,12 @@ export async function processCallback(runtime: RouteRuntime, callback: ParsedCal
     const { notifyMerchantTransaction: n } = await runtime.run<{
       notifyMerchantTransaction: { status: string; sentCount: number; failedCount: number; invalidatedCount: number };
     }>(notifyOperation, {
-      input: { merchantId: target.merchant.id, transactionCode: callback.transactionCode, grossAmount: callback.grossAmount, referenceNo: callback.referenceNo },
+      input: {
+        merchantId: target.merchant.id,
+        transactionCode: callback.transactionCode,
+        grossAmount: callback.grossAmount,
+        referenceNo: callback.referenceNo,
+      },
     });
     notification = { status: n.status, sent_count: n.sentCount, failed_count: n.failedCount, invalidated_count: n.invalidatedCount };
   }

@@ -1,8 +1,8 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
-import { MAKASSAR } from '../../shared/user-profile';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { FeedbackBody, FeedbackResponse } from './schema';
 
 interface Data {

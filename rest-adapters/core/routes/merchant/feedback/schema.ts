@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 /** Bounds (docs/decisions.md): category_code ^[a-z][a-z0-9_]{1,49}$, label 1–100, rating 1–5, message ≤ 2000, Indonesian phone. */
 export const FeedbackBody = Type.Object({

@@ -1,9 +1,9 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { type UserPrincipal, userAuth } from '../../../auth/user-auth';
-import { MAKASSAR } from '../../shared/user-profile';
-import { actingForMerchant } from '../../shared/viewer-membership';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { type UserPrincipal, userAuth } from '@rest-adapters/core/auth/user-auth';
+import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
+import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { PaymentTerminalResponse } from './schema';
 
 interface Data {
@@ -25,7 +25,15 @@ interface Data {
         lastSeenAt: string | null;
         outlet: { nmid: string | null };
       } | null;
-      pspPairings: { pspCode: string; pspName: string; kodeKartu: string | null; namaKartu: string | null; pspMid: string | null; pspTid: string | null; pairingStatus: string }[];
+      pspPairings: {
+        pspCode: string;
+        pspName: string;
+        kodeKartu: string | null;
+        namaKartu: string | null;
+        pspMid: string | null;
+        pspTid: string | null;
+        pairingStatus: string;
+      }[];
       deviceActivityLogs: { eventType: string; eventTitle: string; severity: string; occurredAt: string }[];
     };
   } | null;
@@ -47,8 +55,13 @@ export default defineRoute({
   authenticate: userAuth,
   handle: async (_input, runtime, req) => {
     const scope = await actingForMerchant(runtime, req.acting as UserPrincipal);
-    if (!scope) return { merchant_id: null, merchant_name: null, merchant_status: null, terminal: null, psp_pairings: [], activity_logs: [] };
-    const data = await runtime.run<Data>(operation, { withTerminal: scope.membership.merchant.status === 'active' }, { acting: scope.acting });
+    if (!scope)
+      return { merchant_id: null, merchant_name: null, merchant_status: null, terminal: null, psp_pairings: [], activity_logs: [] };
+    const data = await runtime.run<Data>(
+      operation,
+      { withTerminal: scope.membership.merchant.status === 'active' },
+      { acting: scope.acting },
+    );
     const m = data.viewerMembership!.merchant;
     const t = m.status === 'active' ? m.terminal : null;
     return {
@@ -79,7 +92,12 @@ export default defineRoute({
         psp_tid: p.pspTid,
         pairing_status: p.pairingStatus,
       })),
-      activity_logs: m.deviceActivityLogs.map((l) => ({ event_type: l.eventType, event_title: l.eventTitle, severity: l.severity, occurred_at: MAKASSAR.iso(new Date(l.occurredAt)) })),
+      activity_logs: m.deviceActivityLogs.map((l) => ({
+        event_type: l.eventType,
+        event_title: l.eventTitle,
+        severity: l.severity,
+        occurred_at: MAKASSAR.iso(new Date(l.occurredAt)),
+      })),
     };
   },
 });

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 const S = Nullable(Type.String());
 
@@ -28,13 +28,26 @@ export const PaymentTerminalResponse = Type.Object(
     ),
     psp_pairings: Type.Array(
       Type.Object(
-        { psp_code: Type.String(), psp_name: Type.String(), kode_kartu: S, nama_kartu: S, psp_mid: S, psp_tid: S, pairing_status: Type.String() },
+        {
+          psp_code: Type.String(),
+          psp_name: Type.String(),
+          kode_kartu: S,
+          nama_kartu: S,
+          psp_mid: S,
+          psp_tid: S,
+          pairing_status: Type.String(),
+        },
         { additionalProperties: false },
       ),
     ),
     activity_logs: Type.Array(
       Type.Object(
-        { event_type: Type.String(), event_title: Type.String(), severity: Type.String(), occurred_at: Type.String({ format: 'date-time', description: '+08:00.' }) },
+        {
+          event_type: Type.String(),
+          event_title: Type.String(),
+          severity: Type.String(),
+          occurred_at: Type.String({ format: 'date-time', description: '+08:00.' }),
+        },
         { additionalProperties: false },
       ),
       { maxItems: 20 },

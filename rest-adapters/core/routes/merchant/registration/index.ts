@@ -1,8 +1,8 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { userAuth } from '../../../auth/user-auth';
-import { type UserProfileData, toProfileBody } from '../../shared/user-profile';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { type UserProfileData, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 import { RegistrationBody, RegistrationResponse } from './schema';
 
 const idOf = (value: string | number | null | undefined) => (value === null || value === undefined ? null : String(value));

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { ProfileBody } from '../../shared/user-profile';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { ProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 
 const Text = (max: number) => Type.Optional(Nullable(Type.String({ maxLength: max })));
 const Id = Type.Optional(Nullable(Type.Union([Type.String({ maxLength: 32 }), Type.Integer()])));

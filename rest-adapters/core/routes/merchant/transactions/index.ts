@@ -1,10 +1,10 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { type UserPrincipal, userAuth } from '../../../auth/user-auth';
-import { makassarPeriod } from '../../shared/merchant-period';
-import { MAKASSAR } from '../../shared/user-profile';
-import { actingForMerchant } from '../../shared/viewer-membership';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { type UserPrincipal, userAuth } from '@rest-adapters/core/auth/user-auth';
+import { makassarPeriod } from '@rest-adapters/core/routes/shared/merchant-period';
+import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
+import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { MerchantTransactionsResponse, TransactionsQuery } from './schema';
 
 /** Newest items listed per period (the summary covers the whole period). */
@@ -56,9 +56,20 @@ export default defineRoute({
     const scope = await actingForMerchant(runtime, req.acting as UserPrincipal);
     if (!scope || scope.membership.merchant.status !== 'active') {
       const m = scope?.membership.merchant;
-      return { merchant_id: m?.id ?? null, merchant_name: m?.name ?? null, merchant_status: m?.status ?? null, ...frame, summary: ZERO, items: [] };
+      return {
+        merchant_id: m?.id ?? null,
+        merchant_name: m?.name ?? null,
+        merchant_status: m?.status ?? null,
+        ...frame,
+        summary: ZERO,
+        items: [],
+      };
     }
-    const data = await runtime.run<Data>(operation, { from: bounds.start.toISOString(), before: bounds.end.toISOString(), limit: MAX_ITEMS }, { acting: scope.acting });
+    const data = await runtime.run<Data>(
+      operation,
+      { from: bounds.start.toISOString(), before: bounds.end.toISOString(), limit: MAX_ITEMS },
+      { acting: scope.acting },
+    );
     const m = data.viewerMembership!.merchant;
     const s = m.transactionPeriodSummary;
     return {
@@ -66,7 +77,13 @@ export default defineRoute({
       merchant_name: m.name,
       merchant_status: m.status,
       ...frame,
-      summary: { gross_amount: s.grossAmount, mdr_fee_amount: s.mdrFeeAmount, service_fee_amount: s.serviceFeeAmount, net_amount: s.netAmount, transaction_count: s.count },
+      summary: {
+        gross_amount: s.grossAmount,
+        mdr_fee_amount: s.mdrFeeAmount,
+        service_fee_amount: s.serviceFeeAmount,
+        net_amount: s.netAmount,
+        transaction_count: s.count,
+      },
       items: m.merchantTransactions.map((t) => ({
         id: t.id,
         transaction_code: t.transactionCode,

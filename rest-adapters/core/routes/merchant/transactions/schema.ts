@@ -1,8 +1,12 @@
 import { Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 export const TransactionsQuery = Type.Object({
-  period: Type.Optional(Type.Union([Type.Literal('today'), Type.Literal('week'), Type.Literal('month'), Type.Literal('year')], { description: 'Default today (Asia/Makassar).' })),
+  period: Type.Optional(
+    Type.Union([Type.Literal('today'), Type.Literal('week'), Type.Literal('month'), Type.Literal('year')], {
+      description: 'Default today (Asia/Makassar).',
+    }),
+  ),
 });
 
 export const MerchantTransactionsResponse = Type.Object(
@@ -35,7 +39,9 @@ export const MerchantTransactionsResponse = Type.Object(
           mdr_rate: Type.Number({ description: 'Decimal, e.g. 0.007.' }),
           mdr_fee_amount: Type.Integer(),
           net_amount_after_mdr: Type.Integer(),
-          daily_service_fee_amount: Type.Integer({ description: 'The platform’s service fee of this transaction, charged with the day’s settlement.' }),
+          daily_service_fee_amount: Type.Integer({
+            description: 'The platform’s service fee of this transaction, charged with the day’s settlement.',
+          }),
           transaction_at: Type.String({ format: 'date-time', description: '+08:00.' }),
         },
         { additionalProperties: false },

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 export const BusinessScaleItem = Type.Object({
   id: Type.Integer(),

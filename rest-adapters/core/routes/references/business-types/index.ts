@@ -1,6 +1,6 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
 import { toBusinessTypesResponse } from './mapper';
 import { BusinessTypesResponse } from './schema';
 

@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { defineRoute } from '../../../../../lib/rest/route';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { defineRoute } from '@lib/rest/route';
 import { ChallengeResponse, VerifyQuery } from './schema';
 
 /**

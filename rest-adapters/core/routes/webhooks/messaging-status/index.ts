@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { Principal } from '../../../../../lib/auth/principal';
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { type RouteRuntime, defineRoute } from '../../../../../lib/rest/route';
+import type { Principal } from '@lib/auth/principal';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { type RouteRuntime, defineRoute } from '@lib/rest/route';
 import { StatusCallback, StatusCallbackResponse } from './schema';
 
 /**
@@ -16,7 +16,9 @@ export async function messagingSignature(req: FastifyRequest, runtime: RouteRunt
   const header = req.headers['x-hub-signature-256'];
   const match = typeof header === 'string' ? /^sha256=([0-9a-fA-F]{64})$/.exec(header) : null;
   if (!match) throw new HttpError(401, 'unauthorized', 'X-Hub-Signature-256 missing or malformed');
-  const expected = createHmac('sha256', secret).update(typeof req.rawBody === 'string' ? req.rawBody : '').digest();
+  const expected = createHmac('sha256', secret)
+    .update(typeof req.rawBody === 'string' ? req.rawBody : '')
+    .digest();
   if (!timingSafeEqual(expected, Buffer.from(match[1], 'hex'))) throw new HttpError(401, 'unauthorized', 'signature does not match');
   return { kind: 'service', service: 'messaging-webhook' };
 }
@@ -33,7 +35,13 @@ export default defineRoute({
   rateLimit: { max: 600, windowSecs: 60 },
   variables: ({ body }) => ({
     statuses: body.entry.flatMap((e) =>
-      (e.changes ?? []).flatMap((c) => (c.value?.statuses ?? []).map((s) => ({ id: s.id, status: s.status, timestamp: s.timestamp ?? String(Math.floor(Date.now() / 1000)) }))),
+      (e.changes ?? []).flatMap((c) =>
+        (c.value?.statuses ?? []).map((s) => ({
+          id: s.id,
+          status: s.status,
+          timestamp: s.timestamp ?? String(Math.floor(Date.now() / 1000)),
+        })),
+      ),
     ),
   }),
   map: (data: { recordMessagingStatuses: number }) => ({ status: 'ok' as const, updated: data.recordMessagingStatuses }),

@@ -11,7 +11,9 @@ export const StatusCallback = Type.Object({
   object: Type.Optional(Type.String()),
   entry: Type.Array(
     Type.Object({
-      changes: Type.Optional(Type.Array(Type.Object({ value: Type.Optional(Type.Object({ statuses: Type.Optional(Type.Array(Status, { maxItems: 1000 })) })) }))),
+      changes: Type.Optional(
+        Type.Array(Type.Object({ value: Type.Optional(Type.Object({ statuses: Type.Optional(Type.Array(Status, { maxItems: 1000 })) })) })),
+      ),
     }),
     { maxItems: 100 },
   ),

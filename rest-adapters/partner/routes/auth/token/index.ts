@@ -1,7 +1,7 @@
-import { signPartnerToken } from '../../../../../lib/auth/partner-token';
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
+import { signPartnerToken } from '@lib/auth/partner-token';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
 import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
 
 const loadedOperation = loadOperation(__dirname);
@@ -48,10 +48,23 @@ export default defineRoute({
     );
     const partner = { partner_id: credential.partner.id, partner_code: credential.partner.code, partner_name: credential.partner.name };
     if (credential.contract === 'A') {
-      const a: TokenResponseA = { token_type: 'Bearer', access_token: token, expires_in_secs: expiresInSecs, scope: credential.scopes, ...partner, credential_name: credential.name };
+      const a: TokenResponseA = {
+        token_type: 'Bearer',
+        access_token: token,
+        expires_in_secs: expiresInSecs,
+        scope: credential.scopes,
+        ...partner,
+        credential_name: credential.name,
+      };
       return a;
     }
-    const b: TokenResponseB = { token_type: 'bearer', access_token: token, expires_in: expiresInSecs, scopes: credential.scopes, ...partner };
+    const b: TokenResponseB = {
+      token_type: 'bearer',
+      access_token: token,
+      expires_in: expiresInSecs,
+      scopes: credential.scopes,
+      ...partner,
+    };
     return b;
   },
 });

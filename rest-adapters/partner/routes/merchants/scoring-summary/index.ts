@@ -1,8 +1,8 @@
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '../../../auth/partner-auth';
-import { MerchantIdParams, scopedTo } from '../../partner-data';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
+import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partner-data';
 import { type ScoringMerchantData, toScoringSummaryA, toScoringSummaryB } from './mapper';
 import { ScoringSummaryResponse } from './schema';
 

@@ -1,4 +1,4 @@
-import { toPartnerMerchantStatus } from '../../partner-data';
+import { toPartnerMerchantStatus } from '@rest-adapters/partner/routes/partner-data';
 import type { ScoringSummaryA, ScoringSummaryB } from './schema';
 
 interface Common {

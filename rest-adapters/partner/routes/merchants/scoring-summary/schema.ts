@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { MerchantStatusSchema } from '../../partner-data';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { MerchantStatusSchema } from '@rest-adapters/partner/routes/partner-data';
 
 /** Contract A (partner-api.md §2 "Scoring summary"; docs/scoring.md §5): 12-month averages, ratios 0..1. */
 export const ScoringSummaryA = Type.Object(

@@ -1,8 +1,8 @@
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '../../../auth/partner-auth';
-import { MerchantIdParams, scopedTo } from '../../partner-data';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
+import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partner-data';
 import type { MerchantTransactionsData } from './mapper';
 import { TransactionsQuery, TransactionsResponse } from './schema';
 import { transactionWindow } from './transaction-window';
@@ -18,9 +18,14 @@ export default defineRoute({
   method: 'GET',
   url: '/api/partner/v1/merchants/:merchant_id/transactions',
   summary: 'List transactions of a merchant in the calling partner’s scope',
-  description: 'Scope transaction.read. Contract A: period, anchor_date. Contract B: transaction_at_from, transaction_at_to, status, limit.',
+  description:
+    'Scope transaction.read. Contract A: period, anchor_date. Contract B: transaction_at_from, transaction_at_to, status, limit.',
   tags: ['partner: transactions'],
-  schema: { params: MerchantIdParams, querystring: TransactionsQuery, response: { 200: TransactionsResponse, ...errorResponses(400, 401, 403, 429) } },
+  schema: {
+    params: MerchantIdParams,
+    querystring: TransactionsQuery,
+    response: { 200: TransactionsResponse, ...errorResponses(400, 401, 403, 429) },
+  },
   operation,
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,

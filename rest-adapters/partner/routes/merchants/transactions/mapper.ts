@@ -1,5 +1,5 @@
-import { jakartaIso, type PeriodWindow, type Period } from '../../jakarta-time';
-import { toPartnerMerchantStatus, toPartnerTransactionStatus } from '../../partner-data';
+import { jakartaIso, type PeriodWindow, type Period } from '@rest-adapters/partner/routes/jakarta-time';
+import { toPartnerMerchantStatus, toPartnerTransactionStatus } from '@rest-adapters/partner/routes/partner-data';
 import type { TransactionsA, TransactionsB } from './schema';
 
 export interface TransactionData {

@@ -1,11 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { MerchantStatusSchema, TransactionStatusSchema } from '../../partner-data';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { MerchantStatusSchema, TransactionStatusSchema } from '@rest-adapters/partner/routes/partner-data';
 
 /** Both contracts' parameters (partner-api.md §4); those of the other contract are refused in the handler. */
 export const TransactionsQuery = Type.Object(
   {
-    period: Type.Optional(Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')], { description: 'Contract A; default monthly.' })),
+    period: Type.Optional(
+      Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')], { description: 'Contract A; default monthly.' }),
+    ),
     anchor_date: Type.Optional(Type.String({ format: 'date', description: 'Contract A; ISO date, default today in Asia/Jakarta.' })),
     transaction_at_from: Type.Optional(Type.String({ format: 'date-time', description: 'Contract B; inclusive.' })),
     transaction_at_to: Type.Optional(Type.String({ format: 'date-time', description: 'Contract B; inclusive.' })),

@@ -1,7 +1,7 @@
-import { HttpError } from '../../../../../lib/rest/error-body';
-import type { PartnerPrincipal } from '../../../auth/partner-auth';
-import { jakartaDate, periodWindow } from '../../jakarta-time';
-import { storedStatusesOf } from '../../partner-data';
+import { HttpError } from '@lib/rest/error-body';
+import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
+import { jakartaDate, periodWindow } from '@rest-adapters/partner/routes/jakarta-time';
+import { storedStatusesOf } from '@rest-adapters/partner/routes/partner-data';
 import { type MerchantTransactionsData, toTransactionsA, toTransactionsB } from './mapper';
 import type { TransactionsA, TransactionsB, TransactionsQuery } from './schema';
 
@@ -32,11 +32,19 @@ export async function transactionWindow(
   load: (variables: WindowVariables) => Promise<MerchantTransactionsData>,
 ): Promise<TransactionsA | TransactionsB> {
   const foreign = (principal.contract === 'A' ? B_PARAMS : A_PARAMS).filter((name) => query[name] !== undefined);
-  if (foreign.length) throw new HttpError(400, 'bad_request', `querystring must NOT have ${foreign.join(', ')} (contract ${principal.contract})`);
+  if (foreign.length)
+    throw new HttpError(400, 'bad_request', `querystring must NOT have ${foreign.join(', ')} (contract ${principal.contract})`);
   if (principal.contract === 'A') {
     const period = query.period ?? 'monthly';
     const window = periodWindow(period, query.anchor_date ?? jakartaDate(new Date()));
-    const merchant = await load({ from: window.start.toISOString(), to: null, before: window.end.toISOString(), statuses: null, limit: CONTRACT_A_CAP, withTotals: true });
+    const merchant = await load({
+      from: window.start.toISOString(),
+      to: null,
+      before: window.end.toISOString(),
+      statuses: null,
+      limit: CONTRACT_A_CAP,
+      withTotals: true,
+    });
     return toTransactionsA(merchant, period, window);
   }
   const from = query.transaction_at_from ? new Date(query.transaction_at_from) : null;

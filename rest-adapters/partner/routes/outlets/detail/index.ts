@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '../../../auth/partner-auth';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { type OutletData, OutletParams, PartnerOutlet, loadScopedMerchant, outletOf, toPartnerOutlet } from '../partner-outlet';
 
 const operation = loadOperation(__dirname);
@@ -11,7 +11,8 @@ export default defineRoute({
   method: 'GET',
   url: '/api/partner/v1/merchants/:merchant_id/outlets/:outlet_id',
   summary: 'One outlet of a merchant in the calling partner’s scope',
-  description: 'Scope merchant.read; enabled per credential by an operator (otherwise 403). Same object in both contracts; times follow the contract.',
+  description:
+    'Scope merchant.read; enabled per credential by an operator (otherwise 403). Same object in both contracts; times follow the contract.',
   tags: ['partner: outlets'],
   schema: { params: OutletParams, response: { 200: PartnerOutlet, ...errorResponses(401, 403, 404, 429) } },
   operation,

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '../../../auth/partner-auth';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { OutletParams, contractTime, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { DevicesResponse } from './schema';
 
@@ -30,7 +30,12 @@ export default defineRoute({
   handle: async ({ params }, runtime, req) => {
     requireOutletsEnabled(req);
     const principal = requireScope(req.acting, 'merchant.read');
-    const merchant = await loadScopedMerchant<{ id: string; outlets: { id: string; terminals: TerminalData[] }[] }>(runtime, principal, operation, params.merchant_id);
+    const merchant = await loadScopedMerchant<{ id: string; outlets: { id: string; terminals: TerminalData[] }[] }>(
+      runtime,
+      principal,
+      operation,
+      params.merchant_id,
+    );
     const outlet = outletOf(merchant.outlets, params.outlet_id);
     const items = outlet.terminals.map((t) => ({
       tid: t.tid,
@@ -40,6 +45,8 @@ export default defineRoute({
       status: t.status,
       last_seen_at: contractTime(principal, t.lastSeenAt),
     }));
-    return principal.contract === 'A' ? { merchant_id: merchant.id, outlet_id: outlet.id, items } : { merchant_id: merchant.id, outlet_id: outlet.id, items, count: items.length };
+    return principal.contract === 'A'
+      ? { merchant_id: merchant.id, outlet_id: outlet.id, items }
+      : { merchant_id: merchant.id, outlet_id: outlet.id, items, count: items.length };
   },
 });

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { eitherContract } from '../../partner-data';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { eitherContract } from '@rest-adapters/partner/routes/partner-data';
 
 /** A device (terminal) of an outlet: acquirer TID and hardware serial, never the raw device id. */
 export const PartnerDevice = Type.Object(
@@ -16,8 +16,14 @@ export const PartnerDevice = Type.Object(
 );
 
 const Ids = { merchant_id: Type.String({ format: 'uuid' }), outlet_id: Type.String({ format: 'uuid' }) };
-export const DevicesA = Type.Object({ ...Ids, items: Type.Array(PartnerDevice) }, { additionalProperties: false, title: 'PartnerDevicesA' });
-export const DevicesB = Type.Object({ ...Ids, items: Type.Array(PartnerDevice), count: Type.Integer() }, { additionalProperties: false, title: 'PartnerDevicesB' });
+export const DevicesA = Type.Object(
+  { ...Ids, items: Type.Array(PartnerDevice) },
+  { additionalProperties: false, title: 'PartnerDevicesA' },
+);
+export const DevicesB = Type.Object(
+  { ...Ids, items: Type.Array(PartnerDevice), count: Type.Integer() },
+  { additionalProperties: false, title: 'PartnerDevicesB' },
+);
 export type DevicesA = Static<typeof DevicesA>;
 export type DevicesB = Static<typeof DevicesB>;
 export const DevicesResponse = eitherContract<DevicesA, DevicesB>(DevicesA, DevicesB);

@@ -1,8 +1,8 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '../../../auth/partner-auth';
-import { MerchantIdParams } from '../../partner-data';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
+import { MerchantIdParams } from '@rest-adapters/partner/routes/partner-data';
 import { type OutletData, loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
 import { OutletListResponse } from './schema';
 
@@ -22,7 +22,12 @@ export default defineRoute({
   handle: async ({ params }, runtime, req) => {
     requireOutletsEnabled(req);
     const principal = requireScope(req.acting, 'merchant.read');
-    const merchant = await loadScopedMerchant<{ id: string; name: string; outlets: OutletData[] }>(runtime, principal, operation, params.merchant_id);
+    const merchant = await loadScopedMerchant<{ id: string; name: string; outlets: OutletData[] }>(
+      runtime,
+      principal,
+      operation,
+      params.merchant_id,
+    );
     const items = merchant.outlets.map((o) => toPartnerOutlet(principal, merchant.id, o));
     const defaultOutletId = merchant.outlets[0]?.id ?? null;
     return principal.contract === 'A'

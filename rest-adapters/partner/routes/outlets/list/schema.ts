@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { eitherContract } from '../../partner-data';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { eitherContract } from '@rest-adapters/partner/routes/partner-data';
 import { PartnerOutlet } from '../partner-outlet';
 
 const Common = {
@@ -10,7 +10,12 @@ const Common = {
 
 /** Contract A: like the other A wrappers, with the merchant's name. */
 export const OutletListA = Type.Object(
-  { merchant_id: Common.merchant_id, merchant_name: Type.String(), default_outlet_id: Common.default_outlet_id, items: Type.Array(PartnerOutlet) },
+  {
+    merchant_id: Common.merchant_id,
+    merchant_name: Type.String(),
+    default_outlet_id: Common.default_outlet_id,
+    items: Type.Array(PartnerOutlet),
+  },
   { additionalProperties: false, title: 'PartnerOutletListA' },
 );
 /** Contract B: like the other B wrappers, with count. */

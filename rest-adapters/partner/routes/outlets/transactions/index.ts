@@ -1,10 +1,10 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '../../../auth/partner-auth';
-import type { MerchantTransactionsData } from '../../merchants/transactions/mapper';
-import { TransactionsQuery } from '../../merchants/transactions/schema';
-import { transactionWindow } from '../../merchants/transactions/transaction-window';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
+import type { MerchantTransactionsData } from '@rest-adapters/partner/routes/merchants/transactions/mapper';
+import { TransactionsQuery } from '@rest-adapters/partner/routes/merchants/transactions/schema';
+import { transactionWindow } from '@rest-adapters/partner/routes/merchants/transactions/transaction-window';
 import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { OutletTransactionsResponse } from './schema';
 
@@ -18,9 +18,14 @@ export default defineRoute({
   method: 'GET',
   url: '/api/partner/v1/merchants/:merchant_id/outlets/:outlet_id/transactions',
   summary: 'Transactions of one outlet of a merchant in the calling partner’s scope',
-  description: 'Scope transaction.read; enabled per credential by an operator (otherwise 403). Parameters as the merchant transactions endpoint.',
+  description:
+    'Scope transaction.read; enabled per credential by an operator (otherwise 403). Parameters as the merchant transactions endpoint.',
   tags: ['partner: outlets'],
-  schema: { params: OutletParams, querystring: TransactionsQuery, response: { 200: OutletTransactionsResponse, ...errorResponses(400, 401, 403, 404, 429) } },
+  schema: {
+    params: OutletParams,
+    querystring: TransactionsQuery,
+    response: { 200: OutletTransactionsResponse, ...errorResponses(400, 401, 403, 404, 429) },
+  },
   operation,
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
@@ -28,10 +33,16 @@ export default defineRoute({
     requireOutletsEnabled(req);
     const principal = requireScope(req.acting, 'transaction.read');
     const body = await transactionWindow(principal, query, async (variables) => {
-      const merchant = await loadScopedMerchant<MerchantTransactionsData & { outlets: { id: string }[] }>(runtime, principal, operation, params.merchant_id, {
-        outletId: params.outlet_id,
-        ...variables,
-      });
+      const merchant = await loadScopedMerchant<MerchantTransactionsData & { outlets: { id: string }[] }>(
+        runtime,
+        principal,
+        operation,
+        params.merchant_id,
+        {
+          outletId: params.outlet_id,
+          ...variables,
+        },
+      );
       outletOf(merchant.outlets, params.outlet_id);
       return merchant;
     });

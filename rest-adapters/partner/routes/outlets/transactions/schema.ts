@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { eitherContract } from '../../partner-data';
-import { TransactionsA, TransactionsB } from '../../merchants/transactions/schema';
+import { eitherContract } from '@rest-adapters/partner/routes/partner-data';
+import { TransactionsA, TransactionsB } from '@rest-adapters/partner/routes/merchants/transactions/schema';
 
 const outletId = Type.String({ format: 'uuid' });
 const { merchant_id: merchantIdA, ...restA } = TransactionsA.properties;
@@ -17,4 +17,7 @@ export const OutletTransactionsB = Type.Object(
 );
 export type OutletTransactionsA = Static<typeof OutletTransactionsA>;
 export type OutletTransactionsB = Static<typeof OutletTransactionsB>;
-export const OutletTransactionsResponse = eitherContract<OutletTransactionsA, OutletTransactionsB>(OutletTransactionsA, OutletTransactionsB);
+export const OutletTransactionsResponse = eitherContract<OutletTransactionsA, OutletTransactionsB>(
+  OutletTransactionsA,
+  OutletTransactionsB,
+);

@@ -1,8 +1,8 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '../../../auth/partner-auth';
-import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '../../partner-data';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
+import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '@rest-adapters/partner/routes/partner-data';
 import type { PartnerMerchantData } from '../partner-merchants';
 import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
 import { ReferralMerchantsResponse } from './schema';

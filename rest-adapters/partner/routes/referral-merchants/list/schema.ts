@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
-import { MerchantStatusSchema } from '../../partner-data';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { MerchantStatusSchema } from '@rest-adapters/partner/routes/partner-data';
 
 /** Contract A (partner-api.md §2 "Referral merchant item"). */
 export const ReferralMerchantsA = Type.Object(
@@ -48,4 +48,6 @@ export const ReferralMerchantsB = Type.Object(
 );
 export type ReferralMerchantsB = Static<typeof ReferralMerchantsB>;
 
-export const ReferralMerchantsResponse = Type.Unsafe<ReferralMerchantsA | ReferralMerchantsB>({ oneOf: [ReferralMerchantsA, ReferralMerchantsB] });
+export const ReferralMerchantsResponse = Type.Unsafe<ReferralMerchantsA | ReferralMerchantsB>({
+  oneOf: [ReferralMerchantsA, ReferralMerchantsB],
+});

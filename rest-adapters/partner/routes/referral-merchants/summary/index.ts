@@ -1,8 +1,14 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '../../../auth/partner-auth';
-import { PartnerIdParams, partnerCodeOf, requireOwnPartner, scopedTo, toPartnerMerchantStatus } from '../../partner-data';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
+import {
+  PartnerIdParams,
+  partnerCodeOf,
+  requireOwnPartner,
+  scopedTo,
+  toPartnerMerchantStatus,
+} from '@rest-adapters/partner/routes/partner-data';
 import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
 
 const operation = loadOperation(__dirname);
@@ -37,7 +43,12 @@ export default defineRoute({
     const merchantCount = partnerMerchants.length;
     const activeCount = partnerMerchants.filter((m) => toPartnerMerchantStatus(m.merchant.status) === 'active').length;
     if (principal.contract === 'B') {
-      const b: ReferralSummaryB = { partner_id: principal.partnerId, merchant_count: merchantCount, active_count: activeCount, inactive_count: merchantCount - activeCount };
+      const b: ReferralSummaryB = {
+        partner_id: principal.partnerId,
+        merchant_count: merchantCount,
+        active_count: activeCount,
+        inactive_count: merchantCount - activeCount,
+      };
       return b;
     }
     let grossAmount = 0;

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { actingBank, bankSignature } from '../../../auth/bank-signature';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { record, recordEvent } from './intake';
 import { type PaymentEventResult, assertComplete, toEventResponse } from './mapper';
 import { EventResponse, PaymentEvent } from './schema';
@@ -33,7 +33,8 @@ export default defineRoute({
     let result = await recordEvent({ runtime, bank: actingBank(req), log: req.log, event: body });
     if (body.event_type === 'nmid.status_changed' && result.status !== 'rejected' && !result.applied) {
       await runtime.run(changeNmidStatus, { input: { nmid: body.nmid, status: body.nmid_new_status, reason: body.nmid_reason ?? null } });
-      const marked = (await runtime.run<{ markPaymentEventApplied: PaymentEventResult }>(markApplied, { eventId: result.eventId })).markPaymentEventApplied;
+      const marked = (await runtime.run<{ markPaymentEventApplied: PaymentEventResult }>(markApplied, { eventId: result.eventId }))
+        .markPaymentEventApplied;
       result = { ...marked, status: result.status };
     }
     return toEventResponse(result);

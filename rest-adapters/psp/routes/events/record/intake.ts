@@ -1,7 +1,7 @@
-import { HttpError } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { type BankCall, bankBatch } from '../../shared/bank-batch';
-import { type NmidReference, resolvePaymentTarget, resolvePaymentTargets } from '../../shared/payment-target';
+import { HttpError } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { type BankCall, bankBatch } from '@rest-adapters/psp/routes/shared/bank-batch';
+import { type NmidReference, resolvePaymentTarget, resolvePaymentTargets } from '@rest-adapters/psp/routes/shared/payment-target';
 import { type PaymentEventResult, toRecordInput } from './mapper';
 import type { PaymentEvent } from './schema';
 
@@ -13,7 +13,12 @@ export interface EventCall extends BankCall {
   event: PaymentEvent;
 }
 
-const referenceOf = ({ event, bank }: EventCall): NmidReference => ({ bankCode: bank.bankCode, nmid: event.nmid, mid: event.mid, tid: event.tid });
+const referenceOf = ({ event, bank }: EventCall): NmidReference => ({
+  bankCode: bank.bankCode,
+  nmid: event.nmid,
+  mid: event.mid,
+  tid: event.tid,
+});
 
 /**
  * Stores and applies one verified event (once per bank and external_event_id). Events of every bank that arrive

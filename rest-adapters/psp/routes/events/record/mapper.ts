@@ -1,5 +1,5 @@
-import { HttpError } from '../../../../../lib/rest/error-body';
-import type { PaymentTarget } from '../../shared/payment-target';
+import { HttpError } from '@lib/rest/error-body';
+import type { PaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import type { EventResponse, EventType, PaymentEvent } from './schema';
 
 const SUCCESS: EventType[] = ['transaction.success', 'qris.payment.success'];

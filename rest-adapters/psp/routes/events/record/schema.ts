@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 export const EVENT_TYPES = [
   'transaction.success',
@@ -46,7 +46,9 @@ export const EventResponse = Type.Object({
   status: Type.Union([Type.Literal('success'), Type.Literal('duplicate_skipped'), Type.Literal('rejected')], {
     description: 'rejected: stored for reconciliation but not applied; error_code says why.',
   }),
-  flow: Type.String({ description: 'The path taken: transaction.created, transaction.refunded, nmid.status_changed, recorded_unapplied, …' }),
+  flow: Type.String({
+    description: 'The path taken: transaction.created, transaction.refunded, nmid.status_changed, recorded_unapplied, …',
+  }),
   event_id: Type.String({ format: 'uuid', description: 'Our event-log id (the first one for a duplicate).' }),
   merchant_id: Nullable(Type.String({ format: 'uuid' })),
   outlet_id: Type.Optional(Type.String({ format: 'uuid', description: 'Present for merchants with several outlets.' })),

@@ -1,6 +1,6 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { actingBank, bankSignature } from '../../../auth/bank-signature';
+import { errorResponses } from '@lib/rest/error-body';
+import { defineRoute } from '@lib/rest/route';
+import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { PspMerchantDetail } from '../psp-merchant.schema';
 import { byNmid, lookUp } from './lookup';
 import { type PspMerchantByNmidData, toByNmidResponse } from './mapper';
@@ -18,6 +18,7 @@ export default defineRoute({
   rateLimit: { max: 1000, windowSecs: 60 },
   privateCacheSecs: 30,
   // Cache misses of every bank that arrive together are looked up together (lookup.ts).
-  load: ({ params, query }, runtime, req) => lookUp({ runtime, bank: actingBank(req), log: req.log, nmid: params.nmid, includeOutlets: query.include_outlets }),
+  load: ({ params, query }, runtime, req) =>
+    lookUp({ runtime, bank: actingBank(req), log: req.log, nmid: params.nmid, includeOutlets: query.include_outlets }),
   map: (data: PspMerchantByNmidData) => toByNmidResponse(data),
 });

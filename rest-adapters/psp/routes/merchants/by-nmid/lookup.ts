@@ -1,5 +1,5 @@
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { type BankCall, bankBatch } from '../../shared/bank-batch';
+import { loadOperation } from '@lib/rest/operation';
+import { type BankCall, bankBatch } from '@rest-adapters/psp/routes/shared/bank-batch';
 import type { MerchantData } from '../psp-merchant.mapper';
 import type { PspMerchantByNmidData } from './mapper';
 

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { PspMerchantDetail } from '../psp-merchant.schema';
 import { toDetailResponse } from './mapper';
 import { DetailParams, DetailQuery } from './schema';

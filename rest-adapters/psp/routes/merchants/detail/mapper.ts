@@ -1,4 +1,4 @@
-import { HttpError } from '../../../../../lib/rest/error-body';
+import { HttpError } from '@lib/rest/error-body';
 import { type MerchantData, toPspMerchantDetail } from '../psp-merchant.mapper';
 import type { PspMerchantDetail } from '../psp-merchant.schema';
 

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { toListResponse } from './mapper';
 import { ListQuery, ListResponse } from './schema';
 

@@ -1,8 +1,8 @@
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import { HttpError, errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
+import { ForbiddenError } from '@lib/errors/app-error';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { AssignmentParams, AssignmentRequest, AssignmentResponse } from './schema';
 
 const assign = loadOperation(__dirname);
@@ -47,12 +47,21 @@ export default defineRoute({
     if (!owned) throw new HttpError(404, 'not_found', 'merchant not found');
     if (owned.status === 'deleted') throw new HttpError(409, 'merchant_deleted', 'the merchant is deleted');
     const { assignNmid: outlet } = await runtime.run<{ assignNmid: AssignedOutlet }>(assign, {
-      input: { merchantId: params.id, outletId: body.outlet_id ?? null, nmid: body.nmid, bankCode: req.acting.bankCode, mid: body.mid ?? null },
+      input: {
+        merchantId: params.id,
+        outletId: body.outlet_id ?? null,
+        nmid: body.nmid,
+        bankCode: req.acting.bankCode,
+        mid: body.mid ?? null,
+      },
     });
-    const { recordNmidAssignment: merchant } = await runtime.run<{ recordNmidAssignment: { id: string; status: string } }>(recordAssignment, {
-      merchantId: params.id,
-      nmid: outlet.nmid,
-    });
+    const { recordNmidAssignment: merchant } = await runtime.run<{ recordNmidAssignment: { id: string; status: string } }>(
+      recordAssignment,
+      {
+        merchantId: params.id,
+        nmid: outlet.nmid,
+      },
+    );
     return {
       merchant_id: merchant.id,
       outlet_id: outlet.id,

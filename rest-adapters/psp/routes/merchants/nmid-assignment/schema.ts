@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 export const AssignmentParams = Type.Object({ id: Type.String({ format: 'uuid', description: 'Merchant id.' }) });
 export type AssignmentParams = Static<typeof AssignmentParams>;

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { bankSignature } from '../../../auth/bank-signature';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import type { MerchantData } from '../psp-merchant.mapper';
 import { criteriaOf, matches, toSearchResponse } from './mapper';
 import { SearchQuery, SearchResponse } from './schema';
@@ -27,7 +27,11 @@ export default defineRoute({
       const merchant = data.outletByNmid?.merchant;
       return toSearchResponse(merchant && matches(merchant, criteria) ? [merchant] : []);
     }
-    const data = await runtime.run<{ bankMerchantSearch: MerchantData[] }>(byCriteria, { phone: criteria.phone, email: criteria.email, npwp: criteria.npwp });
+    const data = await runtime.run<{ bankMerchantSearch: MerchantData[] }>(byCriteria, {
+      phone: criteria.phone,
+      email: criteria.email,
+      npwp: criteria.npwp,
+    });
     return toSearchResponse(data.bankMerchantSearch);
   },
 });

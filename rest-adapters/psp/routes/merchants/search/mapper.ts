@@ -1,5 +1,5 @@
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
-import { HttpError } from '../../../../../lib/rest/error-body';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
+import { HttpError } from '@lib/rest/error-body';
 import { type MerchantData, toPspMerchant } from '../psp-merchant.mapper';
 import type { SearchQuery, SearchResponse } from './schema';
 
@@ -26,9 +26,7 @@ export function criteriaOf(query: SearchQuery): SearchCriteria {
 /** With an NMID the merchant comes from the outlet; the other given criteria must match it too. */
 export function matches(m: MerchantData, c: SearchCriteria): boolean {
   return (
-    (!c.phone || m.phone === c.phone) &&
-    (!c.email || m.email?.toLowerCase() === c.email.toLowerCase()) &&
-    (!c.npwp || m.npwp === c.npwp)
+    (!c.phone || m.phone === c.phone) && (!c.email || m.email?.toLowerCase() === c.email.toLowerCase()) && (!c.npwp || m.npwp === c.npwp)
   );
 }
 

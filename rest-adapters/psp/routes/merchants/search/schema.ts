@@ -12,5 +12,8 @@ export const SearchQuery = Type.Object(
 );
 export type SearchQuery = Static<typeof SearchQuery>;
 
-export const SearchResponse = Type.Object({ items: Type.Array(Type.Ref(PspMerchant)), meta: Type.Object({ returned_count: Type.Integer() }) });
+export const SearchResponse = Type.Object({
+  items: Type.Array(Type.Ref(PspMerchant)),
+  meta: Type.Object({ returned_count: Type.Integer() }),
+});
 export type SearchResponse = Static<typeof SearchResponse>;

@@ -1,8 +1,8 @@
-import { errorResponses } from '../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../lib/rest/operation';
-import { defineRoute } from '../../../../../lib/rest/route';
-import { actingBank, bankSignature } from '../../../auth/bank-signature';
-import { resolvePaymentTarget } from '../../shared/payment-target';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { defineRoute } from '@lib/rest/route';
+import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
+import { resolvePaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import { type SettlementResultData, assertConsistent, toSettlementInput, toSettlementResponse } from './mapper';
 import { SettlementRequest, SettlementResponse } from './schema';
 

@@ -1,6 +1,6 @@
-import type { Principal } from '../../../../../lib/auth/principal';
-import { HttpError } from '../../../../../lib/rest/error-body';
-import type { PaymentTarget } from '../../shared/payment-target';
+import type { Principal } from '@lib/auth/principal';
+import { HttpError } from '@lib/rest/error-body';
+import type { PaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import type { SettlementRequest, SettlementResponse } from './schema';
 
 /** net = gross − mdr_total, and the batch is the caller's own (bank_code); anything else changes nothing. */

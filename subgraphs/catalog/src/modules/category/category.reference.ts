@@ -1,4 +1,4 @@
-import type { CatalogContext } from '../../context';
+import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import type { CategoryType } from './category.type';
 
 export const categoryReference = {

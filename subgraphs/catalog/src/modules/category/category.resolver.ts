@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
-import type { CatalogContext } from '../../context';
-import { MerchantRef } from '../../references/merchant.ref';
+import type { CatalogContext } from '@subgraphs/catalog/src/context';
+import { MerchantRef } from '@subgraphs/catalog/src/references/merchant.ref';
 import { CategoryType } from './category.type';
 
 @Resolver(() => CategoryType)

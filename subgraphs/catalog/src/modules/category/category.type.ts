@@ -1,6 +1,6 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Directive, Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { MerchantRef } from '../../references/merchant.ref';
+import { MerchantRef } from '@subgraphs/catalog/src/references/merchant.ref';
 
 @Directive('@key(fields: "id")')
 @ObjectType('Category', { description: 'A point-of-sale product category.' })
@@ -48,7 +48,9 @@ export class CreatePosCategoryInput {
   iconName?: string | null;
 }
 
-@InputType('UpdatePosCategoryInput', { description: 'Absent or null fields stay as they are; parentId "" moves the category to the top level.' })
+@InputType('UpdatePosCategoryInput', {
+  description: 'Absent or null fields stay as they are; parentId "" moves the category to the top level.',
+})
 export class UpdatePosCategoryInput {
   @Field(() => String, { nullable: true })
   name?: string | null;
@@ -87,7 +89,9 @@ export class PosDefaultCategoryType {
   sortOrder!: number;
 }
 
-@ObjectType('PosDefaultCategorySet', { description: 'Curated starting categories of one business-type category (merchant reference data).' })
+@ObjectType('PosDefaultCategorySet', {
+  description: 'Curated starting categories of one business-type category (merchant reference data).',
+})
 export class PosDefaultCategorySetType {
   @Field({ description: 'BusinessTypeCategory.code; OTHER is the fallback.' })
   categoryCode!: string;

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
-import type { CatalogContext } from '../../context';
+import { posMerchantOf } from '@lib/auth/pos-merchant';
+import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import {
   CategoryType,

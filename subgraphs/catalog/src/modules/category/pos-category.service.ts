@@ -1,10 +1,16 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { pgTime } from '../../../../../lib/db/sync-pull';
+import { pgTime } from '@lib/db/sync-pull';
 import { v7 as uuidv7 } from 'uuid';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { PosInputError, PosNotFoundError, optionalText, requireInt, requireText } from '../pos/pos.errors';
 import { DEFAULT_CATEGORIES, defaultCategoriesOf } from './category-defaults.data';
-import type { CategoryType, CreatePosCategoryInput, PosDefaultCategorySetType, ProvisionCategoryInput, UpdatePosCategoryInput } from './category.type';
+import type {
+  CategoryType,
+  CreatePosCategoryInput,
+  PosDefaultCategorySetType,
+  ProvisionCategoryInput,
+  UpdatePosCategoryInput,
+} from './category.type';
 
 const MAX_NAME = 100;
 const MAX_ICON = 64;
@@ -91,13 +97,18 @@ export class PosCategoryService {
           changes.parent_id = input.parentId;
         }
       }
-      const [row] = await trx('catalog.categories').where({ id }).update({ ...changes, updated_at: new Date() }).returning('*');
+      const [row] = await trx('catalog.categories')
+        .where({ id })
+        .update({ ...changes, updated_at: new Date() })
+        .returning('*');
       return toCategory(row as CategoryRow);
     });
   }
 
   async remove(merchantId: string, id: string): Promise<boolean> {
-    const count = UUID_PATTERN.test(id) ? await this.live(this.db, merchantId).where({ id }).update({ deleted_at: new Date(), updated_at: new Date() }) : 0;
+    const count = UUID_PATTERN.test(id)
+      ? await this.live(this.db, merchantId).where({ id }).update({ deleted_at: new Date(), updated_at: new Date() })
+      : 0;
     if (!count) throw new PosNotFoundError('category');
     return true;
   }

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, NotFoundError } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
 
 /** Point-of-sale input the caller must correct (400 bad_request). */
 export class PosInputError extends AppError {
@@ -56,6 +56,7 @@ export function optionalText(field: string, value: string | null | undefined, ma
 }
 
 export function requireInt(field: string, value: number, min: number, max: number): number {
-  if (!Number.isSafeInteger(value) || value < min || value > max) throw new PosInputError(`${field} must be an integer from ${min} to ${max}`);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new PosInputError(`${field} must be an integer from ${min} to ${max}`);
   return value;
 }

@@ -12,7 +12,8 @@ export function text(payload: Payload, field: string, max: number, required: boo
     if (required) throw new PushRejection(`${field} is required`);
     return null;
   }
-  if (typeof value !== 'string' || value.trim().length > max) throw new PushRejection(`${field} must be a string of at most ${max} characters`);
+  if (typeof value !== 'string' || value.trim().length > max)
+    throw new PushRejection(`${field} must be a string of at most ${max} characters`);
   return value.trim() || null;
 }
 

@@ -1,13 +1,15 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
-import type { CatalogContext } from '../../context';
+import { posMerchantOf } from '@lib/auth/pos-merchant';
+import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import { CreateProductInput, ProductType, UpdateProductInput } from './product.type';
 
 @Resolver()
 export class ProductResolver {
   @Authorized('internal', 'user')
-  @Query(() => [ProductType], { description: 'Live products; q matches name or SKU (substring, case-insensitive); active defaults to true.' })
+  @Query(() => [ProductType], {
+    description: 'Live products; q matches name or SKU (substring, case-insensitive); active defaults to true.',
+  })
   posProducts(
     @Arg('categoryId', () => ID, { nullable: true }) categoryId: string | null,
     @Arg('q', () => String, { nullable: true }) q: string | null,

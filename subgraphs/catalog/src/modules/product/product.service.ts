@@ -1,7 +1,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { pgTime } from '../../../../../lib/db/sync-pull';
+import { pgTime } from '@lib/db/sync-pull';
 import { v7 as uuidv7 } from 'uuid';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { PosInputError, PosNotFoundError, asPosConflict, optionalText, requireInt, requireText } from '../pos/pos.errors';
 import type { CreateProductInput, ProductType, UpdateProductInput } from './product.type';
 
@@ -89,7 +89,8 @@ export class ProductService {
 
   async get(merchantId: string, id: string, db: Knex = this.db): Promise<ProductType> {
     const row = UUID_PATTERN.test(id)
-      ? ((await db.raw(`${SELECT} where p.id = ? and p.merchant_id = ? and p.deleted_at is null`, [id, merchantId])).rows[0] as ProductRow | undefined)
+      ? ((await db.raw(`${SELECT} where p.id = ? and p.merchant_id = ? and p.deleted_at is null`, [id, merchantId])).rows[0] as
+          ProductRow | undefined)
       : undefined;
     if (!row) throw new PosNotFoundError('product');
     return toProduct(row);
@@ -167,12 +168,16 @@ export class ProductService {
           changes.category_id = input.categoryId || null;
         }
         const now = new Date();
-        await trx('catalog.products').where({ id }).update({ ...changes, updated_at: now });
+        await trx('catalog.products')
+          .where({ id })
+          .update({ ...changes, updated_at: now });
         const variant: Record<string, unknown> = {};
         if (barcode !== undefined) variant.barcode = barcode;
         if (changes.name !== undefined) variant.name = changes.name;
         if (Object.keys(variant).length > 0) {
-          await trx('catalog.variants').where({ product_id: id, is_default: true, deleted_at: null }).update({ ...variant, updated_at: now });
+          await trx('catalog.variants')
+            .where({ product_id: id, is_default: true, deleted_at: null })
+            .update({ ...variant, updated_at: now });
         }
         return this.get(merchantId, id, trx);
       });
@@ -186,7 +191,9 @@ export class ProductService {
     if (!UUID_PATTERN.test(id)) throw new PosNotFoundError('product');
     return this.db.transaction(async (trx) => {
       const now = new Date();
-      const count = await trx('catalog.products').where({ id, merchant_id: merchantId, deleted_at: null }).update({ deleted_at: now, updated_at: now });
+      const count = await trx('catalog.products')
+        .where({ id, merchant_id: merchantId, deleted_at: null })
+        .update({ deleted_at: now, updated_at: now });
       if (!count) throw new PosNotFoundError('product');
       await trx('catalog.variants').where({ product_id: id, deleted_at: null }).update({ deleted_at: now, updated_at: now });
       return true;

@@ -38,7 +38,8 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
   const change = integer(payload, 'change_amount', 0);
 
   const items = payload.items;
-  if (!Array.isArray(items) || items.length === 0 || items.length > MAX_LINES) throw new PushRejection(`items must hold 1 to ${MAX_LINES} lines`);
+  if (!Array.isArray(items) || items.length === 0 || items.length > MAX_LINES)
+    throw new PushRejection(`items must hold 1 to ${MAX_LINES} lines`);
   const lines: Line[] = items.map((raw, i) => {
     if (!raw || typeof raw !== 'object') throw new PushRejection(`items[${i}] must be an object`);
     const item = raw as Record<string, unknown>;
@@ -52,7 +53,9 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
       lineTotal: integer(item, 'line_total_amount', 0),
     };
     if (line.lineTotal !== line.quantity * line.unitPrice) {
-      throw new PushRejection(`items[${i}]: line_total_amount ${line.lineTotal} ≠ quantity × unit_price_amount = ${line.quantity * line.unitPrice}`);
+      throw new PushRejection(
+        `items[${i}]: line_total_amount ${line.lineTotal} ≠ quantity × unit_price_amount = ${line.quantity * line.unitPrice}`,
+      );
     }
     return line;
   });
@@ -70,7 +73,8 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
   const sumLines = lines.reduce((sum, l) => sum + l.lineTotal, 0n);
   if (subtotal !== sumLines) throw new PushRejection(`subtotal_amount ${subtotal} ≠ sum of line totals ${sumLines}`);
   if (discount > subtotal) throw new PushRejection('discount_amount must not exceed subtotal_amount');
-  if (total !== subtotal - discount + tax) throw new PushRejection(`total_amount ${total} ≠ subtotal − discount + tax = ${subtotal - discount + tax}`);
+  if (total !== subtotal - discount + tax)
+    throw new PushRejection(`total_amount ${total} ≠ subtotal − discount + tax = ${subtotal - discount + tax}`);
   const sumPaid = paymentRows.reduce((sum, p) => sum + p.amount, 0n);
   if (paid !== sumPaid) throw new PushRejection(`paid_amount ${paid} ≠ sum of payments ${sumPaid}`);
   if (paid < total) throw new PushRejection(`paid_amount ${paid} is less than total_amount ${total}`);
@@ -89,7 +93,8 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
   if (customerId && !(await trx('catalog.customers').where({ id: customerId, merchant_id: merchantId }).first('id'))) {
     throw new PushRejection('customer not found');
   }
-  if ((await trx('catalog.sales_orders').where({ id: orderId }).first('id')) !== undefined) throw new PushRejection('sales order already exists');
+  if ((await trx('catalog.sales_orders').where({ id: orderId }).first('id')) !== undefined)
+    throw new PushRejection('sales order already exists');
 
   const [{ last_number: number }] = (
     await trx.raw(
@@ -132,12 +137,22 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
       line_total_amount: l.lineTotal.toString(),
     })),
   );
-  await trx('catalog.sales_order_payments').insert(paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })));
+  await trx('catalog.sales_order_payments').insert(
+    paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })),
+  );
   // In variant order, so concurrent orders lock stock rows in one order (no deadlock between them).
   for (const variantId of [...variantIds].sort()) {
     if (!byId.get(variantId)!.track_stock) continue;
     const quantity = lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n);
-    await moveStock(trx, { merchantId, outletId, variantId, delta: -quantity, reason: 'sale', salesOrderId: orderId, occurredAt: transactedAt });
+    await moveStock(trx, {
+      merchantId,
+      outletId,
+      variantId,
+      delta: -quantity,
+      reason: 'sale',
+      salesOrderId: orderId,
+      occurredAt: transactedAt,
+    });
   }
 }
 

@@ -1,8 +1,8 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
-import { soleOutletOf } from '../../../../../lib/auth/user-scope';
-import type { CatalogContext } from '../../context';
+import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { soleOutletOf } from '@lib/auth/user-scope';
+import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import { SalesOrderItemType, SalesOrderPaymentType, SalesOrderType } from './sales-order.type';
 
@@ -21,7 +21,14 @@ export class SalesOrderResolver {
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType[]> {
     const merchant = posMerchantOf(ctx.principal, merchantId, { outletId });
-    return ctx.services.salesOrder.list(merchant, { outletId: outletId ?? soleOutletOf(ctx.principal), status, from, before, limit, offset });
+    return ctx.services.salesOrder.list(merchant, {
+      outletId: outletId ?? soleOutletOf(ctx.principal),
+      status,
+      from,
+      before,
+      limit,
+      offset,
+    });
   }
 
   @Authorized('internal', 'user')

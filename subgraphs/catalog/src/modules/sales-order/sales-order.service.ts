@@ -1,6 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { pgTime } from '../../../../../lib/db/sync-pull';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { pgTime } from '@lib/db/sync-pull';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { OrderAlreadyVoidedError, PosInputError, PosNotFoundError, requireInt } from '../pos/pos.errors';
 import { moveStock } from '../stock/stock.service';
 import type { SalesOrderItemType, SalesOrderPaymentType, SalesOrderType } from './sales-order.type';
@@ -59,12 +59,20 @@ export class SalesOrderService {
     }
     if (filter.from) query.andWhere('transacted_at', '>=', filter.from);
     if (filter.before) query.andWhere('transacted_at', '<', filter.before);
-    const rows = await query.orderBy([{ column: 'transacted_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(limit).offset(offset);
+    const rows = await query
+      .orderBy([
+        { column: 'transacted_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit)
+      .offset(offset);
     return rows.map(toOrder);
   }
 
   async get(merchantId: string, id: string): Promise<SalesOrderType> {
-    const row = UUID_PATTERN.test(id) ? await this.db<OrderRow>('catalog.sales_orders').where({ id, merchant_id: merchantId }).first() : undefined;
+    const row = UUID_PATTERN.test(id)
+      ? await this.db<OrderRow>('catalog.sales_orders').where({ id, merchant_id: merchantId }).first()
+      : undefined;
     if (!row) throw new PosNotFoundError('sales order');
     return toOrder(row);
   }

@@ -51,12 +51,14 @@ export async function createStockMovement(trx: Knex, merchantId: string, id: str
   const outletId = uuid(payload, 'outlet_id', true)!;
   const variantId = uuid(payload, 'variant_id', true)!;
   const delta = payload.quantity_delta;
-  if (typeof delta !== 'number' || !Number.isSafeInteger(delta) || delta === 0) throw new PushRejection('quantity_delta must be a non-zero integer');
+  if (typeof delta !== 'number' || !Number.isSafeInteger(delta) || delta === 0)
+    throw new PushRejection('quantity_delta must be a non-zero integer');
   const reason = text(payload, 'reason', 16, true)!;
   if (!['adjustment', 'restock', 'waste'].includes(reason)) throw new PushRejection('reason must be adjustment, restock or waste');
   const note = text(payload, 'note', 500, false);
   const occurredAt = epochMillis(payload, 'occurred_at');
-  if (!(await trx('catalog.variants').where({ id: variantId, merchant_id: merchantId }).first('id'))) throw new PushRejection(`unknown variant ${variantId}`);
+  if (!(await trx('catalog.variants').where({ id: variantId, merchant_id: merchantId }).first('id')))
+    throw new PushRejection(`unknown variant ${variantId}`);
   if (await trx('catalog.stock_movements').where({ id }).first('id')) throw new PushRejection('stock movement already exists');
   await moveStock(trx, { id, merchantId, outletId, variantId, delta: BigInt(delta), reason: reason as 'adjustment', note, occurredAt });
 }

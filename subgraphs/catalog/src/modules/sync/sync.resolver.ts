@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
-import { parseWatermark } from '../../../../../lib/db/sync-pull';
-import type { CatalogContext } from '../../context';
+import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { parseWatermark } from '@lib/db/sync-pull';
+import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import { PushItemInput, PushResultType, SyncPageType } from './sync.type';
 

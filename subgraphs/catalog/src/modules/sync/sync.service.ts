@@ -1,5 +1,5 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { SYNC_PULL_MAX_LIMIT, type SyncPage, pullSyncPage } from '../../../../../lib/db/sync-pull';
+import { SYNC_PULL_MAX_LIMIT, type SyncPage, pullSyncPage } from '@lib/db/sync-pull';
 import { deleteCustomer, upsertCustomer } from '../customer/customer.service';
 import { PosInputError } from '../pos/pos.errors';
 import { PushRejection } from '../pos/push-rejection';
@@ -23,8 +23,24 @@ const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
   products: {
     table: 'catalog.products',
     columns: [
-      'id', 'merchant_id', 'category_id', 'name', 'sku', 'product_type', 'sell_price_amount', 'cost_price_amount', 'unit_label', 'description',
-      'image_url', 'tax_rate_bps', 'track_stock', 'is_active', 'sort_order', 'created_at', 'updated_at', 'deleted_at',
+      'id',
+      'merchant_id',
+      'category_id',
+      'name',
+      'sku',
+      'product_type',
+      'sell_price_amount',
+      'cost_price_amount',
+      'unit_label',
+      'description',
+      'image_url',
+      'tax_rate_bps',
+      'track_stock',
+      'is_active',
+      'sort_order',
+      'created_at',
+      'updated_at',
+      'deleted_at',
     ],
   },
   variants: {
@@ -56,7 +72,14 @@ export class SyncService {
     const target = PULL_COLUMNS[entity];
     if (!target) throw new PosInputError(`entity must be one of outlets, ${PULL_ENTITIES.join(', ')}`);
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new PosInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
-    return pullSyncPage(this.em.getKnex(), target.table, target.columns.map((c) => `t.${c}`), merchantId, since, limit);
+    return pullSyncPage(
+      this.em.getKnex(),
+      target.table,
+      target.columns.map((c) => `t.${c}`),
+      merchantId,
+      since,
+      limit,
+    );
   }
 
   /**

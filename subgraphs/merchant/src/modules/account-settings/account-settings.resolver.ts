@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { AccountSettingsInput, AccountSettingsType } from './account-settings.type';
 
 @Resolver()

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError } from '../../../../../lib/errors/app-error';
+import { BadInputError } from '@lib/errors/app-error';
 import { AccountSettings } from './account-settings.entity';
 import type { AccountSettingsInput, AccountSettingsType } from './account-settings.type';
 
@@ -32,7 +32,8 @@ export class AccountSettingsService {
 
   /** Saves the given fields over the current values (the defaults when none are saved yet). */
   async update(userId: string, input: AccountSettingsInput): Promise<AccountSettingsType> {
-    if (input.appLanguage != null && !APP_LANGUAGES.includes(input.appLanguage)) throw new BadInputError(`app_language must be one of ${APP_LANGUAGES.join(', ')}`);
+    if (input.appLanguage != null && !APP_LANGUAGES.includes(input.appLanguage))
+      throw new BadInputError(`app_language must be one of ${APP_LANGUAGES.join(', ')}`);
     const current = await this.of(userId);
     const next: Record<string, unknown> = { updatedAt: this.clock() };
     for (const field of FIELDS) next[field] = input[field] ?? current[field];

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 /** The code could not be handed to the messaging or email provider; it was discarded, so no cooldown applies. */
 export class OtpDeliveryFailedError extends AppError {

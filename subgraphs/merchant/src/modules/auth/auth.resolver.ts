@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import {
   AuthSessionGrantType,
   AuthSessionStatusType,
@@ -18,7 +18,9 @@ import {
 @Resolver()
 export class AuthResolver {
   @Authorized('service')
-  @Mutation(() => PhoneResolutionType, { description: 'A session for a trusted device of an existing user, else what verification is required.' })
+  @Mutation(() => PhoneResolutionType, {
+    description: 'A session for a trusted device of an existing user, else what verification is required.',
+  })
   async resolvePhone(@Arg('input') input: ResolvePhoneInput, @Ctx() ctx: MerchantContext): Promise<PhoneResolutionType> {
     const r = await ctx.services.auth.resolvePhone(input);
     return r.status === 'authenticated'
@@ -33,7 +35,9 @@ export class AuthResolver {
   }
 
   @Authorized('service')
-  @Mutation(() => AuthSessionGrantType, { description: 'Verifies a login code: user created if absent, device trusted, session opened, login_alert sent.' })
+  @Mutation(() => AuthSessionGrantType, {
+    description: 'Verifies a login code: user created if absent, device trusted, session opened, login_alert sent.',
+  })
   verifyLoginOtp(@Arg('input') input: VerifyLoginOtpInput, @Ctx() ctx: MerchantContext): Promise<AuthSessionGrantType> {
     return ctx.services.auth.verifyLoginOtp(input, ctx.log);
   }

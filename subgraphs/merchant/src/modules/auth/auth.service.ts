@@ -1,8 +1,8 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { BadInputError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
 import type { DeviceInfo, DeviceService } from '../device/device.service';
 import type { NotificationService } from '../notification/notification.service';
@@ -109,7 +109,8 @@ export class AuthService {
   /** A phone an identity provider verified (external-phone-verify): no OTP, no login_alert; kept for audit. */
   async externalLogin(input: ExternalLoginInput): Promise<SessionGrant> {
     const phone = requirePhone(input.phone);
-    if (input.flowMode && !(FLOW_MODES as readonly string[]).includes(input.flowMode)) throw new BadInputError(`flow_mode must be one of ${FLOW_MODES.join(', ')}`);
+    if (input.flowMode && !(FLOW_MODES as readonly string[]).includes(input.flowMode))
+      throw new BadInputError(`flow_mode must be one of ${FLOW_MODES.join(', ')}`);
     if (input.fallbackReason && !(FALLBACK_REASONS as readonly string[]).includes(input.fallbackReason)) {
       throw new BadInputError(`fallback_reason must be one of ${FALLBACK_REASONS.join(', ')}`);
     }
@@ -174,7 +175,12 @@ export class AuthService {
         {
           title: 'Login baru di akun Anda',
           body: `Akun Anda baru saja masuk di ${device.deviceName ?? 'perangkat baru'}. Bukan Anda? Batalkan login ini.`,
-          data: { type: 'login_alert', cancel_token: cancelToken, device_name: device.deviceName ?? '', platform_code: device.platformCode },
+          data: {
+            type: 'login_alert',
+            cancel_token: cancelToken,
+            device_name: device.deviceName ?? '',
+            platform_code: device.platformCode,
+          },
         },
         { exceptDeviceHash: device.deviceHash ?? undefined },
       );
@@ -221,4 +227,3 @@ function deviceOf(input: DeviceInput): DeviceInfo {
     deviceName: input.deviceName?.trim().slice(0, 200) || null,
   };
 }
-

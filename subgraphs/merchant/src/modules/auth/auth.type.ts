@@ -1,7 +1,8 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('AuthSessionGrant', {
-  description: 'A session just opened or refreshed (REST adapters only): the adapter signs the access token for sessionId; refreshToken is shown once.',
+  description:
+    'A session just opened or refreshed (REST adapters only): the adapter signs the access token for sessionId; refreshToken is shown once.',
 })
 export class AuthSessionGrantType {
   @Field(() => ID)

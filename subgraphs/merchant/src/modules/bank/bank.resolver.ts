@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import type { MerchantContext } from '../../context';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { BankCredentialType } from './bank.type';
 
 @Resolver()

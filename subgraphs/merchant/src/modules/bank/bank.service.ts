@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { type SecretBox, newKeyId, newSecret } from '../../../../../lib/crypto/secret-box';
-import { BadInputError } from '../../../../../lib/errors/app-error';
+import { type SecretBox, newKeyId, newSecret } from '@lib/crypto/secret-box';
+import { BadInputError } from '@lib/errors/app-error';
 import { Bank, BankCredential, type BankTier, type CredentialPurpose } from './bank.entity';
 import { BankCodeTakenError } from './bank.errors';
 import type { BankCredentialType, BankType } from './bank.type';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BadInputError } from '../../../../../lib/errors/app-error';
+import { BadInputError } from '@lib/errors/app-error';
 
 /**
  * The stored form of an app's device id. A trusted device id lets resolve-phone open a session without an OTP,
@@ -16,6 +16,7 @@ export function deviceHash(deviceId: string): string {
  */
 export function requireDeviceId(deviceId: string): string {
   const id = deviceId.trim();
-  if (!/^[\x21-\x7e]{16,200}$/.test(id)) throw new BadInputError('device_id must be 16 to 200 visible characters (a random per-install id)');
+  if (!/^[\x21-\x7e]{16,200}$/.test(id))
+    throw new BadInputError('device_id must be 16 to 200 visible characters (a random per-install id)');
   return id;
 }

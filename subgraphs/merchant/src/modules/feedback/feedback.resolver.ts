@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { MerchantContext } from '../../context';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { userIdOf } from '../user/profile.resolver';
 import { FeedbackType, SubmitFeedbackInput } from './feedback.type';
 

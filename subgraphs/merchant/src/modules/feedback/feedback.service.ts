@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { BadInputError } from '@lib/errors/app-error';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import type { MembershipService } from '../user/membership.service';
 import { Feedback } from './feedback.entity';
 import type { FeedbackType, SubmitFeedbackInput } from './feedback.type';
@@ -22,12 +22,14 @@ export class FeedbackService {
       throw new BadInputError('category_code must be 2 to 50 lower-case letters, digits or _, starting with a letter');
     }
     const categoryLabel = input.categoryLabel.trim();
-    if (!categoryLabel || categoryLabel.length > FEEDBACK_MAX_LABEL) throw new BadInputError(`category_label must be 1 to ${FEEDBACK_MAX_LABEL} characters`);
+    if (!categoryLabel || categoryLabel.length > FEEDBACK_MAX_LABEL)
+      throw new BadInputError(`category_label must be 1 to ${FEEDBACK_MAX_LABEL} characters`);
     if (input.rating != null && !(Number.isInteger(input.rating) && input.rating >= 1 && input.rating <= 5)) {
       throw new BadInputError('rating must be a whole number from 1 to 5');
     }
     const message = input.message?.trim() || null;
-    if (message && message.length > FEEDBACK_MAX_MESSAGE) throw new BadInputError(`message must be at most ${FEEDBACK_MAX_MESSAGE} characters`);
+    if (message && message.length > FEEDBACK_MAX_MESSAGE)
+      throw new BadInputError(`message must be at most ${FEEDBACK_MAX_MESSAGE} characters`);
     let contactPhone: string | null = null;
     if (input.contactPhone?.trim()) {
       contactPhone = toIndonesianE164(input.contactPhone);

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../../../../lib/errors/app-error';
+import { NotFoundError } from '@lib/errors/app-error';
 
 export class LegalDocumentNotFoundError extends NotFoundError {
   constructor() {

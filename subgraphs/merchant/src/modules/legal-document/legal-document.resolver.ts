@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { PUBLIC } from '../../../../../lib/federation/build-subgraph-schema';
-import type { MerchantContext } from '../../context';
+import { PUBLIC } from '@lib/federation/build-subgraph-schema';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { LegalDocumentType } from './legal-document.type';
 
 @Resolver()

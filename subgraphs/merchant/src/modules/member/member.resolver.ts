@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import { assertUserMay } from '../../../../../lib/auth/user-scope';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { assertUserMay } from '@lib/auth/user-scope';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantType } from '../merchant/merchant.type';
 import { InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './member.type';
 
@@ -9,7 +9,9 @@ import { InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './memb
 @Resolver()
 export class MemberResolver {
   @Authorized('user')
-  @Mutation(() => MerchantMemberType, { description: 'Adds a person (by phone, creating the user if needed) to the caller’s merchant with a role and outlets.' })
+  @Mutation(() => MerchantMemberType, {
+    description: 'Adds a person (by phone, creating the user if needed) to the caller’s merchant with a role and outlets.',
+  })
   inviteMember(@Arg('input', () => InviteMemberInput) input: InviteMemberInput, @Ctx() ctx: MerchantContext): Promise<MerchantMemberType> {
     return ctx.services.member.invite(managerScope(ctx), input);
   }

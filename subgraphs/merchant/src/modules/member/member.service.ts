@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { type MemberRole, type MemberScope, outletInScope, roleOutranks } from '../../../../../lib/auth/user-scope';
-import { BadInputError, ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { type MemberRole, type MemberScope, outletInScope, roleOutranks } from '@lib/auth/user-scope';
+import { BadInputError, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
+import { UUID_PATTERN, loaderGroupedByKey } from '@lib/federation/loaders';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { MERCHANT_ROLES, MerchantUser, type User } from '../user/user.entity';
 import { MemberConflictError } from './member.errors';
 import type { AppUserType, InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './member.type';
@@ -27,7 +27,11 @@ export class MemberService {
   constructor(private readonly em: EntityManager) {
     this.byMerchantId = loaderGroupedByKey(
       (merchantIds: string[]) =>
-        this.em.find(MerchantUser, { merchant: { $in: merchantIds }, revokedAt: null }, { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+        this.em.find(
+          MerchantUser,
+          { merchant: { $in: merchantIds }, revokedAt: null },
+          { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } },
+        ),
       (row) => row.merchant.id,
     );
   }
@@ -45,7 +49,12 @@ export class MemberService {
     assertMayAssign(actor, assignment);
     try {
       return await this.em.getKnex().transaction(async (trx) => {
-        await trx.raw(`insert into merchant.users (id, phone, created_at, updated_at) values (?, ?, ?, ?) on conflict (phone) do nothing`, [uuidv7(), phone, now, now]);
+        await trx.raw(`insert into merchant.users (id, phone, created_at, updated_at) values (?, ?, ?, ?) on conflict (phone) do nothing`, [
+          uuidv7(),
+          phone,
+          now,
+          now,
+        ]);
         const [{ id: userId }] = (await trx('merchant.users').where({ phone }).select('id')) as { id: string }[];
         const id = uuidv7();
         await trx('merchant.merchant_users').insert({
@@ -60,7 +69,8 @@ export class MemberService {
         return memberRow(trx, id);
       });
     } catch (error) {
-      if ((error as { code?: string }).code === '23505') throw new MemberConflictError('already_member', 'the phone is already a member of this merchant');
+      if ((error as { code?: string }).code === '23505')
+        throw new MemberConflictError('already_member', 'the phone is already a member of this merchant');
       throw error;
     }
   }
@@ -73,7 +83,9 @@ export class MemberService {
       const next = validAssignment(input.role ?? member.role, input.outletIds ?? member.outletIds, terminalId);
       assertMayAssign(actor, next);
       if (member.role === 'owner' && next.role !== 'owner') await assertAnotherOwner(trx, actor.merchantId, member.id);
-      await trx('merchant.merchant_users').where({ id: member.id }).update({ role: next.role, outlet_ids: next.outletIds, terminal_id: next.terminalId });
+      await trx('merchant.merchant_users')
+        .where({ id: member.id })
+        .update({ role: next.role, outlet_ids: next.outletIds, terminal_id: next.terminalId });
       return memberRow(trx, member.id);
     });
   }
@@ -120,7 +132,19 @@ async function memberRow(trx: Trx, id: string): Promise<MerchantMemberType> {
   const [row] = (await trx('merchant.merchant_users as mu')
     .join('merchant.users as u', 'u.id', 'mu.user_id')
     .where('mu.id', id)
-    .select('mu.id', 'mu.role', 'mu.outlet_ids', 'mu.terminal_id', 'mu.created_at', 'u.id as user_id', 'u.phone', 'u.full_name', 'u.display_name', 'u.email', 'u.email_verified_at')) as Record<string, any>[];
+    .select(
+      'mu.id',
+      'mu.role',
+      'mu.outlet_ids',
+      'mu.terminal_id',
+      'mu.created_at',
+      'u.id as user_id',
+      'u.phone',
+      'u.full_name',
+      'u.display_name',
+      'u.email',
+      'u.email_verified_at',
+    )) as Record<string, any>[];
   return {
     id: row.id,
     role: row.role,
@@ -153,7 +177,8 @@ function validAssignment(role: string, outletIds: string[], terminalId: string |
 /** The actor may manage a member holding `assignment` now (owners: anyone; admins: staff and viewers of their outlets). */
 function assertMayManage(actor: MemberScope, assignment: Assignment): void {
   if (actor.role === 'owner') return;
-  if (actor.role !== 'admin' || !roleOutranks(actor.role, assignment.role)) throw new ForbiddenError(`the ${actor.role} role may not manage this member`);
+  if (actor.role !== 'admin' || !roleOutranks(actor.role, assignment.role))
+    throw new ForbiddenError(`the ${actor.role} role may not manage this member`);
   assertOutletsWithin(actor, assignment.outletIds);
 }
 

@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '../../../../../lib/auth/principal';
-import { type Config, loadConfig } from '../../../../../lib/config/config';
-import type { Orm } from '../../../../../lib/db/orm';
-import { DEMO } from '../../../../../lib/demo/demo-ids';
-import { createSubgraphApp, openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { merchantSubgraph } from '../../app';
-import { secretBoxFor } from '../../context';
+import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '@lib/auth/principal';
+import { type Config, loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { DEMO } from '@lib/demo/demo-ids';
+import { createSubgraphApp, openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { merchantSubgraph } from '@subgraphs/merchant/src/app';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import { Bank } from '../bank/bank.entity';
 import { BankService } from '../bank/bank.service';
 import { WebhookService } from '../webhook/webhook.service';
@@ -79,9 +79,11 @@ describe('merchant lifecycle mutations (merchant subgraph over HTTP)', () => {
 
   it('completes the first activation through approval, KYC and NMID, and logs each step with its webhook', async () => {
     const id = await newMerchant();
-    expect(await call(OPERATOR, CHANGE_STATUS, { input: { merchantId: id, targetStatus: 'active', reason: 'documents checked' } })).toEqual({
-      data: { changeMerchantStatus: { id, status: 'active', kycStatus: 'pending' } },
-    });
+    expect(await call(OPERATOR, CHANGE_STATUS, { input: { merchantId: id, targetStatus: 'active', reason: 'documents checked' } })).toEqual(
+      {
+        data: { changeMerchantStatus: { id, status: 'active', kycStatus: 'pending' } },
+      },
+    );
     const kyc = await call(INTERNAL, VERIFY_KYC, { id });
     expect(kyc.data.verifyMerchantKyc).toMatchObject({ status: 'active', kycStatus: 'verified', kycVerifiedAt: expect.any(String) });
     expect(await call(DEMO_BANK, RECORD_NMID, { id, nmid: 'ID5026112200001' })).toEqual({
@@ -89,7 +91,9 @@ describe('merchant lifecycle mutations (merchant subgraph over HTTP)', () => {
     });
     const [delivery] = await sql('select id, event from merchant.webhook_deliveries where merchant_id = ?', [id]);
     expect(delivery.event).toBe('merchant.activated');
-    const lines = logs.filter((l) => l.merchant_id === id).map(({ msg, from, to, by, webhook_event_id }) => ({ msg, from, to, by, webhook_event_id }));
+    const lines = logs
+      .filter((l) => l.merchant_id === id)
+      .map(({ msg, from, to, by, webhook_event_id }) => ({ msg, from, to, by, webhook_event_id }));
     expect(lines).toEqual([
       { msg: 'merchant status changed', from: 'draft', to: 'active', by: 'operator', webhook_event_id: null },
       { msg: 'merchant kyc verified', from: 'active', to: 'active', by: 'internal', webhook_event_id: null },
@@ -101,7 +105,11 @@ describe('merchant lifecycle mutations (merchant subgraph over HTTP)', () => {
     const id = await newMerchant();
     const response = await call(OPERATOR, CHANGE_STATUS, { input: { merchantId: id, targetStatus: 'suspended', reason: 'violation' } });
     expect(response.data).toBeNull();
-    expect(errorOf(response)).toEqual({ message: 'cannot move a merchant from draft to suspended', code: 'CONFLICT', reason: 'invalid_transition' });
+    expect(errorOf(response)).toEqual({
+      message: 'cannot move a merchant from draft to suspended',
+      code: 'CONFLICT',
+      reason: 'invalid_transition',
+    });
   });
 
   it('updates the profile and answers BAD_USER_INPUT and NOT_FOUND as documented', async () => {
@@ -117,38 +125,50 @@ describe('merchant lifecycle mutations (merchant subgraph over HTTP)', () => {
       message: 'postalCode must be 5 digits',
       code: 'BAD_USER_INPUT',
     });
-    expect(errorOf(await call(OPERATOR, VERIFY_KYC, { id: '019a0000-0000-7000-8000-0000000fffff' }))).toEqual({ message: 'merchant not found', code: 'NOT_FOUND' });
+    expect(errorOf(await call(OPERATOR, VERIFY_KYC, { id: '019a0000-0000-7000-8000-0000000fffff' }))).toEqual({
+      message: 'merchant not found',
+      code: 'NOT_FOUND',
+    });
   });
 
   it('lets only internal callers and operators change status, KYC and profile', async () => {
     const id = await newMerchant();
     for (const principal of [DEMO_BANK, { kind: 'user', userId: 'u-1' }, { kind: 'service', service: 'rest' }] as Principal[]) {
-      expect(errorOf(await call(principal, CHANGE_STATUS, { input: { merchantId: id, targetStatus: 'active' } }))).toMatchObject({ code: 'FORBIDDEN' });
+      expect(errorOf(await call(principal, CHANGE_STATUS, { input: { merchantId: id, targetStatus: 'active' } }))).toMatchObject({
+        code: 'FORBIDDEN',
+      });
       expect(errorOf(await call(principal, VERIFY_KYC, { id }))).toMatchObject({ code: 'FORBIDDEN' });
       expect(errorOf(await call(principal, UPDATE_PROFILE, { input: { merchantId: id, name: 'X' } }))).toMatchObject({ code: 'FORBIDDEN' });
     }
-    expect((await sql('select status, kyc_status, name from merchant.merchants where id = ?', [id]))[0]).toEqual({ status: 'draft', kyc_status: 'pending', name: 'Kedai Uji' });
+    expect((await sql('select status, kyc_status, name from merchant.merchants where id = ?', [id]))[0]).toEqual({
+      status: 'draft',
+      kyc_status: 'pending',
+      name: 'Kedai Uji',
+    });
   });
 
-  it("lets a bank record an NMID only for its own merchant and only at tier 1", async () => {
+  it('lets a bank record an NMID only for its own merchant and only at tier 1', async () => {
     const [external] = await sql<{ id: string }>(`select id from merchant.banks where code = 'RSX'`);
     const ofExternal = await newMerchant('RSX');
     const ofDemo = await newMerchant('BDEMO');
     const externalBank: Principal = { kind: 'bank', bankId: external.id, bankCode: 'RSX', tier: 2 };
-    expect(errorOf(await call(externalBank, RECORD_NMID, { id: ofExternal, nmid: 'ID5026112200002' }))).toMatchObject({ code: 'FORBIDDEN' });
+    expect(errorOf(await call(externalBank, RECORD_NMID, { id: ofExternal, nmid: 'ID5026112200002' }))).toMatchObject({
+      code: 'FORBIDDEN',
+    });
     expect(errorOf(await call(DEMO_BANK, RECORD_NMID, { id: ofExternal, nmid: 'ID5026112200002' }))).toMatchObject({ code: 'FORBIDDEN' });
-    expect(errorOf(await call({ kind: 'user', userId: 'u-1' }, RECORD_NMID, { id: ofDemo, nmid: 'ID5026112200002' }))).toMatchObject({ code: 'FORBIDDEN' });
+    expect(errorOf(await call({ kind: 'user', userId: 'u-1' }, RECORD_NMID, { id: ofDemo, nmid: 'ID5026112200002' }))).toMatchObject({
+      code: 'FORBIDDEN',
+    });
     expect((await call(DEMO_BANK, RECORD_NMID, { id: ofDemo, nmid: 'ID5026112200002' })).data.recordNmidAssignment.id).toBe(ofDemo);
     expect((await call(OPERATOR, RECORD_NMID, { id: ofExternal, nmid: 'ID5026112200003' })).data.recordNmidAssignment.id).toBe(ofExternal);
-    expect(await sql('select primary_nmid from merchant.merchants where id in (?, ?) order by primary_nmid', [ofDemo, ofExternal])).toEqual([
-      { primary_nmid: 'ID5026112200002' },
-      { primary_nmid: 'ID5026112200003' },
-    ]);
+    expect(await sql('select primary_nmid from merchant.merchants where id in (?, ?) order by primary_nmid', [ofDemo, ofExternal])).toEqual(
+      [{ primary_nmid: 'ID5026112200002' }, { primary_nmid: 'ID5026112200003' }],
+    );
   });
 
   it('gave the demo merchant its first NMID in the seed', async () => {
-    expect(await sql('select primary_nmid, nmid_assigned_at is not null as assigned from merchant.merchants where id = ?', [DEMO.merchantId])).toEqual([
-      { primary_nmid: DEMO.outlets[0].nmid, assigned: true },
-    ]);
+    expect(
+      await sql('select primary_nmid, nmid_assigned_at is not null as assigned from merchant.merchants where id = ?', [DEMO.merchantId]),
+    ).toEqual([{ primary_nmid: DEMO.outlets[0].nmid, assigned: true }]);
   });
 });

@@ -1,6 +1,6 @@
-import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import type { MerchantContext } from '../../context';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import type { LifecycleOutcome } from './merchant-lifecycle.service';
 import { ChangeMerchantStatusInput, UpdateMerchantProfileInput } from './merchant.input';
 import { toMerchantType } from './merchant.service';
@@ -14,7 +14,10 @@ export class MerchantLifecycleResolver {
     description:
       'Moves a merchant along its lifecycle: draft/inactive → active, active → suspended, suspended → active, active/suspended → deleted. Any other move is a CONFLICT (reason invalid_transition).',
   })
-  async changeMerchantStatus(@Arg('input', () => ChangeMerchantStatusInput) input: ChangeMerchantStatusInput, @Ctx() ctx: MerchantContext): Promise<MerchantType> {
+  async changeMerchantStatus(
+    @Arg('input', () => ChangeMerchantStatusInput) input: ChangeMerchantStatusInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     const outcome = await ctx.services.lifecycle.changeStatus(input);
     return logged(ctx, 'merchant status changed', outcome, { reason: outcome.merchant.statusReason ?? null });
@@ -38,12 +41,19 @@ export class MerchantLifecycleResolver {
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
-    return logged(ctx, 'merchant nmid recorded', await ctx.services.lifecycle.recordNmidAssignment(merchantId, nmid, ctx.principal), { nmid });
+    return logged(ctx, 'merchant nmid recorded', await ctx.services.lifecycle.recordNmidAssignment(merchantId, nmid, ctx.principal), {
+      nmid,
+    });
   }
 
   @Authorized('internal', 'operator')
-  @Mutation(() => MerchantType, { description: 'Changes name, legal name or address; a merchant its bank sees is announced (merchant.profile_updated).' })
-  async updateMerchantProfile(@Arg('input', () => UpdateMerchantProfileInput) input: UpdateMerchantProfileInput, @Ctx() ctx: MerchantContext): Promise<MerchantType> {
+  @Mutation(() => MerchantType, {
+    description: 'Changes name, legal name or address; a merchant its bank sees is announced (merchant.profile_updated).',
+  })
+  async updateMerchantProfile(
+    @Arg('input', () => UpdateMerchantProfileInput) input: UpdateMerchantProfileInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     return logged(ctx, 'merchant profile changed', await ctx.services.lifecycle.updateProfile(input));
   }
@@ -52,7 +62,15 @@ export class MerchantLifecycleResolver {
 function logged(ctx: MerchantContext, msg: string, outcome: LifecycleOutcome, extra: Record<string, unknown> = {}): MerchantType {
   const { merchant, previousStatus, webhook } = outcome;
   ctx.log.info(
-    { merchant_id: merchant.id, from: previousStatus, to: merchant.status, ...extra, by: ctx.principal.kind, webhook_event_id: webhook?.eventId ?? null, webhook_event: webhook?.event ?? null },
+    {
+      merchant_id: merchant.id,
+      from: previousStatus,
+      to: merchant.status,
+      ...extra,
+      by: ctx.principal.kind,
+      webhook_event_id: webhook?.eventId ?? null,
+      webhook_event: webhook?.event ?? null,
+    },
     msg,
   );
   return toMerchantType(merchant);

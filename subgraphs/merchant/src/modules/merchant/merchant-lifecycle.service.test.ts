@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadConfig } from '../../../../../lib/config/config';
-import type { Orm } from '../../../../../lib/db/orm';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { merchantSubgraph } from '../../app';
-import { secretBoxFor } from '../../context';
+import { loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
+import { merchantSubgraph } from '@subgraphs/merchant/src/app';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import { Bank } from '../bank/bank.entity';
 import { BankService } from '../bank/bank.service';
 import type { WebhookEnvelope } from '../webhook/webhook.entity';
@@ -102,23 +102,49 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
             expect(await merchantRow(id)).toMatchObject({ status: to, status_reason: reasons[to] ?? null });
             allowed.push(`${from}→${to}`);
           } else {
-            expect(await errorOf(attempt)).toEqual({ code: 'CONFLICT', reason: 'invalid_transition', message: `cannot move a merchant from ${from} to ${to}` });
+            expect(await errorOf(attempt)).toEqual({
+              code: 'CONFLICT',
+              reason: 'invalid_transition',
+              message: `cannot move a merchant from ${from} to ${to}`,
+            });
             expect((await merchantRow(id)).status).toBe(from);
           }
         }
       }
-      expect(allowed).toEqual(['draft→active', 'inactive→active', 'active→suspended', 'active→deleted', 'suspended→active', 'suspended→deleted']);
+      expect(allowed).toEqual([
+        'draft→active',
+        'inactive→active',
+        'active→suspended',
+        'active→deleted',
+        'suspended→active',
+        'suspended→deleted',
+      ]);
     });
 
     it('wants a documented reason to suspend, any reason to delete, and a known status and merchant', async () => {
       const active = await newMerchant({ status: 'active' });
       const cases: [Parameters<MerchantLifecycleService['changeStatus']>[0], Record<string, unknown>][] = [
-        [{ merchantId: active, targetStatus: 'suspended' }, { code: 'BAD_USER_INPUT', message: 'reason must be one of kyc_expired, violation, operator_action, inactivity' }],
+        [
+          { merchantId: active, targetStatus: 'suspended' },
+          { code: 'BAD_USER_INPUT', message: 'reason must be one of kyc_expired, violation, operator_action, inactivity' },
+        ],
         [{ merchantId: active, targetStatus: 'suspended', reason: 'because' }, { code: 'BAD_USER_INPUT' }],
-        [{ merchantId: active, targetStatus: 'deleted', reason: '  ' }, { code: 'BAD_USER_INPUT', message: "reason is required to delete a merchant (merchant_request or the operator's text)" }],
-        [{ merchantId: active, targetStatus: 'closed' }, { code: 'BAD_USER_INPUT', message: 'targetStatus must be one of draft, inactive, active, suspended, deleted' }],
-        [{ merchantId: '019a0000-0000-7000-8000-0000000fffff', targetStatus: 'active' }, { code: 'NOT_FOUND', message: 'merchant not found' }],
-        [{ merchantId: 'nope', targetStatus: 'active' }, { code: 'NOT_FOUND', message: 'merchant not found' }],
+        [
+          { merchantId: active, targetStatus: 'deleted', reason: '  ' },
+          { code: 'BAD_USER_INPUT', message: "reason is required to delete a merchant (merchant_request or the operator's text)" },
+        ],
+        [
+          { merchantId: active, targetStatus: 'closed' },
+          { code: 'BAD_USER_INPUT', message: 'targetStatus must be one of draft, inactive, active, suspended, deleted' },
+        ],
+        [
+          { merchantId: '019a0000-0000-7000-8000-0000000fffff', targetStatus: 'active' },
+          { code: 'NOT_FOUND', message: 'merchant not found' },
+        ],
+        [
+          { merchantId: 'nope', targetStatus: 'active' },
+          { code: 'NOT_FOUND', message: 'merchant not found' },
+        ],
       ];
       for (const [input, expected] of cases) expect(await errorOf(lifecycle().changeStatus(input))).toMatchObject(expected);
       expect((await merchantRow(active)).status).toBe('active');
@@ -126,7 +152,11 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
         const id = await newMerchant({ status: 'active' });
         expect((await lifecycle().changeStatus({ merchantId: id, targetStatus: 'suspended', reason })).merchant.statusReason).toBe(reason);
       }
-      const byOperator = await lifecycle().changeStatus({ merchantId: active, targetStatus: 'deleted', reason: 'duplicate account, ticket 4711' });
+      const byOperator = await lifecycle().changeStatus({
+        merchantId: active,
+        targetStatus: 'deleted',
+        reason: 'duplicate account, ticket 4711',
+      });
       expect(byOperator.merchant.statusReason).toBe('duplicate account, ticket 4711');
     });
   });
@@ -167,7 +197,13 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
       const [delivery] = await deliveriesOf(id);
       const row = await merchantRow(id);
       const bank = (await sql<{ id: string }>(`select id from merchant.banks where code = 'LCA'`))[0];
-      expect(delivery).toMatchObject({ id: webhook!.eventId, event: 'merchant.activated', status: 'pending', attempts: 0, bank_id: bank.id });
+      expect(delivery).toMatchObject({
+        id: webhook!.eventId,
+        event: 'merchant.activated',
+        status: 'pending',
+        attempts: 0,
+        bank_id: bank.id,
+      });
       expect(delivery.payload).toEqual({
         event_id: delivery.id,
         event: 'merchant.activated',
@@ -189,7 +225,10 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
       });
       expect(row).toMatchObject({ primary_nmid: nmid });
       expect(row.psp_visible_at).toEqual(row.nmid_assigned_at);
-      const [{ due }] = await sql<{ due: boolean }>('select next_attempt_at <= now() as due from merchant.webhook_deliveries where id = ?', [delivery.id]);
+      const [{ due }] = await sql<{ due: boolean }>(
+        'select next_attempt_at <= now() as due from merchant.webhook_deliveries where id = ?',
+        [delivery.id],
+      );
       expect(due).toBe(true);
     });
 
@@ -232,11 +271,16 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
       const onboarded = await service.createOnboarded({ name: 'Toko Baru', bankCode: 'LCA', primaryNmid: nmid, categoryCode: '5812' });
       expect(await merchantRow(onboarded.id)).toMatchObject({ status: 'active', kyc_status: 'verified', primary_nmid: nmid });
       const [delivery] = await deliveriesOf(onboarded.id);
-      expect(delivery.payload).toMatchObject({ event: 'merchant.activated', merchant: { id: onboarded.id, nmid, bank_code: 'LCA', merchant_name: 'Toko Baru', status: 'active' } });
+      expect(delivery.payload).toMatchObject({
+        event: 'merchant.activated',
+        merchant: { id: onboarded.id, nmid, bank_code: 'LCA', merchant_name: 'Toko Baru', status: 'active' },
+      });
       const withoutNmid = await new MerchantService(fork()).createOnboarded({ name: 'Toko Tanpa NMID', bankCode: 'LCA' });
       expect(await merchantRow(withoutNmid.id)).toMatchObject({ status: 'active', primary_nmid: null, psp_visible_at: null });
       expect(await deliveriesOf(withoutNmid.id)).toEqual([]);
-      expect(await errorOf(new MerchantService(fork()).createOnboarded({ name: 'Toko Kembar', bankCode: 'LCA', primaryNmid: nmid }))).toMatchObject({
+      expect(
+        await errorOf(new MerchantService(fork()).createOnboarded({ name: 'Toko Kembar', bankCode: 'LCA', primaryNmid: nmid })),
+      ).toMatchObject({
         code: 'CONFLICT',
         reason: 'nmid_taken',
       });
@@ -265,18 +309,29 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
 
     it('sends a terminated merchant with id, nmid, bank_code and status only', async () => {
       const id = await newMerchant({ status: 'suspended', kycStatus: 'verified', visible: true });
-      const { webhook } = await lifecycle().changeStatus({ merchantId: id, targetStatus: 'deleted', reason: 'fraud confirmed by operator' });
+      const { webhook } = await lifecycle().changeStatus({
+        merchantId: id,
+        targetStatus: 'deleted',
+        reason: 'fraud confirmed by operator',
+      });
       const [delivery] = await deliveriesOf(id);
       expect(delivery.id).toBe(webhook!.eventId);
       expect(delivery.payload.merchant).toEqual({ id, nmid: (await merchantRow(id)).primary_nmid, bank_code: 'LCA', status: 'deleted' });
-      expect(delivery.payload.change).toEqual({ field: 'status', old_value: 'suspended', new_value: 'deleted', reason: 'fraud confirmed by operator' });
+      expect(delivery.payload.change).toEqual({
+        field: 'status',
+        old_value: 'suspended',
+        new_value: 'deleted',
+        reason: 'fraud confirmed by operator',
+      });
     });
 
     it('announces nothing for a merchant its bank has never seen', async () => {
       const id = await newMerchant({ status: 'active' });
       await lifecycle().changeStatus({ merchantId: id, targetStatus: 'suspended', reason: 'violation' });
       await lifecycle().changeStatus({ merchantId: id, targetStatus: 'deleted', reason: 'merchant_request' });
-      await expect(lifecycle().updateProfile({ merchantId: id, name: 'Gone' })).rejects.toMatchObject({ extensions: { code: 'CONFLICT', reason: 'merchant_deleted' } });
+      await expect(lifecycle().updateProfile({ merchantId: id, name: 'Gone' })).rejects.toMatchObject({
+        extensions: { code: 'CONFLICT', reason: 'merchant_deleted' },
+      });
       expect(await deliveriesOf(id)).toEqual([]);
     });
   });
@@ -288,7 +343,12 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
       expect(merchant.name).toBe('Toko Uji Baru');
       const [delivery] = await deliveriesOf(id);
       expect(delivery).toMatchObject({ id: webhook!.eventId, event: 'merchant.profile_updated' });
-      expect(delivery.payload.change).toEqual({ field: 'merchant_name', old_value: 'Toko Uji', new_value: 'Toko Uji Baru', reason: 'profile_updated' });
+      expect(delivery.payload.change).toEqual({
+        field: 'merchant_name',
+        old_value: 'Toko Uji',
+        new_value: 'Toko Uji Baru',
+        reason: 'profile_updated',
+      });
       expect(delivery.payload.merchant).toMatchObject({ merchant_name: 'Toko Uji Baru', status: 'active' });
     });
 
@@ -308,7 +368,10 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
         new_value: { legal_name: 'PT Toko Uji Makmur', 'address.city': 'Cimahi', 'address.postal_code': '40511' },
         reason: 'address correction',
       });
-      expect(delivery.payload.merchant).toMatchObject({ status: 'suspended', address: { city: 'Cimahi', province: 'Jawa Barat', country: 'ID' } });
+      expect(delivery.payload.merchant).toMatchObject({
+        status: 'suspended',
+        address: { city: 'Cimahi', province: 'Jawa Barat', country: 'ID' },
+      });
     });
 
     it('writes nothing when nothing changes, and no webhook for a merchant its bank has not seen', async () => {
@@ -324,8 +387,14 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
 
     it('refuses empty values and a malformed postal code', async () => {
       const id = await newMerchant({ status: 'active' });
-      expect(await errorOf(lifecycle().updateProfile({ merchantId: id, name: ' ' }))).toEqual({ code: 'BAD_USER_INPUT', message: 'name must not be empty' });
-      expect(await errorOf(lifecycle().updateProfile({ merchantId: id, address: { postalCode: '4011' } }))).toEqual({ code: 'BAD_USER_INPUT', message: 'postalCode must be 5 digits' });
+      expect(await errorOf(lifecycle().updateProfile({ merchantId: id, name: ' ' }))).toEqual({
+        code: 'BAD_USER_INPUT',
+        message: 'name must not be empty',
+      });
+      expect(await errorOf(lifecycle().updateProfile({ merchantId: id, address: { postalCode: '4011' } }))).toEqual({
+        code: 'BAD_USER_INPUT',
+        message: 'postalCode must be 5 digits',
+      });
     });
 
     it('announces a KYC re-verification of a merchant its bank sees', async () => {
@@ -347,12 +416,25 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
       expect(await merchantRow(id)).toMatchObject({ primary_nmid: first, nmid_assigned_at: assignedAt });
 
       const other = await newMerchant({ status: 'draft' });
-      expect(await errorOf(lifecycle().recordNmidAssignment(other, 'ID123'))).toEqual({ code: 'BAD_USER_INPUT', message: 'nmid must be "ID" followed by 10 to 15 digits' });
-      expect(await errorOf(lifecycle().recordNmidAssignment(other, first))).toEqual({ code: 'CONFLICT', reason: 'nmid_taken', message: `nmid ${first} belongs to another merchant` });
+      expect(await errorOf(lifecycle().recordNmidAssignment(other, 'ID123'))).toEqual({
+        code: 'BAD_USER_INPUT',
+        message: 'nmid must be "ID" followed by 10 to 15 digits',
+      });
+      expect(await errorOf(lifecycle().recordNmidAssignment(other, first))).toEqual({
+        code: 'CONFLICT',
+        reason: 'nmid_taken',
+        message: `nmid ${first} belongs to another merchant`,
+      });
       const deleted = await newMerchant({ status: 'deleted' });
-      expect(await errorOf(lifecycle().recordNmidAssignment(deleted, nextNmid()))).toMatchObject({ code: 'CONFLICT', reason: 'merchant_deleted' });
+      expect(await errorOf(lifecycle().recordNmidAssignment(deleted, nextNmid()))).toMatchObject({
+        code: 'CONFLICT',
+        reason: 'merchant_deleted',
+      });
       const bankless = await newMerchant({ status: 'active', bankCode: null });
-      expect(await errorOf(lifecycle().recordNmidAssignment(bankless, nextNmid()))).toMatchObject({ code: 'CONFLICT', reason: 'merchant_without_bank' });
+      expect(await errorOf(lifecycle().recordNmidAssignment(bankless, nextNmid()))).toMatchObject({
+        code: 'CONFLICT',
+        reason: 'merchant_without_bank',
+      });
     });
 
     it('lets a bank record only for its own merchants, and only at tier 1', async () => {
@@ -372,22 +454,34 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
   describe('the outbox row commits with the change or not at all', () => {
     const admin = (text: string) => adminQuery(database.adminUrl, text);
     afterEach(async () => {
-      await admin('drop trigger if exists fail_update on merchant.merchants; drop trigger if exists fail_insert on merchant.webhook_deliveries; drop function if exists merchant.fail_now()');
+      await admin(
+        'drop trigger if exists fail_update on merchant.merchants; drop trigger if exists fail_insert on merchant.webhook_deliveries; drop function if exists merchant.fail_now()',
+      );
     });
 
     it('writes no webhook when the merchant change fails', async () => {
       const id = await newMerchant({ status: 'active', kycStatus: 'verified', visible: true });
-      await admin(`create function merchant.fail_now() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
-      await admin(`create trigger fail_update before update on merchant.merchants for each row when (new.status = 'suspended') execute function merchant.fail_now()`);
-      await expect(lifecycle().changeStatus({ merchantId: id, targetStatus: 'suspended', reason: 'violation' })).rejects.toThrow(/injected failure/);
+      await admin(
+        `create function merchant.fail_now() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`,
+      );
+      await admin(
+        `create trigger fail_update before update on merchant.merchants for each row when (new.status = 'suspended') execute function merchant.fail_now()`,
+      );
+      await expect(lifecycle().changeStatus({ merchantId: id, targetStatus: 'suspended', reason: 'violation' })).rejects.toThrow(
+        /injected failure/,
+      );
       expect((await merchantRow(id)).status).toBe('active');
       expect(await deliveriesOf(id)).toEqual([]);
     });
 
     it('keeps the merchant unchanged (not visible, not active) when its webhook cannot be written', async () => {
       const id = await newMerchant({ status: 'inactive', kycStatus: 'verified', nmid: true });
-      await admin(`create function merchant.fail_now() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
-      await admin(`create trigger fail_insert before insert on merchant.webhook_deliveries for each row execute function merchant.fail_now()`);
+      await admin(
+        `create function merchant.fail_now() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`,
+      );
+      await admin(
+        `create trigger fail_insert before insert on merchant.webhook_deliveries for each row execute function merchant.fail_now()`,
+      );
       await expect(lifecycle().changeStatus({ merchantId: id, targetStatus: 'active' })).rejects.toThrow(/injected failure/);
       expect(await merchantRow(id)).toMatchObject({ status: 'inactive', psp_visible_at: null });
       await admin('drop trigger fail_insert on merchant.webhook_deliveries');

@@ -1,8 +1,8 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../../../../lib/auth/principal';
-import { BadInputError, ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import type { Principal } from '@lib/auth/principal';
+import { BadInputError, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { enqueueWebhook } from '../webhook/webhook-outbox';
 import type { WebhookChange, WebhookEvent } from '../webhook/webhook.entity';
 import { MERCHANT_STATUSES, Merchant, type MerchantStatus } from './merchant.entity';
@@ -249,7 +249,8 @@ function reasonFor(target: MerchantStatus, given: string | null | undefined): st
   if (target === 'suspended' && !(SUSPENSION_REASONS as readonly string[]).includes(reason ?? '')) {
     throw new BadInputError(`reason must be one of ${SUSPENSION_REASONS.join(', ')}`);
   }
-  if (target === 'deleted' && !reason) throw new BadInputError("reason is required to delete a merchant (merchant_request or the operator's text)");
+  if (target === 'deleted' && !reason)
+    throw new BadInputError("reason is required to delete a merchant (merchant_request or the operator's text)");
   return reason;
 }
 

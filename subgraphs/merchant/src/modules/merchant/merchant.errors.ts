@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 /** A status move the transition table does not allow (DESIGN.md §9). */
 export class InvalidTransitionError extends AppError {

@@ -1,4 +1,4 @@
-import type { MerchantContext } from '../../context';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import type { MerchantType } from './merchant.type';
 
 /**

@@ -1,7 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantPageType, MerchantType } from './merchant.type';
 
 @Resolver(() => MerchantType)
@@ -13,7 +13,10 @@ export class MerchantResolver {
   }
 
   @Authorized('internal', 'operator')
-  @Query(() => MerchantType, { nullable: true, description: 'The merchant whose own NMID (the first recorded, the one banks see) this is.' })
+  @Query(() => MerchantType, {
+    nullable: true,
+    description: 'The merchant whose own NMID (the first recorded, the one banks see) this is.',
+  })
   merchantByPrimaryNmid(@Arg('nmid') nmid: string, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
     return ctx.services.merchant.findByPrimaryNmid(nmid);
   }

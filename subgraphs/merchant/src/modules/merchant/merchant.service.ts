@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { banksOf } from '../../../../../lib/auth/bank-scope';
-import { columnsAs, withDates } from '../../../../../lib/db/plain-rows';
-import type { Principal } from '../../../../../lib/auth/principal';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN, loaderByKey } from '../../../../../lib/federation/loaders';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { banksOf } from '@lib/auth/bank-scope';
+import { columnsAs, withDates } from '@lib/db/plain-rows';
+import type { Principal } from '@lib/auth/principal';
+import { BadInputError } from '@lib/errors/app-error';
+import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { Bank } from '../bank/bank.entity';
 import { NMID_PATTERN, commitLifecycleChange } from './merchant-lifecycle.service';
 import { Merchant } from './merchant.entity';
@@ -47,7 +47,10 @@ export class MerchantService {
 
   constructor(private readonly em: EntityManager) {
     // Read-only, and on every federated path (a bank batch resolves dozens at once): plain rows, no entities.
-    this.byId = loaderByKey((ids: string[]) => this.merchantRows('m.id in (?)', [ids]), (row) => row.id);
+    this.byId = loaderByKey(
+      (ids: string[]) => this.merchantRows('m.id in (?)', [ids]),
+      (row) => row.id,
+    );
   }
 
   /**
@@ -62,7 +65,8 @@ export class MerchantService {
     if (!merchant) return null;
     // A batch of several banks sees what one of them sees; the caller matches each item's bank to bankCode.
     const banks = banksOf(principal);
-    if (banks.length > 0 && !banks.some((bank) => merchant.bankId === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1))) return null;
+    if (banks.length > 0 && !banks.some((bank) => merchant.bankId === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1)))
+      return null;
     return toMerchantType(merchant);
   }
 
@@ -89,15 +93,20 @@ export class MerchantService {
 
   /** Merchants as plain rows (no entities): the reads on every bank path, where dozens or hundreds come at once. */
   private async merchantRows(where: string, params: unknown[]): Promise<MerchantRow[]> {
-    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>(
-      `select ${MERCHANT_ROW_COLUMNS}, b.code as "bankCode" from merchant.merchants m left join merchant.banks b on b.id = m.bank_id where ${where}`,
-      params,
-    );
+    const rows = await this.em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(
+        `select ${MERCHANT_ROW_COLUMNS}, b.code as "bankCode" from merchant.merchants m left join merchant.banks b on b.id = m.bank_id where ${where}`,
+        params,
+      );
     return rows.map(merchantOfRow);
   }
 
   /** Exact search among a bank's merchants (phone, npwp exact; email case-insensitive); all given criteria must match. */
-  async searchForBank(bankId: string, criteria: { phone?: string | null; email?: string | null; npwp?: string | null }): Promise<MerchantType[]> {
+  async searchForBank(
+    bankId: string,
+    criteria: { phone?: string | null; email?: string | null; npwp?: string | null },
+  ): Promise<MerchantType[]> {
     if (!criteria.phone && !criteria.email && !criteria.npwp) throw new BadInputError('give at least one of phone, email, npwp');
     const where: FilterQuery<Merchant> = { bank: bankId, pspVisibleAt: { $ne: null } };
     if (criteria.phone) where.phone = criteria.phone;
@@ -117,7 +126,11 @@ export class MerchantService {
     if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_SEARCH_PAGE) {
       throw new BadInputError(`first must be between 1 and ${MAX_SEARCH_PAGE}`);
     }
-    const qb = this.em.createQueryBuilder(Merchant, 'm').select('*').orderBy({ id: 'asc' }).limit(filter.first + 1);
+    const qb = this.em
+      .createQueryBuilder(Merchant, 'm')
+      .select('*')
+      .orderBy({ id: 'asc' })
+      .limit(filter.first + 1);
     if (filter.status) qb.andWhere({ status: filter.status });
     if (filter.after) qb.andWhere({ id: { $gt: decodeCursor(filter.after) } });
     const query = filter.query?.trim();
@@ -147,7 +160,8 @@ export class MerchantService {
    */
   async createOnboarded(input: OnboardedMerchantInput, now = new Date()): Promise<Merchant> {
     if (!input.name.trim()) throw new BadInputError('merchant name is required');
-    if (input.primaryNmid != null && !NMID_PATTERN.test(input.primaryNmid)) throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
+    if (input.primaryNmid != null && !NMID_PATTERN.test(input.primaryNmid))
+      throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
     try {
       return await this.em.transactional(async (em) => {
         const bank = await em.findOne(Bank, { code: input.bankCode });

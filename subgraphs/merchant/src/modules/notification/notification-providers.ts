@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config, ProviderEndpoint } from '../../../../../lib/config/config';
+import type { Config, ProviderEndpoint } from '@lib/config/config';
 
 /**
  * The outside parties that deliver notifications, as HTTP clients (JSON, `Authorization: Bearer <token>`), or
@@ -86,7 +86,12 @@ function messagingProvider(endpoint: ProviderEndpoint, timeoutMs: number): Provi
             template: {
               name: template,
               language: { code: 'id' },
-              components: [{ type: 'body', parameters: Object.entries(parameters).map(([name, text]) => ({ type: 'text', parameter_name: name, text })) }],
+              components: [
+                {
+                  type: 'body',
+                  parameters: Object.entries(parameters).map(([name, text]) => ({ type: 'text', parameter_name: name, text })),
+                },
+              ],
             },
           },
           timeoutMs,
@@ -119,7 +124,11 @@ function pushProvider(endpoint: ProviderEndpoint, timeoutMs: number): Providers[
     name: 'push-http',
     send: ({ token, title, body, data }) =>
       attempt(async () => {
-        const { status, json } = await postJson({ ...endpoint, url }, { message: { token, notification: { title, body }, data } }, timeoutMs);
+        const { status, json } = await postJson(
+          { ...endpoint, url },
+          { message: { token, notification: { title, body }, data } },
+          timeoutMs,
+        );
         if (status >= 200 && status < 300 && typeof json?.name === 'string') return { ok: true, messageId: json.name };
         const details: unknown[] = Array.isArray(json?.error?.details) ? json.error.details : [];
         const unregistered = details.some((d) => (d as { errorCode?: unknown })?.errorCode === 'UNREGISTERED');
@@ -134,7 +143,11 @@ export function providersFor(config: Config): Providers {
   let providers = cache.get(config);
   if (!providers) {
     const { messaging, push, email, timeoutMs } = config.notifications;
-    providers = { messaging: messagingProvider(messaging, timeoutMs), push: pushProvider(push, timeoutMs), email: emailProvider(email, timeoutMs) };
+    providers = {
+      messaging: messagingProvider(messaging, timeoutMs),
+      push: pushProvider(push, timeoutMs),
+      email: emailProvider(email, timeoutMs),
+    };
     cache.set(config, providers);
   }
   return providers;

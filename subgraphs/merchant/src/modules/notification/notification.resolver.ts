@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Resolver } from 'type-graphql';
-import { BadInputError, ForbiddenError } from '../../../../../lib/errors/app-error';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
-import type { MerchantContext } from '../../context';
+import { BadInputError, ForbiddenError } from '@lib/errors/app-error';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MessagingUnavailableError } from './notification.errors';
 import { MessageSendResultType, MessagingStatusInput, PushSendResultType, PushTokenInput, TestPushInput } from './notification.type';
 
@@ -16,8 +16,14 @@ export class NotificationResolver {
   }
 
   @Authorized('internal')
-  @Mutation(() => MessageSendResultType, { description: 'Sends a one-time password as the messaging template `otp` (internal operations).' })
-  async sendOtpMessage(@Arg('phone') phone: string, @Arg('code') code: string, @Ctx() ctx: MerchantContext): Promise<MessageSendResultType> {
+  @Mutation(() => MessageSendResultType, {
+    description: 'Sends a one-time password as the messaging template `otp` (internal operations).',
+  })
+  async sendOtpMessage(
+    @Arg('phone') phone: string,
+    @Arg('code') code: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MessageSendResultType> {
     if (!/^[0-9]{4,8}$/.test(code)) throw new BadInputError('code must be 4 to 8 digits');
     const result = await ctx.services.notification.sendMessage(phone, 'otp', { code });
     if (result.status === 'failed') throw new MessagingUnavailableError();
@@ -39,10 +45,20 @@ export class NotificationResolver {
   }
 
   @Authorized('service')
-  @Mutation(() => Int, { description: 'Applies delivery statuses from the messaging provider webhook (signature checked by the adapter); unknown ids are ignored.' })
-  recordMessagingStatuses(@Arg('statuses', () => [MessagingStatusInput]) statuses: MessagingStatusInput[], @Ctx() ctx: MerchantContext): Promise<number> {
+  @Mutation(() => Int, {
+    description:
+      'Applies delivery statuses from the messaging provider webhook (signature checked by the adapter); unknown ids are ignored.',
+  })
+  recordMessagingStatuses(
+    @Arg('statuses', () => [MessagingStatusInput]) statuses: MessagingStatusInput[],
+    @Ctx() ctx: MerchantContext,
+  ): Promise<number> {
     return ctx.services.notification.applyDeliveryStatuses(
-      statuses.map((s) => ({ messageId: s.id, status: s.status, at: /^[0-9]{1,12}$/.test(s.timestamp) ? new Date(Number(s.timestamp) * 1000) : new Date() })),
+      statuses.map((s) => ({
+        messageId: s.id,
+        status: s.status,
+        at: /^[0-9]{1,12}$/.test(s.timestamp) ? new Date(Number(s.timestamp) * 1000) : new Date(),
+      })),
     );
   }
 }

@@ -20,9 +20,9 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import type { Config } from '../../../../../lib/config/config';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import type { Config } from '@lib/config/config';
+import { BadInputError } from '@lib/errors/app-error';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
 import { LOG_PROVIDER, type Providers, type SendOutcome, providersFor } from './notification-providers';
 import type { MessageStatus, NotificationChannel } from './notification.entity';
@@ -86,10 +86,24 @@ export class NotificationService {
     const provider = this.providers.messaging;
     const outcome = await provider.send({ to: e164, template, parameters });
     const userId = await this.userIdOf(e164);
-    return this.record({ channel: 'messaging', provider: provider.name, recipient: e164, phone: e164, userId, template, parameters, outcome });
+    return this.record({
+      channel: 'messaging',
+      provider: provider.name,
+      recipient: e164,
+      phone: e164,
+      userId,
+      template,
+      parameters,
+      outcome,
+    });
   }
 
-  async sendEmail(email: string, template: string, parameters: Record<string, string>, userId: string | null = null): Promise<MessageResult> {
+  async sendEmail(
+    email: string,
+    template: string,
+    parameters: Record<string, string>,
+    userId: string | null = null,
+  ): Promise<MessageResult> {
     checkTemplate(template);
     const provider = this.providers.email;
     const outcome = await provider.send({ to: email, template, parameters });
@@ -153,9 +167,20 @@ export class NotificationService {
     const hash = deviceHash(requireDeviceId(input.deviceId));
     const now = this.clock();
     await this.em.getKnex().transaction(async (trx) => {
-      await trx('merchant.push_tokens').where({ token }).andWhere((q) => q.whereNot({ user_id: userId }).orWhereNot({ device_hash: hash })).delete();
       await trx('merchant.push_tokens')
-        .insert({ id: uuidv7(), user_id: userId, device_hash: hash, device_name: input.deviceName?.slice(0, 200) ?? null, token, created_at: now, updated_at: now })
+        .where({ token })
+        .andWhere((q) => q.whereNot({ user_id: userId }).orWhereNot({ device_hash: hash }))
+        .delete();
+      await trx('merchant.push_tokens')
+        .insert({
+          id: uuidv7(),
+          user_id: userId,
+          device_hash: hash,
+          device_name: input.deviceName?.slice(0, 200) ?? null,
+          token,
+          created_at: now,
+          updated_at: now,
+        })
         .onConflict(['user_id', 'device_hash'])
         .merge({ token, device_name: input.deviceName?.slice(0, 200) ?? null, updated_at: now, invalidated_at: null });
     });
@@ -185,41 +210,54 @@ export class NotificationService {
   async outbox(filter: { phone?: string; limit?: number } = {}) {
     const query = this.em
       .getKnex()('merchant.notification_messages')
-      .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
+      .orderBy([
+        { column: 'created_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
       .limit(Math.min(Math.max(filter.limit ?? 50, 1), 500))
-      .select<{ channel: string; recipient: string; template: string; parameters: Record<string, unknown>; status: string; created_at: Date }[]>(
-        'channel',
-        'recipient',
-        'template',
-        'parameters',
-        'status',
-        'created_at',
-      );
+      .select<
+        { channel: string; recipient: string; template: string; parameters: Record<string, unknown>; status: string; created_at: Date }[]
+      >('channel', 'recipient', 'template', 'parameters', 'status', 'created_at');
     if (filter.phone) query.where({ phone: requirePhone(filter.phone) });
     const rows = await query;
-    return rows.map((r) => ({ channel: r.channel, recipient: r.recipient, template: r.template, parameters: r.parameters, status: r.status, time: new Date(r.created_at).toISOString() }));
+    return rows.map((r) => ({
+      channel: r.channel,
+      recipient: r.recipient,
+      template: r.template,
+      parameters: r.parameters,
+      status: r.status,
+      time: new Date(r.created_at).toISOString(),
+    }));
   }
 
   private async record(message: Recorded): Promise<MessageResult> {
     const { outcome } = message;
-    const status: MessageStatus = outcome.ok ? (message.provider === LOG_PROVIDER ? 'logged' : 'accepted') : outcome.unregistered ? 'invalid_token' : 'failed';
+    const status: MessageStatus = outcome.ok
+      ? message.provider === LOG_PROVIDER
+        ? 'logged'
+        : 'accepted'
+      : outcome.unregistered
+        ? 'invalid_token'
+        : 'failed';
     const keepSecrets = message.provider === LOG_PROVIDER && !this.config.isProduction;
     const now = this.clock();
-    await this.em.getKnex()('merchant.notification_messages').insert({
-      id: uuidv7(),
-      channel: message.channel,
-      provider: message.provider,
-      recipient: message.recipient,
-      phone: message.phone,
-      user_id: message.userId,
-      template: message.template,
-      parameters: JSON.stringify(keepSecrets ? message.parameters : redact(message.template, message.parameters)),
-      provider_message_id: outcome.ok ? outcome.messageId : null,
-      status,
-      error: outcome.ok ? null : outcome.error,
-      created_at: now,
-      status_at: now,
-    });
+    await this.em
+      .getKnex()('merchant.notification_messages')
+      .insert({
+        id: uuidv7(),
+        channel: message.channel,
+        provider: message.provider,
+        recipient: message.recipient,
+        phone: message.phone,
+        user_id: message.userId,
+        template: message.template,
+        parameters: JSON.stringify(keepSecrets ? message.parameters : redact(message.template, message.parameters)),
+        provider_message_id: outcome.ok ? outcome.messageId : null,
+        status,
+        error: outcome.ok ? null : outcome.error,
+        created_at: now,
+        status_at: now,
+      });
     return { status, messageId: outcome.ok ? outcome.messageId : null };
   }
 

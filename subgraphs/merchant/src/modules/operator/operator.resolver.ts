@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
+import { BadInputError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import type { BankTier } from '../bank/bank.entity';
 import { BankType } from '../bank/bank.type';
 import { toBankType } from '../bank/bank.service';
@@ -28,7 +28,8 @@ import {
 export class OperatorResolver {
   @Authorized('operator', 'internal')
   @Query(() => MerchantPageType, {
-    description: 'Merchants by code (MRC-…, exact), phone (any Indonesian form), NMID (the merchant’s primary NMID) or name (contains); all without a query. Keyset-paged by id.',
+    description:
+      'Merchants by code (MRC-…, exact), phone (any Indonesian form), NMID (the merchant’s primary NMID) or name (contains); all without a query. Keyset-paged by id.',
   })
   merchantSearch(
     @Arg('query', () => String, { nullable: true }) query: string | null,
@@ -57,24 +58,44 @@ export class OperatorResolver {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.partners);
     const created = await ctx.services.partner.create({ code, name, referralCode });
     audit(ctx, 'partner created', { partner_code: created.partner_code });
-    return { partnerId: created.partner_id, partnerCode: created.partner_code, referralCode: created.referral_code, referrals: created.referrals };
+    return {
+      partnerId: created.partner_id,
+      partnerCode: created.partner_code,
+      referralCode: created.referral_code,
+      referrals: created.referrals,
+    };
   }
 
   @Authorized('operator', 'internal')
   @Mutation(() => IssuedPartnerCredentialType)
-  async issuePartnerCredential(@Arg('input', () => IssuePartnerCredentialInput) input: IssuePartnerCredentialInput, @Ctx() ctx: MerchantContext): Promise<IssuedPartnerCredentialType> {
+  async issuePartnerCredential(
+    @Arg('input', () => IssuePartnerCredentialInput) input: IssuePartnerCredentialInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<IssuedPartnerCredentialType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.partners);
     if (!Number.isInteger(input.rateLimitPerMinute) || input.rateLimitPerMinute < 1 || input.rateLimitPerMinute > 100_000) {
       throw new BadInputError('rateLimitPerMinute must be between 1 and 100000');
     }
-    const issued = await ctx.services.partner.issueCredential({ ...input, contract: input.contract as 'A' | 'B', mode: input.mode as 'jwt' | 'hmac' });
+    const issued = await ctx.services.partner.issueCredential({
+      ...input,
+      contract: input.contract as 'A' | 'B',
+      mode: input.mode as 'jwt' | 'hmac',
+    });
     audit(ctx, 'partner credential issued', { partner_code: input.partnerCode, credential_key: issued.credential_key });
-    return { credentialKey: issued.credential_key, credentialSecret: issued.credential_secret, contract: issued.contract, mode: issued.mode };
+    return {
+      credentialKey: issued.credential_key,
+      credentialSecret: issued.credential_secret,
+      contract: issued.contract,
+      mode: issued.mode,
+    };
   }
 
   @Authorized('operator', 'internal')
   @Mutation(() => RevokedPartnerCredentialType, { description: 'Revoked credentials stop within the REST adapters’ cache time (≤ 60 s).' })
-  async revokePartnerCredential(@Arg('credentialKey') credentialKey: string, @Ctx() ctx: MerchantContext): Promise<RevokedPartnerCredentialType> {
+  async revokePartnerCredential(
+    @Arg('credentialKey') credentialKey: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<RevokedPartnerCredentialType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.partners);
     const revoked = await ctx.services.partner.revokeCredential(credentialKey);
     audit(ctx, 'partner credential revoked', { credential_key: credentialKey });
@@ -92,7 +113,12 @@ export class OperatorResolver {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.partners);
     const grant = await ctx.services.partner.grant({ partnerCode, merchantId, type: accessType as PartnerAccessType });
     audit(ctx, 'partner access granted', { partner_code: grant.partner_code, merchant_id: merchantId, access_type: accessType });
-    return { partnerCode: grant.partner_code, merchantId: grant.merchant_id, accessType: grant.access_type, grantedAt: new Date(grant.granted_at) };
+    return {
+      partnerCode: grant.partner_code,
+      merchantId: grant.merchant_id,
+      accessType: grant.access_type,
+      grantedAt: new Date(grant.granted_at),
+    };
   }
 
   @Authorized('operator', 'internal')
@@ -105,7 +131,12 @@ export class OperatorResolver {
   ): Promise<number> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.partners);
     const { revoked } = await ctx.services.partner.ungrant({ partnerCode, merchantId, type: accessType as PartnerAccessType });
-    audit(ctx, 'partner access revoked', { partner_code: partnerCode.toUpperCase(), merchant_id: merchantId, access_type: accessType, revoked });
+    audit(ctx, 'partner access revoked', {
+      partner_code: partnerCode.toUpperCase(),
+      merchant_id: merchantId,
+      access_type: accessType,
+      revoked,
+    });
     return revoked;
   }
 
@@ -117,7 +148,12 @@ export class OperatorResolver {
 
   @Authorized('operator', 'internal')
   @Mutation(() => IssuedBankType, { description: 'A bank with one lookup key and one event key.' })
-  async createBank(@Arg('code') code: string, @Arg('name') name: string, @Arg('tier', { description: 'tier1 or external.' }) tier: string, @Ctx() ctx: MerchantContext): Promise<IssuedBankType> {
+  async createBank(
+    @Arg('code') code: string,
+    @Arg('name') name: string,
+    @Arg('tier', { description: 'tier1 or external.' }) tier: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<IssuedBankType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.banks);
     if (tier !== 'tier1' && tier !== 'external') throw new BadInputError('tier must be tier1 or external');
     const bank = await ctx.services.bank.create({ code, name, tier: tier as BankTier });
@@ -134,8 +170,14 @@ export class OperatorResolver {
   }
 
   @Authorized('operator', 'internal')
-  @Mutation(() => BankWebhookEndpointType, { description: 'Sets the bank’s webhook endpoint with a new signing secret (https only in production).' })
-  async setBankWebhookEndpoint(@Arg('bankCode') bankCode: string, @Arg('url') url: string, @Ctx() ctx: MerchantContext): Promise<BankWebhookEndpointType> {
+  @Mutation(() => BankWebhookEndpointType, {
+    description: 'Sets the bank’s webhook endpoint with a new signing secret (https only in production).',
+  })
+  async setBankWebhookEndpoint(
+    @Arg('bankCode') bankCode: string,
+    @Arg('url') url: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<BankWebhookEndpointType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.banks);
     const endpoint = await ctx.services.webhook.setEndpoint(bankCode, url, { requireHttps: ctx.services.requireHttpsWebhooks });
     audit(ctx, 'bank webhook endpoint set', { bank_code: endpoint.bank_code });
@@ -143,7 +185,9 @@ export class OperatorResolver {
   }
 
   @Authorized('operator', 'internal')
-  @Query(() => [WebhookDeliveryType], { description: 'Webhook deliveries, newest first; optionally of one status (pending, delivered, failed) and/or bank.' })
+  @Query(() => [WebhookDeliveryType], {
+    description: 'Webhook deliveries, newest first; optionally of one status (pending, delivered, failed) and/or bank.',
+  })
   async webhookDeliveries(
     @Arg('status', () => String, { nullable: true }) status: string | null,
     @Arg('bankCode', () => String, { nullable: true }) bankCode: string | null,

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 /**
  * OTP failures (core-api.md leaves them open; docs/decisions.md lists them). `reason` is the REST code.
@@ -6,7 +6,9 @@ import { AppError, ErrorCode } from '../../../../../lib/errors/app-error';
  */
 export class InvalidOtpError extends AppError {
   constructor(remaining?: number) {
-    super(remaining === undefined ? 'the code is not valid' : `the code is not valid (${remaining} tries left)`, ErrorCode.BAD_USER_INPUT, { reason: 'invalid_otp' });
+    super(remaining === undefined ? 'the code is not valid' : `the code is not valid (${remaining} tries left)`, ErrorCode.BAD_USER_INPUT, {
+      reason: 'invalid_otp',
+    });
   }
 }
 

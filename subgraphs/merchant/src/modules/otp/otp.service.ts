@@ -119,7 +119,9 @@ export class OtpService {
     const knex = this.em.getKnex();
     const now = this.clock();
     const target = input.id
-      ? await knex('merchant.otp_challenges').where({ id: input.id, purpose: input.purpose, subject: input.subject }).first<{ id: string } | undefined>('id')
+      ? await knex('merchant.otp_challenges')
+          .where({ id: input.id, purpose: input.purpose, subject: input.subject })
+          .first<{ id: string } | undefined>('id')
       : await knex('merchant.otp_challenges')
           .where({ purpose: input.purpose, subject: input.subject })
           .orderBy('created_at', 'desc')
@@ -134,11 +136,14 @@ export class OtpService {
       .increment('attempts', 1)
       .returning<Row[]>(['id', 'code_hash', 'attempts', 'email', 'device_hash']);
     if (!counted) {
-      const row = await knex('merchant.otp_challenges').where({ id: target.id }).first<{ attempts: number; consumed_at: Date | null; superseded_at: Date | null }>();
+      const row = await knex('merchant.otp_challenges')
+        .where({ id: target.id })
+        .first<{ attempts: number; consumed_at: Date | null; superseded_at: Date | null }>();
       if (row && row.attempts >= OTP_MAX_ATTEMPTS && !row.consumed_at && !row.superseded_at) throw new OtpAttemptsExceededError();
       throw new OtpExpiredError();
     }
-    const right = this.hasher.matches(counted.id, input.code, counted.code_hash) && (input.email === undefined || counted.email === input.email);
+    const right =
+      this.hasher.matches(counted.id, input.code, counted.code_hash) && (input.email === undefined || counted.email === input.email);
     if (!right) {
       if (counted.attempts >= OTP_MAX_ATTEMPTS) throw new OtpAttemptsExceededError();
       throw new InvalidOtpError(OTP_MAX_ATTEMPTS - counted.attempts);

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { assertUserMay } from '../../../../../lib/auth/user-scope';
-import { ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { assertUserMay } from '@lib/auth/user-scope';
+import { ForbiddenError, NotFoundError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantType } from '../merchant/merchant.type';
 import { PartnerConsentType } from './partner.type';
 
@@ -23,7 +23,9 @@ export class PartnerConsentResolver {
   }
 
   @Authorized('user')
-  @Mutation(() => Boolean, { description: 'Owners: withdraws the consent; true when one was live. Referral and assignment grants are operators’ to end.' })
+  @Mutation(() => Boolean, {
+    description: 'Owners: withdraws the consent; true when one was live. Referral and assignment grants are operators’ to end.',
+  })
   async revokePartnerConsent(@Arg('partnerCode') partnerCode: string, @Ctx() ctx: MerchantContext): Promise<boolean> {
     const merchantId = ownerMerchant(ctx);
     const { revoked } = await ctx.services.partner.ungrant({ partnerCode, merchantId, type: 'consent' });

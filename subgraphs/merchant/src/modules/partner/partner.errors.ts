@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 export class PartnerTakenError extends AppError {
   constructor(what: string) {

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Query, Resolver } from 'type-graphql';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { PartnerAccessType, PartnerCredentialType, PartnerMerchantType } from './partner.type';
 
 @Resolver()
@@ -27,7 +27,10 @@ export class PartnerResolver {
   }
 
   @Authorized('partner')
-  @Query(() => PartnerAccessType, { nullable: true, description: 'Why the merchant is in the calling partner’s scope; null when it is not.' })
+  @Query(() => PartnerAccessType, {
+    nullable: true,
+    description: 'Why the merchant is in the calling partner’s scope; null when it is not.',
+  })
   partnerMerchantAccess(@Arg('merchantId', () => ID) merchantId: string, @Ctx() ctx: MerchantContext): Promise<PartnerAccessType | null> {
     if (ctx.principal.kind !== 'partner') throw new ForbiddenError();
     return ctx.services.partner.accessOf(ctx.principal.partnerId, merchantId);
@@ -35,7 +38,8 @@ export class PartnerResolver {
 
   @Authorized('partner')
   @Query(() => [PartnerMerchantType], {
-    description: 'Merchants in the calling partner’s scope (referral, consent, assignment; deleted merchants left out), oldest grant first; merchantIds narrows it.',
+    description:
+      'Merchants in the calling partner’s scope (referral, consent, assignment; deleted merchants left out), oldest grant first; merchantIds narrows it.',
   })
   partnerMerchants(
     @Arg('merchantIds', () => [ID], { nullable: true }) merchantIds: string[] | null,

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loadConfig } from '../../../../../lib/config/config';
-import { DEMO } from '../../../../../lib/demo/demo-ids';
-import type { Orm } from '../../../../../lib/db/orm';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { merchantSubgraph } from '../../app';
-import { secretBoxFor } from '../../context';
+import { loadConfig } from '@lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
+import type { Orm } from '@lib/db/orm';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { merchantSubgraph } from '@subgraphs/merchant/src/app';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import { PartnerService } from './partner.service';
 
 describe('PartnerService (real PostgreSQL)', () => {
@@ -46,9 +46,19 @@ describe('PartnerService (real PostgreSQL)', () => {
     });
     expect(await service().verifyCredential('pk_unknown', a.secret)).toBeNull();
     expect(await service().verifyCredential(a.credentialKey, `${a.secret}x`)).toBeNull();
-    const hmac = await service().issueCredential({ partnerCode: 'PDEMO', name: 'h', contract: 'B', scopes: ['merchant.read'], mode: 'hmac' });
+    const hmac = await service().issueCredential({
+      partnerCode: 'PDEMO',
+      name: 'h',
+      contract: 'B',
+      scopes: ['merchant.read'],
+      mode: 'hmac',
+    });
     expect(await service().verifyCredential(hmac.credential_key, hmac.credential_secret)).toBeNull();
-    expect(await service().credential(hmac.credential_key)).toMatchObject({ authMode: 'hmac', secret: hmac.credential_secret, status: 'active' });
+    expect(await service().credential(hmac.credential_key)).toMatchObject({
+      authMode: 'hmac',
+      secret: hmac.credential_secret,
+      status: 'active',
+    });
     const jwt = await service().issueCredential({ partnerCode: 'pdemo', name: 'j', contract: 'A', scopes: ['merchant.read'], mode: 'jwt' });
     expect(await service().verifyCredential(jwt.credential_key, jwt.credential_secret)).not.toBeNull();
     expect(await service().revokeCredential(jwt.credential_key)).toMatchObject({ status: 'revoked' });
@@ -76,11 +86,15 @@ describe('PartnerService (real PostgreSQL)', () => {
   });
 
   it('refuses bad input at issuance', async () => {
-    expect(await errorOf(service().issueCredential({ partnerCode: 'PDEMO', name: 'x', contract: 'A', scopes: ['merchant.write'], mode: 'jwt' }))).toMatchObject({
+    expect(
+      await errorOf(service().issueCredential({ partnerCode: 'PDEMO', name: 'x', contract: 'A', scopes: ['merchant.write'], mode: 'jwt' })),
+    ).toMatchObject({
       code: 'BAD_USER_INPUT',
       message: expect.stringMatching(/unknown scopes: merchant.write/),
     });
-    expect(await errorOf(service().issueCredential({ partnerCode: 'NOPE', name: 'x', contract: 'A', scopes: [], mode: 'jwt' }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(
+      await errorOf(service().issueCredential({ partnerCode: 'NOPE', name: 'x', contract: 'A', scopes: [], mode: 'jwt' })),
+    ).toMatchObject({ code: 'NOT_FOUND' });
     expect(await errorOf(service().create({ code: 'pdemo', name: 'Again', referralCode: 'OTHER' }))).toMatchObject({ code: 'CONFLICT' });
     expect(await errorOf(service().create({ code: 'NEWP', name: 'New', referralCode: 'demoref' }))).toMatchObject({ code: 'CONFLICT' });
     expect(await errorOf(service().create({ code: 'N', name: 'New', referralCode: 'NEWREF' }))).toMatchObject({ code: 'BAD_USER_INPUT' });
@@ -95,7 +109,9 @@ describe('PartnerService (real PostgreSQL)', () => {
     expect(await service().accessOf(DEMO.partner.id, DEMO.merchantId)).toMatchObject({ accessType: 'assignment' });
     await orm.em.getKnex().raw(`update merchant.partners set status = 'suspended' where id = ?`, [DEMO.partner.id]);
     expect(await service().accessOf(DEMO.partner.id, DEMO.merchantId)).toBeNull();
-    expect(await service().verifyCredential(DEMO.partner.credentials.contractA.credentialKey, DEMO.partner.credentials.contractA.secret)).toBeNull();
+    expect(
+      await service().verifyCredential(DEMO.partner.credentials.contractA.credentialKey, DEMO.partner.credentials.contractA.secret),
+    ).toBeNull();
     await orm.em.getKnex().raw(`update merchant.partners set status = 'active' where id = ?`, [DEMO.partner.id]);
     expect(await service().accessOf(DEMO.partner.id, 'not-a-uuid')).toBeNull();
   });

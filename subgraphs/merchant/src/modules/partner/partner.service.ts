@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { dummySecretHash, hashSecret, verifySecret } from '../../../../../lib/auth/secret-hash';
-import { type SecretBox, newKeyId, newSecret } from '../../../../../lib/crypto/secret-box';
-import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
+import { dummySecretHash, hashSecret, verifySecret } from '@lib/auth/secret-hash';
+import { type SecretBox, newKeyId, newSecret } from '@lib/crypto/secret-box';
+import { BadInputError, NotFoundError } from '@lib/errors/app-error';
 import { Merchant } from '../merchant/merchant.entity';
 import { toMerchantType } from '../merchant/merchant.service';
 import {
@@ -15,7 +15,7 @@ import {
 } from './partner.entity';
 import { PartnerTakenError } from './partner.errors';
 import type { PartnerAccessType, PartnerConsentType, PartnerCredentialType, PartnerMerchantType, PartnerType } from './partner.type';
-import { loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import { loaderGroupedByKey } from '@lib/federation/loaders';
 
 /** Scopes the partner API knows (partner-api.md §5); anything else is refused at issuance (typos). */
 export const PARTNER_SCOPES = ['merchant.read', 'transaction.read', 'scoring.read', 'risk-summary.read'] as const;
@@ -66,7 +66,12 @@ export class PartnerService {
       (row) => row.merchant_id,
     );
     this.credentialsByPartnerId = loaderGroupedByKey(
-      (partnerIds: string[]) => this.em.find(PartnerCredential, { partner: { $in: partnerIds } }, { populate: ['partner'], orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (partnerIds: string[]) =>
+        this.em.find(
+          PartnerCredential,
+          { partner: { $in: partnerIds } },
+          { populate: ['partner'], orderBy: { createdAt: 'asc', id: 'asc' } },
+        ),
       (row) => row.partner.id,
     );
   }
@@ -74,7 +79,11 @@ export class PartnerService {
   /** The merchant's live consents, oldest first. */
   async consentsOf(merchantId: string): Promise<PartnerConsentType[]> {
     if (!UUID.test(merchantId)) return [];
-    return (await this.consentsByMerchantId.load(merchantId)).map((r) => ({ partnerCode: r.partner_code, partnerName: r.partner_name, grantedAt: new Date(r.granted_at) }));
+    return (await this.consentsByMerchantId.load(merchantId)).map((r) => ({
+      partnerCode: r.partner_code,
+      partnerName: r.partner_name,
+      grantedAt: new Date(r.granted_at),
+    }));
   }
 
   /** Every partner, by code (operators). */
@@ -99,7 +108,8 @@ export class PartnerService {
     try {
       await this.em.flush();
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw new PartnerTakenError(`partner code ${code} or referral code ${referralCode}`);
+      if (error instanceof UniqueConstraintViolationException)
+        throw new PartnerTakenError(`partner code ${code} or referral code ${referralCode}`);
       throw error;
     }
     const referrals = await this.materializeReferrals(partner.id);
@@ -149,7 +159,12 @@ export class PartnerService {
       rateLimitPerMinute: input.rateLimitPerMinute ?? 60,
     });
     await this.em.flush();
-    return { credential_key: credential.credentialKey, credential_secret: secret, contract: credential.contract, mode: credential.authMode };
+    return {
+      credential_key: credential.credentialKey,
+      credential_secret: secret,
+      contract: credential.contract,
+      mode: credential.authMode,
+    };
   }
 
   async revokeCredential(credentialKey: string, now = new Date()) {
@@ -172,13 +187,19 @@ export class PartnerService {
        on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
       [partner.id, merchantId, input.type, now],
     );
-    const live = await this.em.findOneOrFail(PartnerMerchantAccess, { partnerId: partner.id, merchantId, accessType: input.type, revokedAt: null });
+    const live = await this.em.findOneOrFail(PartnerMerchantAccess, {
+      partnerId: partner.id,
+      merchantId,
+      accessType: input.type,
+      revokedAt: null,
+    });
     return { partner_code: partner.code, merchant_id: merchantId, access_type: live.accessType, granted_at: live.grantedAt.toISOString() };
   }
 
   /** Ends a live grant (a withdrawn consent, an ended assignment, or a referral an operator removes). */
   async ungrant(input: { partnerCode: string; merchantId: string; type: AccessType }, now = new Date()) {
-    if (!['referral', 'consent', 'assignment'].includes(input.type)) throw new BadInputError('type must be referral, consent or assignment');
+    if (!['referral', 'consent', 'assignment'].includes(input.type))
+      throw new BadInputError('type must be referral, consent or assignment');
     const { partner, merchantId } = await this.partnerAndMerchant(input.partnerCode, input.merchantId);
     const revoked = await this.em
       .getKnex()('merchant.partner_merchant_access')
@@ -231,7 +252,10 @@ export class PartnerService {
    */
   async merchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
     if (merchantIds && merchantIds.filter((id) => UUID.test(id)).length === 0) return [];
-    const entries = [...(await this.grantedMerchantsOf(partnerId, merchantIds)), ...(await this.referredRegistrationsOf(partnerId, merchantIds))];
+    const entries = [
+      ...(await this.grantedMerchantsOf(partnerId, merchantIds)),
+      ...(await this.referredRegistrationsOf(partnerId, merchantIds)),
+    ];
     return entries.sort((a, b) => a.grantedAt.getTime() - b.grantedAt.getTime() || a.merchantId.localeCompare(b.merchantId));
   }
 
@@ -242,10 +266,32 @@ export class PartnerService {
       .join('merchant.partners as p', knex.raw('p.referral_code = upper(r.referral_code)'))
       .where({ 'p.id': partnerId, 'p.status': 'active' })
       .whereIn('r.status', ['pending', 'pending_review'])
-      .select<{ id: string; merchant_code: string; merchant_name: string; referral_code: string; contact_phone: string; contact_email: string | null; created_at: Date | string; updated_at: Date | string }[]>(
-        'r.id', 'r.merchant_code', 'r.merchant_name', 'r.referral_code', 'r.contact_phone', 'r.contact_email', 'r.created_at', 'r.updated_at',
+      .select<
+        {
+          id: string;
+          merchant_code: string;
+          merchant_name: string;
+          referral_code: string;
+          contact_phone: string;
+          contact_email: string | null;
+          created_at: Date | string;
+          updated_at: Date | string;
+        }[]
+      >(
+        'r.id',
+        'r.merchant_code',
+        'r.merchant_name',
+        'r.referral_code',
+        'r.contact_phone',
+        'r.contact_email',
+        'r.created_at',
+        'r.updated_at',
       );
-    if (merchantIds) query.whereIn('r.id', merchantIds.filter((id) => UUID.test(id)));
+    if (merchantIds)
+      query.whereIn(
+        'r.id',
+        merchantIds.filter((id) => UUID.test(id)),
+      );
     return (await query).map((r) => ({
       merchantId: r.id,
       accessType: 'referral',
@@ -281,33 +327,43 @@ export class PartnerService {
       .where({ 'a.partner_id': partnerId, 'p.status': 'active' })
       .whereNull('a.revoked_at')
       .whereNot('m.status', 'deleted')
-      .select<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]>('a.merchant_id', 'a.access_type', 'a.granted_at');
-    if (merchantIds) query.whereIn('a.merchant_id', merchantIds.filter((id) => UUID.test(id)));
+      .select<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]>(
+        'a.merchant_id',
+        'a.access_type',
+        'a.granted_at',
+      );
+    if (merchantIds)
+      query.whereIn(
+        'a.merchant_id',
+        merchantIds.filter((id) => UUID.test(id)),
+      );
     const rows = await query;
     const best = new Map<string, (typeof rows)[number]>();
     for (const row of rows) {
       const current = best.get(row.merchant_id);
-      if (!current || ACCESS_PRIORITY.indexOf(row.access_type) < ACCESS_PRIORITY.indexOf(current.access_type)) best.set(row.merchant_id, row);
+      if (!current || ACCESS_PRIORITY.indexOf(row.access_type) < ACCESS_PRIORITY.indexOf(current.access_type))
+        best.set(row.merchant_id, row);
     }
     if (best.size === 0) return [];
     const merchants = await this.em.find(Merchant, { id: { $in: [...best.keys()] } });
     const codes = [...new Set(merchants.map((m) => m.referralCode?.toUpperCase()).filter((c): c is string => !!c))];
     const referrers = codes.length
-      ? ((await knex('merchant.partners').whereRaw('upper(referral_code) = any(?)', [codes]).select(knex.raw('id, upper(referral_code) as code'))) as { id: string; code: string }[])
+      ? ((await knex('merchant.partners')
+          .whereRaw('upper(referral_code) = any(?)', [codes])
+          .select(knex.raw('id, upper(referral_code) as code'))) as { id: string; code: string }[])
       : [];
     const referrerOf = new Map(referrers.map((r) => [r.code, r.id]));
-    return merchants
-      .map((m) => {
-        const access = best.get(m.id)!;
-        return {
-          merchantId: m.id,
-          accessType: access.access_type,
-          grantedAt: new Date(access.granted_at),
-          referralCode: m.referralCode ?? null,
-          referralPartnerId: (m.referralCode && referrerOf.get(m.referralCode.toUpperCase())) || null,
-          merchant: toMerchantType(m),
-        };
-      });
+    return merchants.map((m) => {
+      const access = best.get(m.id)!;
+      return {
+        merchantId: m.id,
+        accessType: access.access_type,
+        grantedAt: new Date(access.granted_at),
+        referralCode: m.referralCode ?? null,
+        referralPartnerId: (m.referralCode && referrerOf.get(m.referralCode.toUpperCase())) || null,
+        merchant: toMerchantType(m),
+      };
+    });
   }
 
   private async partnerAndMerchant(partnerCode: string, merchantId: string) {

@@ -17,7 +17,9 @@ export class PartnerType {
   status!: string;
 }
 
-@ObjectType('PartnerCredential', { description: 'A partner credential. Its secret is readable only by the REST adapters (service principals), and only in HMAC mode.' })
+@ObjectType('PartnerCredential', {
+  description: 'A partner credential. Its secret is readable only by the REST adapters (service principals), and only in HMAC mode.',
+})
 export class PartnerCredentialType {
   @Field(() => ID)
   id!: string;

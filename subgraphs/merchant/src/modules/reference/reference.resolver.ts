@@ -1,7 +1,7 @@
 import { SafeIntResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { PUBLIC } from '../../../../../lib/federation/build-subgraph-schema';
-import type { MerchantContext } from '../../context';
+import { PUBLIC } from '@lib/federation/build-subgraph-schema';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import {
   BusinessScaleType,
   BusinessTypeType,
@@ -36,19 +36,13 @@ export class ReferenceResolver {
 
   @Authorized(PUBLIC)
   @Query(() => [SubdistrictType])
-  subdistricts(
-    @Arg('districtId', () => SafeIntResolver) districtId: number,
-    @Ctx() ctx: MerchantContext,
-  ): Promise<SubdistrictType[]> {
+  subdistricts(@Arg('districtId', () => SafeIntResolver) districtId: number, @Ctx() ctx: MerchantContext): Promise<SubdistrictType[]> {
     return ctx.services.reference.subdistricts(districtId);
   }
 
   @Authorized(PUBLIC)
   @Query(() => [PostalCodeType])
-  postalCodes(
-    @Arg('subdistrictId', () => SafeIntResolver) subdistrictId: number,
-    @Ctx() ctx: MerchantContext,
-  ): Promise<PostalCodeType[]> {
+  postalCodes(@Arg('subdistrictId', () => SafeIntResolver) subdistrictId: number, @Ctx() ctx: MerchantContext): Promise<PostalCodeType[]> {
     return ctx.services.reference.postalCodes(subdistrictId);
   }
 

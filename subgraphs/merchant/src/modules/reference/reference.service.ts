@@ -74,7 +74,8 @@ export class ReferenceService {
       ReferenceDataStatusType,
       'loaded'
     >;
-    const loaded = counts.provinces > 0 && counts.cities > 0 && counts.subdistricts > 0 && counts.businessTypes > 0 && counts.businessScales > 0;
+    const loaded =
+      counts.provinces > 0 && counts.cities > 0 && counts.subdistricts > 0 && counts.businessTypes > 0 && counts.businessScales > 0;
     return { loaded, ...counts };
   }
 }

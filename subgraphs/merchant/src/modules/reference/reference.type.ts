@@ -160,7 +160,9 @@ export class BusinessScaleType {
   sortOrder!: number;
 }
 
-@ObjectType('ReferenceDataStatus', { description: 'Row counts of the reference tables; loaded when regions and business data are present.' })
+@ObjectType('ReferenceDataStatus', {
+  description: 'Row counts of the reference tables; loaded when regions and business data are present.',
+})
 export class ReferenceDataStatusType {
   @Field()
   loaded!: boolean;

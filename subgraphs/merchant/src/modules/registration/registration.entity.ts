@@ -12,7 +12,8 @@ export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
  */
 @Entity({ tableName: 'merchant_registrations' })
 export class MerchantRegistration {
-  [OptionalProps]?: 'createdAt' | 'updatedAt' | 'regionIds' | 'deviceFeeServiceAccepted' | 'termsOfServiceAccepted' | 'privacyPolicyAccepted';
+  [OptionalProps]?:
+    'createdAt' | 'updatedAt' | 'regionIds' | 'deviceFeeServiceAccepted' | 'termsOfServiceAccepted' | 'privacyPolicyAccepted';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();

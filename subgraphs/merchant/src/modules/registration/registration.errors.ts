@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, NotFoundError } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
 
 /** The user already has a registration pending or under review (one open registration per user). */
 export class RegistrationExistsError extends AppError {

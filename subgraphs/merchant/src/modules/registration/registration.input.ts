@@ -22,7 +22,10 @@ export class SubmitMerchantRegistrationInput {
   @Field(() => Int, { description: '≥ 0.' })
   employeeCount!: number;
 
-  @Field(() => String, { nullable: true, description: 'An active partner’s code links the merchant to it; anything else is a direct registration.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'An active partner’s code links the merchant to it; anything else is a direct registration.',
+  })
   referralCode?: string | null;
 
   @Field({ description: 'Indonesian phone number (08…, 628…, +628…).' })
@@ -97,7 +100,10 @@ export class MerchantRegistrationDecisionInput {
   @Field(() => ID, { nullable: true })
   reviewedByUserId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Approve only: the acquiring bank of the new merchant; without it none until an operator assigns one.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Approve only: the acquiring bank of the new merchant; without it none until an operator assigns one.',
+  })
   bankCode?: string | null;
 }
 
@@ -112,7 +118,10 @@ export class ReviewMerchantStatusInput {
   @Field({ description: 'active, suspended or deleted (core-api.md §3).' })
   targetStatus!: string;
 
-  @Field(() => String, { nullable: true, description: 'Suspension reason sent to the bank (kyc_expired, violation, operator_action, inactivity); default operator_action.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Suspension reason sent to the bank (kyc_expired, violation, operator_action, inactivity); default operator_action.',
+  })
   reason?: string | null;
 
   @Field(() => String, { nullable: true })

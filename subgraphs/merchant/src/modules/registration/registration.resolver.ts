@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
+import { BadInputError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { UserProfileType } from '../user/profile.type';
 import { userIdOf } from '../user/profile.resolver';
 import { MerchantRegistrationDecisionInput, ReviewMerchantStatusInput, SubmitMerchantRegistrationInput } from './registration.input';
@@ -11,7 +11,8 @@ import { MerchantRegistrationRequestType, MerchantReviewResultType } from './reg
 export class RegistrationResolver {
   @Authorized('user')
   @Mutation(() => UserProfileType, {
-    description: 'Registers a merchant for the calling user (pending); at most one open registration per user (CONFLICT registration_exists).',
+    description:
+      'Registers a merchant for the calling user (pending); at most one open registration per user (CONFLICT registration_exists).',
   })
   submitMerchantRegistration(
     @Arg('input', () => SubmitMerchantRegistrationInput) input: SubmitMerchantRegistrationInput,
@@ -21,13 +22,16 @@ export class RegistrationResolver {
   }
 
   @Authorized('internal', 'operator')
-  @Query(() => [MerchantRegistrationRequestType], { description: 'The review queue: open registration requests, oldest first (first 1..200).' })
+  @Query(() => [MerchantRegistrationRequestType], {
+    description: 'The review queue: open registration requests, oldest first (first 1..200).',
+  })
   registrationQueue(
     @Arg('status', () => String, { nullable: true, description: 'pending or pending_review; both when omitted.' }) status: string | null,
     @Arg('first', () => Int, { defaultValue: 50 }) first: number,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantRegistrationRequestType[]> {
-    if (status != null && status !== 'pending' && status !== 'pending_review') throw new BadInputError('status must be pending or pending_review');
+    if (status != null && status !== 'pending' && status !== 'pending_review')
+      throw new BadInputError('status must be pending or pending_review');
     return ctx.services.registration.queue(status ?? null, first);
   }
 
@@ -62,7 +66,10 @@ export class RegistrationResolver {
     description:
       'Internal status decision (core-api.md §3): active → suspended or deleted, suspended → active or deleted; anything else is a CONFLICT (invalid_transition).',
   })
-  async reviewMerchantStatus(@Arg('input', () => ReviewMerchantStatusInput) input: ReviewMerchantStatusInput, @Ctx() ctx: MerchantContext): Promise<MerchantReviewResultType> {
+  async reviewMerchantStatus(
+    @Arg('input', () => ReviewMerchantStatusInput) input: ReviewMerchantStatusInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantReviewResultType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     const result = await ctx.services.registration.changeStatus(input);
     ctx.log.info({ merchant_id: result.id, status: result.status, by: ctx.principal.kind }, 'merchant status decided');

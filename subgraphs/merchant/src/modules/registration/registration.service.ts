@@ -1,8 +1,8 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { toIndonesianE164 } from '../../../../../lib/phone/indonesian-phone';
+import { BadInputError, NotFoundError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { Bank } from '../bank/bank.entity';
 import { type MerchantLifecycleService, type Transition, commitLifecycleChange } from '../merchant/merchant-lifecycle.service';
 import { BUSINESS_ENTITY_TYPES, type BusinessEntityType, Merchant } from '../merchant/merchant.entity';
@@ -43,7 +43,11 @@ export class RegistrationService {
     if (!(BUSINESS_ENTITY_TYPES as readonly string[]).includes(input.businessEntityType)) {
       throw new BadInputError(`business_entity_type must be one of ${BUSINESS_ENTITY_TYPES.join(', ')}`);
     }
-    if (!Number.isSafeInteger(input.averageMonthlyRevenue) || input.averageMonthlyRevenue < 0 || input.averageMonthlyRevenue > MAX_REVENUE) {
+    if (
+      !Number.isSafeInteger(input.averageMonthlyRevenue) ||
+      input.averageMonthlyRevenue < 0 ||
+      input.averageMonthlyRevenue > MAX_REVENUE
+    ) {
       throw new BadInputError(`average_monthly_revenue must be a whole number of rupiah between 0 and ${MAX_REVENUE}`);
     }
     if (!Number.isInteger(input.employeeCount) || input.employeeCount < 0 || input.employeeCount > MAX_EMPLOYEES) {
@@ -125,11 +129,11 @@ export class RegistrationService {
   /** The operators' review queue: open requests, oldest first, optionally of one status. */
   async queue(status: 'pending' | 'pending_review' | null, first: number): Promise<MerchantRegistrationRequestType[]> {
     if (!Number.isInteger(first) || first < 1 || first > 200) throw new BadInputError('first must be between 1 and 200');
-    const rows = await this.em.find(
-      MerchantRegistration,
-      status ? { status } : { status: { $in: ['pending', 'pending_review'] } },
-      { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' }, limit: first },
-    );
+    const rows = await this.em.find(MerchantRegistration, status ? { status } : { status: { $in: ['pending', 'pending_review'] } }, {
+      populate: ['user'],
+      orderBy: { createdAt: 'asc', id: 'asc' },
+      limit: first,
+    });
     return rows.map((r) => ({
       id: r.id,
       status: r.status,
@@ -157,7 +161,11 @@ export class RegistrationService {
       if (notes !== null) registration.reviewNotes = notes;
       if (reviewer !== null) registration.reviewedByUserId = reviewer;
       await em.flush();
-      return { id: registration.id, status: registration.status, profile: toProfile(registration.user, registrationSnapshot(registration)) };
+      return {
+        id: registration.id,
+        status: registration.status,
+        profile: toProfile(registration.user, registrationSnapshot(registration)),
+      };
     });
   }
 
@@ -226,7 +234,8 @@ export class RegistrationService {
     const reviewer = optionalUuid('reviewed_by_user_id', input.reviewedByUserId);
     const merchantId = await this.merchantIdOf(input);
     const target = input.targetStatus;
-    const reason = input.reason?.trim() || (target === 'suspended' ? 'operator_action' : target === 'deleted' ? (notes ?? 'operator_action') : null);
+    const reason =
+      input.reason?.trim() || (target === 'suspended' ? 'operator_action' : target === 'deleted' ? (notes ?? 'operator_action') : null);
     const outcome = await this.lifecycle.changeStatus({
       merchantId,
       targetStatus: target,
@@ -296,7 +305,11 @@ export class RegistrationService {
 
   /** The merchant's owner (the oldest live owner membership) with the merchant as snapshot; null without one. */
   private async ownerProfileOf(merchant: Merchant): Promise<UserProfileType | null> {
-    const owner = await this.em.findOne(MerchantUser, { merchant: merchant.id, role: 'owner', revokedAt: null }, { populate: ['user'], orderBy: { createdAt: 'asc' } });
+    const owner = await this.em.findOne(
+      MerchantUser,
+      { merchant: merchant.id, role: 'owner', revokedAt: null },
+      { populate: ['user'], orderBy: { createdAt: 'asc' } },
+    );
     return owner ? toProfile(owner.user, merchantSnapshot(merchant)) : null;
   }
 }

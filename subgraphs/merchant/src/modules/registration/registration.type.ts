@@ -10,7 +10,10 @@ export class MerchantReviewResultType {
   @Field({ description: 'pending_review, or the merchant status.' })
   status!: string;
 
-  @Field(() => UserProfileType, { nullable: true, description: 'The applicant, or the merchant’s owner; null for a merchant without an owner account.' })
+  @Field(() => UserProfileType, {
+    nullable: true,
+    description: 'The applicant, or the merchant’s owner; null for a merchant without an owner account.',
+  })
   profile!: UserProfileType | null;
 }
 

@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 /** Unknown, expired, or of a revoked or expired session: 401 `invalid_refresh_token`. */
 export class InvalidRefreshTokenError extends AppError {
@@ -10,7 +10,9 @@ export class InvalidRefreshTokenError extends AppError {
 /** A refresh token presented a second time (RFC 9700 §4.14.2): the whole session is revoked. */
 export class RefreshTokenReusedError extends AppError {
   constructor() {
-    super('refresh token already used; the session is revoked, log in again', ErrorCode.UNAUTHENTICATED, { reason: 'refresh_token_reused' });
+    super('refresh token already used; the session is revoked, log in again', ErrorCode.UNAUTHENTICATED, {
+      reason: 'refresh_token_reused',
+    });
   }
 }
 

@@ -1,6 +1,6 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import type { DeviceInfo, DeviceService } from '../device/device.service';
 import { newOpaqueToken, opaqueTokenHash } from './session-token';
 import { InvalidCancelTokenError, InvalidRefreshTokenError, RefreshTokenReusedError } from './session.errors';
@@ -61,7 +61,9 @@ export class SessionService {
       .update({ used_at: now })
       .returning<{ session_id: string; expires_at: Date }[]>(['session_id', 'expires_at']);
     if (!used) {
-      const known = await knex('merchant.refresh_tokens').where({ token_hash: hash }).first<{ session_id: string } | undefined>('session_id');
+      const known = await knex('merchant.refresh_tokens')
+        .where({ token_hash: hash })
+        .first<{ session_id: string } | undefined>('session_id');
       if (!known) throw new InvalidRefreshTokenError();
       await this.revoke(known.session_id, 'refresh_token_reuse');
       throw new RefreshTokenReusedError();
@@ -79,7 +81,10 @@ export class SessionService {
 
   /** Ends a session (idempotent); its refresh tokens and access tokens stop working. */
   async revoke(sessionId: string, reason: string, db: Knex = this.em.getKnex()): Promise<boolean> {
-    const updated = await db('merchant.user_sessions').where({ id: sessionId }).whereNull('revoked_at').update({ revoked_at: this.clock(), revoke_reason: reason });
+    const updated = await db('merchant.user_sessions')
+      .where({ id: sessionId })
+      .whereNull('revoked_at')
+      .update({ revoked_at: this.clock(), revoke_reason: reason });
     return updated > 0;
   }
 
@@ -89,7 +94,12 @@ export class SessionService {
     const row = await this.em
       .getKnex()('merchant.user_sessions')
       .where({ id: sessionId })
-      .first<{ id: string; user_id: string; revoked_at: Date | null; expires_at: Date } | undefined>('id', 'user_id', 'revoked_at', 'expires_at');
+      .first<{ id: string; user_id: string; revoked_at: Date | null; expires_at: Date } | undefined>(
+        'id',
+        'user_id',
+        'revoked_at',
+        'expires_at',
+      );
     if (!row) return null;
     return { id: row.id, userId: row.user_id, active: !row.revoked_at && new Date(row.expires_at) > this.clock() };
   }
@@ -98,13 +108,15 @@ export class SessionService {
   async cancelLink(sessionId: string): Promise<string> {
     const now = this.clock();
     const { token, hash } = newOpaqueToken('dl');
-    await this.em.getKnex()('merchant.login_cancellations').insert({
-      id: uuidv7(),
-      session_id: sessionId,
-      token_hash: hash,
-      created_at: now,
-      expires_at: new Date(now.getTime() + CANCEL_LINK_LIFETIME_SECS * 1000),
-    });
+    await this.em
+      .getKnex()('merchant.login_cancellations')
+      .insert({
+        id: uuidv7(),
+        session_id: sessionId,
+        token_hash: hash,
+        created_at: now,
+        expires_at: new Date(now.getTime() + CANCEL_LINK_LIFETIME_SECS * 1000),
+      });
     return token;
   }
 
@@ -120,7 +132,9 @@ export class SessionService {
         .update({ used_at: now })
         .returning<{ session_id: string }[]>(['session_id']);
       if (!link) throw new InvalidCancelTokenError();
-      const session = await trx('merchant.user_sessions').where({ id: link.session_id }).first<{ user_id: string; device_hash: string | null }>('user_id', 'device_hash');
+      const session = await trx('merchant.user_sessions')
+        .where({ id: link.session_id })
+        .first<{ user_id: string; device_hash: string | null }>('user_id', 'device_hash');
       await this.revoke(link.session_id, 'cancelled_by_user', trx);
       if (session?.device_hash) await this.devices.untrust(trx, session.user_id, session.device_hash);
     });
@@ -130,7 +144,13 @@ export class SessionService {
     const now = this.clock();
     const { token, hash } = newOpaqueToken('rt');
     const expires = Math.min(now.getTime() + REFRESH_TOKEN_LIFETIME_SECS * 1000, sessionEnd.getTime());
-    await db('merchant.refresh_tokens').insert({ id: uuidv7(), session_id: sessionId, token_hash: hash, created_at: now, expires_at: new Date(expires) });
+    await db('merchant.refresh_tokens').insert({
+      id: uuidv7(),
+      session_id: sessionId,
+      token_hash: hash,
+      created_at: now,
+      expires_at: new Date(expires),
+    });
     return token;
   }
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NotFoundError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { NotFoundError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { Merchant } from '../merchant/merchant.entity';
 import type { AccountSettingsService } from '../account-settings/account-settings.service';
 import type { NotificationService } from '../notification/notification.service';

@@ -18,7 +18,10 @@ export class MerchantTransactionAlertInput {
 
 @ObjectType('MerchantTransactionAlertResult')
 export class MerchantTransactionAlertResultType {
-  @Field({ description: 'sent (at least one push or message accepted), failed (none accepted), no_recipient (no owner) or opted_out (every owner turned transaction notifications off).' })
+  @Field({
+    description:
+      'sent (at least one push or message accepted), failed (none accepted), no_recipient (no owner) or opted_out (every owner turned transaction notifications off).',
+  })
   status!: string;
 
   @Field(() => Int)

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantMembershipType } from './membership.type';
 
 @Resolver()

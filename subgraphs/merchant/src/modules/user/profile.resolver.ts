@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { UpdateProfileInput } from './profile.input';
 import { UserProfileType } from './profile.type';
 
@@ -14,7 +14,10 @@ export class ProfileResolver {
 
   @Authorized('user')
   @Mutation(() => UserProfileType, { description: 'Changes the calling user’s own profile; a changed email must be verified again.' })
-  updateViewerProfile(@Arg('input', () => UpdateProfileInput) input: UpdateProfileInput, @Ctx() ctx: MerchantContext): Promise<UserProfileType> {
+  updateViewerProfile(
+    @Arg('input', () => UpdateProfileInput) input: UpdateProfileInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<UserProfileType> {
     return ctx.services.profile.update(userIdOf(ctx), input);
   }
 }

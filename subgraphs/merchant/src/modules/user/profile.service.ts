@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
+import { BadInputError, NotFoundError } from '@lib/errors/app-error';
 import type { Merchant } from '../merchant/merchant.entity';
 import { MerchantRegistration } from '../registration/registration.entity';
 import type { MembershipService } from './membership.service';
@@ -51,7 +51,9 @@ export class ProfileService {
     };
     const fullName = text('full_name', input.fullName, 100);
     const nik = text('nik', input.nik, 16, (v) => (NIK_PATTERN.test(v) ? null : 'must be 16 digits'));
-    const gender = text('gender', input.gender, 10, (v) => ((GENDERS as readonly string[]).includes(v) ? null : `must be one of ${GENDERS.join(', ')}`));
+    const gender = text('gender', input.gender, 10, (v) =>
+      (GENDERS as readonly string[]).includes(v) ? null : `must be one of ${GENDERS.join(', ')}`,
+    );
     const addressLine = text('address_line', input.addressLine, 300);
     const avatarUrl = text('avatar_url', input.avatarUrl, 2000, (v) => (isHttpsUrl(v) ? null : 'must be an https URL'));
     const email = text('email', input.email, 254, (v) => (EMAIL_PATTERN.test(v) ? null : 'must be an email address'))?.toLowerCase();

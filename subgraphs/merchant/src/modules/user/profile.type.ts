@@ -2,7 +2,8 @@ import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
 import { Field, ID, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('MerchantSnapshot', {
-  description: "The merchant a user has or is registering (core-api.md §2 'active or in progress'): a merchant, else the open registration.",
+  description:
+    "The merchant a user has or is registering (core-api.md §2 'active or in progress'): a merchant, else the open registration.",
 })
 export class MerchantSnapshotType {
   @Field(() => ID, { description: 'The merchant id, or the registration request id while in progress (approval keeps it).' })

@@ -1,6 +1,6 @@
 import { Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import { ForbiddenError, NotFoundError } from '../../../../../lib/errors/app-error';
-import type { MerchantContext } from '../../context';
+import { ForbiddenError, NotFoundError } from '@lib/errors/app-error';
+import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { toAppUserType } from '../member/member.service';
 import { MerchantType } from '../merchant/merchant.type';
 import { User } from '../user/user.entity';

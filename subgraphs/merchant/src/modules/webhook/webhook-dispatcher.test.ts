@@ -3,13 +3,13 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { request } from 'undici';
-import { loadConfig } from '../../../../../lib/config/config';
-import type { Orm } from '../../../../../lib/db/orm';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { changeMerchantStatus, listWebhookDeliveries, setBankWebhook } from '../../../../../scripts/database-tasks';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { merchantSubgraph } from '../../app';
-import { secretBoxFor } from '../../context';
+import { loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { changeMerchantStatus, listWebhookDeliveries, setBankWebhook } from '@scripts/database-tasks';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { merchantSubgraph } from '@subgraphs/merchant/src/app';
+import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import { BankService } from '../bank/bank.service';
 import { MerchantService } from '../merchant/merchant.service';
 import { type DispatcherLog, WebhookDispatcher, type WebhookDispatcherOptions } from './webhook-dispatcher';
@@ -195,7 +195,12 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
       const res = await request(bankA.url, {
         method: 'POST',
         body,
-        headers: { 'content-type': 'application/json', 'x-service-event-id': 'x', 'x-service-timestamp': String(timestamp), 'x-service-signature': `sha256=${signature}` },
+        headers: {
+          'content-type': 'application/json',
+          'x-service-event-id': 'x',
+          'x-service-timestamp': String(timestamp),
+          'x-service-signature': `sha256=${signature}`,
+        },
       });
       await res.body.dump();
       return res.statusCode;
@@ -243,7 +248,13 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
     expect(bankA.of(id).map((r) => r.attempt)).toEqual([1, 2, 3, 4, 5]);
     expect(new Set(bankA.of(id).map((r) => r.body)).size).toBe(1);
     expect(logs.filter((l) => l.level === 'error')).toEqual([
-      expect.objectContaining({ msg: 'webhook delivery failed after the last attempt', event_id: id, bank_code: 'WHA', attempt: 5, error: 'HTTP 503' }),
+      expect.objectContaining({
+        msg: 'webhook delivery failed after the last attempt',
+        event_id: id,
+        bank_code: 'WHA',
+        attempt: 5,
+        error: 'HTTP 503',
+      }),
     ]);
     await sql('update merchant.webhook_deliveries set next_attempt_at = now() where id = ?', [id]);
     expect(await d.runOnce()).toBe(0);
@@ -277,11 +288,20 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
     for (let i = 0; i < 20; i++) ids.push(await newEvent('WHA'), await newEvent('WHB'));
     dispatcher({ name: 'd1', concurrency: 4, perBankConcurrency: 4 }).start(1);
     dispatcher({ name: 'd2', on: otherOrm, concurrency: 4, perBankConcurrency: 4 }).start(1);
-    await until(async () => (await sql(`select count(*)::int as n from merchant.webhook_deliveries where status = 'delivered' and id = any(?::uuid[])`, [`{${ids}}`]))[0].n === ids.length);
+    await until(
+      async () =>
+        (
+          await sql(`select count(*)::int as n from merchant.webhook_deliveries where status = 'delivered' and id = any(?::uuid[])`, [
+            `{${ids}}`,
+          ])
+        )[0].n === ids.length,
+    );
     const received = [...bankA.received, ...bankB.received];
     expect(received).toHaveLength(ids.length);
     expect(new Set(received.map((r) => r.eventId))).toEqual(new Set(ids));
-    expect(await sql(`select distinct attempts from merchant.webhook_deliveries where id = any(?::uuid[])`, [`{${ids}}`])).toEqual([{ attempts: 1 }]);
+    expect(await sql(`select distinct attempts from merchant.webhook_deliveries where id = any(?::uuid[])`, [`{${ids}}`])).toEqual([
+      { attempts: 1 },
+    ]);
     const byDispatcher = (name: string) => logs.filter((l) => l.msg === 'webhook delivered' && l.dispatcher === name).length;
     expect(byDispatcher('d1') + byDispatcher('d2')).toBe(ids.length);
     expect(byDispatcher('d1')).toBeGreaterThan(0);
@@ -297,7 +317,13 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
     expect(elapsed).toBeLessThan(1500);
     expect(bankA.maxInFlight).toBe(2);
     await until(async () => (await Promise.all(hanging.map(row))).every((r) => r.attempts === 1));
-    for (const id of hanging) expect(await row(id)).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null, last_error: 'no answer within 1500 ms' });
+    for (const id of hanging)
+      expect(await row(id)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_status_code: null,
+        last_error: 'no answer within 1500 ms',
+      });
   });
 
   it('redelivers on request: a delivered event again, a failed one for one more attempt, attempts kept', async () => {
@@ -308,7 +334,9 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
     const service = new WebhookService(fork(), secretBoxFor(config()));
     const view = await service.redeliver(delivered, { info: (obj, msg) => redeliveryLogs.push({ level: 'info', ...obj, msg }) });
     expect(view).toMatchObject({ event_id: delivered, status: 'pending', attempts: 1, bank_code: 'WHA' });
-    expect(redeliveryLogs).toEqual([expect.objectContaining({ msg: 'webhook redelivery requested', event_id: delivered, bank_code: 'WHA', attempts: 1 })]);
+    expect(redeliveryLogs).toEqual([
+      expect.objectContaining({ msg: 'webhook redelivery requested', event_id: delivered, bank_code: 'WHA', attempts: 1 }),
+    ]);
     expect(await d.runOnce()).toBe(1);
     expect(await row(delivered)).toMatchObject({ status: 'delivered', attempts: 2 });
     const [first, second] = bankA.of(delivered);
@@ -334,7 +362,9 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
       const second = await setBankWebhook(config(), database.adminUrl, { bankCode: 'WHA', url: bankA.url });
       expect(first).toEqual({ bank_code: 'WHA', url: bankA.url, webhook_secret: expect.stringMatching(/^[0-9a-f]{64}$/) });
       expect(second.webhook_secret).not.toBe(first.webhook_secret);
-      const [stored] = await sql(`select e.secret_sealed from merchant.bank_webhook_endpoints e join merchant.banks b on b.id = e.bank_id where b.code = 'WHA'`);
+      const [stored] = await sql(
+        `select e.secret_sealed from merchant.bank_webhook_endpoints e join merchant.banks b on b.id = e.bank_id where b.code = 'WHA'`,
+      );
       expect(stored.secret_sealed).not.toContain(second.webhook_secret);
       expect(secretBoxFor(config()).open(stored.secret_sealed)).toBe(second.webhook_secret);
       bankA.secret = second.webhook_secret;
@@ -354,15 +384,30 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
       const b = await newEvent('WHB');
       const pending = await listWebhookDeliveries(config(), database.adminUrl, { status: 'pending' });
       expect(pending.map((d) => d.event_id)).toEqual([b, a]);
-      expect(pending[0]).toMatchObject({ event: 'merchant.activated', bank_code: 'WHB', status: 'pending', attempts: 0, last_error: null, delivered_at: null });
+      expect(pending[0]).toMatchObject({
+        event: 'merchant.activated',
+        bank_code: 'WHB',
+        status: 'pending',
+        attempts: 0,
+        last_error: null,
+        delivered_at: null,
+      });
       expect(pending[0].created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-      expect((await listWebhookDeliveries(config(), database.adminUrl, { status: 'pending', bankCode: 'WHA' })).map((d) => d.event_id)).toEqual([a]);
+      expect(
+        (await listWebhookDeliveries(config(), database.adminUrl, { status: 'pending', bankCode: 'WHA' })).map((d) => d.event_id),
+      ).toEqual([a]);
       expect(await listWebhookDeliveries(config(), database.adminUrl, { limit: 1 })).toHaveLength(1);
-      await expect(listWebhookDeliveries(config(), database.adminUrl, { status: 'lost' })).rejects.toThrow('status must be one of pending, delivered, failed');
+      await expect(listWebhookDeliveries(config(), database.adminUrl, { status: 'lost' })).rejects.toThrow(
+        'status must be one of pending, delivered, failed',
+      );
       await expect(listWebhookDeliveries(config(), database.adminUrl, { limit: 0 })).rejects.toThrow('limit must be between 1 and 500');
 
       const [{ merchant_id: merchantId }] = await sql('select merchant_id from merchant.webhook_deliveries where id = ?', [a]);
-      const moved = await changeMerchantStatus(config(), database.adminUrl, { merchantId, targetStatus: 'suspended', reason: 'operator_action' });
+      const moved = await changeMerchantStatus(config(), database.adminUrl, {
+        merchantId,
+        targetStatus: 'suspended',
+        reason: 'operator_action',
+      });
       expect(moved).toEqual({
         merchant_id: merchantId,
         merchant_code: expect.stringMatching(/^MRC-/),
@@ -371,9 +416,9 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
         reason: 'operator_action',
         webhook: { event_id: expect.any(String), event: 'merchant.suspended' },
       });
-      await expect(changeMerchantStatus(config(), database.adminUrl, { merchantId, targetStatus: 'suspended', reason: 'violation' })).rejects.toThrow(
-        'cannot move a merchant from suspended to suspended',
-      );
+      await expect(
+        changeMerchantStatus(config(), database.adminUrl, { merchantId, targetStatus: 'suspended', reason: 'violation' }),
+      ).rejects.toThrow('cannot move a merchant from suspended to suspended');
     });
   });
 });

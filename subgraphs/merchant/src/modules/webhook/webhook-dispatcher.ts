@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import type { Knex } from '@mikro-orm/postgresql';
 import { Agent, request } from 'undici';
-import type { SecretBox } from '../../../../../lib/crypto/secret-box';
+import type { SecretBox } from '@lib/crypto/secret-box';
 
 /** Delays before attempts 2, 3, 4 and 5 (psp-api.md §6, DESIGN.md §6), in seconds. */
 export const RETRY_DELAYS_SECS = [30, 5 * 60, 30 * 60, 2 * 60 * 60] as const;
@@ -256,16 +256,14 @@ export class WebhookDispatcher {
     const attempt = delivery.attempts + 1;
     const context = { event_id: delivery.id, event: delivery.event, bank_code: bankCode, attempt };
     if (outcome.ok) {
-      await this.knex('merchant.webhook_deliveries')
-        .where({ id: delivery.id, status: 'pending', attempts: delivery.attempts })
-        .update({
-          status: 'delivered',
-          attempts: attempt,
-          delivered_at: this.knex.fn.now(),
-          last_status_code: outcome.statusCode,
-          last_error: null,
-          updated_at: this.knex.fn.now(),
-        });
+      await this.knex('merchant.webhook_deliveries').where({ id: delivery.id, status: 'pending', attempts: delivery.attempts }).update({
+        status: 'delivered',
+        attempts: attempt,
+        delivered_at: this.knex.fn.now(),
+        last_status_code: outcome.statusCode,
+        last_error: null,
+        updated_at: this.knex.fn.now(),
+      });
       this.log.info({ ...context, status_code: outcome.statusCode }, 'webhook delivered');
       return;
     }
@@ -284,17 +282,28 @@ export class WebhookDispatcher {
     if (updated === 0) return;
     if (final) {
       // Operators notify the bank's technical contact (psp-api.md §6): this line is what they alert on.
-      this.log.error({ ...context, status_code: outcome.statusCode, error: outcome.error }, 'webhook delivery failed after the last attempt');
+      this.log.error(
+        { ...context, status_code: outcome.statusCode, error: outcome.error },
+        'webhook delivery failed after the last attempt',
+      );
       this.onFailed?.(context.bank_code);
     } else {
-      this.log.warn({ ...context, status_code: outcome.statusCode, error: outcome.error, retry_in_secs: delaySecs }, 'webhook delivery attempt failed');
+      this.log.warn(
+        { ...context, status_code: outcome.statusCode, error: outcome.error, retry_in_secs: delaySecs },
+        'webhook delivery attempt failed',
+      );
     }
   }
 }
 
 function describeSendError(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; code?: string; message?: string };
-  if (e.name === 'TimeoutError' || e.code === 'UND_ERR_HEADERS_TIMEOUT' || e.code === 'UND_ERR_BODY_TIMEOUT' || e.code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    e.name === 'TimeoutError' ||
+    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e.code === 'UND_ERR_BODY_TIMEOUT' ||
+    e.code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return `no answer within ${timeoutMs} ms`;
   }
   return `${e.code ?? e.name ?? 'Error'}: ${e.message ?? String(error)}`.slice(0, 500);

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type SecretBox, newSecret } from '../../../../../lib/crypto/secret-box';
-import { BadInputError, NotFoundError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { type SecretBox, newSecret } from '@lib/crypto/secret-box';
+import { BadInputError, NotFoundError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { Bank } from '../bank/bank.entity';
 import { DELIVERY_STATUSES, type DeliveryStatus } from './webhook.entity';
 
@@ -39,7 +39,11 @@ export class WebhookService {
    * Sets the bank's endpoint (one per bank) with a new signing secret, returned once and stored sealed.
    * Calling again replaces URL and secret: pending deliveries go to the new URL, signed with the new secret.
    */
-  async setEndpoint(bankCode: string, url: string, options: { requireHttps: boolean }): Promise<{ bank_code: string; url: string; webhook_secret: string }> {
+  async setEndpoint(
+    bankCode: string,
+    url: string,
+    options: { requireHttps: boolean },
+  ): Promise<{ bank_code: string; url: string; webhook_secret: string }> {
     const bank = await this.em.findOne(Bank, { code: bankCode });
     if (!bank) throw new BadInputError(`unknown bank ${bankCode}`);
     const href = validEndpointUrl(url, options.requireHttps);
@@ -56,11 +60,17 @@ export class WebhookService {
   /** Newest first; optionally one status and/or one bank. */
   async listDeliveries(filter: { status?: string; bankCode?: string; limit?: number } = {}): Promise<DeliveryView[]> {
     const limit = filter.limit ?? 50;
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIST) throw new BadInputError(`limit must be between 1 and ${MAX_DELIVERY_LIST}`);
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIST)
+      throw new BadInputError(`limit must be between 1 and ${MAX_DELIVERY_LIST}`);
     if (filter.status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(filter.status)) {
       throw new BadInputError(`status must be one of ${DELIVERY_STATUSES.join(', ')}`);
     }
-    const query = this.deliveries().orderBy([{ column: 'd.created_at', order: 'desc' }, { column: 'd.id', order: 'desc' }]).limit(limit);
+    const query = this.deliveries()
+      .orderBy([
+        { column: 'd.created_at', order: 'desc' },
+        { column: 'd.id', order: 'desc' },
+      ])
+      .limit(limit);
     if (filter.status) query.where('d.status', filter.status);
     if (filter.bankCode) query.where('b.code', filter.bankCode);
     return ((await query) as RawDelivery[]).map(toView);
@@ -78,7 +88,10 @@ export class WebhookService {
       .update({ status: 'pending', next_attempt_at: knex.fn.now(), updated_at: knex.fn.now() });
     if (updated === 0) throw new NotFoundError('delivery');
     const [delivery] = ((await this.deliveries().where('d.id', eventId)) as RawDelivery[]).map(toView);
-    log?.info({ event_id: delivery.event_id, event: delivery.event, bank_code: delivery.bank_code, attempts: delivery.attempts }, 'webhook redelivery requested');
+    log?.info(
+      { event_id: delivery.event_id, event: delivery.event, bank_code: delivery.bank_code, attempts: delivery.attempts },
+      'webhook redelivery requested',
+    );
     return delivery;
   }
 

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import { assertUserMay } from '../../../../../lib/auth/user-scope';
-import type { OutletContext } from '../../context';
-import { MerchantRef } from '../../references/merchant.ref';
+import { assertUserMay } from '@lib/auth/user-scope';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
+import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { MAX_ACTIVITY } from './device-activity.service';
 import { DeviceActivityLogType } from './device-activity.type';
 

@@ -15,6 +15,12 @@ export class DeviceActivityService {
       { merchantId },
       { orderBy: { occurredAt: 'desc', id: 'desc' }, limit: Math.min(Math.max(last, 1), MAX_ACTIVITY) },
     );
-    return rows.map((r) => ({ id: r.id, eventType: r.eventType, eventTitle: r.eventTitle, severity: r.severity, occurredAt: r.occurredAt }));
+    return rows.map((r) => ({
+      id: r.id,
+      eventType: r.eventType,
+      eventTitle: r.eventTitle,
+      severity: r.severity,
+      occurredAt: r.occurredAt,
+    }));
   }
 }

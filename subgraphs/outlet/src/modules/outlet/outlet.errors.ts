@@ -1,4 +1,4 @@
-import { AppError, ErrorCode, NotFoundError } from '../../../../../lib/errors/app-error';
+import { AppError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
 
 export class OutletNotFoundError extends NotFoundError {
   constructor() {

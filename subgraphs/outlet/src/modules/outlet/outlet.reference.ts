@@ -1,5 +1,5 @@
-import { userScopeOf, withinScope } from '../../../../../lib/auth/user-scope';
-import type { OutletContext } from '../../context';
+import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
 import type { OutletType } from './outlet.type';
 
 /** Outlet references resolve through the request's DataLoader; an app user reaches only its own outlets. */

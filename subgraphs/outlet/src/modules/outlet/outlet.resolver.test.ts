@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, encodeActingPrincipal, signPrincipal } from '../../../../../lib/auth/principal';
-import { issueServiceToken } from '../../../../../lib/auth/service-token';
-import type { Orm } from '../../../../../lib/db/orm';
-import { DEMO } from '../../../../../lib/demo/demo-ids';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestStack, startTestStack } from '../../../../../test/support/test-stack';
-import { outletSubgraph } from '../../app';
+import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, encodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
+import { issueServiceToken } from '@lib/auth/service-token';
+import type { Orm } from '@lib/db/orm';
+import { DEMO } from '@lib/demo/demo-ids';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestStack, startTestStack } from '@test/support/test-stack';
+import { outletSubgraph } from '@subgraphs/outlet/src/app';
 import { OutletService } from './outlet.service';
 
 interface GraphQLResponse {
@@ -35,7 +35,10 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
   async function subgraph(principal: Principal, query: string, variables: Record<string, unknown> = {}): Promise<GraphQLResponse> {
     const res = await request(stack.subgraphs.outlet.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: await signPrincipal(principal, stack.config.secrets.principalSecret) },
+      headers: {
+        'content-type': 'application/json',
+        [PRINCIPAL_HEADER]: await signPrincipal(principal, stack.config.secrets.principalSecret),
+      },
       body: JSON.stringify({ query, variables }),
     });
     return (await res.body.json()) as GraphQLResponse;
@@ -97,8 +100,13 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
       }
     });
 
-    it("answers null to another bank, as for an unknown or malformed NMID", async () => {
-      for (const [principal, value] of [[OTHER_BANK, nmid], [OTHER_TIER1_BANK, nmid], [SERVICE, 'ID9999999999999'], [SERVICE, 'nope']] as const) {
+    it('answers null to another bank, as for an unknown or malformed NMID', async () => {
+      for (const [principal, value] of [
+        [OTHER_BANK, nmid],
+        [OTHER_TIER1_BANK, nmid],
+        [SERVICE, 'ID9999999999999'],
+        [SERVICE, 'nope'],
+      ] as const) {
         expect(await subgraph(principal, OUTLET_BY_NMID, { nmid: value })).toEqual({ data: { outletByNmid: null } });
       }
     });
@@ -118,10 +126,21 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
   describe('assignNmid', () => {
     it('assigns to the default outlet when none is named, with bank code, MID and status active', async () => {
       const { merchantId, outlets } = await newMerchant(['HQ', 'BRANCH']);
-      const { data, errors } = await subgraph(OPERATOR, ASSIGN, { input: { merchantId, nmid: 'ID3026112200101', bankCode: 'BDEMO', mid: 'MID-101' } });
+      const { data, errors } = await subgraph(OPERATOR, ASSIGN, {
+        input: { merchantId, nmid: 'ID3026112200101', bankCode: 'BDEMO', mid: 'MID-101' },
+      });
       expect(errors).toBeUndefined();
-      expect(data.assignNmid).toEqual({ id: outlets.HQ, code: 'HQ', nmid: 'ID3026112200101', nmidBankCode: 'BDEMO', nmidStatus: 'active', mid: 'MID-101' });
-      const [row] = await sql<{ nmid_assigned_at: string | null }>('select nmid_assigned_at from outlet.outlets where id = ?', [outlets.HQ]);
+      expect(data.assignNmid).toEqual({
+        id: outlets.HQ,
+        code: 'HQ',
+        nmid: 'ID3026112200101',
+        nmidBankCode: 'BDEMO',
+        nmidStatus: 'active',
+        mid: 'MID-101',
+      });
+      const [row] = await sql<{ nmid_assigned_at: string | null }>('select nmid_assigned_at from outlet.outlets where id = ?', [
+        outlets.HQ,
+      ]);
       expect(row.nmid_assigned_at).not.toBeNull();
     });
 
@@ -176,7 +195,10 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
       const { merchantId } = await newMerchant(['HQ']);
       const input = { merchantId, nmid: 'ID3026112200501', bankCode: 'BOTHER' };
       expect(errorOf(await subgraph(OTHER_BANK, ASSIGN, { input }))).toMatchObject({ code: 'FORBIDDEN' });
-      expect((await subgraph(DEMO_BANK, ASSIGN, { input })).data.assignNmid).toMatchObject({ nmid: 'ID3026112200501', nmidBankCode: 'BOTHER' });
+      expect((await subgraph(DEMO_BANK, ASSIGN, { input })).data.assignNmid).toMatchObject({
+        nmid: 'ID3026112200501',
+        nmidBankCode: 'BOTHER',
+      });
       expect(errorOf(await subgraph(SERVICE, ASSIGN, { input }))).toMatchObject({ code: 'FORBIDDEN' });
     });
 
@@ -185,7 +207,9 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
         const { merchantId, outlets } = await newMerchant(['A', 'B']);
         const nmid = `ID30261122006${String(round).padStart(2, '0')}`;
         const results = await Promise.all(
-          [outlets.A, outlets.B].map((outletId) => subgraph(OPERATOR, ASSIGN, { input: { merchantId, outletId, nmid, bankCode: 'BDEMO' } })),
+          [outlets.A, outlets.B].map((outletId) =>
+            subgraph(OPERATOR, ASSIGN, { input: { merchantId, outletId, nmid, bankCode: 'BDEMO' } }),
+          ),
         );
         expect(results.filter((r) => r.data?.assignNmid?.nmid === nmid)).toHaveLength(1);
         expect(results.filter((r) => r.errors?.[0].extensions?.reason === 'nmid_taken')).toHaveLength(1);
@@ -196,7 +220,8 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
 
   describe('changeNmidStatus', () => {
     const nmid = DEMO.outlets[1].nmid;
-    const statusOf = async () => (await sql<{ nmid_status: string }>('select nmid_status from outlet.outlets where nmid = ?', [nmid]))[0].nmid_status;
+    const statusOf = async () =>
+      (await sql<{ nmid_status: string }>('select nmid_status from outlet.outlets where nmid = ?', [nmid]))[0].nmid_status;
 
     it('lets the issuing bank suspend and reactivate its NMID, idempotently, logging each change once', async () => {
       const suspend = { nmid, status: 'suspended', reason: 'fraud review' };
@@ -206,13 +231,19 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
       expect(await statusOf()).toBe('suspended');
       const changes = stack.logs.filter((line) => line.msg === 'nmid status changed' && line.nmid === nmid);
       expect(changes).toEqual([expect.objectContaining({ from: 'active', to: 'suspended', reason: 'fraud review', by: 'bank' })]);
-      expect((await subgraph(OPERATOR, CHANGE_STATUS, { input: { nmid, status: 'active' } })).data.changeNmidStatus.nmidStatus).toBe('active');
+      expect((await subgraph(OPERATOR, CHANGE_STATUS, { input: { nmid, status: 'active' } })).data.changeNmidStatus.nmidStatus).toBe(
+        'active',
+      );
     });
 
-    it("answers null to another bank and leaves the NMID as it is", async () => {
-      expect(await subgraph(OTHER_BANK, CHANGE_STATUS, { input: { nmid, status: 'suspended' } })).toEqual({ data: { changeNmidStatus: null } });
+    it('answers null to another bank and leaves the NMID as it is', async () => {
+      expect(await subgraph(OTHER_BANK, CHANGE_STATUS, { input: { nmid, status: 'suspended' } })).toEqual({
+        data: { changeNmidStatus: null },
+      });
       expect(await statusOf()).toBe('active');
-      expect(await subgraph(OPERATOR, CHANGE_STATUS, { input: { nmid: 'ID9999999999999', status: 'suspended' } })).toEqual({ data: { changeNmidStatus: null } });
+      expect(await subgraph(OPERATOR, CHANGE_STATUS, { input: { nmid: 'ID9999999999999', status: 'suspended' } })).toEqual({
+        data: { changeNmidStatus: null },
+      });
     });
 
     it('refuses a status other than active or suspended', async () => {
@@ -248,7 +279,13 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
           terminals: [{ tid: 'TDEMO0001' }],
         },
         // Both demo terminals were seen at the same instant; the later id wins the tie.
-        terminal: { tid: 'TDEMO0002', model: 'QRIS Soundbox S1', status: 'online', lastSeenAt: expect.any(String), outlet: { code: 'MENTENG', merchant: { merchantCode: DEMO.merchantCode } } },
+        terminal: {
+          tid: 'TDEMO0002',
+          model: 'QRIS Soundbox S1',
+          status: 'online',
+          lastSeenAt: expect.any(String),
+          outlet: { code: 'MENTENG', merchant: { merchantCode: DEMO.merchantCode } },
+        },
       });
     });
 

@@ -1,10 +1,10 @@
-import { OPERATOR_WRITES, assertOperatorRole } from '../../../../../lib/auth/operator-roles';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { bankOfItem } from '../../../../../lib/auth/bank-scope';
-import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
-import { assertUserMay, outletInScope, withinScope } from '../../../../../lib/auth/user-scope';
-import type { OutletContext } from '../../context';
-import { MerchantRef } from '../../references/merchant.ref';
+import { bankOfItem } from '@lib/auth/bank-scope';
+import { assertPartnerMayRead } from '@lib/auth/partner-scope';
+import { assertUserMay, outletInScope, withinScope } from '@lib/auth/user-scope';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
+import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { OutletInputError } from './outlet.errors';
 import { AssignNmidInput, ChangeNmidStatusInput, EnsureDefaultOutletInput, NmidOfBankInput, OutletType } from './outlet.type';
 
@@ -31,7 +31,10 @@ export class OutletResolver {
     description:
       'outletByNmid for each item, as the bank the item names (one of the caller’s banks): the bank adapter resolves a micro-batch of events in one call. Aligned with `requests`; null where unknown.',
   })
-  outletsByNmid(@Arg('requests', () => [NmidOfBankInput]) requests: NmidOfBankInput[], @Ctx() ctx: OutletContext): Promise<(OutletType | null)[]> {
+  outletsByNmid(
+    @Arg('requests', () => [NmidOfBankInput]) requests: NmidOfBankInput[],
+    @Ctx() ctx: OutletContext,
+  ): Promise<(OutletType | null)[]> {
     if (requests.length > MAX_NMIDS_PER_CALL) throw new OutletInputError(`at most ${MAX_NMIDS_PER_CALL} requests`);
     const banks = requests.map((r) => bankOfItem(ctx.principal, r.bankCode));
     return Promise.all(requests.map((r, i) => ctx.services.outlet.findByNmid(r.nmid, banks[i])));
@@ -48,7 +51,10 @@ export class OutletResolver {
 
   @Authorized('internal', 'operator')
   @Mutation(() => OutletType, { description: 'The merchant’s live default outlet, created (code PUSAT) when it has none. Idempotent.' })
-  ensureDefaultOutlet(@Arg('input', () => EnsureDefaultOutletInput) input: EnsureDefaultOutletInput, @Ctx() ctx: OutletContext): Promise<OutletType> {
+  ensureDefaultOutlet(
+    @Arg('input', () => EnsureDefaultOutletInput) input: EnsureDefaultOutletInput,
+    @Ctx() ctx: OutletContext,
+  ): Promise<OutletType> {
     const { merchantId, ...outlet } = input;
     return ctx.services.outlet.ensureDefault(merchantId, outlet);
   }
@@ -83,7 +89,8 @@ export class OutletResolver {
 export class MerchantOutletsResolver {
   @Authorized('service', 'internal', 'operator', 'bank', 'banks', 'partner', 'user')
   @FieldResolver(() => [OutletType], {
-    description: 'Live outlets, the default outlet first. A partner principal needs the merchant in its merchantIds; an app user sees its outlets.',
+    description:
+      'Live outlets, the default outlet first. A partner principal needs the merchant in its merchantIds; an app user sees its outlets.',
   })
   async outlets(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType[]> {
     assertPartnerMayRead(ctx.principal, merchant.id);
@@ -94,7 +101,8 @@ export class MerchantOutletsResolver {
   @Authorized('service', 'internal', 'operator', 'bank', 'user')
   @FieldResolver(() => OutletType, {
     nullable: true,
-    description: 'The live default outlet, else the oldest live outlet. For an app user bound to outlets: the default one if it is theirs, else their first.',
+    description:
+      'The live default outlet, else the oldest live outlet. For an app user bound to outlets: the default one if it is theirs, else their first.',
   })
   async defaultOutlet(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
     const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { loadConfig } from '../../../../../lib/config/config';
-import type { Orm } from '../../../../../lib/db/orm';
-import { DEMO } from '../../../../../lib/demo/demo-ids';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { outletSubgraph } from '../../app';
-import { seedOutletDemo } from '../../seed/demo.seed';
+import { loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { DEMO } from '@lib/demo/demo-ids';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { outletSubgraph } from '@subgraphs/outlet/src/app';
+import { seedOutletDemo } from '@subgraphs/outlet/src/seed/demo.seed';
 import { TerminalService } from '../terminal/terminal.service';
 import { OutletService } from './outlet.service';
 
@@ -36,11 +36,17 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
   describe('demo seed', () => {
     it('gave both outlets of the first demo merchant the demo bank, a MID, a Jakarta Pusat address and one online terminal', async () => {
       expect(await sql('select count(*)::int as n from outlet.outlets')).toEqual([{ n: 6 }]);
-      expect(await sql('select code, nmid_bank_code, mid, city, province from outlet.outlets where merchant_id = ? order by code', [DEMO.merchantId])).toEqual([
+      expect(
+        await sql('select code, nmid_bank_code, mid, city, province from outlet.outlets where merchant_id = ? order by code', [
+          DEMO.merchantId,
+        ]),
+      ).toEqual([
         { code: 'MENTENG', nmid_bank_code: 'BDEMO', mid: 'MDEMO0002', city: 'Jakarta Pusat', province: 'DKI Jakarta' },
         { code: 'PUSAT', nmid_bank_code: 'BDEMO', mid: 'MDEMO0001', city: 'Jakarta Pusat', province: 'DKI Jakarta' },
       ]);
-      expect(await sql('select id, tid, model, status from outlet.terminals where merchant_id = ? order by tid', [DEMO.merchantId])).toEqual([
+      expect(
+        await sql('select id, tid, model, status from outlet.terminals where merchant_id = ? order by tid', [DEMO.merchantId]),
+      ).toEqual([
         { id: '019a0000-0000-7000-8000-0000000a0001', tid: 'TDEMO0001', model: 'QRIS Soundbox S1', status: 'online' },
         { id: '019a0000-0000-7000-8000-0000000a0002', tid: 'TDEMO0002', model: 'QRIS Soundbox S1', status: 'online' },
       ]);
@@ -67,7 +73,7 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
       await expect(sql(`update outlet.outlets set nmid_status = 'blocked' where code = 'PUSAT'`)).rejects.toMatchObject({ code: '23514' });
     });
 
-    it('refuse a terminal whose merchant is not its outlet\'s merchant', async () => {
+    it("refuse a terminal whose merchant is not its outlet's merchant", async () => {
       await expect(
         sql(
           `insert into outlet.terminals (id, merchant_id, outlet_id, status, created_at, updated_at) values (?, ?, ?, 'online', now(), now())`,
@@ -81,7 +87,19 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
     it('creates outlets in one go, with a terminal only where asked', async () => {
       const merchantId = uuidv7();
       const created = await new OutletService(fork()).createForMerchant(merchantId, [
-        { code: 'UTAMA', name: 'Toko Utama', nmid: 'ID2026112200101', bankCode: 'BDEMO', mid: 'M101', isDefault: true, withTerminal: true, tid: 'T101', city: 'Bandung', postalCode: '40111', phone: '+62227001001' },
+        {
+          code: 'UTAMA',
+          name: 'Toko Utama',
+          nmid: 'ID2026112200101',
+          bankCode: 'BDEMO',
+          mid: 'M101',
+          isDefault: true,
+          withTerminal: true,
+          tid: 'T101',
+          city: 'Bandung',
+          postalCode: '40111',
+          phone: '+62227001001',
+        },
         { code: 'CABANG', name: 'Toko Cabang' },
       ]);
       expect(created).toEqual([
@@ -89,11 +107,18 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
         { id: expect.any(String), code: 'CABANG', nmid: null },
       ]);
       const [utama] = await sql<Record<string, unknown>>('select * from outlet.outlets where id = ?', [created[0].id]);
-      expect(utama).toMatchObject({ merchant_id: merchantId, nmid_bank_code: 'BDEMO', nmid_status: 'active', mid: 'M101', is_default: true, city: 'Bandung' });
+      expect(utama).toMatchObject({
+        merchant_id: merchantId,
+        nmid_bank_code: 'BDEMO',
+        nmid_status: 'active',
+        mid: 'M101',
+        is_default: true,
+        city: 'Bandung',
+      });
       expect(utama.nmid_assigned_at).not.toBeNull();
-      expect(await sql('select outlet_id, merchant_id, tid, model, status from outlet.terminals where merchant_id = ?', [merchantId])).toEqual([
-        { outlet_id: created[0].id, merchant_id: merchantId, tid: 'T101', model: 'QRIS Soundbox S1', status: 'online' },
-      ]);
+      expect(
+        await sql('select outlet_id, merchant_id, tid, model, status from outlet.terminals where merchant_id = ?', [merchantId]),
+      ).toEqual([{ outlet_id: created[0].id, merchant_id: merchantId, tid: 'T101', model: 'QRIS Soundbox S1', status: 'online' }]);
     });
 
     it('refuses bad input before writing anything', async () => {
@@ -103,8 +128,20 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
         [[{ code: 'A', name: 'A', nmid: 'ID12', bankCode: 'BDEMO' }], 'nmid must be "ID" followed by 10 to 15 digits'],
         [[{ code: 'A', name: 'A', nmid: 'ID2026112200201' }], 'outlet A: bankCode is required with an nmid'],
         [[{ code: 'A', name: 'A', nmid: 'ID2026112200201', bankCode: 'bdemo' }], 'bankCode must be 2 to 12 upper-case letters or digits'],
-        [[{ code: 'A', name: 'A', isDefault: true }, { code: 'B', name: 'B', isDefault: true }], 'at most one outlet can be the default'],
-        [[{ code: 'A', name: 'A' }, { code: 'A', name: 'B' }], 'each outlet needs its own code'],
+        [
+          [
+            { code: 'A', name: 'A', isDefault: true },
+            { code: 'B', name: 'B', isDefault: true },
+          ],
+          'at most one outlet can be the default',
+        ],
+        [
+          [
+            { code: 'A', name: 'A' },
+            { code: 'A', name: 'B' },
+          ],
+          'each outlet needs its own code',
+        ],
         [[{ code: 'A', name: 'A', postalCode: '123' }], 'postalCode must be 5 digits'],
         [[], 'at least one outlet is needed'],
       ];
@@ -140,11 +177,17 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
       const service = new OutletService(fork());
       // withDefault: an older outlet without NMID, then the default one with an NMID.
       await service.createForMerchant(withDefault, [{ code: 'OLDER', name: 'Older', withTerminal: true, tid: 'T-OLDER' }]);
-      await service.createForMerchant(withDefault, [{ code: 'MAIN', name: 'Main', isDefault: true, nmid: 'ID2026112200301', bankCode: 'BDEMO' }]);
+      await service.createForMerchant(withDefault, [
+        { code: 'MAIN', name: 'Main', isDefault: true, nmid: 'ID2026112200301', bankCode: 'BDEMO' },
+      ]);
       // withoutDefault: the oldest has no NMID; the next two do; terminals of different ages and states.
       await service.createForMerchant(withoutDefault, [{ code: 'FIRST', name: 'First', withTerminal: true, tid: 'T-FIRST' }]);
-      await service.createForMerchant(withoutDefault, [{ code: 'SECOND', name: 'Second', nmid: 'ID2026112200302', bankCode: 'BDEMO', withTerminal: true, tid: 'T-SECOND' }]);
-      await service.createForMerchant(withoutDefault, [{ code: 'THIRD', name: 'Third', nmid: 'ID2026112200303', bankCode: 'BDEMO', withTerminal: true, tid: 'T-THIRD' }]);
+      await service.createForMerchant(withoutDefault, [
+        { code: 'SECOND', name: 'Second', nmid: 'ID2026112200302', bankCode: 'BDEMO', withTerminal: true, tid: 'T-SECOND' },
+      ]);
+      await service.createForMerchant(withoutDefault, [
+        { code: 'THIRD', name: 'Third', nmid: 'ID2026112200303', bankCode: 'BDEMO', withTerminal: true, tid: 'T-THIRD' },
+      ]);
       await sql(`update outlet.terminals set status = 'offline', last_seen_at = now() - interval '1 hour' where tid = 'T-FIRST'`);
       await sql(`update outlet.terminals set status = 'inactive', last_seen_at = now() where tid = 'T-SECOND'`);
       await sql(`update outlet.terminals set status = 'online', last_seen_at = now() - interval '2 hours' where tid = 'T-THIRD'`);
@@ -183,7 +226,10 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
     });
 
     it('ignores soft-deleted outlets and their terminals', async () => {
-      await sql(`update outlet.outlets set deleted_at = now() where code in ('MAIN', 'FIRST') and merchant_id in (?, ?)`, [withDefault, withoutDefault]);
+      await sql(`update outlet.outlets set deleted_at = now() where code in ('MAIN', 'FIRST') and merchant_id in (?, ?)`, [
+        withDefault,
+        withoutDefault,
+      ]);
       const outlets = new OutletService(fork());
       const terminals = new TerminalService(fork());
       expect((await outlets.defaultOfMerchant(withDefault))?.code).toBe('OLDER');

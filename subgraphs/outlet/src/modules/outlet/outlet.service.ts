@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Principal } from '../../../../../lib/auth/principal';
-import { columnsAs, withDates } from '../../../../../lib/db/plain-rows';
-import { ForbiddenError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import type { Principal } from '@lib/auth/principal';
+import { columnsAs, withDates } from '@lib/db/plain-rows';
+import { ForbiddenError } from '@lib/errors/app-error';
+import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import { DEFAULT_TERMINAL_MODEL, Terminal } from '../terminal/terminal.entity';
 import { NMID_STATUSES, type NmidStatus, Outlet } from './outlet.entity';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from './outlet.errors';
@@ -70,19 +70,23 @@ export class OutletService {
       (row) => row.nmid!,
     );
     this.byMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) => this.outletRows('o.merchant_id in (?) and o.deleted_at is null order by o.is_default desc, o.code asc', [merchantIds]),
+      (merchantIds: string[]) =>
+        this.outletRows('o.merchant_id in (?) and o.deleted_at is null order by o.is_default desc, o.code asc', [merchantIds]),
       (row) => row.merchantId,
     );
     // The outlet that stands for the merchant: the live default one, else the oldest live one.
-    this.defaultByMerchantId = loaderByKey(async (merchantIds: string[]) => {
-      const rows = await this.em.getConnection().execute(
-        `select distinct on (merchant_id) * from outlet.outlets
+    this.defaultByMerchantId = loaderByKey(
+      async (merchantIds: string[]) => {
+        const rows = await this.em.getConnection().execute(
+          `select distinct on (merchant_id) * from outlet.outlets
           where merchant_id in (?) and deleted_at is null
           order by merchant_id, is_default desc, created_at asc, id asc`,
-        [merchantIds],
-      );
-      return rows.map((row: object) => this.em.map(Outlet, row));
-    }, (row) => row.merchantId);
+          [merchantIds],
+        );
+        return rows.map((row: object) => this.em.map(Outlet, row));
+      },
+      (row) => row.merchantId,
+    );
     // The same order restricted to outlets with an NMID: the default outlet's, else the oldest live outlet's.
     this.nmidByMerchantId = loaderByKey(
       (merchantIds: string[]) =>
@@ -238,7 +242,10 @@ export class OutletService {
    * of a registration's approval in this subgraph. Idempotent, also under concurrent retries (the one-default
    * unique index decides; the loser reads the winner's).
    */
-  async ensureDefault(merchantId: string, outlet: Omit<NewOutlet, 'code' | 'isDefault' | 'nmid' | 'bankCode' | 'withTerminal'>): Promise<OutletType> {
+  async ensureDefault(
+    merchantId: string,
+    outlet: Omit<NewOutlet, 'code' | 'isDefault' | 'nmid' | 'bankCode' | 'withTerminal'>,
+  ): Promise<OutletType> {
     if (!UUID_PATTERN.test(merchantId)) throw new OutletInputError('merchantId must be a UUID');
     const existing = await this.defaultOfMerchant(merchantId);
     if (existing) return existing;
@@ -254,7 +261,9 @@ export class OutletService {
   }
 
   private async outletRows(where: string, bindings: unknown[]): Promise<OutletRow[]> {
-    const rows = await this.em.getConnection().execute<Record<string, unknown>[]>(`select ${OUTLET_ROW_COLUMNS} from outlet.outlets o where ${where}`, bindings);
+    const rows = await this.em
+      .getConnection()
+      .execute<Record<string, unknown>[]>(`select ${OUTLET_ROW_COLUMNS} from outlet.outlets o where ${where}`, bindings);
     return rows.map((row) => withDates(row, ['createdAt', 'updatedAt']) as OutletRow);
   }
 
@@ -312,8 +321,13 @@ function validateNewOutlet(o: NewOutlet): void {
   if (o.tid != null) requireAcquirerId('tid', o.tid);
   if (o.postalCode != null && !POSTAL_CODE_PATTERN.test(o.postalCode)) throw new OutletInputError('postalCode must be 5 digits');
   if (o.phone != null && !PHONE_PATTERN.test(o.phone)) throw new OutletInputError('phone must be +62 followed by 8 to 13 digits');
-  for (const [field, value] of [['addressLine', o.addressLine], ['city', o.city], ['province', o.province]] as const) {
-    if (value != null && value.length > MAX_TEXT_LENGTH) throw new OutletInputError(`${field} must be at most ${MAX_TEXT_LENGTH} characters`);
+  for (const [field, value] of [
+    ['addressLine', o.addressLine],
+    ['city', o.city],
+    ['province', o.province],
+  ] as const) {
+    if (value != null && value.length > MAX_TEXT_LENGTH)
+      throw new OutletInputError(`${field} must be at most ${MAX_TEXT_LENGTH} characters`);
   }
 }
 

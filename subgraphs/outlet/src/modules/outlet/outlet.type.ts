@@ -1,6 +1,6 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Directive, Field, ID, InputType, ObjectType } from 'type-graphql';
-import { MerchantRef } from '../../references/merchant.ref';
+import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 
 @Directive('@key(fields: "id")')
 @ObjectType('Outlet', { description: 'A business point of a merchant, with its own NMID.' })

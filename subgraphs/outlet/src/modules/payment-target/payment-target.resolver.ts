@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Query, Resolver } from 'type-graphql';
-import type { OutletContext } from '../../context';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { PaymentTargetType } from './payment-target.type';
 
 @Resolver()
@@ -7,7 +7,8 @@ export class PaymentTargetResolver {
   @Authorized('internal', 'operator')
   @Query(() => PaymentTargetType, {
     nullable: true,
-    description: 'A gateway’s merchantId (outlet NMID, outlet MID or merchant UUID) and terminalId (TID, serial number or id); null when the merchant key matches nothing here.',
+    description:
+      'A gateway’s merchantId (outlet NMID, outlet MID or merchant UUID) and terminalId (TID, serial number or id); null when the merchant key matches nothing here.',
   })
   paymentTarget(
     @Arg('merchantKey') merchantKey: string,

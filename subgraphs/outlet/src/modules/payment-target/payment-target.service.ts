@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { Outlet } from '../outlet/outlet.entity';
 import type { OutletService } from '../outlet/outlet.service';
 import { Terminal } from '../terminal/terminal.entity';

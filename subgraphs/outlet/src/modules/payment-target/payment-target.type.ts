@@ -1,5 +1,5 @@
 import { Field, ID, ObjectType } from 'type-graphql';
-import { MerchantRef } from '../../references/merchant.ref';
+import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { TerminalType } from '../terminal/terminal.type';
 
 @ObjectType('PaymentTarget', { description: 'Where a payment gateway’s merchant and terminal identifiers point.' })
@@ -13,9 +13,15 @@ export class PaymentTargetType {
   @Field(() => ID, { nullable: true })
   outletId!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The matched outlet’s NMID, else the terminal’s outlet’s, else the merchant’s default NMID.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The matched outlet’s NMID, else the terminal’s outlet’s, else the merchant’s default NMID.',
+  })
   nmid!: string | null;
 
-  @Field(() => TerminalType, { nullable: true, description: 'The terminal the terminal key names among the merchant’s live terminals; null when not given or not found.' })
+  @Field(() => TerminalType, {
+    nullable: true,
+    description: 'The terminal the terminal key names among the merchant’s live terminals; null when not given or not found.',
+  })
   terminal!: TerminalType | null;
 }

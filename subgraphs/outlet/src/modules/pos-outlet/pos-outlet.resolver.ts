@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '../../../../../lib/auth/pos-merchant';
-import { userScopeOf, withinScope } from '../../../../../lib/auth/user-scope';
-import { parseWatermark } from '../../../../../lib/db/sync-pull';
-import type { OutletContext } from '../../context';
+import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { parseWatermark } from '@lib/db/sync-pull';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { CreatePosOutletInput, PosOutletSyncPageType, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
 
 const MERCHANT_ARG = { nullable: true, description: 'Required for internal callers; a user acts for the merchant of its principal.' };
@@ -12,7 +12,10 @@ const MERCHANT_ARG = { nullable: true, description: 'Required for internal calle
 export class PosOutletResolver {
   @Authorized('internal', 'user')
   @Query(() => [PosOutletType], { description: 'Live outlets of the merchant.' })
-  async posOutlets(@Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null, @Ctx() ctx: OutletContext): Promise<PosOutletType[]> {
+  async posOutlets(
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<PosOutletType[]> {
     const outlets = await ctx.services.posOutlet.list(posMerchantOf(ctx.principal, merchantId));
     return withinScope(userScopeOf(ctx.principal), outlets, (o) => o.id);
   }

@@ -1,7 +1,7 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime, pullSyncPage } from '../../../../../lib/db/sync-pull';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime, pullSyncPage } from '@lib/db/sync-pull';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
 import { NMID_PATTERN } from '../outlet/outlet.service';
 import type { CreatePosOutletInput, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
@@ -12,8 +12,20 @@ const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,30}$/;
 
 /** Columns a device receives (core-api.md §2 Outlet, plus deleted_at); bank-side fields stay out. */
 export const OUTLET_SYNC_COLUMNS = [
-  'id', 'merchant_id', 'code', 'name', 'address_line', 'city', 'province', 'phone', 'nmid', 'qris_static_payload', 'is_active',
-  'created_at', 'updated_at', 'deleted_at',
+  'id',
+  'merchant_id',
+  'code',
+  'name',
+  'address_line',
+  'city',
+  'province',
+  'phone',
+  'nmid',
+  'qris_static_payload',
+  'is_active',
+  'created_at',
+  'updated_at',
+  'deleted_at',
 ].map((c) => `t.${c}`);
 
 interface OutletRow {
@@ -45,12 +57,16 @@ export class PosOutletService {
   }
 
   async list(merchantId: string): Promise<PosOutletType[]> {
-    const rows = await this.db<OutletRow>('outlet.outlets').where({ merchant_id: merchantId, deleted_at: null }).orderBy([{ column: 'is_default', order: 'desc' }, 'code']);
+    const rows = await this.db<OutletRow>('outlet.outlets')
+      .where({ merchant_id: merchantId, deleted_at: null })
+      .orderBy([{ column: 'is_default', order: 'desc' }, 'code']);
     return rows.map(toPosOutlet);
   }
 
   async get(merchantId: string, id: string): Promise<PosOutletType> {
-    const row = UUID_PATTERN.test(id) ? await this.db<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).first() : undefined;
+    const row = UUID_PATTERN.test(id)
+      ? await this.db<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).first()
+      : undefined;
     if (!row) throw new OutletNotFoundError();
     return toPosOutlet(row);
   }
@@ -92,7 +108,8 @@ export class PosOutletService {
     if (input.phone != null) changes.phone = optionalPhone(input.phone);
     if (input.isActive != null) changes.is_active = input.isActive;
     if (input.qrisStaticPayload != null) {
-      if (input.qrisStaticPayload.length > MAX_PAYLOAD) throw new OutletInputError(`qris_static_payload must be at most ${MAX_PAYLOAD} characters`);
+      if (input.qrisStaticPayload.length > MAX_PAYLOAD)
+        throw new OutletInputError(`qris_static_payload must be at most ${MAX_PAYLOAD} characters`);
       changes.qris_static_payload = input.qrisStaticPayload === '' ? null : input.qrisStaticPayload;
     }
     if (input.nmid != null && !NMID_PATTERN.test(input.nmid)) throw new OutletInputError('nmid must be "ID" followed by 10 to 15 digits');
@@ -102,8 +119,12 @@ export class PosOutletService {
         const current = await trx<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).forUpdate().first();
         if (!current) throw new OutletNotFoundError();
         // A new NMID is active from now, as when a bank assigns it (OutletService.assignNmid); the same one changes nothing.
-        if (input.nmid != null && input.nmid !== current.nmid) Object.assign(changes, { nmid: input.nmid, nmid_status: 'active', nmid_assigned_at: new Date() });
-        const [row] = await trx('outlet.outlets').where({ id }).update({ ...changes, updated_at: new Date() }).returning('*');
+        if (input.nmid != null && input.nmid !== current.nmid)
+          Object.assign(changes, { nmid: input.nmid, nmid_status: 'active', nmid_assigned_at: new Date() });
+        const [row] = await trx('outlet.outlets')
+          .where({ id })
+          .update({ ...changes, updated_at: new Date() })
+          .returning('*');
         return toPosOutlet(row as OutletRow);
       });
     } catch (error) {
@@ -114,7 +135,9 @@ export class PosOutletService {
   /** Soft delete: the row stays (NMIDs stay unique, devices learn of it by sync); the code becomes free. */
   async remove(merchantId: string, id: string): Promise<boolean> {
     const count = UUID_PATTERN.test(id)
-      ? await this.db('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).update({ deleted_at: new Date(), updated_at: new Date() })
+      ? await this.db('outlet.outlets')
+          .where({ id, merchant_id: merchantId, deleted_at: null })
+          .update({ deleted_at: new Date(), updated_at: new Date() })
       : 0;
     if (!count) throw new OutletNotFoundError();
     return true;
@@ -129,7 +152,9 @@ export class PosOutletService {
 
 function posConflict(error: unknown): unknown {
   const mapped = asConflict(error);
-  return mapped instanceof OutletConflictError && mapped.extensions.reason === 'outlet_code_taken' ? new OutletConflictError('code_conflict') : mapped;
+  return mapped instanceof OutletConflictError && mapped.extensions.reason === 'outlet_code_taken'
+    ? new OutletConflictError('code_conflict')
+    : mapped;
 }
 
 function requireText(field: string, value: string, max: number): string {
@@ -147,7 +172,8 @@ function optionalText(field: string, value: string | null | undefined): string |
 
 function optionalPhone(value: string | null | undefined): string | null {
   const phone = optionalText('phone', value);
-  if (phone !== null && !PHONE_PATTERN.test(phone)) throw new OutletInputError('phone must be digits, optionally with a leading +, spaces or dashes');
+  if (phone !== null && !PHONE_PATTERN.test(phone))
+    throw new OutletInputError('phone must be digits, optionally with a leading +, spaces or dashes');
   return phone;
 }
 

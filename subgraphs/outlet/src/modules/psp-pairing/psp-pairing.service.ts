@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import { loaderGroupedByKey } from '@lib/federation/loaders';
 import { PspPairing } from './psp-pairing.entity';
 import type { PspPairingType } from './psp-pairing.type';
 

@@ -1,4 +1,4 @@
-import type { OutletContext } from '../../context';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
 import type { TerminalType } from './terminal.type';
 
 export const terminalReference = {

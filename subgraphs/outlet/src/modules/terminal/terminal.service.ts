@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import { Terminal } from './terminal.entity';
 import type { TerminalType } from './terminal.type';
 
@@ -14,37 +14,46 @@ export class TerminalService {
   private readonly byMerchantId;
 
   constructor(private readonly em: EntityManager) {
-    this.byId = loaderByKey(async (ids: string[]) => {
-      const rows = await this.em.getConnection().execute(
-        `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
+    this.byId = loaderByKey(
+      async (ids: string[]) => {
+        const rows = await this.em.getConnection().execute(
+          `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
           where t.id in (?)`,
-        [ids],
-      );
-      return rows.map((row: object) => this.em.map(Terminal, row));
-    }, (row) => row.id);
+          [ids],
+        );
+        return rows.map((row: object) => this.em.map(Terminal, row));
+      },
+      (row) => row.id,
+    );
     this.byOutletId = loaderGroupedByKey(
       (outletIds: string[]) => this.em.find(Terminal, { outletId: { $in: outletIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       (row) => row.outletId,
     );
-    this.byMerchantId = loaderGroupedByKey(async (merchantIds: string[]) => {
-      const rows = await this.em.getConnection().execute(
-        `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
+    this.byMerchantId = loaderGroupedByKey(
+      async (merchantIds: string[]) => {
+        const rows = await this.em.getConnection().execute(
+          `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
           where t.merchant_id in (?) order by t.created_at asc, t.id asc`,
-        [merchantIds],
-      );
-      return rows.map((row: object) => this.em.map(Terminal, row));
-    }, (row) => row.merchantId);
+          [merchantIds],
+        );
+        return rows.map((row: object) => this.em.map(Terminal, row));
+      },
+      (row) => row.merchantId,
+    );
     // The merchant's primary terminal: the most recently seen one that is not inactive, of its live outlets.
-    this.primaryByMerchantId = loaderByKey(async (merchantIds: string[]) => {
-      const rows = await this.em.getConnection().execute(
-        `select distinct on (t.merchant_id) t.* from outlet.terminals t
+    this.primaryByMerchantId = loaderByKey(
+      async (merchantIds: string[]) => {
+        const rows = await this.em.getConnection().execute(
+          `select distinct on (t.merchant_id) t.* from outlet.terminals t
            join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
           where t.merchant_id in (?) and t.status <> 'inactive'
           order by t.merchant_id, t.last_seen_at desc nulls last, t.created_at desc, t.id desc`,
-        [merchantIds],
-      );
-      return rows.map((row: object) => this.em.map(Terminal, row));
-    }, (row) => row.merchantId);
+          [merchantIds],
+        );
+        return rows.map((row: object) => this.em.map(Terminal, row));
+      },
+      (row) => row.merchantId,
+    );
   }
 
   async findById(id: string): Promise<TerminalType | null> {

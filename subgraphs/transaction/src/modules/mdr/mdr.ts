@@ -1,5 +1,5 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import { rowsOf } from '../../sql';
+import { rowsOf } from '@subgraphs/transaction/src/sql';
 
 /** Rates are stored as numeric(6, 4): at most four decimals. */
 const RATE_PATTERN = /^0(?:\.(\d{1,4}))?$/;

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../../../../../lib/errors/app-error';
+import { NotFoundError } from '@lib/errors/app-error';
 
 /**
  * Why a stored event was not applied (`errorCode` of a `rejected` result). These are answers, not GraphQL
@@ -11,7 +11,8 @@ export const EVENT_ERROR_CODES = {
   nmid_suspended: 'a successful payment on an NMID its bank suspended',
   duplicate_transaction_code: "the bank's transaction_code already belongs to a transaction of another event",
   original_not_found: 'no transaction of this bank and merchant matches the refund or reversal',
-  original_not_eligible: 'the original is not a successful transaction (failed, cancelled, pending, reversed, or a reversal of a refunded one)',
+  original_not_eligible:
+    'the original is not a successful transaction (failed, cancelled, pending, reversed, or a reversal of a refunded one)',
   refund_exceeds_original: 'the refund is larger than what is left to refund',
 } as const;
 export type EventErrorCode = keyof typeof EVENT_ERROR_CODES;

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
-import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '../../../../../lib/auth/principal';
-import { type Config, loadConfig } from '../../../../../lib/config/config';
-import { DEMO } from '../../../../../lib/demo/demo-ids';
-import { createSubgraphApp } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { transactionSubgraph } from '../../app';
+import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '@lib/auth/principal';
+import { type Config, loadConfig } from '@lib/config/config';
+import { DEMO } from '@lib/demo/demo-ids';
+import { createSubgraphApp } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
+import { transactionSubgraph } from '@subgraphs/transaction/src/app';
 
 interface GraphQLResponse {
   data?: any;
@@ -49,7 +49,14 @@ describe('transaction subgraph: bank intake through GraphQL', () => {
   }
   const sql = (text: string, params: unknown[] = []) => adminQuery<Record<string, any>>(database.adminUrl, text, params);
 
-  const target = { merchantId: DEMO.merchantId, merchantStatus: 'active', categoryCode: '8211', outletId: DEMO.outlets[1].id, multiOutlet: true, nmidStatus: 'active' };
+  const target = {
+    merchantId: DEMO.merchantId,
+    merchantStatus: 'active',
+    categoryCode: '8211',
+    outletId: DEMO.outlets[1].id,
+    multiOutlet: true,
+    nmidStatus: 'active',
+  };
   const eventInput = (externalEventId: string) => ({
     externalEventId,
     eventType: 'transaction.success',
@@ -133,7 +140,13 @@ describe('transaction subgraph: bank intake through GraphQL', () => {
   });
 
   it("marks only the calling bank's own events applied", async () => {
-    const input = { ...eventInput(`gql-${uuidv7()}`), eventType: 'nmid.status_changed', transactionCode: null, grossAmount: null, nmidNewStatus: 'suspended' };
+    const input = {
+      ...eventInput(`gql-${uuidv7()}`),
+      eventType: 'nmid.status_changed',
+      transactionCode: null,
+      grossAmount: null,
+      nmidNewStatus: 'suspended',
+    };
     const { data } = await graphql(BANK_A, RECORD, { input });
     expect(data.recordPaymentEvent).toMatchObject({ status: 'success', flow: 'nmid.status_changed', applied: false });
     const eventId = data.recordPaymentEvent.eventId;
@@ -175,8 +188,12 @@ describe('transaction subgraph: bank intake through GraphQL', () => {
       reconciled: true,
       errorCode: null,
     });
-    expect(await sql(`select bank_code from "transaction".settlements where id = $1`, [data.recordSettlement.settlementRef])).toEqual([{ bank_code: 'BANKA' }]);
-    expect(await sql(`select count(*)::int as n from "transaction".transactions where bank_code = 'BANKB' and settlement_status = 'unsettled'`)).toEqual([{ n: 1 }]);
+    expect(await sql(`select bank_code from "transaction".settlements where id = $1`, [data.recordSettlement.settlementRef])).toEqual([
+      { bank_code: 'BANKA' },
+    ]);
+    expect(
+      await sql(`select count(*)::int as n from "transaction".transactions where bank_code = 'BANKB' and settlement_status = 'unsettled'`),
+    ).toEqual([{ n: 1 }]);
   });
 
   it('is for banks only', async () => {
@@ -186,20 +203,25 @@ describe('transaction subgraph: bank intake through GraphQL', () => {
     expect(settle.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
-  describe('recordPaymentEvents (the adapter\'s micro-batch)', () => {
+  describe("recordPaymentEvents (the adapter's micro-batch)", () => {
     const BANK_C = { kind: 'bank', bankId: 'bank-c', bankCode: 'BANKC', tier: 2 } as const;
     const BANK_D = { kind: 'bank', bankId: 'bank-d', bankCode: 'BANKD', tier: 1 } as const;
     const BANKS: Principal = { kind: 'banks', banks: [BANK_C, BANK_D] };
     const item = (bankCode: string, over: Record<string, unknown> = {}) => ({ ...eventInput(`batch-${uuidv7()}`), bankCode, ...over });
     const storedOf = (ids: string[]) =>
-      sql('select external_event_id, bank_code from "transaction".payment_events where external_event_id = any($1) order by bank_code', [ids]);
+      sql('select external_event_id, bank_code from "transaction".payment_events where external_event_id = any($1) order by bank_code', [
+        ids,
+      ]);
 
     it('records the events of several banks, each as its own bank, with an input error in place', async () => {
       const inputs = [item('BANKC'), item('BANKD'), item('BANKC', { grossAmount: -1 })];
       const { data, errors } = await graphql(BANKS, RECORD_MANY, { inputs });
       expect(errors).toBeUndefined();
       expect(data.recordPaymentEvents).toEqual([
-        { inputError: null, result: expect.objectContaining({ status: 'success', flow: 'transaction.created', merchantId: DEMO.merchantId }) },
+        {
+          inputError: null,
+          result: expect.objectContaining({ status: 'success', flow: 'transaction.created', merchantId: DEMO.merchantId }),
+        },
         { inputError: null, result: expect.objectContaining({ status: 'success', flow: 'transaction.created' }) },
         { inputError: 'grossAmount must not be negative', result: null },
       ]);

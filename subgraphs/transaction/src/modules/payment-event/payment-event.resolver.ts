@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import { bankOfItem } from '../../../../../lib/auth/bank-scope';
-import type { TransactionContext } from '../../context';
-import { bankCodeOf } from '../../bank-principal';
+import { bankOfItem } from '@lib/auth/bank-scope';
+import type { TransactionContext } from '@subgraphs/transaction/src/context';
+import { bankCodeOf } from '@subgraphs/transaction/src/bank-principal';
 import { BankPaymentEventInput, PaymentEventInput, PaymentEventOutcome, PaymentEventResult } from './payment-event.type';
 
 @Resolver()
@@ -11,7 +11,10 @@ export class PaymentEventResolver {
     description:
       "Stores a bank's payment event (the bank is the caller) and applies it; a repeated externalEventId answers duplicate_skipped with the first result.",
   })
-  async recordPaymentEvent(@Arg('input', () => PaymentEventInput) input: PaymentEventInput, @Ctx() ctx: TransactionContext): Promise<PaymentEventResult> {
+  async recordPaymentEvent(
+    @Arg('input', () => PaymentEventInput) input: PaymentEventInput,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<PaymentEventResult> {
     const result = await ctx.services.paymentEvent.record(input, bankCodeOf(ctx.principal));
     if (result.status === 'rejected') {
       ctx.log.info({ eventId: result.eventId, eventType: input.eventType, errorCode: result.errorCode }, 'payment event rejected');
@@ -41,7 +44,7 @@ export class PaymentEventResolver {
 
   @Authorized('bank')
   @Mutation(() => PaymentEventResult, {
-    description: 'Marks an nmid.status_changed as applied in the outlet subgraph; idempotent. Only the calling bank\'s own events.',
+    description: "Marks an nmid.status_changed as applied in the outlet subgraph; idempotent. Only the calling bank's own events.",
   })
   markPaymentEventApplied(@Arg('eventId', () => ID) eventId: string, @Ctx() ctx: TransactionContext): Promise<PaymentEventResult> {
     return ctx.services.paymentEvent.markApplied(eventId, bankCodeOf(ctx.principal));

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { loadConfig } from '../../../../../lib/config/config';
-import type { Orm } from '../../../../../lib/db/orm';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { transactionSubgraph } from '../../app';
-import { knexOf } from '../../sql';
+import { loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { transactionSubgraph } from '@subgraphs/transaction/src/app';
+import { knexOf } from '@subgraphs/transaction/src/sql';
 import { mdrRateOf } from '../mdr/mdr';
 import { TransactionService } from '../transaction/transaction.service';
 import { type BatchItem, PaymentEventService } from './payment-event.service';
@@ -46,7 +46,11 @@ describe('PaymentEventService (real PostgreSQL)', () => {
     const input: PaymentEventInput = {
       externalEventId: `evt-${seq}-${uuidv7()}`,
       eventType: 'transaction.success',
-      payload: { external_event_id: `evt-${seq}`, event_type: over.eventType ?? 'transaction.success', gross_amount: over.grossAmount ?? 100_000 },
+      payload: {
+        external_event_id: `evt-${seq}`,
+        event_type: over.eventType ?? 'transaction.success',
+        gross_amount: over.grossAmount ?? 100_000,
+      },
       nmid: 'ID1026112299001',
       transactionCode: `TRX-${seq}-${uuidv7()}`,
       transactionAt: new Date('2026-11-22T03:00:00Z'),
@@ -76,10 +80,23 @@ describe('PaymentEventService (real PostgreSQL)', () => {
     it('gives each segment its rate by MCC, and the regular rate to any other MCC or none', async () => {
       const db = knexOf(fork());
       const cases: [string | null, string][] = [
-        ['5814', '0.0070'], ['0000', '0.0070'], [null, '0.0070'],
-        ['8211', '0.0060'], ['8220', '0.0060'], ['8241', '0.0060'], ['8244', '0.0060'], ['8249', '0.0060'], ['8299', '0.0060'],
-        ['5541', '0.0040'], ['5542', '0.0040'],
-        ['9211', '0.0000'], ['9222', '0.0000'], ['9311', '0.0000'], ['9399', '0.0000'], ['8398', '0.0000'], ['8661', '0.0000'],
+        ['5814', '0.0070'],
+        ['0000', '0.0070'],
+        [null, '0.0070'],
+        ['8211', '0.0060'],
+        ['8220', '0.0060'],
+        ['8241', '0.0060'],
+        ['8244', '0.0060'],
+        ['8249', '0.0060'],
+        ['8299', '0.0060'],
+        ['5541', '0.0040'],
+        ['5542', '0.0040'],
+        ['9211', '0.0000'],
+        ['9222', '0.0000'],
+        ['9311', '0.0000'],
+        ['9399', '0.0000'],
+        ['8398', '0.0000'],
+        ['8661', '0.0000'],
       ];
       for (const [mcc, rate] of cases) expect([mcc, await mdrRateOf(db, mcc)]).toEqual([mcc, rate]);
     });
@@ -195,7 +212,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       expect(await transactionOf(result.transactionId!)).toMatchObject({ mdr_fee_bank: '0', switching_fee: '0', platform_fee: '0' });
     });
 
-    it("take the bank from the caller: the same external_event_id of another bank is another event", async () => {
+    it('take the bank from the caller: the same external_event_id of another bank is another event', async () => {
       const input = event();
       const mine = await record(input, BANK);
       const theirs = await record({ ...input, transactionCode: `${input.transactionCode}-B` }, OTHER_BANK);
@@ -221,10 +238,18 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         applied: true,
       });
       expect(again.eventId).not.toBe(first.eventId);
-      expect(await eventRowOf(again.eventId)).toMatchObject({ status: 'rejected', error_code: 'duplicate_transaction_code', transaction_id: null });
+      expect(await eventRowOf(again.eventId)).toMatchObject({
+        status: 'rejected',
+        error_code: 'duplicate_transaction_code',
+        transaction_id: null,
+      });
       // Failed and cancelled events claim their code too.
-      expect((await record(event({ eventType: 'transaction.failed', transactionCode: 'TRX-SHARED' }))).errorCode).toBe('duplicate_transaction_code');
-      expect(Number((await sql(`select count(*) as n from "transaction".transactions where transaction_code = 'TRX-SHARED'`))[0].n)).toBe(2);
+      expect((await record(event({ eventType: 'transaction.failed', transactionCode: 'TRX-SHARED' }))).errorCode).toBe(
+        'duplicate_transaction_code',
+      );
+      expect(Number((await sql(`select count(*) as n from "transaction".transactions where transaction_code = 'TRX-SHARED'`))[0].n)).toBe(
+        2,
+      );
     });
   });
 
@@ -269,7 +294,9 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const inputs = Array.from({ length: 200 }, () => event());
       // Every delivery on its own EntityManager fork (its own connection and database transaction), interleaved
       // within waves of 10 events × 5 copies (the pool's 5 s acquire timeout is not under test).
-      const deliveries = inputs.flatMap((input, i) => Array.from({ length: 5 }, (_, copy) => ({ input, order: Math.floor(i / 10) * 1000 + ((i * 7919 + copy * 104_729) % 1000) })));
+      const deliveries = inputs.flatMap((input, i) =>
+        Array.from({ length: 5 }, (_, copy) => ({ input, order: Math.floor(i / 10) * 1000 + ((i * 7919 + copy * 104_729) % 1000) })),
+      );
       deliveries.sort((a, b) => a.order - b.order);
       const results: Awaited<ReturnType<typeof record>>[] = [];
       for (let wave = 0; wave < deliveries.length; wave += 50) {
@@ -321,14 +348,24 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         errorCode: 'unsupported_event_type',
         applied: true,
       });
-      expect(await eventRowOf(result.eventId)).toMatchObject({ event_type: 'transaction.chargeback', payload: { anything: 'goes' }, status: 'rejected' });
+      expect(await eventRowOf(result.eventId)).toMatchObject({
+        event_type: 'transaction.chargeback',
+        payload: { anything: 'goes' },
+        status: 'rejected',
+      });
       expect(await sql('select id from "transaction".transactions where transaction_code = ?', [input.transactionCode])).toEqual([]);
     });
 
     it('unknown_nmid: the NMID did not resolve', async () => {
       for (const eventType of ['transaction.success', 'transaction.refunded', 'nmid.status_changed']) {
         const result = await record(event({ eventType, target: null, nmidNewStatus: 'suspended' }));
-        expect(result).toMatchObject({ status: 'rejected', flow: 'recorded_unapplied', errorCode: 'unknown_nmid', merchantId: null, applied: true });
+        expect(result).toMatchObject({
+          status: 'rejected',
+          flow: 'recorded_unapplied',
+          errorCode: 'unknown_nmid',
+          merchantId: null,
+          applied: true,
+        });
         expect((await eventRowOf(result.eventId)).merchant_id).toBeNull();
       }
     });
@@ -338,7 +375,12 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         for (const eventType of ['transaction.success', 'transaction.failed', 'transaction.cancelled']) {
           const input = event({ eventType, target: target({ merchantStatus }) });
           const result = await record(input);
-          expect(result).toMatchObject({ status: 'rejected', errorCode: 'merchant_not_active', merchantId: input.target!.merchantId, transactionId: null });
+          expect(result).toMatchObject({
+            status: 'rejected',
+            errorCode: 'merchant_not_active',
+            merchantId: input.target!.merchantId,
+            transactionId: null,
+          });
           expect(await sql('select id from "transaction".transactions where transaction_code = ?', [input.transactionCode])).toEqual([]);
         }
       }
@@ -346,9 +388,16 @@ describe('PaymentEventService (real PostgreSQL)', () => {
 
     it('nmid_suspended: a success on a suspended NMID; a failed one is still recorded', async () => {
       const suspended = target({ nmidStatus: 'suspended' });
-      expect(await record(event({ target: suspended }))).toMatchObject({ status: 'rejected', errorCode: 'nmid_suspended', transactionId: null });
+      expect(await record(event({ target: suspended }))).toMatchObject({
+        status: 'rejected',
+        errorCode: 'nmid_suspended',
+        transactionId: null,
+      });
       expect(await record(event({ eventType: 'qris.payment.success', target: suspended }))).toMatchObject({ errorCode: 'nmid_suspended' });
-      expect(await record(event({ eventType: 'transaction.failed', target: suspended }))).toMatchObject({ status: 'success', flow: 'transaction.failed_recorded' });
+      expect(await record(event({ eventType: 'transaction.failed', target: suspended }))).toMatchObject({
+        status: 'success',
+        flow: 'transaction.failed_recorded',
+      });
     });
 
     it('checks in order: type, NMID, merchant status, NMID status', async () => {
@@ -368,23 +417,44 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       return { input, id: result.transactionId!, t };
     }
     const refund = (o: { input: PaymentEventInput; t: PaymentTargetInput }, over: Partial<PaymentEventInput> = {}) =>
-      record(event({ eventType: 'transaction.refunded', transactionCode: o.input.transactionCode, grossAmount: null, target: o.t, ...over }));
+      record(
+        event({ eventType: 'transaction.refunded', transactionCode: o.input.transactionCode, grossAmount: null, target: o.t, ...over }),
+      );
 
     it('refund part, then the rest by default; the status turns refunded when nothing is left', async () => {
       const o = await original(100_000);
       const part = await refund(o, { grossAmount: 30_000 });
-      expect(part).toMatchObject({ status: 'success', flow: 'transaction.refunded', transactionId: o.id, errorCode: null, merchantId: o.t.merchantId });
-      expect(await transactionOf(o.id)).toMatchObject({ status: 'success', refunded_amount: '30000', mdr_fee_amount: '700', gross_amount: '100000' });
+      expect(part).toMatchObject({
+        status: 'success',
+        flow: 'transaction.refunded',
+        transactionId: o.id,
+        errorCode: null,
+        merchantId: o.t.merchantId,
+      });
+      expect(await transactionOf(o.id)).toMatchObject({
+        status: 'success',
+        refunded_amount: '30000',
+        mdr_fee_amount: '700',
+        gross_amount: '100000',
+      });
       const rest = await refund(o, { eventType: 'qris.payment.refunded' });
       expect(rest).toMatchObject({ status: 'success', flow: 'transaction.refunded', transactionId: o.id });
       expect(await transactionOf(o.id)).toMatchObject({ status: 'refunded', refunded_amount: '100000' });
-      expect(await refund(o, { grossAmount: 1 })).toMatchObject({ status: 'rejected', errorCode: 'refund_exceeds_original', transactionId: o.id });
+      expect(await refund(o, { grossAmount: 1 })).toMatchObject({
+        status: 'rejected',
+        errorCode: 'refund_exceeds_original',
+        transactionId: o.id,
+      });
       expect(await refund(o)).toMatchObject({ status: 'rejected', errorCode: 'refund_exceeds_original' });
     });
 
     it('refund_exceeds_original: more than is left', async () => {
       const o = await original(50_000);
-      expect(await refund(o, { grossAmount: 50_001 })).toMatchObject({ status: 'rejected', flow: 'recorded_unapplied', errorCode: 'refund_exceeds_original' });
+      expect(await refund(o, { grossAmount: 50_001 })).toMatchObject({
+        status: 'rejected',
+        flow: 'recorded_unapplied',
+        errorCode: 'refund_exceeds_original',
+      });
       await refund(o, { grossAmount: 40_000 });
       expect(await refund(o, { grossAmount: 10_001 })).toMatchObject({ errorCode: 'refund_exceeds_original' });
       expect(await refund(o, { grossAmount: 10_000 })).toMatchObject({ status: 'success' });
@@ -398,9 +468,14 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const refundBy = (over: Partial<PaymentEventInput>) =>
         refund(a, { transactionCode: null, referenceNumber: null, rrn: null, grossAmount: 1, ...over });
       // All three given, each naming another transaction: the code wins.
-      expect((await refundBy({ transactionCode: a.input.transactionCode, referenceNumber: b.input.referenceNumber, rrn: c.input.rrn })).transactionId).toBe(a.id);
+      expect(
+        (await refundBy({ transactionCode: a.input.transactionCode, referenceNumber: b.input.referenceNumber, rrn: c.input.rrn }))
+          .transactionId,
+      ).toBe(a.id);
       // An unknown code (e.g. the refund's own): the reference number.
-      expect((await refundBy({ transactionCode: 'REFUND-OWN-CODE', referenceNumber: b.input.referenceNumber, rrn: c.input.rrn })).transactionId).toBe(b.id);
+      expect(
+        (await refundBy({ transactionCode: 'REFUND-OWN-CODE', referenceNumber: b.input.referenceNumber, rrn: c.input.rrn })).transactionId,
+      ).toBe(b.id);
       // Neither code nor reference matches: the rrn.
       expect((await refundBy({ transactionCode: 'nope', referenceNumber: 'nope', rrn: c.input.rrn })).transactionId).toBe(c.id);
       expect((await refundBy({ rrn: c.input.rrn })).transactionId).toBe(c.id);
@@ -415,7 +490,10 @@ describe('PaymentEventService (real PostgreSQL)', () => {
 
     it("original_not_found: another bank's or another merchant's transaction is not the original", async () => {
       const mine = await original();
-      const otherBank = await record(event({ eventType: 'transaction.refunded', transactionCode: mine.input.transactionCode, target: mine.t }), OTHER_BANK);
+      const otherBank = await record(
+        event({ eventType: 'transaction.refunded', transactionCode: mine.input.transactionCode, target: mine.t }),
+        OTHER_BANK,
+      );
       expect(otherBank).toMatchObject({ status: 'rejected', errorCode: 'original_not_found' });
       const otherMerchant = await refund(mine, { target: target() });
       expect(otherMerchant).toMatchObject({ status: 'rejected', errorCode: 'original_not_found' });
@@ -435,7 +513,11 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const reversal = await refund(o, { eventType: 'transaction.reversed', grossAmount: 1 });
       expect(reversal).toMatchObject({ status: 'success', flow: 'transaction.reversed', transactionId: o.id, errorCode: null });
       expect(await transactionOf(o.id)).toMatchObject({ status: 'reversed', refunded_amount: '5000', gross_amount: '100000' });
-      expect(await refund(o, { eventType: 'transaction.reversed' })).toMatchObject({ status: 'rejected', errorCode: 'original_not_eligible', transactionId: o.id });
+      expect(await refund(o, { eventType: 'transaction.reversed' })).toMatchObject({
+        status: 'rejected',
+        errorCode: 'original_not_eligible',
+        transactionId: o.id,
+      });
       expect(await refund(o, { grossAmount: 1 })).toMatchObject({ status: 'rejected', errorCode: 'original_not_eligible' });
     });
 
@@ -492,7 +574,11 @@ describe('PaymentEventService (real PostgreSQL)', () => {
     it("markApplied: NOT_FOUND for another bank's event, an unknown or a malformed id; other events are already applied", async () => {
       const mine = await record(statusChange());
       const service = new PaymentEventService(fork());
-      for (const [id, bank] of [[mine.eventId, OTHER_BANK], [uuidv7(), BANK], ['nope', BANK]]) {
+      for (const [id, bank] of [
+        [mine.eventId, OTHER_BANK],
+        [uuidv7(), BANK],
+        ['nope', BANK],
+      ]) {
         expect(await errorOf(service.markApplied(id, bank))).toEqual({ code: 'NOT_FOUND', message: 'payment event not found' });
       }
       expect((await eventRowOf(mine.eventId)).applied).toBe(false);
@@ -521,7 +607,8 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       }
       return outcomes;
     };
-    const byIds = (column: string, values: unknown[]) => sql(`select * from "transaction".transactions where ${column} = any(?) order by id`, [values]);
+    const byIds = (column: string, values: unknown[]) =>
+      sql(`select * from "transaction".transactions where ${column} = any(?) order by id`, [values]);
     beforeEach(() => {
       warnings.length = 0;
     });
@@ -589,7 +676,12 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const rows = transactions
         .map((row) => ({
           id: label(row.id),
-          ...Object.fromEntries(['status', 'gross_amount', 'refunded_amount', 'mdr_rate', 'mdr_fee_amount', 'net_amount_after_mdr', 'bank_code'].map((c) => [c, row[c]])),
+          ...Object.fromEntries(
+            ['status', 'gross_amount', 'refunded_amount', 'mdr_rate', 'mdr_fee_amount', 'net_amount_after_mdr', 'bank_code'].map((c) => [
+              c,
+              row[c],
+            ]),
+          ),
         }))
         .sort((x, y) => String(x.id).localeCompare(String(y.id)));
       return { results, rows };
@@ -629,11 +721,20 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       // A second, identical dataset one event at a time: the same answers and the same transactions.
       const again = await mixedScenario();
       const one = await sequential(again);
-      const touched = (list: BatchItem[]) => byIds('merchant_id', [...new Set(list.map(({ input }) => input.target?.merchantId).filter(Boolean))]);
+      const touched = (list: BatchItem[]) =>
+        byIds('merchant_id', [...new Set(list.map(({ input }) => input.target?.merchantId).filter(Boolean))]);
       expect(shapeOf(outcomes, await touched(items))).toEqual(shapeOf(one, await touched(again)));
-      const rows = await byIds('id', [outcomes[0].result!.transactionId, outcomes[1].result!.transactionId, outcomes[19].result!.transactionId]);
+      const rows = await byIds('id', [
+        outcomes[0].result!.transactionId,
+        outcomes[1].result!.transactionId,
+        outcomes[19].result!.transactionId,
+      ]);
       expect(rows.map((r) => [r.mdr_rate, r.mdr_fee_amount, r.status])).toEqual(
-        expect.arrayContaining([['0.0070', '700', 'refunded'], ['0.0060', '2', 'success'], ['0.0070', '4', 'success']]),
+        expect.arrayContaining([
+          ['0.0070', '700', 'refunded'],
+          ['0.0060', '2', 'success'],
+          ['0.0070', '4', 'success'],
+        ]),
       );
       expect(await countEvents('external_event_id = ?', [items[18].input.externalEventId])).toBe(0);
     });
@@ -646,17 +747,30 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       expect(outcomes[1].result).toEqual({ ...outcomes[0].result, status: 'duplicate_skipped' });
       expect(outcomes[2].result).toMatchObject({ status: 'rejected', errorCode: 'duplicate_transaction_code', transactionId: null });
       expect(await countEvents('external_event_id = ?', [first.externalEventId])).toBe(1);
-      expect(await eventRowOf(outcomes[2].result!.eventId)).toMatchObject({ status: 'rejected', error_code: 'duplicate_transaction_code', transaction_id: null });
-      expect((await byIds('transaction_code', [first.transactionCode])).map((r) => [r.id, r.gross_amount])).toEqual([[outcomes[0].result!.transactionId, '100000']]);
+      expect(await eventRowOf(outcomes[2].result!.eventId)).toMatchObject({
+        status: 'rejected',
+        error_code: 'duplicate_transaction_code',
+        transaction_id: null,
+      });
+      expect((await byIds('transaction_code', [first.transactionCode])).map((r) => [r.id, r.gross_amount])).toEqual([
+        [outcomes[0].result!.transactionId, '100000'],
+      ]);
     });
 
     it('answers a replayed batch with the first answers, duplicate_skipped, and stores nothing more', async () => {
       const items = await mixedScenario();
       const first = await batch(items);
-      const count = async () => (await sql('select (select count(*) from "transaction".payment_events) as e, (select count(*) from "transaction".transactions) as t'))[0];
+      const count = async () =>
+        (
+          await sql(
+            'select (select count(*) from "transaction".payment_events) as e, (select count(*) from "transaction".transactions) as t',
+          )
+        )[0];
       const before = await count();
       const replay = await batch(items);
-      expect(replay).toEqual(first.map(({ result, inputError }) => ({ inputError, result: result && { ...result, status: 'duplicate_skipped' } })));
+      expect(replay).toEqual(
+        first.map(({ result, inputError }) => ({ inputError, result: result && { ...result, status: 'duplicate_skipped' } })),
+      );
       expect(await count()).toEqual(before);
     });
 
@@ -667,9 +781,13 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         { input: { ...input, grossAmount: 7_000 }, bankCode: OTHER_BANK },
       ]);
       expect(outcomes.map(({ result }) => result!.status)).toEqual(['success', 'success']);
-      for (const [i, bankCode] of [BANK, OTHER_BANK].entries()) expect((await eventRowOf(outcomes[i].result!.eventId)).bank_code).toBe(bankCode);
+      for (const [i, bankCode] of [BANK, OTHER_BANK].entries())
+        expect((await eventRowOf(outcomes[i].result!.eventId)).bank_code).toBe(bankCode);
       const transactions = await byIds('transaction_code', [input.transactionCode]);
-      expect(transactions.map((r) => [r.bank_code, r.gross_amount]).sort()).toEqual([[OTHER_BANK, '7000'], [BANK, '100000']]);
+      expect(transactions.map((r) => [r.bank_code, r.gross_amount]).sort()).toEqual([
+        [OTHER_BANK, '7000'],
+        [BANK, '100000'],
+      ]);
     });
 
     it('answers an invalid event its input error and stores the others', async () => {
@@ -679,7 +797,10 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       expect(outcomes.filter(({ result }) => result?.status === 'success')).toHaveLength(2);
       expect(await countEvents('external_event_id = any(?)', [good.map((g) => g.externalEventId)])).toBe(2);
       expect(await batch([])).toEqual([]);
-      expect(await errorOf(batch(mine(Array.from({ length: 501 }, () => event()))))).toEqual({ code: 'BAD_USER_INPUT', message: 'at most 500 events per batch' });
+      expect(await errorOf(batch(mine(Array.from({ length: 501 }, () => event()))))).toEqual({
+        code: 'BAD_USER_INPUT',
+        message: 'at most 500 events per batch',
+      });
     });
 
     it('stores every event once and every code at most once when 8 overlapping batches run at once', async () => {
@@ -691,7 +812,12 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       for (const o of originals) originalIds.push((await record(o)).transactionId!);
       const pool = Array.from({ length: 60 }, (_, i) =>
         i % 5 === 2
-          ? event({ eventType: 'transaction.refunded', transactionCode: originals[i % 2].transactionCode, grossAmount: 1_000, target: merchants[0] })
+          ? event({
+              eventType: 'transaction.refunded',
+              transactionCode: originals[i % 2].transactionCode,
+              grossAmount: 1_000,
+              target: merchants[0],
+            })
           : event({ target: merchants[i % 6] }),
       );
       for (let i = 4; i < pool.length; i += 5) pool[i].transactionCode = pool[i - 1].transactionCode;
@@ -707,17 +833,23 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const answers = await Promise.all(batches.map(batch));
 
       const ids = pool.map((input) => input.externalEventId);
-      const rows = await sql('select external_event_id, id from "transaction".payment_events where bank_code = ? and external_event_id = any(?)', [BANK, ids]);
+      const rows = await sql(
+        'select external_event_id, id from "transaction".payment_events where bank_code = ? and external_event_id = any(?)',
+        [BANK, ids],
+      );
       const sent = new Set(batches.flat().map(({ input }) => input.externalEventId));
       expect(rows).toHaveLength(sent.size);
       const eventIdOf = new Map(rows.map((r) => [r.external_event_id, r.id]));
-      batches.forEach((items, b) => items.forEach(({ input }, i) => expect(answers[b][i].result!.eventId).toBe(eventIdOf.get(input.externalEventId))));
+      batches.forEach((items, b) =>
+        items.forEach(({ input }, i) => expect(answers[b][i].result!.eventId).toBe(eventIdOf.get(input.externalEventId))),
+      );
       // Each event answered success or rejected once, duplicate_skipped otherwise.
       const firsts = answers.flat().filter(({ result }) => result!.status !== 'duplicate_skipped');
       expect(firsts).toHaveLength(sent.size);
-      const codes = await sql('select transaction_code, count(*)::int as n from "transaction".transactions where transaction_code = any(?) group by 1', [
-        pool.map((input) => input.transactionCode),
-      ]);
+      const codes = await sql(
+        'select transaction_code, count(*)::int as n from "transaction".transactions where transaction_code = any(?) group by 1',
+        [pool.map((input) => input.transactionCode)],
+      );
       expect(codes.every((r) => r.n === 1)).toBe(true);
       // The refunds add up exactly on each original.
       for (const id of originalIds) {
@@ -752,11 +884,17 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         [{ eventType: 'transaction.failed', grossAmount: null }, 'grossAmount is required for transaction.failed'],
         [{ grossAmount: -1 }, 'grossAmount must not be negative'],
         [{ platformFee: -5 }, 'platformFee must not be negative'],
-        [{ eventType: 'transaction.refunded', transactionCode: null }, 'transaction.refunded needs transactionCode, referenceNumber or rrn of the original'],
+        [
+          { eventType: 'transaction.refunded', transactionCode: null },
+          'transaction.refunded needs transactionCode, referenceNumber or rrn of the original',
+        ],
         [{ eventType: 'transaction.refunded', grossAmount: 0 }, 'grossAmount of a refund must be positive'],
         [{ eventType: 'nmid.status_changed', nmidNewStatus: 'blocked' }, 'nmidNewStatus must be active or suspended'],
         [{ target: target({ merchantId: 'nope' }) }, 'target.merchantId must be a UUID'],
-        [{ target: target({ merchantStatus: 'pending' }) }, 'target.merchantStatus must be one of draft, inactive, active, suspended, deleted'],
+        [
+          { target: target({ merchantStatus: 'pending' }) },
+          'target.merchantStatus must be one of draft, inactive, active, suspended, deleted',
+        ],
         [{ target: target({ nmidStatus: 'blocked' }) }, 'target.nmidStatus must be active or suspended'],
       ];
       for (const [over, message] of cases) {

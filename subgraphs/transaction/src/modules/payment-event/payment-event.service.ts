@@ -1,8 +1,8 @@
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { BadInputError, isConnectionFailure } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { insertSkippingConflicts, knexOf, rowsOf } from '../../sql';
+import { BadInputError, isConnectionFailure } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { insertSkippingConflicts, knexOf, rowsOf } from '@subgraphs/transaction/src/sql';
 import { mdrFeeOf, mdrRateOf, mdrRatesOf } from '../mdr/mdr';
 import { TRANSACTION_COLUMNS, Transaction, type TransactionStatus } from '../transaction/transaction.entity';
 import { PaymentEvent } from './payment-event.entity';
@@ -152,7 +152,11 @@ export class PaymentEventService {
       if (isConnectionFailure(error)) throw error;
       // The class and SQLSTATE only: a driver's message can quote the values of a row.
       log.warn(
-        { error_class: (error as object | undefined)?.constructor?.name, sqlstate: (error as { code?: string } | undefined)?.code, events: drafts.length },
+        {
+          error_class: (error as object | undefined)?.constructor?.name,
+          sqlstate: (error as { code?: string } | undefined)?.code,
+          events: drafts.length,
+        },
         'payment event batch failed: recording its events one by one',
       );
       let failure: unknown;
@@ -398,7 +402,10 @@ async function insertTransactions(db: Knex, recording: readonly Draft[]): Promis
   const codeOf = (d: Draft): [string, string] => [d.bankCode, d.input.transactionCode!];
   const candidates = firstPer(recording, codeOf);
   const successes = candidates.filter((d) => d.records === 'success');
-  const rates = await mdrRatesOf(db, successes.map((d) => d.apply!.target.categoryCode));
+  const rates = await mdrRatesOf(
+    db,
+    successes.map((d) => d.apply!.target.categoryCode),
+  );
   const now = new Date();
   const rows = sortedBy(candidates, codeOf).map((d) => {
     const mdrRate = d.records === 'success' ? rates.get(d.apply!.target.categoryCode ?? null)! : '0.0000';
@@ -407,7 +414,12 @@ async function insertTransactions(db: Knex, recording: readonly Draft[]): Promis
   const created = new Set(await insertSkippingConflicts(db, '"transaction".transactions', rows, TRANSACTION_KEY));
 
   const losers = recording.filter((d) => !created.has(d.event.transactionId!));
-  if (losers.length > 0) await writeOutcome(db, losers.map((d) => d.event), rejected('duplicate_transaction_code'));
+  if (losers.length > 0)
+    await writeOutcome(
+      db,
+      losers.map((d) => d.event),
+      rejected('duplicate_transaction_code'),
+    );
   return created;
 }
 
@@ -467,7 +479,8 @@ function validateTarget(target: PaymentTargetInput): void {
     const value = target[field];
     if (value != null && !UUID_PATTERN.test(value)) throw new BadInputError(`target.${field} must be a UUID`);
   }
-  if (!MERCHANT_STATUSES.includes(target.merchantStatus)) throw new BadInputError(`target.merchantStatus must be one of ${MERCHANT_STATUSES.join(', ')}`);
+  if (!MERCHANT_STATUSES.includes(target.merchantStatus))
+    throw new BadInputError(`target.merchantStatus must be one of ${MERCHANT_STATUSES.join(', ')}`);
   if (!NMID_STATUSES.includes(target.nmidStatus)) throw new BadInputError('target.nmidStatus must be active or suspended');
   optionalText('target.categoryCode', target.categoryCode, MAX_ID_LENGTH);
 }

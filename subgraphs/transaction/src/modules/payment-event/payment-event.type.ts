@@ -84,7 +84,7 @@ export class PaymentEventInput {
 
 @ObjectType('PaymentEventResult')
 export class PaymentEventResult {
-  @Field(() => ID, { description: 'Our event-log id (UUIDv7); for a duplicate, the first event\'s.' })
+  @Field(() => ID, { description: "Our event-log id (UUIDv7); for a duplicate, the first event's." })
   eventId!: string;
 
   @Field({ description: 'success, duplicate_skipped or rejected.' })
@@ -102,7 +102,10 @@ export class PaymentEventResult {
   @Field(() => ID, { nullable: true, description: 'Only for a merchant with more than one live outlet.' })
   outletId!: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'The transaction created, refunded or reversed (for a refund or reversal: the original).' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The transaction created, refunded or reversed (for a refund or reversal: the original).',
+  })
   transactionId!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Why it was rejected (also on a duplicate of a rejected event).' })
@@ -112,7 +115,9 @@ export class PaymentEventResult {
   applied!: boolean;
 }
 
-@InputType('BankPaymentEventInput', { description: "A payment event of a batch: PaymentEventInput and the bank it is for, which must be one the caller acts for." })
+@InputType('BankPaymentEventInput', {
+  description: 'A payment event of a batch: PaymentEventInput and the bank it is for, which must be one the caller acts for.',
+})
 export class BankPaymentEventInput extends PaymentEventInput {
   @Field({ description: 'The bank whose event this is; every item of a batch is recorded as that bank alone.' })
   bankCode!: string;
@@ -123,6 +128,9 @@ export class PaymentEventOutcome {
   @Field(() => PaymentEventResult, { nullable: true, description: 'As recordPaymentEvent would answer; null when the input was refused.' })
   result!: PaymentEventResult | null;
 
-  @Field(() => String, { nullable: true, description: 'Why the input was refused (what recordPaymentEvent answers as BAD_USER_INPUT); nothing of it is stored.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the input was refused (what recordPaymentEvent answers as BAD_USER_INPUT); nothing of it is stored.',
+  })
   inputError!: string | null;
 }

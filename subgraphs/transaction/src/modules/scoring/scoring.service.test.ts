@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
-import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '../../../../../lib/auth/principal';
-import { type Config, loadConfig } from '../../../../../lib/config/config';
-import { createSubgraphApp } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { transactionSubgraph } from '../../app';
+import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '@lib/auth/principal';
+import { type Config, loadConfig } from '@lib/config/config';
+import { createSubgraphApp } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
+import { transactionSubgraph } from '@subgraphs/transaction/src/app';
 
 /**
  * Scoring end to end through the subgraph (resolver → service SQL → scoring.ts) on rows inserted with explicit
@@ -17,7 +17,13 @@ import { transactionSubgraph } from '../../app';
  * A transaction at 03:00Z is 10:00 WIB the same date; "+1d" settles it 24 h later (10:00 WIB on D+1: on time).
  */
 const AS_OF = '2026-11-15T05:00:00Z';
-const PARTNER: Extract<Principal, { kind: 'partner' }> = { kind: 'partner', partnerId: 'p-1', credentialId: 'c-1', scopes: ['scoring.read'], contract: 'A' };
+const PARTNER: Extract<Principal, { kind: 'partner' }> = {
+  kind: 'partner',
+  partnerId: 'p-1',
+  credentialId: 'c-1',
+  scopes: ['scoring.read'],
+  contract: 'A',
+};
 const OPERATOR: Principal = { kind: 'operator', operatorId: 'op-1', roles: [] };
 
 const FIELDS_A = `merchantId asOf windowStartAt windowEndAt averageMonthlyGrossAmount averageMonthlyTransactionCount avgTicketSize
@@ -71,7 +77,17 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
       `insert into "transaction".transactions (id, merchant_id, bank_code, transaction_code, status, gross_amount, refunded_amount,
          net_amount_after_mdr, settlement_status, settled_at, transaction_at, created_at, updated_at)
        values ($1, $2, 'BSCORE', $3, $4, $5, $6, $5, $7, $8, $9, now(), now())`,
-      [uuidv7(), merchantId, `TRX-${uuidv7()}`, row.status ?? 'success', row.gross, row.refunded ?? 0, settledAt ? 'settled' : 'unsettled', settledAt, row.at],
+      [
+        uuidv7(),
+        merchantId,
+        `TRX-${uuidv7()}`,
+        row.status ?? 'success',
+        row.gross,
+        row.refunded ?? 0,
+        settledAt ? 'settled' : 'unsettled',
+        settledAt,
+        row.at,
+      ],
     );
   }
 
@@ -153,12 +169,13 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
       { at: '2026-10-10T03:00:00Z', gross: 100_000, settled: '+1d' },
       { at: '2026-10-12T03:00:00Z', gross: 50_000 },
     ]);
-    const rollups = () => adminQuery<{ day: string; count: number; amount: string; on_time: number }>(
-      database.adminUrl,
-      `select to_char(day, 'YYYY-MM-DD') as day, count, amount::text as amount, on_time from "transaction".merchant_daily_rollups
+    const rollups = () =>
+      adminQuery<{ day: string; count: number; amount: string; on_time: number }>(
+        database.adminUrl,
+        `select to_char(day, 'YYYY-MM-DD') as day, count, amount::text as amount, on_time from "transaction".merchant_daily_rollups
         where merchant_id = $1 and count > 0 order by day`,
-      [id],
-    );
+        [id],
+      );
     const first = (await score(id)).scoringB;
     expect(first).toMatchObject({ averageMonthlyGrossAmount: 150_000, averageMonthlyTransactionCount: 2, settlementConsistencyScore: 55 }); // 1 of 2 on time
     // Filled up to asOf − 3 days (2026-11-12), one row per day of the window, zero days included.
@@ -166,11 +183,23 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
       { day: '2026-10-10', count: 1, amount: '100000', on_time: 1 },
       { day: '2026-10-12', count: 1, amount: '50000', on_time: 0 },
     ]);
-    const [{ n }] = await adminQuery<{ n: number }>(database.adminUrl, `select count(*)::int as n from "transaction".merchant_daily_rollups where merchant_id = $1`, [id]);
+    const [{ n }] = await adminQuery<{ n: number }>(
+      database.adminUrl,
+      `select count(*)::int as n from "transaction".merchant_daily_rollups where merchant_id = $1`,
+      [id],
+    );
     expect(n).toBe(377); // 2025-11-01 … 2026-11-12
 
-    await adminQuery(database.adminUrl, `update "transaction".transactions set refunded_amount = 40000 where merchant_id = $1 and gross_amount = 100000`, [id]);
-    await adminQuery(database.adminUrl, `update "transaction".transactions set settled_at = '2026-10-12T05:00:00Z', settlement_status = 'settled' where merchant_id = $1 and gross_amount = 50000`, [id]);
+    await adminQuery(
+      database.adminUrl,
+      `update "transaction".transactions set refunded_amount = 40000 where merchant_id = $1 and gross_amount = 100000`,
+      [id],
+    );
+    await adminQuery(
+      database.adminUrl,
+      `update "transaction".transactions set settled_at = '2026-10-12T05:00:00Z', settlement_status = 'settled' where merchant_id = $1 and gross_amount = 50000`,
+      [id],
+    );
     await merchantRow(id, { at: '2026-10-11T03:00:00Z', gross: 20_000, settled: '+1d' });
     expect(await rollups()).toEqual([]); // the three days were invalidated
     const second = (await score(id)).scoringB;
@@ -226,12 +255,24 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
     ]);
     const { scoringA, scoringB } = await score(id);
     expect(scoringA).toMatchObject({
-      averageMonthlyGrossAmount: 0, averageMonthlyTransactionCount: 0, avgTicketSize: 0, growth30d: null, growth90d: null,
-      settlementConsistencyScore: null, transactionStabilityScore: null, monthsInWindow: 0,
+      averageMonthlyGrossAmount: 0,
+      averageMonthlyTransactionCount: 0,
+      avgTicketSize: 0,
+      growth30d: null,
+      growth90d: null,
+      settlementConsistencyScore: null,
+      transactionStabilityScore: null,
+      monthsInWindow: 0,
     });
     expect(scoringB).toEqual({
-      merchantId: id, averageMonthlyGrossAmount: 0, averageMonthlyTransactionCount: 0, avgTicketSize: 0, growth30d: null,
-      settlementConsistencyScore: null, transactionStabilityScore: null, monthsSampled: 0,
+      merchantId: id,
+      averageMonthlyGrossAmount: 0,
+      averageMonthlyTransactionCount: 0,
+      avgTicketSize: 0,
+      growth30d: null,
+      settlementConsistencyScore: null,
+      transactionStabilityScore: null,
+      monthsSampled: 0,
     });
     // An id that is not a UUID scores as an unknown merchant (no error, nothing to read).
     expect((await score('not-a-uuid')).scoringB).toMatchObject({ merchantId: 'not-a-uuid', monthsSampled: 0, growth30d: null });
@@ -302,12 +343,23 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
     const now = await score(id, null, OPERATOR);
     expect(Date.parse(now.scoringA.asOf as string)).toBeGreaterThanOrEqual(before - 1000);
     expect(Date.parse(now.scoringA.asOf as string)).toBeLessThanOrEqual(Date.now());
-    for (const principal of [{ kind: 'service', service: 't' }, { kind: 'internal', service: 't' }] as Principal[]) {
+    for (const principal of [
+      { kind: 'service', service: 't' },
+      { kind: 'internal', service: 't' },
+    ] as Principal[]) {
       expect((await score(id, AS_OF, principal)).scoringB).toMatchObject({ averageMonthlyGrossAmount: 10_000 });
     }
     // A partner principal only with the merchant in merchantIds (the partner adapter's verified scope).
-    const partners = [PARTNER, { ...PARTNER, merchantIds: [] }, { ...PARTNER, merchantIds: ['019a0000-0000-7000-8000-000000000000'] }] as Principal[];
-    for (const principal of [{ kind: 'user', userId: 'u-1' }, { kind: 'bank', bankId: 'b', bankCode: 'BSCORE', tier: 1 }, ...partners] as Principal[]) {
+    const partners = [
+      PARTNER,
+      { ...PARTNER, merchantIds: [] },
+      { ...PARTNER, merchantIds: ['019a0000-0000-7000-8000-000000000000'] },
+    ] as Principal[];
+    for (const principal of [
+      { kind: 'user', userId: 'u-1' },
+      { kind: 'bank', bankId: 'b', bankCode: 'BSCORE', tier: 1 },
+      ...partners,
+    ] as Principal[]) {
       const { errors } = await graphql(principal, SCORING, { reps: [{ __typename: 'Merchant', id }], asOf: AS_OF });
       expect(errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }

@@ -1,9 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { knexOf, rowsOf } from '../../sql';
+import { BadInputError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { knexOf, rowsOf } from '@subgraphs/transaction/src/sql';
 import { SETTLEMENT_TIME_ZONE } from '../settlement/settlement.service';
-import { type DailyAggregate, type ScoringInput, addDays, jakartaDate, jakartaMidnight, scoreContractA, scoreContractB, scoringWindows } from './scoring';
+import {
+  type DailyAggregate,
+  type ScoringInput,
+  addDays,
+  jakartaDate,
+  jakartaMidnight,
+  scoreContractA,
+  scoreContractB,
+  scoringWindows,
+} from './scoring';
 import type { ScoringAType, ScoringBType } from './scoring.type';
 
 /** A counted transaction (docs/scoring.md §2): success, with something left after refunds. */
@@ -60,9 +69,13 @@ export class ScoringService {
     return {
       asOf,
       firstCountedMonth: first?.month ?? null,
-      days: [...rolled, ...recent].map(
-        (row): DailyAggregate => ({ day: row.day, count: row.count, amount: Number(row.amount), onTime: row.on_time, judged: row.judged }),
-      ),
+      days: [...rolled, ...recent].map((row): DailyAggregate => ({
+        day: row.day,
+        count: row.count,
+        amount: Number(row.amount),
+        onTime: row.on_time,
+        judged: row.judged,
+      })),
     };
   }
 

@@ -13,14 +13,33 @@ import {
 } from './scoring';
 
 /** A day of `count` transactions of `amount` in total, all settled on time unless told. */
-const day = (d: string, count: number, amount: number, onTime = count, judged = count): DailyAggregate => ({ day: d, count, amount, onTime, judged });
+const day = (d: string, count: number, amount: number, onTime = count, judged = count): DailyAggregate => ({
+  day: d,
+  count,
+  amount,
+  onTime,
+  judged,
+});
 
 describe('scoring windows (Asia/Jakarta)', () => {
   it('takes the 12 complete Jakarta months before the month of asOf', () => {
     // 2026-11-15T05:00Z = 2026-11-15 12:00 WIB → M0 = 2026-11, window 2025-11 … 2026-10.
     const w = scoringWindows(new Date('2026-11-15T05:00:00Z'));
     expect(w.asOfDay).toBe('2026-11-15');
-    expect(w.months).toEqual(['2025-11', '2025-12', '2026-01', '2026-02', '2026-03', '2026-04', '2026-05', '2026-06', '2026-07', '2026-08', '2026-09', '2026-10']);
+    expect(w.months).toEqual([
+      '2025-11',
+      '2025-12',
+      '2026-01',
+      '2026-02',
+      '2026-03',
+      '2026-04',
+      '2026-05',
+      '2026-06',
+      '2026-07',
+      '2026-08',
+      '2026-09',
+      '2026-10',
+    ]);
     expect(w.lastMonth).toBe('2026-10');
     expect(w.previousMonth).toBe('2026-09');
     // 2025-11-01 00:00 WIB = 2025-10-31 17:00Z; 2026-11-01 00:00 WIB = 2026-10-31 17:00Z; 2026-11-15 00:00 WIB = 2026-11-14 17:00Z.
@@ -88,13 +107,31 @@ describe('stability (1 − population CV of monthly gross)', () => {
 
 describe('Contract B buckets at their thresholds (applied to the published 4-decimal values)', () => {
   it.each([
-    [1, 95], [0.98, 95], [0.9799, 85], [0.9, 85], [0.8999, 70], [0.75, 70], [0.7499, 55], [0.5, 55], [0.4999, 35], [0, 35], [null, null],
+    [1, 95],
+    [0.98, 95],
+    [0.9799, 85],
+    [0.9, 85],
+    [0.8999, 70],
+    [0.75, 70],
+    [0.7499, 55],
+    [0.5, 55],
+    [0.4999, 35],
+    [0, 35],
+    [null, null],
   ])('settlement share %p → %p', (share, bucket) => {
     expect(settlementBucket(share)).toBe(bucket);
   });
 
   it.each([
-    [1, 90], [0.8, 90], [0.7999, 75], [0.6, 75], [0.5999, 60], [0.4, 60], [0.3999, 40], [0, 40], [null, null],
+    [1, 90],
+    [0.8, 90],
+    [0.7999, 75],
+    [0.6, 75],
+    [0.5999, 60],
+    [0.4, 60],
+    [0.3999, 40],
+    [0, 40],
+    [null, null],
   ])('stability %p → %p', (score, bucket) => {
     expect(stabilityBucket(score)).toBe(bucket);
   });
@@ -102,8 +139,10 @@ describe('Contract B buckets at their thresholds (applied to the published 4-dec
   it('buckets the rounded share, so 0.97995 (→ 0.9800) is 95 and 0.97994 (→ 0.9799) is 85', () => {
     const asOf = new Date('2026-11-15T05:00:00Z');
     const share = (onTime: number, judged: number) => ({
-      a: scoreContractA({ asOf, firstCountedMonth: '2026-10', days: [day('2026-10-05', judged, judged * 1000, onTime, judged)] }).settlementConsistencyScore,
-      b: scoreContractB({ asOf, firstCountedMonth: '2026-10', days: [day('2026-10-05', judged, judged * 1000, onTime, judged)] }).settlementConsistencyScore,
+      a: scoreContractA({ asOf, firstCountedMonth: '2026-10', days: [day('2026-10-05', judged, judged * 1000, onTime, judged)] })
+        .settlementConsistencyScore,
+      b: scoreContractB({ asOf, firstCountedMonth: '2026-10', days: [day('2026-10-05', judged, judged * 1000, onTime, judged)] })
+        .settlementConsistencyScore,
     });
     expect(share(19_599, 20_000)).toEqual({ a: 0.98, b: 95 }); // 0.97995 → 0.9800
     expect(share(97_994, 100_000)).toEqual({ a: 0.9799, b: 85 }); // 0.97994 → 0.9799
@@ -181,6 +220,11 @@ describe('contracts from aggregates', () => {
     // cur30 = 50 + 100 = 150, prev30 = 100 → (150 − 100)/100 = 0.5.
     expect(scoreContractA(input).growth30d).toBe(0.5);
     // Window months: only 2026-10 (100 + 50 = 150, 2 transactions): November is the current month.
-    expect(scoreContractB(input)).toMatchObject({ averageMonthlyGrossAmount: 150, averageMonthlyTransactionCount: 2, avgTicketSize: 75, monthsSampled: 1 });
+    expect(scoreContractB(input)).toMatchObject({
+      averageMonthlyGrossAmount: 150,
+      averageMonthlyTransactionCount: 2,
+      avgTicketSize: 75,
+      monthsSampled: 1,
+    });
   });
 });

@@ -5,7 +5,7 @@
  * Calendar: Asia/Jakarta through the shared zone helper (IANA offsets, no constant). Dates are 'YYYY-MM-DD',
  * months 'YYYY-MM'.
  */
-import { ZonedCalendar, addDays } from '../../../../../lib/time/zoned-time';
+import { ZonedCalendar, addDays } from '@lib/time/zoned-time';
 
 export const WINDOW_MONTHS = 12;
 /** Stability needs at least this many months in its sample (else null). */
@@ -203,7 +203,12 @@ interface Totals {
   judged: number;
 }
 const ZERO: Totals = { count: 0, amount: 0, onTime: 0, judged: 0 };
-const plus = (a: Totals, b: Totals): Totals => ({ count: a.count + b.count, amount: a.amount + b.amount, onTime: a.onTime + b.onTime, judged: a.judged + b.judged });
+const plus = (a: Totals, b: Totals): Totals => ({
+  count: a.count + b.count,
+  amount: a.amount + b.amount,
+  onTime: a.onTime + b.onTime,
+  judged: a.judged + b.judged,
+});
 
 /** Everything both contracts need, from one pass over the days. */
 function measure(input: ScoringInput) {

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
-import type { TransactionContext } from '../../context';
-import { bankCodeOf } from '../../bank-principal';
+import type { TransactionContext } from '@subgraphs/transaction/src/context';
+import { bankCodeOf } from '@subgraphs/transaction/src/bank-principal';
 import { SettlementInput, SettlementResult } from './settlement.type';
 
 @Resolver()
@@ -10,11 +10,19 @@ export class SettlementResolver {
     description:
       "Stores a bank's settlement (the bank is the caller) and settles its matching transactions; a repeated settlementId or externalEventId answers duplicate_skipped with the first result.",
   })
-  async recordSettlement(@Arg('input', () => SettlementInput) input: SettlementInput, @Ctx() ctx: TransactionContext): Promise<SettlementResult> {
+  async recordSettlement(
+    @Arg('input', () => SettlementInput) input: SettlementInput,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<SettlementResult> {
     const result = await ctx.services.settlement.record(input, bankCodeOf(ctx.principal));
     if (result.status === 'rejected' || (result.status === 'success' && !result.reconciled)) {
       ctx.log.info(
-        { settlementRef: result.settlementRef, status: result.status, errorCode: result.errorCode, discrepancyAmount: result.discrepancyAmount },
+        {
+          settlementRef: result.settlementRef,
+          status: result.status,
+          errorCode: result.errorCode,
+          discrepancyAmount: result.discrepancyAmount,
+        },
         'settlement not reconciled',
       );
     }

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { loadConfig } from '../../../../../lib/config/config';
-import type { Orm } from '../../../../../lib/db/orm';
-import { openSubgraphOrm } from '../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../test/support/test-database';
-import { transactionSubgraph } from '../../app';
+import { loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { transactionSubgraph } from '@subgraphs/transaction/src/app';
 import { PaymentEventService } from '../payment-event/payment-event.service';
 import type { PaymentEventInput } from '../payment-event/payment-event.type';
 import { SettlementService } from './settlement.service';
@@ -42,7 +42,14 @@ describe('SettlementService (real PostgreSQL)', () => {
           transactionCode: `TRX-${uuidv7()}`,
           transactionAt: new Date(transactionAt),
           grossAmount,
-          target: { merchantId: outlet.merchantId, merchantStatus: 'active', categoryCode: null, outletId: outlet.outletId, multiOutlet: false, nmidStatus: 'active' },
+          target: {
+            merchantId: outlet.merchantId,
+            merchantStatus: 'active',
+            categoryCode: null,
+            outletId: outlet.outletId,
+            multiOutlet: false,
+            nmidStatus: 'active',
+          },
           ...over,
         },
         bank,
@@ -72,7 +79,10 @@ describe('SettlementService (real PostgreSQL)', () => {
   }
   const settle = (input: SettlementInput, bank = BANK) => new SettlementService(fork()).record(input, bank);
   const transactionsOf = (ids: string[]) =>
-    sql('select id, settlement_status, settled_at, settlement_ref from "transaction".transactions where id = any(?) order by transaction_at', [ids]);
+    sql(
+      'select id, settlement_status, settled_at, settlement_ref from "transaction".transactions where id = any(?) order by transaction_at',
+      [ids],
+    );
   const countSettlements = async (where: string, params: unknown[]) =>
     Number((await sql(`select count(*) as n from "transaction".settlements where ${where}`, params))[0].n);
 
@@ -130,7 +140,11 @@ describe('SettlementService (real PostgreSQL)', () => {
       matched_count: 2,
       matched_amount: '30000',
     });
-    expect((await sql(`select to_char(settlement_date, 'YYYY-MM-DD') as d from "transaction".settlements where id = ?`, [result.settlementRef]))[0].d).toBe('2026-11-22');
+    expect(
+      (
+        await sql(`select to_char(settlement_date, 'YYYY-MM-DD') as d from "transaction".settlements where id = ?`, [result.settlementRef])
+      )[0].d,
+    ).toBe('2026-11-22');
 
     const next = await settle(o.settlement({ grossAmount: 40_000, settlementDate: '2026-11-23' }));
     expect(next).toMatchObject({ status: 'success', matchedCount: 1, matchedAmount: 40_000, reconciled: true });
@@ -148,7 +162,9 @@ describe('SettlementService (real PostgreSQL)', () => {
     const failed = await o.pay(at, 9_000, { eventType: 'transaction.failed' });
     const otherBank = await o.pay(at, 11_000, {}, OTHER_BANK);
     // The NMID's transactions recorded under another outlet id still belong to it (and vice versa).
-    const sameNmidOtherOutlet = await o.pay(at, 3_000, { target: { merchantId: o.merchantId, merchantStatus: 'active', outletId: uuidv7(), multiOutlet: true, nmidStatus: 'active' } });
+    const sameNmidOtherOutlet = await o.pay(at, 3_000, {
+      target: { merchantId: o.merchantId, merchantStatus: 'active', outletId: uuidv7(), multiOutlet: true, nmidStatus: 'active' },
+    });
     const intake = new PaymentEventService(fork());
     const follow = (eventType: string, id: string, grossAmount: number | null) =>
       sql<{ transaction_code: string }>('select transaction_code from "transaction".transactions where id = ?', [id]).then(([row]) =>
@@ -172,13 +188,26 @@ describe('SettlementService (real PostgreSQL)', () => {
 
     const result = await settle(o.settlement({ grossAmount: 40_000 }));
     // success 10,000 + partly refunded 20,000 (full gross) + same NMID 3,000
-    expect(result).toMatchObject({ status: 'success', matchedCount: 3, matchedAmount: 33_000, grossAmount: 40_000, discrepancyAmount: 7_000, reconciled: false });
+    expect(result).toMatchObject({
+      status: 'success',
+      matchedCount: 3,
+      matchedAmount: 33_000,
+      grossAmount: 40_000,
+      discrepancyAmount: 7_000,
+      reconciled: false,
+    });
     const settled = await sql<{ id: string }>(`select id from "transaction".transactions where settlement_ref = ?`, [result.settlementRef]);
     expect(settled.map((r) => r.id).sort()).toEqual([success, partlyRefunded, sameNmidOtherOutlet].sort());
     expect((await transactionsOf([refunded, reversed, failed, otherBank])).every((r) => r.settlement_status === 'unsettled')).toBe(true);
 
     // A second settlement of the same day finds nothing left to settle: all of it is a discrepancy.
-    expect(await settle(o.settlement({ grossAmount: 33_000 }))).toMatchObject({ status: 'success', matchedCount: 0, matchedAmount: 0, discrepancyAmount: 33_000, reconciled: false });
+    expect(await settle(o.settlement({ grossAmount: 33_000 }))).toMatchObject({
+      status: 'success',
+      matchedCount: 0,
+      matchedAmount: 0,
+      discrepancyAmount: 33_000,
+      reconciled: false,
+    });
     // The other bank's own settlement settles its transaction.
     expect(await settle(o.settlement({ grossAmount: 11_000 }), OTHER_BANK)).toMatchObject({ matchedCount: 1, reconciled: true });
   });
@@ -199,7 +228,9 @@ describe('SettlementService (real PostgreSQL)', () => {
       reconciled: false,
       errorCode: 'unknown_nmid',
     });
-    expect((await sql('select status, error_code, payload from "transaction".settlements where id = ?', [result.settlementRef]))[0]).toEqual({
+    expect(
+      (await sql('select status, error_code, payload from "transaction".settlements where id = ?', [result.settlementRef]))[0],
+    ).toEqual({
       status: 'rejected',
       error_code: 'unknown_nmid',
       payload: { settlement_id: 'as sent' },
@@ -215,7 +246,11 @@ describe('SettlementService (real PostgreSQL)', () => {
     const original = await settle(input);
     expect(original.matchedCount).toBe(0);
 
-    const sameSettlementId = await settle({ ...input, externalEventId: `other-${uuidv7()}`, completedAt: new Date('2026-11-24T00:00:00Z') });
+    const sameSettlementId = await settle({
+      ...input,
+      externalEventId: `other-${uuidv7()}`,
+      completedAt: new Date('2026-11-24T00:00:00Z'),
+    });
     const sameEventId = await settle({ ...input, settlementId: `other-${uuidv7()}` });
     expect(sameSettlementId).toEqual({ ...original, status: 'duplicate_skipped' });
     expect(sameEventId).toEqual({ ...original, status: 'duplicate_skipped' });
@@ -235,7 +270,11 @@ describe('SettlementService (real PostgreSQL)', () => {
     const success = results.filter((r) => r.status === 'success');
     expect(success).toHaveLength(1);
     expect(success[0]).toMatchObject({ matchedCount: 20, matchedAmount: 20_000, reconciled: true });
-    expect(results.filter((r) => r.status === 'duplicate_skipped').every((r) => r.settlementRef === success[0].settlementRef && r.matchedCount === 20)).toBe(true);
+    expect(
+      results
+        .filter((r) => r.status === 'duplicate_skipped')
+        .every((r) => r.settlementRef === success[0].settlementRef && r.matchedCount === 20),
+    ).toBe(true);
     expect(await countSettlements('outlet_id = ?', [o.outletId])).toBe(1);
     expect((await transactionsOf(ids)).every((r) => r.settlement_ref === success[0].settlementRef)).toBe(true);
   });

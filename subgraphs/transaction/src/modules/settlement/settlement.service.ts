@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
-import { knexOf, rowsOf } from '../../sql';
+import { BadInputError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { knexOf, rowsOf } from '@subgraphs/transaction/src/sql';
 import { Settlement } from './settlement.entity';
 import type { SettlementInput, SettlementResult } from './settlement.type';
 
@@ -95,16 +95,32 @@ export class SettlementService {
 }
 
 const SETTLEMENT_COLUMNS = [
-  'id', 'bank_code', 'external_event_id', 'settlement_id', 'nmid', 'merchant_id', 'outlet_id', 'gross_amount', 'mdr_total',
-  'net_amount', `to_char(settlement_date, 'YYYY-MM-DD') as settlement_date`, 'completed_at', 'payload', 'status', 'error_code',
-  'matched_count', 'matched_amount', 'received_at',
+  'id',
+  'bank_code',
+  'external_event_id',
+  'settlement_id',
+  'nmid',
+  'merchant_id',
+  'outlet_id',
+  'gross_amount',
+  'mdr_total',
+  'net_amount',
+  `to_char(settlement_date, 'YYYY-MM-DD') as settlement_date`,
+  'completed_at',
+  'payload',
+  'status',
+  'error_code',
+  'matched_count',
+  'matched_amount',
+  'received_at',
 ].join(', ');
 
 /** Amounts that do not add up, or malformed ids or dates: BAD_USER_INPUT, nothing stored (the adapter checks them too). */
 function validateSettlement(input: SettlementInput): void {
   for (const field of ['externalEventId', 'settlementId', 'nmid'] as const) {
     const value = input[field];
-    if (value.trim().length === 0 || value.length > MAX_ID_LENGTH) throw new BadInputError(`${field} must be 1 to ${MAX_ID_LENGTH} characters`);
+    if (value.trim().length === 0 || value.length > MAX_ID_LENGTH)
+      throw new BadInputError(`${field} must be 1 to ${MAX_ID_LENGTH} characters`);
   }
   for (const field of ['grossAmount', 'mdrTotal', 'netAmount'] as const) {
     if (input[field] < 0) throw new BadInputError(`${field} must not be negative`);

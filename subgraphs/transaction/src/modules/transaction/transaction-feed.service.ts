@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import type { MemberScope } from '../../../../../lib/auth/user-scope';
-import { BadInputError } from '../../../../../lib/errors/app-error';
-import { UUID_PATTERN } from '../../../../../lib/federation/loaders';
+import type { MemberScope } from '@lib/auth/user-scope';
+import { BadInputError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
 import { TRANSACTION_COLUMNS } from './transaction.entity';
 import { fromRow } from './transaction.service';
 import type { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
@@ -44,7 +44,15 @@ export class TransactionFeedService {
     if (filter.outletId != null && !UUID_PATTERN.test(filter.outletId)) throw new BadInputError('outletId must be a UUID');
     const after = filter.after ? decodeCursor(filter.after) : null;
     if (!UUID_PATTERN.test(merchantId)) return Promise.resolve({ edges: [], pageInfo: { hasNextPage: false, endCursor: null } });
-    const key = JSON.stringify([filter.first, after, filter.outletId ?? null, filter.status ?? null, filter.from ?? null, filter.to ?? null, visibility]);
+    const key = JSON.stringify([
+      filter.first,
+      after,
+      filter.outletId ?? null,
+      filter.status ?? null,
+      filter.from ?? null,
+      filter.to ?? null,
+      visibility,
+    ]);
     let loader = this.pages.get(key);
     if (!loader) {
       loader = new DataLoader(async (merchantIds: readonly string[]) => {
@@ -80,7 +88,11 @@ export class TransactionFeedService {
     return loader.load(merchantId);
   }
 
-  summary(merchantId: string, period: { from: Date; before: Date; outletId?: string | null }, visibility: Visibility): Promise<TransactionSummaryType> {
+  summary(
+    merchantId: string,
+    period: { from: Date; before: Date; outletId?: string | null },
+    visibility: Visibility,
+  ): Promise<TransactionSummaryType> {
     if (period.from >= period.before) throw new BadInputError('from must be before `before`');
     if (period.outletId != null && !UUID_PATTERN.test(period.outletId)) throw new BadInputError('outletId must be a UUID');
     const empty = { grossAmount: 0, count: 0, outletBreakdown: [] };
@@ -138,7 +150,13 @@ function encodeCursor(at: string, id: string): string {
 function decodeCursor(cursor: string): { at: string; id: string } {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: number; at?: string; id?: string };
-    if (value.v === 1 && typeof value.id === 'string' && UUID_PATTERN.test(value.id) && typeof value.at === 'string' && TIMESTAMP.test(value.at)) {
+    if (
+      value.v === 1 &&
+      typeof value.id === 'string' &&
+      UUID_PATTERN.test(value.id) &&
+      typeof value.at === 'string' &&
+      TIMESTAMP.test(value.at)
+    ) {
       return { at: value.at, id: value.id };
     }
   } catch {

@@ -1,6 +1,6 @@
 import { SafeIntResolver } from 'graphql-scalars';
 import { Field, Int, ObjectType } from 'type-graphql';
-import { OutletRef } from '../../references/outlet.ref';
+import { OutletRef } from '@subgraphs/transaction/src/references/outlet.ref';
 import { TransactionType } from './transaction.type';
 
 @ObjectType('PageInfo', { description: 'Relay page information of a cursor connection.' })

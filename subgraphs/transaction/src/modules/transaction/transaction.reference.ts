@@ -1,4 +1,4 @@
-import type { TransactionContext } from '../../context';
+import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import type { TransactionType } from './transaction.type';
 
 export const transactionReference = {

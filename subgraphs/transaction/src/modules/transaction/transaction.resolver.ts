@@ -1,12 +1,12 @@
 import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import type { TransactionContext } from '../../context';
-import { MerchantRef } from '../../references/merchant.ref';
-import { assertPartnerMayRead } from '../../../../../lib/auth/partner-scope';
+import type { TransactionContext } from '@subgraphs/transaction/src/context';
+import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref';
+import { assertPartnerMayRead } from '@lib/auth/partner-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
-import { assertUserMay } from '../../../../../lib/auth/user-scope';
-import { OutletRef } from '../../references/outlet.ref';
+import { assertUserMay } from '@lib/auth/user-scope';
+import { OutletRef } from '@subgraphs/transaction/src/references/outlet.ref';
 import { MAX_CONNECTION_PAGE } from './transaction-feed.service';
 import { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
 
@@ -60,7 +60,9 @@ export class MerchantTransactionsResolver {
   }
 
   @Authorized('service', 'internal', 'operator', 'partner')
-  @FieldResolver(() => TransactionTotalsType, { description: 'Gross and count of success transactions in a window (all time without bounds); batched.' })
+  @FieldResolver(() => TransactionTotalsType, {
+    description: 'Gross and count of success transactions in a window (all time without bounds); batched.',
+  })
   transactionTotals(
     @Root() merchant: MerchantRef,
     @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
@@ -108,8 +110,15 @@ export class MerchantTransactionPeriodResolver {
   }
 
   @Authorized('internal', 'operator')
-  @FieldResolver(() => String, { nullable: true, description: 'The stored status of the merchant’s transaction with this code; null when none is stored.' })
-  storedTransactionStatus(@Root() merchant: MerchantRef, @Arg('transactionCode') transactionCode: string, @Ctx() ctx: TransactionContext): Promise<string | null> {
+  @FieldResolver(() => String, {
+    nullable: true,
+    description: 'The stored status of the merchant’s transaction with this code; null when none is stored.',
+  })
+  storedTransactionStatus(
+    @Root() merchant: MerchantRef,
+    @Arg('transactionCode') transactionCode: string,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<string | null> {
     return ctx.services.transactionPeriod.storedStatus(merchant.id, transactionCode);
   }
 }
@@ -118,23 +127,32 @@ export class MerchantTransactionPeriodResolver {
 @Resolver(() => MerchantRef)
 export class MerchantTransactionFeedResolver {
   @Authorized('service', 'internal', 'operator', 'user')
-  @FieldResolver(() => TransactionConnectionType, { description: `Transactions newest first, as a cursor connection (first 1..${MAX_CONNECTION_PAGE}).` })
+  @FieldResolver(() => TransactionConnectionType, {
+    description: `Transactions newest first, as a cursor connection (first 1..${MAX_CONNECTION_PAGE}).`,
+  })
   transactions(
     @Root() merchant: MerchantRef,
     @Arg('first', () => Int, { defaultValue: 20 }) first: number,
     @Arg('after', () => String, { nullable: true }) after: string | null,
     @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
-    @Arg('status', () => String, { nullable: true, description: 'success, pending, failed, cancelled, refunded or reversed.' }) status: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'success, pending, failed, cancelled, refunded or reversed.' })
+    status: string | null,
     @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
     @Arg('to', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) to: Date | null,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionConnectionType> {
     const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });
-    return ctx.services.feed.connection(merchant.id, { first, after, outletId, status, from, to }, scope && { outletIds: scope.outletIds, terminalId: scope.terminalId });
+    return ctx.services.feed.connection(
+      merchant.id,
+      { first, after, outletId, status, from, to },
+      scope && { outletIds: scope.outletIds, terminalId: scope.terminalId },
+    );
   }
 
   @Authorized('service', 'internal', 'operator', 'user')
-  @FieldResolver(() => TransactionSummaryType, { description: 'Success transactions in [from, before): gross, count and the breakdown per outlet.' })
+  @FieldResolver(() => TransactionSummaryType, {
+    description: 'Success transactions in [from, before): gross, count and the breakdown per outlet.',
+  })
   transactionSummary(
     @Root() merchant: MerchantRef,
     @Arg('from', () => DateTimeResolver) from: Date,
@@ -143,7 +161,11 @@ export class MerchantTransactionFeedResolver {
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionSummaryType> {
     const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });
-    return ctx.services.feed.summary(merchant.id, { from, before, outletId }, scope && { outletIds: scope.outletIds, terminalId: scope.terminalId });
+    return ctx.services.feed.summary(
+      merchant.id,
+      { from, before, outletId },
+      scope && { outletIds: scope.outletIds, terminalId: scope.terminalId },
+    );
   }
 }
 

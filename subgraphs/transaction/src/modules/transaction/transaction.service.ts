@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '../../../../../lib/federation/loaders';
+import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import { TRANSACTION_COLUMNS, Transaction } from './transaction.entity';
 import type { TransactionType } from './transaction.type';
 
@@ -43,16 +43,19 @@ export class TransactionService {
   private latestLoader(limit: number): DataLoader<string, TransactionType[]> {
     let loader = this.latestByLimit.get(limit);
     if (!loader) {
-      loader = loaderGroupedByKey(async (merchantIds: string[]) => {
-        const rows = await this.em.getConnection().execute(
-          `select ${TRANSACTION_COLUMNS}
+      loader = loaderGroupedByKey(
+        async (merchantIds: string[]) => {
+          const rows = await this.em.getConnection().execute(
+            `select ${TRANSACTION_COLUMNS}
              from (select t.*, row_number() over (partition by merchant_id order by transaction_at desc, id desc) as rank
                      from "transaction".transactions t where merchant_id in (?)) ranked
             where rank <= ? order by merchant_id, rank`,
-          [merchantIds, limit],
-        );
-        return rows.map(fromRow);
-      }, (row) => row.merchant.id);
+            [merchantIds, limit],
+          );
+          return rows.map(fromRow);
+        },
+        (row) => row.merchant.id,
+      );
       this.latestByLimit.set(limit, loader);
     }
     return loader;
@@ -72,14 +75,24 @@ export class TransactionService {
   /** The merchant's transactions in a window, newest first, at most `limit` (clamped to 1..MAX_WINDOW_ITEMS). */
   async ofMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionType[]> {
     if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return [];
-    const qb = this.em.getKnex()('transaction.transactions').select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
+    const qb = this.em
+      .getKnex()('transaction.transactions')
+      .select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
     applyFilter(qb, merchantId, filter);
-    const rows = await qb.orderBy([{ column: 'transaction_at', order: 'desc' }, { column: 'id', order: 'desc' }]).limit(Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
+    const rows = await qb
+      .orderBy([
+        { column: 'transaction_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
     return rows.map(fromRow);
   }
 
   /** Gross and count of the merchant's `success` transactions in a window (all time without bounds); batched. */
-  async totalsOfMerchant(merchantId: string, filter: Pick<TransactionFilter, 'from' | 'to' | 'before' | 'outletId'>): Promise<TransactionTotals> {
+  async totalsOfMerchant(
+    merchantId: string,
+    filter: Pick<TransactionFilter, 'from' | 'to' | 'before' | 'outletId'>,
+  ): Promise<TransactionTotals> {
     if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return { grossAmount: 0, count: 0 };
     const key = JSON.stringify([filter.from ?? null, filter.to ?? null, filter.before ?? null, filter.outletId ?? null]);
     let loader = this.totalsByWindow.get(key);
@@ -90,7 +103,11 @@ export class TransactionService {
           .whereIn('merchant_id', merchantIds as string[])
           .where('status', 'success')
           .groupBy('merchant_id')
-          .select<{ merchant_id: string; gross: string; count: string }[]>('merchant_id', this.em.getKnex().raw('coalesce(sum(gross_amount), 0)::text as gross'), this.em.getKnex().raw('count(*)::text as count'));
+          .select<{ merchant_id: string; gross: string; count: string }[]>(
+            'merchant_id',
+            this.em.getKnex().raw('coalesce(sum(gross_amount), 0)::text as gross'),
+            this.em.getKnex().raw('count(*)::text as count'),
+          );
         applyFilter(qb, null, filter);
         const rows = await qb;
         const byId = new Map(rows.map((r) => [r.merchant_id, { grossAmount: Number(r.gross), count: Number(r.count) }]));
@@ -130,16 +147,24 @@ export class TransactionPeriodService {
     const grossAmount = Number(row.gross);
     const mdrFeeAmount = Number(row.mdr);
     const serviceFeeAmount = Number(row.service);
-    return { grossAmount, mdrFeeAmount, serviceFeeAmount, netAmount: grossAmount - mdrFeeAmount - serviceFeeAmount, count: Number(row.count) };
+    return {
+      grossAmount,
+      mdrFeeAmount,
+      serviceFeeAmount,
+      netAmount: grossAmount - mdrFeeAmount - serviceFeeAmount,
+      count: Number(row.count),
+    };
   }
 
   /** The status stored for the merchant's transaction with this code (the newest, should a code repeat across banks); null without one. */
   async storedStatus(merchantId: string, transactionCode: string): Promise<string | null> {
     if (!UUID_PATTERN.test(merchantId)) return null;
-    const [row] = await this.em.getConnection().execute<{ status: string }[]>(
-      `select status from "transaction".transactions where merchant_id = ? and transaction_code = ? order by transaction_at desc, id desc limit 1`,
-      [merchantId, transactionCode],
-    );
+    const [row] = await this.em
+      .getConnection()
+      .execute<{ status: string }[]>(
+        `select status from "transaction".transactions where merchant_id = ? and transaction_code = ? order by transaction_at desc, id desc limit 1`,
+        [merchantId, transactionCode],
+      );
     return row?.status ?? null;
   }
 }

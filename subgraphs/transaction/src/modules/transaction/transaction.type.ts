@@ -1,6 +1,6 @@
 import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
-import { MerchantRef } from '../../references/merchant.ref';
+import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref';
 
 @Directive('@key(fields: "id")')
 @ObjectType('Transaction')

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '../../../../../../lib/rest/schema-helpers';
+import { Nullable } from '@lib/rest/schema-helpers';
 
 const Amount = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Rupiah.' });
 

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../lib/rest/operation';
-import { posRoutes } from '../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { toDeviceRow, toServerTime } from './mapper';
 
 const catalogPull = loadOperation(__dirname);
@@ -28,7 +28,11 @@ export default posRoutes({
   schema: {
     querystring: Type.Object({
       entity: Type.Union(ENTITIES.map((e) => Type.Literal(e))),
-      since: Type.String({ pattern: '^[0-9]{0,16}$', default: '', description: 'server_time of the previous page; empty for a full pull.' }),
+      since: Type.String({
+        pattern: '^[0-9]{0,16}$',
+        default: '',
+        description: 'server_time of the previous page; empty for a full pull.',
+      }),
       limit: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
     }),
     response: {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../lib/rest/operation';
-import { posRoutes } from '../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 
 const Item = Type.Object({
   outbox_id: Type.String({ format: 'uuid' }),
@@ -29,7 +29,13 @@ export default posRoutes({
   },
   operation: loadOperation(__dirname),
   variables: ({ body }) => ({
-    items: body.items.map((i) => ({ outboxId: i.outbox_id, entityType: i.entity_type, entityId: i.entity_id, op: i.op, payload: i.payload ?? null })),
+    items: body.items.map((i) => ({
+      outboxId: i.outbox_id,
+      entityType: i.entity_type,
+      entityId: i.entity_id,
+      op: i.op,
+      payload: i.payload ?? null,
+    })),
   }),
   map: (data: PushData) => ({
     accepted: data.pushPosChanges.accepted,

@@ -1,11 +1,11 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../../../../lib/config/config';
-import type { Orm } from '../../../../../../lib/db/orm';
-import { openSubgraphOrm } from '../../../../../../lib/federation/subgraph-definition';
-import { type TestDatabase, cloneTemplateDatabase } from '../../../../../../test/support/test-database';
-import { merchantSubgraph } from '../../../app';
+import { loadConfig } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
+import { merchantSubgraph } from '@subgraphs/merchant/src/app';
 import { ReferenceImportError, ReferenceImporter } from './reference-importer';
 
 describe('ReferenceImporter (real PostgreSQL)', () => {

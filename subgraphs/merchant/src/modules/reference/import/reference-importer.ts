@@ -18,7 +18,9 @@ export interface ImportResult {
 
 export class ReferenceImportError extends Error {
   constructor(readonly problems: string[]) {
-    super(`reference import refused:\n  - ${problems.slice(0, 20).join('\n  - ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`);
+    super(
+      `reference import refused:\n  - ${problems.slice(0, 20).join('\n  - ')}${problems.length > 20 ? `\n  … and ${problems.length - 20} more` : ''}`,
+    );
   }
 }
 
@@ -41,11 +43,26 @@ export class ReferenceImporter {
     return this.once('idn-area-data', checksum, async (trx) => {
       const [provinces, regencies, districts, villages] = files.map(readCsv);
       const provinceRows = provinces.map((r) => ({ id: idOfCode(r.code), code: r.code, name: r.name }));
-      const cityRows = regencies.map((r) => ({ id: idOfCode(r.code), code: r.code, province_id: idOfCode(r.province_code), ...splitCityName(r.name) }));
+      const cityRows = regencies.map((r) => ({
+        id: idOfCode(r.code),
+        code: r.code,
+        province_id: idOfCode(r.province_code),
+        ...splitCityName(r.name),
+      }));
       const districtRows = districts.map((r) => ({ id: idOfCode(r.code), code: r.code, city_id: idOfCode(r.regency_code), name: r.name }));
-      const villageRows = villages.map((r) => ({ id: idOfCode(r.code), code: r.code, district_id: idOfCode(r.district_code), ...splitVillage(r.code, r.name) }));
+      const villageRows = villages.map((r) => ({
+        id: idOfCode(r.code),
+        code: r.code,
+        district_id: idOfCode(r.district_code),
+        ...splitVillage(r.code, r.name),
+      }));
       await upsert(trx, 'provinces', 'id int, code text, name text', provinceRows, ['code', 'name']);
-      await upsert(trx, 'cities', 'id int, code text, province_id int, name text, type text', cityRows, ['code', 'province_id', 'name', 'type']);
+      await upsert(trx, 'cities', 'id int, code text, province_id int, name text, type text', cityRows, [
+        'code',
+        'province_id',
+        'name',
+        'type',
+      ]);
       await upsert(trx, 'districts', 'id int, code text, city_id int, name text', districtRows, ['code', 'city_id', 'name']);
       await upsert(trx, 'subdistricts', 'id bigint, code text, district_id int, name text, type text', villageRows, [
         'code',
@@ -72,7 +89,10 @@ export class ReferenceImporter {
       }
       const codes = rows.map((r) => r.subdistrict_code);
       const known = new Map<string, { id: number; name: string }>(
-        (await trx('merchant.subdistricts').select('code', 'id', 'name').whereIn('code', codes)).map((r) => [r.code, { id: Number(r.id), name: r.name }]),
+        (await trx('merchant.subdistricts').select('code', 'id', 'name').whereIn('code', codes)).map((r) => [
+          r.code,
+          { id: Number(r.id), name: r.name },
+        ]),
       );
       const problems: string[] = [];
       const postal: { subdistrict_id: number; code: string; name: string }[] = [];
@@ -136,7 +156,17 @@ export class ReferenceImporter {
           is_active: t.isActive,
           qris_supported: t.qrisSupported,
         })),
-        ['code', 'name', 'category_id', 'mcc', 'benchmark_transactions', 'benchmark_ticket_size', 'base_operational_cost_rate', 'is_active', 'qris_supported'],
+        [
+          'code',
+          'name',
+          'category_id',
+          'mcc',
+          'benchmark_transactions',
+          'benchmark_ticket_size',
+          'base_operational_cost_rate',
+          'is_active',
+          'qris_supported',
+        ],
       );
       await upsert(
         trx,
@@ -154,7 +184,17 @@ export class ReferenceImporter {
           jumlah_karyawan_max: s.jumlahKaryawanMax,
           sort_order: s.sortOrder,
         })),
-        ['code', 'name', 'modal_usaha_min', 'modal_usaha_max', 'omzet_per_bulan_min', 'omzet_per_bulan_max', 'jumlah_karyawan_min', 'jumlah_karyawan_max', 'sort_order'],
+        [
+          'code',
+          'name',
+          'modal_usaha_min',
+          'modal_usaha_max',
+          'omzet_per_bulan_min',
+          'omzet_per_bulan_max',
+          'jumlah_karyawan_min',
+          'jumlah_karyawan_max',
+          'sort_order',
+        ],
       );
       return BUSINESS_TYPE_CATEGORIES.length + BUSINESS_TYPES.length + BUSINESS_SCALES.length;
     });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { HttpError, errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { posRoutes } from '../../../pos-route';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 
 interface DefaultsData {
   businessTypes: { name: string; category: { code: string } }[];
@@ -42,7 +42,9 @@ export default posRoutes({
     if (data.businessTypes.length === 0) throw referenceUnavailable();
     const name = query.business_type_name.trim().toLowerCase();
     const code = data.businessTypes.find((t) => t.name.toLowerCase() === name)?.category.code ?? FALLBACK_SET;
-    const set = data.posDefaultCategorySets.find((s) => s.categoryCode === code) ?? data.posDefaultCategorySets.find((s) => s.categoryCode === FALLBACK_SET);
+    const set =
+      data.posDefaultCategorySets.find((s) => s.categoryCode === code) ??
+      data.posDefaultCategorySets.find((s) => s.categoryCode === FALLBACK_SET);
     return {
       business_type_name: query.business_type_name,
       categories: (set?.categories ?? []).map((c) => ({ name: c.name, icon_name: c.iconName, sort_order: c.sortOrder })),

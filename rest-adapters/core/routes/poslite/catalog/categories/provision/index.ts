@@ -1,11 +1,14 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosCategories, type PosCategoryData, toPosCategory } from '../pos-category';
 
-const Choice = Type.Object({ name: Type.String({ minLength: 1, maxLength: 100 }), icon_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))) });
+const Choice = Type.Object({
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  icon_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
+});
 const toInput = (c: { name: string; icon_name?: string | null }) => ({ name: c.name, iconName: c.icon_name ?? null });
 
 export default posRoutes({

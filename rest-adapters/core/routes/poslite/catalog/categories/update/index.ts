@@ -1,14 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
-import { posRoutes } from '../../../pos-route';
-import { IdParams } from '../../outlets/pos-outlet';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { PosCategory, type PosCategoryData, toPosCategory } from '../pos-category';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
-  parent_id: Type.Optional(Nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Literal('')], { description: '"" moves it to the top level.' }))),
+  parent_id: Type.Optional(
+    Nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Literal('')], { description: '"" moves it to the top level.' })),
+  ),
   sort_order: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }))),
   icon_name: Type.Optional(Nullable(Type.String({ maxLength: 64 }))),
   is_active: Type.Optional(Nullable(Type.Boolean())),

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosOutlet, type PosOutletData, toPosOutlet } from '../pos-outlet';
 
 const Body = Type.Object({
@@ -22,7 +22,14 @@ export default posRoutes({
   operation: loadOperation(__dirname),
   status: 201,
   variables: ({ body }) => ({
-    input: { code: body.code, name: body.name, addressLine: body.address_line, city: body.city, province: body.province, phone: body.phone },
+    input: {
+      code: body.code,
+      name: body.name,
+      addressLine: body.address_line,
+      city: body.city,
+      province: body.province,
+      phone: body.phone,
+    },
   }),
   map: (data: { createPosOutlet: PosOutletData }) => toPosOutlet(data.createPosOutlet),
 });

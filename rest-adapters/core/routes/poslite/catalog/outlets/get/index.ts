@@ -1,6 +1,6 @@
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams, PosOutlet, type PosOutletData, toPosOutlet } from '../pos-outlet';
 
 export default posRoutes({

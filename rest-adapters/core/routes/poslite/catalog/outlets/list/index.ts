@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosOutlet, type PosOutletData, toPosOutlet } from '../pos-outlet';
 
 export default posRoutes({

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams, PosOutlet, type PosOutletData, toPosOutlet } from '../pos-outlet';
 
 const Body = Type.Object({

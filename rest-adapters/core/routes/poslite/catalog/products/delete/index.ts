@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { posRoutes } from '../../../pos-route';
-import { IdParams } from '../../outlets/pos-outlet';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 
 export default posRoutes({
   method: 'DELETE',

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { posRoutes } from '../../../pos-route';
-import { IdParams } from '../../outlets/pos-outlet';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { PosProduct, type PosProductData, toPosProduct } from '../pos-product';
 
 export default posRoutes({

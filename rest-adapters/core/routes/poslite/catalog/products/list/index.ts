@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosProduct, type PosProductData, toPosProduct } from '../pos-product';
 
 const Query = Type.Object({
@@ -16,7 +16,10 @@ export default posRoutes({
   method: 'GET',
   path: '/catalog/products',
   summary: 'List products (with barcode) in display order',
-  schema: { querystring: Query, response: { 200: Type.Object({ products: Type.Array(PosProduct) }), ...errorResponses(400, 401, 403, 429) } },
+  schema: {
+    querystring: Query,
+    response: { 200: Type.Object({ products: Type.Array(PosProduct) }), ...errorResponses(400, 401, 403, 429) },
+  },
   operation: loadOperation(__dirname),
   variables: ({ query }) => ({ categoryId: query.category_id, q: query.q, active: query.active, limit: query.limit, offset: query.offset }),
   map: (data: { posProducts: PosProductData[] }) => ({ products: data.posProducts.map(toPosProduct) }),

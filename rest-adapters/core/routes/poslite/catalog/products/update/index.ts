@@ -1,16 +1,20 @@
 import { Type } from '@sinclair/typebox';
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { Nullable } from '../../../../../../../lib/rest/schema-helpers';
-import { posRoutes } from '../../../pos-route';
-import { IdParams } from '../../outlets/pos-outlet';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { Nullable } from '@lib/rest/schema-helpers';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { PosProduct, type PosProductData, ProductFields, productInput, toPosProduct } from '../pos-product';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
   ...ProductFields,
-  category_id: Type.Optional(Nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Literal('')], { description: '"" leaves it uncategorised.' }))),
-  barcode: Type.Optional(Nullable(Type.String({ maxLength: 64, description: 'null: no change; "": removed; a value: set on the default variant.' }))),
+  category_id: Type.Optional(
+    Nullable(Type.Union([Type.String({ format: 'uuid' }), Type.Literal('')], { description: '"" leaves it uncategorised.' })),
+  ),
+  barcode: Type.Optional(
+    Nullable(Type.String({ maxLength: 64, description: 'null: no change; "": removed; a value: set on the default variant.' })),
+  ),
 });
 
 export default posRoutes({

@@ -1,7 +1,7 @@
-import { errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { IdParams } from '../../../catalog/outlets/pos-outlet';
-import { posRoutes } from '../../../pos-route';
+import { errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { type DetailData, SalesOrderDetail, toDetail } from '../pos-sales-order';
 
 export default posRoutes({

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
-import { HttpError, errorResponses } from '../../../../../../../lib/rest/error-body';
-import { loadOperation } from '../../../../../../../lib/rest/operation';
-import { ZonedCalendar, addDays } from '../../../../../../../lib/time/zoned-time';
-import { posRoutes } from '../../../pos-route';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { loadOperation } from '@lib/rest/operation';
+import { ZonedCalendar, addDays } from '@lib/time/zoned-time';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { type HeaderData, SalesOrderHeader, toHeader } from '../pos-sales-order';
 
 /** Order dates are Asia/Jakarta calendar days (docs/decisions.md, Point of sale). */
@@ -32,7 +32,8 @@ export default posRoutes({
   },
   operation,
   handle: async ({ query }, run) => {
-    if (query.date_from && query.date_to && query.date_from > query.date_to) throw new HttpError(400, 'bad_request', 'date_from must not be after date_to');
+    if (query.date_from && query.date_to && query.date_from > query.date_to)
+      throw new HttpError(400, 'bad_request', 'date_from must not be after date_to');
     const data = await run<{ posSalesOrders: HeaderData[] }>(operation, {
       outletId: query.outlet_id,
       status: query.status,
