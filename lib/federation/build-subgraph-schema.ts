@@ -1,5 +1,4 @@
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
+import { type GraphQLResolverMap, buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
 import { type GraphQLSchema, parse } from 'graphql';
 import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
@@ -34,7 +33,7 @@ export async function buildFederatedSchema(
   for (const [typeName, reference] of Object.entries(referenceResolvers)) {
     resolvers[typeName] = { ...(resolvers[typeName] as object), ...reference } as never;
   }
-  return buildSubgraphSchema({ typeDefs, resolvers });
+  return buildSubgraphSchema([{ typeDefs, resolvers }]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { type KeyLike, SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { loadConfig } from '@lib/config/config';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
@@ -10,6 +10,9 @@ import { HttpRecorder } from '../support/http-recorder';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
+/** jose 6 keys are WebCrypto CryptoKeys. */
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 const ISSUER = 'https://idp.example.test';
 const AUDIENCE = 'qris-merchant-app';
 const URL_PATH = '/external-phone-verify';
@@ -18,13 +21,13 @@ const URL_PATH = '/external-phone-verify';
 describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
   let stack: TestStack;
   let idp: HttpRecorder;
-  let key: KeyLike;
-  let otherKey: KeyLike;
+  let key: SigningKey;
+  let otherKey: SigningKey;
   const extraApps: FastifyInstance[] = [];
 
   const idToken = (
     claims: Record<string, unknown> = {},
-    options: { key?: KeyLike; kid?: string; alg?: string; expiresIn?: string | number; audience?: string; issuer?: string } = {},
+    options: { key?: SigningKey; kid?: string; alg?: string; expiresIn?: string | number; audience?: string; issuer?: string } = {},
   ) => {
     const jwt = new SignJWT({ phone_number: '+6281277700001', ...claims })
       .setProtectedHeader({ alg: options.alg ?? 'RS256', kid: options.kid ?? 'idp-key-1' })

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type KeyLike, SignJWT, exportJWK, generateKeyPair } from 'jose';
+import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { issueServiceToken } from '@lib/auth/service-token';
 import { signUserAccessToken } from '@lib/auth/user-token';
 import { DEMO } from '@lib/demo/demo-ids';
@@ -11,12 +11,15 @@ import { codes, gql, memberHeaders, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
+/** jose 6 keys are WebCrypto CryptoKeys. */
+type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+
 /** Who calls the gateway: app users, operators (shared key and JWKS), anonymous callers; bad tokens are 401. */
 describe('GraphQL identity at the gateway', () => {
   let stack: TestStack;
   let jwks: Server;
   let jwksUrl: string;
-  let privateKey: KeyLike;
+  let privateKey: SigningKey;
   const ISSUER = 'qris-operator';
   const AUDIENCE = 'qris-gateway';
 
