@@ -62,7 +62,7 @@ const PRIME_ROUND = -1;
 const HOT_GROUPS = 2;
 /** The documented by-NMID limit per key (psp-api.md §8); the at-rate runs send exactly this. */
 const RATE_PER_MIN = 1000;
-/** The REST process keeps by-NMID answers this long (psp-api.md §8, docs/decisions.md). */
+/** The REST process keeps by-NMID answers this long (psp-api.md §8, docs/decisions/0010-caching.md). */
 const CACHE_TTL_SECS = 30;
 /** An uncached pair is not asked for again within this many seconds (the TTL plus a margin). */
 const COLD_REUSE_SECS = 33;
@@ -276,7 +276,7 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Signed requests (psp-api.md §5, docs/decisions.md "Bank PSP API").
+// Signed requests (psp-api.md §5, docs/decisions/0025-bank-hmac-verification.md).
 
 const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
 

@@ -2,7 +2,7 @@ import { ForbiddenError } from '../errors/app-error';
 import type { Principal } from './principal';
 
 /**
- * Partner scope in the subgraphs other than merchant (defense in depth, docs/decisions.md "Partner API — endpoints"): a partner
+ * Partner scope in the subgraphs other than merchant (defense in depth, docs/decisions/0023-tenant-scoping-in-subgraphs.md): a partner
  * principal only reaches a merchant's data when the partner adapter, after the merchant subgraph's
  * partnerMerchantAccess check, put that merchant into `merchantIds`. Other principals pass (their own checks apply).
  */

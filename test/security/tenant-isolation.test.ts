@@ -126,7 +126,7 @@ describe('tenant isolation', () => {
       ['its own NMID', () => `/api/psp/v1/merchants/by-nmid/${DEMO.outlets[0].nmid}`, 200],
       ['another bank’s merchant', () => `/api/psp/v1/merchants/${ids.otherBankMerchant}`, 404],
       ['another bank’s NMID', () => `/api/psp/v1/merchants/by-nmid/${ids.otherBankNmid}`, 404],
-      // The tier-1 PSP completes activations (it assigns NMIDs), so it sees its merchants before (docs/decisions.md).
+      // The tier-1 PSP completes activations (it assigns NMIDs), so it sees its merchants before (docs/decisions/0026-bank-visibility.md).
       ['the tier-1 PSP: its merchant without an NMID yet', () => `/api/psp/v1/merchants/${ids.invisibleMerchant}`, 200],
       ['a search by another bank’s NMID', () => `/api/psp/v1/merchants/search?nmid=${ids.otherBankNmid}`, 200],
     ];

@@ -24,7 +24,7 @@ export interface BankBatchHandlers<I extends BankCall, O> {
  * Calls of every bank that arrive together go to the graph together (lib/rest/micro-batch.ts), acting as the
  * principal `banks`: the subgraphs scope each item as the bank it names (lib/auth/bank-scope.ts). One batcher per
  * REST app (keyed by its configuration object). A batch the graph refuses as a whole (a 4xx: one item's input)
- * is sent again call by call, so only that call fails. docs/decisions.md "Bank calls in micro-batches".
+ * is sent again call by call, so only that call fails. docs/decisions/0032-micro-batching-bank-calls.md.
  */
 export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, O>): (item: I) => Promise<O> {
   const batchers = new WeakMap<Config, MicroBatcher<I, O>>();

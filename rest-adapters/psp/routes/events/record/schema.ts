@@ -17,7 +17,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 const Amount = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Smallest currency unit (rupiah).' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
-/** The flat event of psp-api.md §2. Which fields each type requires: docs/decisions.md (checked in mapper.ts). */
+/** The flat event of psp-api.md §2. Which fields each type requires: docs/decisions/0028-payment-event-intake.md (checked in mapper.ts). */
 export const PaymentEvent = Type.Object({
   external_event_id: Text(128),
   event_type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),

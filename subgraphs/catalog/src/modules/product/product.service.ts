@@ -5,7 +5,7 @@ import { UUID_PATTERN } from '@lib/federation/loaders';
 import { PosInputError, PosNotFoundError, asPosConflict, optionalText, requireInt, requireText } from '../pos/pos.errors';
 import type { CreateProductInput, ProductType, UpdateProductInput } from './product.type';
 
-/** Products per list page: 50 by default, at most 200 (docs/decisions.md "Point of sale"). */
+/** Products per list page: 50 by default, at most 200 (docs/decisions/0058-pos-catalog-rules.md). */
 export const PRODUCT_LIST_DEFAULT = 50;
 export const PRODUCT_LIST_MAX = 200;
 const MAX_NAME = 200;

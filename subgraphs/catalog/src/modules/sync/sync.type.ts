@@ -1,7 +1,7 @@
 import { JSONObjectResolver } from 'graphql-scalars';
 import { Field, ID, InputType, ObjectType } from 'type-graphql';
 
-@ObjectType('PosSyncPage', { description: 'A page of changed rows for an offline device (docs/decisions.md "Point of sale").' })
+@ObjectType('PosSyncPage', { description: 'A page of changed rows for an offline device (docs/decisions/0055-pos-sync-pull.md).' })
 export class SyncPageType {
   @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601.' })
   rows!: Record<string, unknown>[];

@@ -91,7 +91,7 @@ export class UpdatePosOutletInput {
   qrisStaticPayload?: string | null;
 }
 
-@ObjectType('PosOutletSyncPage', { description: 'A page of changed outlets for an offline device (docs/decisions.md "Point of sale").' })
+@ObjectType('PosOutletSyncPage', { description: 'A page of changed outlets for an offline device (docs/decisions/0055-pos-sync-pull.md).' })
 export class PosOutletSyncPageType {
   @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601.' })
   rows!: Record<string, unknown>[];

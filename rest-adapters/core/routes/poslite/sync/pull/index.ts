@@ -16,7 +16,7 @@ interface Page {
 
 /**
  * Outlets belong to the outlet subgraph, the rest to the catalog: the entity picks one of two fixed operations
- * (one runs per request). `since` and `server_time` are sync watermarks, not clock times (docs/decisions.md
+ * (one runs per request). `since` and `server_time` are sync watermarks, not clock times (docs/decisions/0055-pos-sync-pull.md
  * "Point of sale"): a device stores the last `server_time` and sends it back.
  */
 export default posRoutes({

@@ -17,7 +17,7 @@ export function toDeviceRow(row: Record<string, unknown>): Record<string, unknow
   return out;
 }
 
-/** The watermark as the JSON number the spec's `server_time` is; versions stay below 2^53 (docs/decisions.md). */
+/** The watermark as the JSON number the spec's `server_time` is; versions stay below 2^53 (docs/decisions/0055-pos-sync-pull.md). */
 export function toServerTime(watermark: string): number {
   const value = Number(watermark);
   if (!Number.isSafeInteger(value)) throw new Error(`sync watermark ${watermark} exceeds a safe JSON integer`);

@@ -5,7 +5,7 @@ import { ZonedCalendar, addDays } from '@lib/time/zoned-time';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { type HeaderData, SalesOrderHeader, toHeader } from '../pos-sales-order';
 
-/** Order dates are Asia/Jakarta calendar days (docs/decisions.md, Point of sale). */
+/** Order dates are Asia/Jakarta calendar days (docs/decisions/0017-local-time-through-iana-zones.md). */
 const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 
 const operation = loadOperation(__dirname);
@@ -13,7 +13,7 @@ const Day = (description: string) => Type.String({ format: 'date', description }
 
 /**
  * date_from and date_to are Asia/Jakarta calendar days, both inclusive: orders transacted in
- * [00:00 of date_from, 00:00 of the day after date_to) Jakarta time (docs/decisions.md "Point of sale").
+ * [00:00 of date_from, 00:00 of the day after date_to) Jakarta time (docs/decisions/0017-local-time-through-iana-zones.md).
  */
 export default posRoutes({
   method: 'GET',

@@ -8,7 +8,7 @@ import { type DetailData, SalesOrderDetail, toDetail } from '../pos-sales-order'
 
 /**
  * Only `void` (any other action is 400 bad_request). Voiding a voided order is 500 internal_error with a
- * message saying so, as core-api.md §7 documents (a 409 would be the better contract: docs/decisions.md).
+ * message saying so, as core-api.md §7 documents (a 409 would be the better contract: docs/decisions/0059-voided-order-documented-500.md).
  */
 export default posRoutes({
   method: 'PATCH',
