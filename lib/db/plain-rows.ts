@@ -1,7 +1,24 @@
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+
 /**
- * Plain-row reads for hot read-only paths: SQL that selects an entity's columns under the entity's property names
- * (`m.merchant_code as "merchantCode"`), so a wire mapper written for the entity can take the row as it is,
- * without hydrating entities. The ORM's connection returns timestamptz as text; `timestamps` turns them back.
+ * Plain rows: hand-written SQL whose rows go straight to a wire mapper, without hydrating entities (the hot read
+ * paths, and every set-based write). Repositories (`lib/db/repository.ts`) are the only callers.
+ */
+
+/** Knex of the EntityManager's open transaction (inside `em.transactional`), else of its connection. */
+export function knexOf(em: EntityManager): Knex {
+  return em.getTransactionContext<Knex.Transaction>() ?? em.getKnex();
+}
+
+/** Rows of one hand-written statement (`?` placeholders, bound by the driver). */
+export async function rowsOf<T = Record<string, unknown>>(db: Knex, text: string, params: readonly unknown[] = []): Promise<T[]> {
+  return (await db.raw(text, params as Knex.RawBinding[])).rows as T[];
+}
+
+/**
+ * SQL that selects an entity's columns under the entity's property names (`m.merchant_code as "merchantCode"`), so
+ * a wire mapper written for the entity can take the row as it is. The ORM's connection returns timestamptz as
+ * text; `withDates` turns them back.
  */
 export function columnsAs(alias: string, properties: readonly string[]): string {
   return properties.map((property) => `${alias}.${property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} as "${property}"`).join(', ');

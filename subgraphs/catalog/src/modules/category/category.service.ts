@@ -1,20 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
-import { Category } from './category.entity';
+import type { Category } from './category.entity';
+import { CategoryRepository } from './category.repository';
 import type { CategoryType } from './category.type';
 
 export class CategoryService {
   private readonly byId;
   private readonly byMerchantId;
 
-  constructor(private readonly em: EntityManager) {
+  constructor(em: EntityManager) {
+    const repo = new CategoryRepository(em);
     this.byId = loaderByKey(
-      (ids: string[]) => this.em.find(Category, { id: { $in: ids }, deletedAt: null }),
+      (ids: string[]) => repo.liveByIds(ids),
       (row) => row.id,
     );
     this.byMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) =>
-        this.em.find(Category, { merchantId: { $in: merchantIds }, deletedAt: null }, { orderBy: { sortOrder: 'asc', name: 'asc' } }),
+      (merchantIds: string[]) => repo.liveOfMerchants(merchantIds),
       (row) => row.merchantId,
     );
   }

@@ -1,9 +1,10 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgTime } from '@lib/db/sync-pull';
 import { v7 as uuidv7 } from 'uuid';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { PosInputError, PosNotFoundError, optionalText, requireInt, requireText } from '../pos/pos.errors';
 import { DEFAULT_CATEGORIES, defaultCategoriesOf } from './category-defaults.data';
+import { type CategoryRow, CategoryRepository } from './category.repository';
 import type {
   CategoryType,
   CreatePosCategoryInput,
@@ -17,34 +18,21 @@ const MAX_ICON = 64;
 const MAX_SORT = 1_000_000;
 const MAX_PROVISION = 100;
 
-interface CategoryRow {
-  id: string;
-  merchant_id: string;
-  parent_id: string | null;
-  name: string;
-  sort_order: number;
-  icon_name: string | null;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at?: Date | null;
-}
-
 /** Categories of one merchant for the point of sale; every statement is scoped by the merchant. */
 export class PosCategoryService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: CategoryRepository;
 
-  private get db(): Knex {
-    return this.em.getKnex();
+  constructor(em: EntityManager) {
+    this.repo = new CategoryRepository(em);
   }
 
   async list(merchantId: string): Promise<CategoryType[]> {
-    const rows = await this.live(this.db, merchantId).orderBy(['sort_order', 'name', 'id']);
+    const rows = await this.repo.liveRowsOf(merchantId);
     return rows.map(toCategory);
   }
 
   async get(merchantId: string, id: string): Promise<CategoryType> {
-    const row = UUID_PATTERN.test(id) ? await this.live(this.db, merchantId).where({ id }).first() : undefined;
+    const row = UUID_PATTERN.test(id) ? await this.repo.liveRowById(merchantId, id) : undefined;
     if (!row) throw new PosNotFoundError('category');
     return toCategory(row);
   }
@@ -52,22 +40,20 @@ export class PosCategoryService {
   async create(merchantId: string, input: CreatePosCategoryInput): Promise<CategoryType> {
     const name = requireText('name', input.name, MAX_NAME);
     const parentId = input.parentId ?? null;
-    if (parentId !== null) await this.requireParent(this.db, merchantId, parentId);
+    if (parentId !== null) await requireParent(this.repo, merchantId, parentId);
     const now = new Date();
-    const [row] = await this.db('catalog.categories')
-      .insert({
-        id: uuidv7(),
-        merchant_id: merchantId,
-        parent_id: parentId,
-        name,
-        sort_order: input.sortOrder == null ? 0 : requireInt('sort_order', input.sortOrder, 0, MAX_SORT),
-        icon_name: optionalText('icon_name', input.iconName, MAX_ICON),
-        is_active: true,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('*');
-    return toCategory(row as CategoryRow);
+    const row = await this.repo.insert({
+      id: uuidv7(),
+      merchant_id: merchantId,
+      parent_id: parentId,
+      name,
+      sort_order: input.sortOrder == null ? 0 : requireInt('sort_order', input.sortOrder, 0, MAX_SORT),
+      icon_name: optionalText('icon_name', input.iconName, MAX_ICON),
+      is_active: true,
+      created_at: now,
+      updated_at: now,
+    });
+    return toCategory(row);
   }
 
   async update(merchantId: string, id: string, input: UpdatePosCategoryInput): Promise<CategoryType> {
@@ -77,38 +63,24 @@ export class PosCategoryService {
     if (input.iconName != null) changes.icon_name = optionalText('icon_name', input.iconName, MAX_ICON);
     if (input.isActive != null) changes.is_active = input.isActive;
     if (!UUID_PATTERN.test(id)) throw new PosNotFoundError('category');
-    return this.db.transaction(async (trx) => {
-      const current = await this.live(trx, merchantId).where({ id }).forUpdate().first();
+    return this.repo.sqlTransaction(async (tx) => {
+      const current = await tx.lockLiveRowById(merchantId, id);
       if (!current) throw new PosNotFoundError('category');
       if (input.parentId != null) {
         if (input.parentId === '') changes.parent_id = null;
         else {
-          await this.requireParent(trx, merchantId, input.parentId);
+          await requireParent(tx, merchantId, input.parentId);
           // The new parent must not be the category itself or one of its descendants.
-          const [{ cycle }] = (
-            await trx.raw(
-              `with recursive up as (select id, parent_id from catalog.categories where id = ?
-                 union select c.id, c.parent_id from catalog.categories c join up on c.id = up.parent_id)
-               select exists (select 1 from up where id = ?) as cycle`,
-              [input.parentId, id],
-            )
-          ).rows;
-          if (cycle) throw new PosInputError('parent_id would make the category its own ancestor');
+          if (await tx.isSelfOrAncestor(id, input.parentId)) throw new PosInputError('parent_id would make the category its own ancestor');
           changes.parent_id = input.parentId;
         }
       }
-      const [row] = await trx('catalog.categories')
-        .where({ id })
-        .update({ ...changes, updated_at: new Date() })
-        .returning('*');
-      return toCategory(row as CategoryRow);
+      return toCategory(await tx.update(id, { ...changes, updated_at: new Date() }));
     });
   }
 
   async remove(merchantId: string, id: string): Promise<boolean> {
-    const count = UUID_PATTERN.test(id)
-      ? await this.live(this.db, merchantId).where({ id }).update({ deleted_at: new Date(), updated_at: new Date() })
-      : 0;
+    const count = UUID_PATTERN.test(id) ? await this.repo.softDelete(merchantId, id) : 0;
     if (!count) throw new PosNotFoundError('category');
     return true;
   }
@@ -129,12 +101,12 @@ export class PosCategoryService {
     const rows = wanted
       .map((c) => ({ name: requireText('name', c.name, MAX_NAME), iconName: optionalText('icon_name', c.iconName, MAX_ICON) }))
       .filter((c) => !seen.has(c.name.toLowerCase()) && seen.add(c.name.toLowerCase()));
-    await this.db.transaction(async (trx) => {
-      await trx.raw(`select pg_advisory_xact_lock(hashtextextended('catalog.provision:' || ?, 0))`, [merchantId]);
-      if (await this.live(trx, merchantId).first('id')) return;
+    await this.repo.sqlTransaction(async (tx) => {
+      await tx.lockProvisioning(merchantId);
+      if (await tx.hasAnyLive(merchantId)) return;
       if (rows.length === 0) return;
       const now = new Date();
-      await trx('catalog.categories').insert(
+      await tx.insertMany(
         rows.map((c, i) => ({
           id: uuidv7(),
           merchant_id: merchantId,
@@ -149,15 +121,11 @@ export class PosCategoryService {
     });
     return this.list(merchantId);
   }
+}
 
-  private live(db: Knex, merchantId: string) {
-    return db<CategoryRow>('catalog.categories').where({ merchant_id: merchantId, deleted_at: null });
-  }
-
-  private async requireParent(db: Knex, merchantId: string, parentId: string): Promise<void> {
-    const parent = UUID_PATTERN.test(parentId) ? await this.live(db, merchantId).where({ id: parentId }).first('id') : undefined;
-    if (!parent) throw new PosInputError('parent_id is not a category of the merchant');
-  }
+async function requireParent(repo: CategoryRepository, merchantId: string, parentId: string): Promise<void> {
+  const parent = UUID_PATTERN.test(parentId) && (await repo.hasLive(merchantId, parentId));
+  if (!parent) throw new PosInputError('parent_id is not a category of the merchant');
 }
 
 function toCategory(row: CategoryRow): CategoryType {

@@ -1,8 +1,10 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgTime } from '@lib/db/sync-pull';
 import { v7 as uuidv7 } from 'uuid';
 import { UUID_PATTERN } from '@lib/federation/loaders';
+import { CategoryRepository } from '../category/category.repository';
 import { PosInputError, PosNotFoundError, asPosConflict, optionalText, requireInt, requireText } from '../pos/pos.errors';
+import { type ProductRow, ProductRepository } from './product.repository';
 import type { CreateProductInput, ProductType, UpdateProductInput } from './product.type';
 
 /** Products per list page: 50 by default, at most 200 (docs/decisions/0058-pos-catalog-rules.md). */
@@ -23,42 +25,16 @@ export interface ProductFilter {
   offset?: number | null;
 }
 
-interface ProductRow {
-  id: string;
-  merchant_id: string;
-  category_id: string | null;
-  name: string;
-  sku: string;
-  product_type: string;
-  sell_price_amount: string;
-  cost_price_amount: string;
-  unit_label: string | null;
-  description: string | null;
-  image_url: string | null;
-  tax_rate_bps: number;
-  track_stock: boolean;
-  is_active: boolean;
-  sort_order: number;
-  created_at: Date;
-  updated_at: Date;
-  barcode: string | null;
-  default_variant_id: string;
-}
-
-const SELECT = `select p.*, v.barcode, v.id as default_variant_id
-                  from catalog.products p
-                  join catalog.variants v on v.product_id = p.id and v.is_default and v.deleted_at is null`;
-
 /**
  * Products of one merchant, each with one default variant created with it (its SKU and barcode). SKUs are
  * unique per merchant and barcodes over all merchants among live rows: unique indexes decide, a violation is
  * sku_conflict / barcode_conflict.
  */
 export class ProductService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: ProductRepository;
 
-  private get db(): Knex {
-    return this.em.getKnex();
+  constructor(em: EntityManager) {
+    this.repo = new ProductRepository(em);
   }
 
   async list(merchantId: string, filter: ProductFilter): Promise<ProductType[]> {
@@ -79,19 +55,12 @@ export class ProductService {
       where.push(`(p.name ilike ? escape '\\' or p.sku ilike ? escape '\\')`);
       params.push(pattern, pattern);
     }
-    const rows = await this.db.raw(`${SELECT} where ${where.join(' and ')} order by p.sort_order, p.name, p.id limit ? offset ?`, [
-      ...params,
-      limit,
-      offset,
-    ] as Knex.RawBinding[]);
-    return (rows.rows as ProductRow[]).map(toProduct);
+    const rows = await this.repo.page(where, params, limit, offset);
+    return rows.map(toProduct);
   }
 
-  async get(merchantId: string, id: string, db: Knex = this.db): Promise<ProductType> {
-    const row = UUID_PATTERN.test(id)
-      ? ((await db.raw(`${SELECT} where p.id = ? and p.merchant_id = ? and p.deleted_at is null`, [id, merchantId])).rows[0] as
-          ProductRow | undefined)
-      : undefined;
+  async get(merchantId: string, id: string, repo: ProductRepository = this.repo): Promise<ProductType> {
+    const row = UUID_PATTERN.test(id) ? await repo.liveById(merchantId, id) : undefined;
     if (!row) throw new PosNotFoundError('product');
     return toProduct(row);
   }
@@ -105,9 +74,9 @@ export class ProductService {
     const now = new Date();
     const id = uuidv7();
     try {
-      return await this.db.transaction(async (trx) => {
-        if (input.categoryId != null) await requireCategory(trx, merchantId, input.categoryId);
-        await trx('catalog.products').insert({
+      return await this.repo.sqlTransaction(async (tx) => {
+        if (input.categoryId != null) await requireCategory(tx, merchantId, input.categoryId);
+        await tx.insertProduct({
           id,
           merchant_id: merchantId,
           category_id: input.categoryId ?? null,
@@ -126,7 +95,7 @@ export class ProductService {
           created_at: now,
           updated_at: now,
         });
-        await trx('catalog.variants').insert({
+        await tx.insertVariant({
           id: uuidv7(),
           merchant_id: merchantId,
           product_id: id,
@@ -137,7 +106,7 @@ export class ProductService {
           created_at: now,
           updated_at: now,
         });
-        return this.get(merchantId, id, trx);
+        return this.get(merchantId, id, tx);
       });
     } catch (error) {
       throw asPosConflict(error);
@@ -160,26 +129,21 @@ export class ProductService {
     const barcode = input.barcode == null ? undefined : optionalText('barcode', input.barcode, MAX_BARCODE);
     if (!UUID_PATTERN.test(id)) throw new PosNotFoundError('product');
     try {
-      return await this.db.transaction(async (trx) => {
-        const current = await trx('catalog.products').where({ id, merchant_id: merchantId, deleted_at: null }).forUpdate().first('id');
-        if (!current) throw new PosNotFoundError('product');
+      return await this.repo.sqlTransaction(async (tx) => {
+        if (!(await tx.lockLive(merchantId, id))) throw new PosNotFoundError('product');
         if (input.categoryId != null) {
-          if (input.categoryId !== '') await requireCategory(trx, merchantId, input.categoryId);
+          if (input.categoryId !== '') await requireCategory(tx, merchantId, input.categoryId);
           changes.category_id = input.categoryId || null;
         }
         const now = new Date();
-        await trx('catalog.products')
-          .where({ id })
-          .update({ ...changes, updated_at: now });
+        await tx.updateProduct(id, { ...changes, updated_at: now });
         const variant: Record<string, unknown> = {};
         if (barcode !== undefined) variant.barcode = barcode;
         if (changes.name !== undefined) variant.name = changes.name;
         if (Object.keys(variant).length > 0) {
-          await trx('catalog.variants')
-            .where({ product_id: id, is_default: true, deleted_at: null })
-            .update({ ...variant, updated_at: now });
+          await tx.updateDefaultVariant(id, { ...variant, updated_at: now });
         }
-        return this.get(merchantId, id, trx);
+        return this.get(merchantId, id, tx);
       });
     } catch (error) {
       throw asPosConflict(error);
@@ -189,22 +153,18 @@ export class ProductService {
   /** Soft delete of the product and its variants (their barcodes become free; devices learn of it by sync). */
   async remove(merchantId: string, id: string): Promise<boolean> {
     if (!UUID_PATTERN.test(id)) throw new PosNotFoundError('product');
-    return this.db.transaction(async (trx) => {
+    return this.repo.sqlTransaction(async (tx) => {
       const now = new Date();
-      const count = await trx('catalog.products')
-        .where({ id, merchant_id: merchantId, deleted_at: null })
-        .update({ deleted_at: now, updated_at: now });
+      const count = await tx.softDeleteProduct(merchantId, id, now);
       if (!count) throw new PosNotFoundError('product');
-      await trx('catalog.variants').where({ product_id: id, deleted_at: null }).update({ deleted_at: now, updated_at: now });
+      await tx.softDeleteVariantsOf(id, now);
       return true;
     });
   }
 }
 
-async function requireCategory(db: Knex, merchantId: string, categoryId: string): Promise<void> {
-  const found = UUID_PATTERN.test(categoryId)
-    ? await db('catalog.categories').where({ id: categoryId, merchant_id: merchantId, deleted_at: null }).first('id')
-    : undefined;
+async function requireCategory(repo: ProductRepository, merchantId: string, categoryId: string): Promise<void> {
+  const found = UUID_PATTERN.test(categoryId) && (await repo.peer(CategoryRepository).hasLive(merchantId, categoryId));
   if (!found) throw new PosInputError('category_id is not a category of the merchant');
 }
 

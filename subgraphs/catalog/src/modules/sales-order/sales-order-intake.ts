@@ -1,7 +1,9 @@
-import type { Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
+import { CustomerRepository } from '../customer/customer.repository';
 import { PushRejection, epochMillis, integer, text, uuid } from '../pos/push-rejection';
+import { StockRepository } from '../stock/stock.repository';
 import { moveStock } from '../stock/stock.service';
+import type { SalesOrderRepository } from './sales-order.repository';
 
 const MAX_LINES = 500;
 const MAX_PAYMENTS = 20;
@@ -23,7 +25,12 @@ interface Line {
  * paid = Σ payments; change = paid − total ≥ 0. The receipt number comes from the (merchant, outlet) counter;
  * tracked products' stock moves out through `sale` movements, all in the caller's transaction.
  */
-export async function createSalesOrder(trx: Knex, merchantId: string, orderId: string, payload: Record<string, unknown>): Promise<void> {
+export async function createSalesOrder(
+  orders: SalesOrderRepository,
+  merchantId: string,
+  orderId: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
   const outletId = uuid(payload, 'outlet_id', true)!;
   const customerId = uuid(payload, 'customer_id', false);
   const status = text(payload, 'status', 16, false) ?? 'completed';
@@ -82,36 +89,24 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
 
   const variantIds = [...new Set(lines.map((l) => l.variantId))];
   // Variants of the merchant, deleted ones included: an offline device may sell a product deleted meanwhile.
-  const variants = await trx.raw(
-    `select v.id, v.sku, p.name, p.track_stock from catalog.variants v join catalog.products p on p.id = v.product_id
-      where v.merchant_id = ? and v.id = any(?::uuid[])`,
-    [merchantId, variantIds],
-  );
-  const byId = new Map((variants.rows as { id: string; sku: string; name: string; track_stock: boolean }[]).map((v) => [v.id, v]));
+  const variants = await orders.variantsOf(merchantId, variantIds);
+  const byId = new Map(variants.map((v) => [v.id, v]));
   const unknown = variantIds.filter((id) => !byId.has(id));
   if (unknown.length) throw new PushRejection(`unknown variant ${unknown[0]}`);
-  if (customerId && !(await trx('catalog.customers').where({ id: customerId, merchant_id: merchantId }).first('id'))) {
+  if (customerId && !(await orders.peer(CustomerRepository).exists(merchantId, customerId))) {
     throw new PushRejection('customer not found');
   }
-  if ((await trx('catalog.sales_orders').where({ id: orderId }).first('id')) !== undefined)
-    throw new PushRejection('sales order already exists');
+  if (await orders.exists(orderId)) throw new PushRejection('sales order already exists');
 
-  const [{ last_number: number }] = (
-    await trx.raw(
-      `insert into catalog.receipt_counters (merchant_id, outlet_id, last_number) values (?, ?, 1)
-       on conflict (merchant_id, outlet_id) do update set last_number = catalog.receipt_counters.last_number + 1
-       returning last_number`,
-      [merchantId, outletId],
-    )
-  ).rows;
-  const [{ day }] = (await trx.raw(`select to_char(?::timestamptz at time zone 'Asia/Jakarta', 'YYYYMMDD') as day`, [transactedAt])).rows;
+  const number = await orders.nextReceiptNumber(merchantId, outletId);
+  const day = await orders.jakartaDay(transactedAt);
   const now = new Date();
-  await trx('catalog.sales_orders').insert({
+  await orders.insertOrder({
     id: orderId,
     merchant_id: merchantId,
     outlet_id: outletId,
     customer_id: customerId,
-    receipt_number: receiptNumber(day, Number(number)),
+    receipt_number: receiptNumber(day, number),
     status,
     source,
     transacted_at: transactedAt,
@@ -124,7 +119,7 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
     created_at: now,
     updated_at: now,
   });
-  await trx('catalog.sales_order_items').insert(
+  await orders.insertItems(
     lines.map((l) => ({
       id: uuidv7(),
       sales_order_id: orderId,
@@ -137,14 +132,14 @@ export async function createSalesOrder(trx: Knex, merchantId: string, orderId: s
       line_total_amount: l.lineTotal.toString(),
     })),
   );
-  await trx('catalog.sales_order_payments').insert(
+  await orders.insertPayments(
     paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })),
   );
   // In variant order, so concurrent orders lock stock rows in one order (no deadlock between them).
   for (const variantId of [...variantIds].sort()) {
     if (!byId.get(variantId)!.track_stock) continue;
     const quantity = lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n);
-    await moveStock(trx, {
+    await moveStock(orders.peer(StockRepository), {
       merchantId,
       outletId,
       variantId,

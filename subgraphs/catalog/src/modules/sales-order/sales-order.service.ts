@@ -1,8 +1,10 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgTime } from '@lib/db/sync-pull';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { OrderAlreadyVoidedError, PosInputError, PosNotFoundError, requireInt } from '../pos/pos.errors';
+import { StockRepository } from '../stock/stock.repository';
 import { moveStock } from '../stock/stock.service';
+import { type OrderRow, SalesOrderRepository } from './sales-order.repository';
 import type { SalesOrderItemType, SalesOrderPaymentType, SalesOrderType } from './sales-order.type';
 
 /** Order list page: 50 by default, at most 200 (core-api.md §8). */
@@ -19,66 +21,40 @@ export interface OrderFilter {
   offset?: number | null;
 }
 
-interface OrderRow {
-  id: string;
-  merchant_id: string;
-  outlet_id: string;
-  receipt_number: string;
-  status: string;
-  source: string;
-  transacted_at: Date;
-  subtotal_amount: string;
-  discount_amount: string;
-  tax_amount: string;
-  total_amount: string;
-  paid_amount: string;
-  change_amount: string;
-  voided_at: Date | null;
-  void_reason: string | null;
-}
-
 /** Sales orders of one merchant: they arrive from devices (sync push); here they are read and voided. */
 export class SalesOrderService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: SalesOrderRepository;
 
-  private get db(): Knex {
-    return this.em.getKnex();
+  constructor(em: EntityManager) {
+    this.repo = new SalesOrderRepository(em);
   }
 
   async list(merchantId: string, filter: OrderFilter): Promise<SalesOrderType[]> {
     const limit = filter.limit == null ? ORDER_LIST_DEFAULT : requireInt('limit', filter.limit, 1, ORDER_LIST_MAX);
     const offset = filter.offset == null ? 0 : requireInt('offset', filter.offset, 0, 1_000_000);
-    const query = this.db<OrderRow>('catalog.sales_orders').where({ merchant_id: merchantId });
-    if (filter.outletId != null) {
-      if (!UUID_PATTERN.test(filter.outletId)) throw new PosInputError('outlet_id must be a UUID');
-      query.andWhere({ outlet_id: filter.outletId });
+    if (filter.outletId != null && !UUID_PATTERN.test(filter.outletId)) throw new PosInputError('outlet_id must be a UUID');
+    if (filter.status != null && !ORDER_STATUSES.includes(filter.status)) {
+      throw new PosInputError(`status must be one of ${ORDER_STATUSES.join(', ')}`);
     }
-    if (filter.status != null) {
-      if (!ORDER_STATUSES.includes(filter.status)) throw new PosInputError(`status must be one of ${ORDER_STATUSES.join(', ')}`);
-      query.andWhere({ status: filter.status });
-    }
-    if (filter.from) query.andWhere('transacted_at', '>=', filter.from);
-    if (filter.before) query.andWhere('transacted_at', '<', filter.before);
-    const rows = await query
-      .orderBy([
-        { column: 'transacted_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(limit)
-      .offset(offset);
+    const rows = await this.repo.list(merchantId, {
+      outletId: filter.outletId ?? null,
+      status: filter.status ?? null,
+      from: filter.from ?? null,
+      before: filter.before ?? null,
+      limit,
+      offset,
+    });
     return rows.map(toOrder);
   }
 
   async get(merchantId: string, id: string): Promise<SalesOrderType> {
-    const row = UUID_PATTERN.test(id)
-      ? await this.db<OrderRow>('catalog.sales_orders').where({ id, merchant_id: merchantId }).first()
-      : undefined;
+    const row = UUID_PATTERN.test(id) ? await this.repo.byId(merchantId, id) : undefined;
     if (!row) throw new PosNotFoundError('sales order');
     return toOrder(row);
   }
 
   async items(orderId: string): Promise<SalesOrderItemType[]> {
-    const rows = await this.db('catalog.sales_order_items').where({ sales_order_id: orderId }).orderBy('line_no');
+    const rows = await this.repo.itemsOf(orderId);
     return rows.map((r) => ({
       id: r.id,
       lineNo: r.line_no,
@@ -92,7 +68,7 @@ export class SalesOrderService {
   }
 
   async payments(orderId: string): Promise<SalesOrderPaymentType[]> {
-    const rows = await this.db('catalog.sales_order_payments').where({ sales_order_id: orderId }).orderBy('id');
+    const rows = await this.repo.paymentsOf(orderId);
     return rows.map((r) => ({ id: r.id, method: r.method, amount: Number(r.amount) }));
   }
 
@@ -103,26 +79,15 @@ export class SalesOrderService {
   async void(merchantId: string, id: string, reason: string | null): Promise<SalesOrderType> {
     if (reason != null && reason.length > 500) throw new PosInputError('void_reason must be at most 500 characters');
     if (!UUID_PATTERN.test(id)) throw new PosNotFoundError('sales order');
-    return this.db.transaction(async (trx) => {
-      const order = await trx<OrderRow>('catalog.sales_orders').where({ id, merchant_id: merchantId }).forUpdate().first();
+    return this.repo.sqlTransaction(async (tx) => {
+      const order = await tx.lockById(merchantId, id);
       if (!order) throw new PosNotFoundError('sales order');
       if (order.status === 'voided') throw new OrderAlreadyVoidedError();
       const now = new Date();
-      const [row] = await trx('catalog.sales_orders')
-        .where({ id })
-        .update({ status: 'voided', voided_at: now, void_reason: reason?.trim() || null, updated_at: now })
-        .returning('*');
-      const lines = await trx.raw(
-        `select i.variant_id, sum(i.quantity)::bigint as quantity
-           from catalog.sales_order_items i
-           join catalog.variants v on v.id = i.variant_id
-           join catalog.products p on p.id = v.product_id
-          where i.sales_order_id = ? and p.track_stock
-          group by i.variant_id order by i.variant_id`,
-        [id],
-      );
-      for (const line of lines.rows as { variant_id: string; quantity: string }[]) {
-        await moveStock(trx, {
+      const row = await tx.markVoided(id, reason?.trim() || null, now);
+      const lines = await tx.trackedQuantities(id);
+      for (const line of lines) {
+        await moveStock(tx.peer(StockRepository), {
           merchantId,
           outletId: order.outlet_id,
           variantId: line.variant_id,
@@ -132,7 +97,7 @@ export class SalesOrderService {
           occurredAt: now,
         });
       }
-      return toOrder(row as OrderRow);
+      return toOrder(row);
     });
   }
 }

@@ -1,6 +1,7 @@
-import type { Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { PushRejection, epochMillis, text, uuid } from '../pos/push-rejection';
+import { ProductRepository } from '../product/product.repository';
+import type { StockRepository } from './stock.repository';
 
 export const STOCK_REASONS = ['sale', 'void', 'adjustment', 'restock', 'waste'] as const;
 export type StockReason = (typeof STOCK_REASONS)[number];
@@ -23,9 +24,9 @@ export interface StockMove {
  * transaction. The upsert is atomic (no lost updates between concurrent sales); stock may go negative, since
  * offline devices sell what is on the shelf whatever the server last counted.
  */
-export async function moveStock(trx: Knex, move: StockMove): Promise<void> {
+export async function moveStock(stock: StockRepository, move: StockMove): Promise<void> {
   const now = new Date();
-  await trx('catalog.stock_movements').insert({
+  await stock.insertMovement({
     id: move.id ?? uuidv7(),
     merchant_id: move.merchantId,
     outlet_id: move.outletId,
@@ -37,17 +38,23 @@ export async function moveStock(trx: Knex, move: StockMove): Promise<void> {
     occurred_at: move.occurredAt,
     created_at: now,
   });
-  await trx.raw(
-    `insert into catalog.product_stock (id, merchant_id, outlet_id, variant_id, quantity, created_at, updated_at)
-     values (?, ?, ?, ?, ?, ?, ?)
-     on conflict (merchant_id, outlet_id, variant_id)
-     do update set quantity = catalog.product_stock.quantity + excluded.quantity, updated_at = excluded.updated_at`,
-    [uuidv7(), move.merchantId, move.outletId, move.variantId, move.delta.toString(), now, now],
-  );
+  await stock.addToStock({
+    id: uuidv7(),
+    merchantId: move.merchantId,
+    outletId: move.outletId,
+    variantId: move.variantId,
+    delta: move.delta,
+    now,
+  });
 }
 
 /** A stock movement pushed by a device (`stock_movement` create; entity_id is the movement id). */
-export async function createStockMovement(trx: Knex, merchantId: string, id: string, payload: Record<string, unknown>): Promise<void> {
+export async function createStockMovement(
+  stock: StockRepository,
+  merchantId: string,
+  id: string,
+  payload: Record<string, unknown>,
+): Promise<void> {
   const outletId = uuid(payload, 'outlet_id', true)!;
   const variantId = uuid(payload, 'variant_id', true)!;
   const delta = payload.quantity_delta;
@@ -57,8 +64,7 @@ export async function createStockMovement(trx: Knex, merchantId: string, id: str
   if (!['adjustment', 'restock', 'waste'].includes(reason)) throw new PushRejection('reason must be adjustment, restock or waste');
   const note = text(payload, 'note', 500, false);
   const occurredAt = epochMillis(payload, 'occurred_at');
-  if (!(await trx('catalog.variants').where({ id: variantId, merchant_id: merchantId }).first('id')))
-    throw new PushRejection(`unknown variant ${variantId}`);
-  if (await trx('catalog.stock_movements').where({ id }).first('id')) throw new PushRejection('stock movement already exists');
-  await moveStock(trx, { id, merchantId, outletId, variantId, delta: BigInt(delta), reason: reason as 'adjustment', note, occurredAt });
+  if (!(await stock.peer(ProductRepository).hasVariant(merchantId, variantId))) throw new PushRejection(`unknown variant ${variantId}`);
+  if (await stock.movementExists(id)) throw new PushRejection('stock movement already exists');
+  await moveStock(stock, { id, merchantId, outletId, variantId, delta: BigInt(delta), reason: reason as 'adjustment', note, occurredAt });
 }

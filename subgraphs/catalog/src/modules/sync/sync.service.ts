@@ -1,10 +1,14 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import { SYNC_PULL_MAX_LIMIT, type SyncPage, pullSyncPage } from '@lib/db/sync-pull';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SYNC_PULL_MAX_LIMIT, type SyncPage } from '@lib/db/sync-pull';
+import { CustomerRepository } from '../customer/customer.repository';
 import { deleteCustomer, upsertCustomer } from '../customer/customer.service';
 import { PosInputError } from '../pos/pos.errors';
 import { PushRejection } from '../pos/push-rejection';
 import { createSalesOrder } from '../sales-order/sales-order-intake';
+import { SalesOrderRepository } from '../sales-order/sales-order.repository';
+import { StockRepository } from '../stock/stock.repository';
 import { createStockMovement } from '../stock/stock.service';
+import { SyncRepository } from './sync.repository';
 import type { PushItemInput, PushResultType } from './sync.type';
 
 /** core-api.md §8: at most 500 items per push. */
@@ -58,22 +62,29 @@ const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
 };
 export const PULL_ENTITIES = Object.keys(PULL_COLUMNS);
 
-type Apply = (trx: Knex, merchantId: string, entityId: string, payload: Record<string, unknown>) => Promise<void>;
+/** An item's handler, given the push's repository on the item's savepoint (`tx.peer(…)` for its aggregate's). */
+type Apply = (tx: SyncRepository, merchantId: string, entityId: string, payload: Record<string, unknown>) => Promise<void>;
 const HANDLERS: Record<string, Record<string, Apply>> = {
-  sales_order: { create: createSalesOrder },
-  stock_movement: { create: createStockMovement },
-  customer: { upsert: upsertCustomer, delete: (trx, merchantId, id) => deleteCustomer(trx, merchantId, id) },
+  sales_order: { create: (tx, ...item) => createSalesOrder(tx.peer(SalesOrderRepository), ...item) },
+  stock_movement: { create: (tx, ...item) => createStockMovement(tx.peer(StockRepository), ...item) },
+  customer: {
+    upsert: (tx, ...item) => upsertCustomer(tx.peer(CustomerRepository), ...item),
+    delete: (tx, merchantId, id) => deleteCustomer(tx.peer(CustomerRepository), merchantId, id),
+  },
 };
 
 export class SyncService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: SyncRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new SyncRepository(em);
+  }
 
   pull(merchantId: string, entity: string, since: bigint, limit: number): Promise<SyncPage> {
     const target = PULL_COLUMNS[entity];
     if (!target) throw new PosInputError(`entity must be one of outlets, ${PULL_ENTITIES.join(', ')}`);
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new PosInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
-    return pullSyncPage(
-      this.em.getKnex(),
+    return this.repo.pull(
       target.table,
       target.columns.map((c) => `t.${c}`),
       merchantId,
@@ -95,31 +106,32 @@ export class SyncService {
     }
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.em.getKnex().transaction((trx) => this.applyAll(trx, merchantId, items));
+        return await this.repo.sqlTransaction((tx) => this.applyAll(tx, merchantId, items));
       } catch (error) {
         if (attempt >= MAX_ATTEMPTS || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
       }
     }
   }
 
-  private async applyAll(trx: Knex.Transaction, merchantId: string, items: PushItemInput[]): Promise<PushResultType> {
+  private async applyAll(tx: SyncRepository, merchantId: string, items: PushItemInput[]): Promise<PushResultType> {
     // One push per merchant at a time: duplicate batches (in any item order) and their stock updates never
     // wait on each other in a cycle; they run one after the other and the later one finds the receipts.
-    await trx.raw(`select pg_advisory_xact_lock(hashtextextended('catalog.push:' || ?, 0))`, [merchantId]);
+    await tx.lockPushes(merchantId);
     const accepted: string[] = [];
     const rejected: { outboxId: string; reason: string }[] = [];
     for (const item of items) {
       const outboxId = item.outboxId.toLowerCase();
       try {
-        await trx.transaction(async (savepoint) => {
-          const receipt = await savepoint.raw(
-            `insert into catalog.sync_receipts (outbox_id, merchant_id, entity_type, entity_id, op, received_at)
-             values (?, ?, ?, ?, ?, now()) on conflict (outbox_id) do nothing returning outbox_id`,
-            [outboxId, merchantId, item.entityType, item.entityId.toLowerCase(), item.op],
-          );
-          if (receipt.rows.length === 0) {
-            const first = await savepoint('catalog.sync_receipts').where({ outbox_id: outboxId }).first('merchant_id');
-            if (first?.merchant_id !== merchantId) throw new PushRejection('outbox_id already used');
+        await tx.sqlTransaction(async (savepoint) => {
+          const claimed = await savepoint.claimReceipt({
+            outboxId,
+            merchantId,
+            entityType: item.entityType,
+            entityId: item.entityId.toLowerCase(),
+            op: item.op,
+          });
+          if (!claimed) {
+            if ((await savepoint.receiptMerchant(outboxId)) !== merchantId) throw new PushRejection('outbox_id already used');
             return;
           }
           const apply = HANDLERS[item.entityType]?.[item.op];

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadInputError } from '@lib/errors/app-error';
-import { AccountSettings } from './account-settings.entity';
+import type { AccountSettings } from './account-settings.entity';
+import { AccountSettingsRepository } from './account-settings.repository';
 import type { AccountSettingsInput, AccountSettingsType } from './account-settings.type';
 
 export const APP_LANGUAGES = ['id', 'en'];
@@ -20,13 +21,17 @@ type Settings = Omit<AccountSettingsType, 'userId' | 'updatedAt'>;
 const FIELDS = Object.keys(DEFAULT_ACCOUNT_SETTINGS) as (keyof Settings)[];
 
 export class AccountSettingsService {
+  private readonly repo: AccountSettingsRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.repo = new AccountSettingsRepository(em);
+  }
 
   async of(userId: string): Promise<AccountSettingsType> {
-    const row = await this.em.findOne(AccountSettings, { userId });
+    const row = await this.repo.ofUser(userId);
     return row ? toType(row) : { userId, ...DEFAULT_ACCOUNT_SETTINGS, updatedAt: null };
   }
 
@@ -37,7 +42,7 @@ export class AccountSettingsService {
     const current = await this.of(userId);
     const next: Record<string, unknown> = { updatedAt: this.clock() };
     for (const field of FIELDS) next[field] = input[field] ?? current[field];
-    const row = await this.em.upsert(AccountSettings, { userId, ...next } as AccountSettings);
+    const row = await this.repo.upsert({ userId, ...next } as AccountSettings);
     return toType(row);
   }
 }

@@ -1,14 +1,17 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
 import type { DeviceInfo, DeviceService } from '../device/device.service';
+import { NotificationRepository } from '../notification/notification.repository';
 import type { NotificationService } from '../notification/notification.service';
 import type { OtpService } from '../otp/otp.service';
 import type { SessionGrant, SessionService } from '../session/session.service';
+import { UserRepository } from '../user/user.repository';
 import { OtpDeliveryFailedError } from './auth.errors';
+import { AuthRepository } from './auth.repository';
 
 export const VERIFICATION_CHANNEL = 'messaging';
 export const OTP_METHODS = ['messaging', 'whatsapp'] as const;
@@ -47,25 +50,29 @@ export interface ExternalLoginInput extends DeviceInput {
  * verification (OTP or external), never by resolve-phone or request-otp.
  */
 export class AuthService {
+  private readonly repo: AuthRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly otp: OtpService,
     private readonly sessions: SessionService,
     private readonly devices: DeviceService,
     private readonly notifications: NotificationService,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.repo = new AuthRepository(em);
+  }
 
   /** A trusted device of an existing user gets a session at once; anyone else must verify the phone. */
   async resolvePhone(input: { phone: string } & DeviceInput): Promise<PhoneResolution> {
     const phone = requirePhone(input.phone);
     const device = deviceOf(input);
-    const user = await this.userByPhone(this.em.getKnex(), phone);
+    const user = await this.repo.peer(UserRepository).rowByPhone(phone);
     if (!user) return { status: 'verification_required', phone, reason: 'new_user', verificationChannel: VERIFICATION_CHANNEL };
     if (device.deviceHash) {
-      const grant = await this.em.getKnex().transaction(async (trx) => {
-        if (!(await this.devices.seen(trx, user.id, device.deviceHash!))) return null;
-        return this.sessions.open(trx, user, device, 'trusted_device');
+      const grant = await this.repo.sqlTransaction(async (tx) => {
+        if (!(await this.devices.seen(tx, user.id, device.deviceHash!))) return null;
+        return this.sessions.open(tx, user, device, 'trusted_device');
       });
       if (grant) return { status: 'authenticated', phone, grant };
     }
@@ -97,10 +104,10 @@ export class AuthService {
     if (!UUID_PATTERN.test(input.requestId)) throw new BadInputError('request_id must be a UUID');
     const device = deviceOf(input);
     await this.otp.verify({ purpose: 'login', subject: phone, id: input.requestId, code: input.code });
-    const grant = await this.em.getKnex().transaction(async (trx) => {
-      const user = await this.upsertVerifiedUser(trx, phone);
-      await this.devices.trust(trx, user.id, device);
-      return this.sessions.open(trx, user, device, 'otp');
+    const grant = await this.repo.sqlTransaction(async (tx) => {
+      const user = await this.upsertVerifiedUser(tx, phone);
+      await this.devices.trust(tx, user.id, device);
+      return this.sessions.open(tx, user, device, 'otp');
     });
     await this.sendLoginAlert(grant, device, log);
     return grant;
@@ -115,11 +122,11 @@ export class AuthService {
       throw new BadInputError(`fallback_reason must be one of ${FALLBACK_REASONS.join(', ')}`);
     }
     const device = deviceOf(input);
-    return this.em.getKnex().transaction(async (trx) => {
-      const user = await this.upsertVerifiedUser(trx, phone);
-      await this.devices.trust(trx, user.id, device);
-      const grant = await this.sessions.open(trx, user, device, 'external');
-      await trx('merchant.external_verifications').insert({
+    return this.repo.sqlTransaction(async (tx) => {
+      const user = await this.upsertVerifiedUser(tx, phone);
+      await this.devices.trust(tx, user.id, device);
+      const grant = await this.sessions.open(tx, user, device, 'external');
+      await tx.insertExternalVerification({
         id: uuidv7(),
         user_id: user.id,
         session_id: grant.sessionId,
@@ -156,19 +163,14 @@ export class AuthService {
     if (!/^[0-9]{6}$/.test(code)) throw new BadInputError('code must be 6 digits');
     await this.otp.verify({ purpose: 'email', subject: userId, code, email });
     const now = this.clock();
-    await this.em.getKnex()('merchant.users').where({ id: userId }).update({ email, email_verified_at: now, updated_at: now });
+    await this.repo.peer(UserRepository).setVerifiedEmail(userId, email, now);
     return { userId, email, emailVerified: true };
   }
 
   private async sendLoginAlert(grant: SessionGrant, device: DeviceInfo, log: WarnLog): Promise<void> {
     try {
-      const others = await this.em
-        .getKnex()('merchant.push_tokens')
-        .where({ user_id: grant.userId })
-        .whereNull('invalidated_at')
-        .modify((q) => (device.deviceHash ? q.whereNot({ device_hash: device.deviceHash }) : q))
-        .count<{ count: string }[]>({ count: '*' });
-      if (Number(others[0].count) === 0) return;
+      const others = await this.repo.peer(NotificationRepository).countLiveTokensOf(grant.userId, device.deviceHash);
+      if (others === 0) return;
       const cancelToken = await this.sessions.cancelLink(grant.sessionId);
       await this.notifications.sendPushToUser(
         grant.userId,
@@ -190,19 +192,9 @@ export class AuthService {
     }
   }
 
-  private async userByPhone(db: Knex, phone: string): Promise<{ id: string; phone: string } | undefined> {
-    return db('merchant.users').where({ phone }).first<{ id: string; phone: string } | undefined>('id', 'phone');
-  }
-
-  /** The user of a phone that was just verified, created if absent (race-free: insert … on conflict). */
-  private async upsertVerifiedUser(db: Knex, phone: string): Promise<{ id: string; phone: string }> {
-    const now = this.clock();
-    const [user] = await db('merchant.users')
-      .insert({ id: uuidv7(), phone, phone_verified_at: now, created_at: now, updated_at: now })
-      .onConflict('phone')
-      .merge({ phone_verified_at: now, updated_at: now })
-      .returning<{ id: string; phone: string }[]>(['id', 'phone']);
-    return user;
+  /** The user of a phone that was just verified, created if absent (race-free: insert … on conflict), in `tx`. */
+  private async upsertVerifiedUser(tx: AuthRepository, phone: string): Promise<{ id: string; phone: string }> {
+    return tx.peer(UserRepository).upsertVerified(uuidv7(), phone, this.clock());
   }
 }
 

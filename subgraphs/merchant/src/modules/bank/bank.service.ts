@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { type SecretBox, newKeyId, newSecret } from '@lib/crypto/secret-box';
 import { BadInputError } from '@lib/errors/app-error';
-import { Bank, BankCredential, type BankTier, type CredentialPurpose } from './bank.entity';
+import type { Bank, BankTier, CredentialPurpose } from './bank.entity';
 import { BankCodeTakenError } from './bank.errors';
+import { BankRepository } from './bank.repository';
 import type { BankCredentialType, BankType } from './bank.type';
 
 export interface IssuedBank {
@@ -19,10 +20,14 @@ export interface IssuedBank {
 export const TIER_NUMBER: Record<BankTier, number> = { tier1: 1, external: 2 };
 
 export class BankService {
+  private readonly repo: BankRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.repo = new BankRepository(em);
+  }
 
   /**
    * Onboards a bank with one lookup key and one event key. The secrets are returned once, here, and
@@ -31,10 +36,10 @@ export class BankService {
   async create(input: { code: string; name: string; tier: BankTier }): Promise<IssuedBank> {
     if (!/^[A-Z0-9]{2,12}$/.test(input.code)) throw new BadInputError('bank code must be 2–12 uppercase letters or digits');
     if (!input.name.trim()) throw new BadInputError('bank name is required');
-    const bank = this.em.create(Bank, { code: input.code, name: input.name.trim(), tier: input.tier });
+    const bank = this.repo.create({ code: input.code, name: input.name.trim(), tier: input.tier });
     const issue = (purpose: CredentialPurpose) => {
       const secret = newSecret();
-      const credential = this.em.create(BankCredential, {
+      const credential = this.repo.createCredential({
         bank,
         purpose,
         keyId: newKeyId(purpose === 'lookup' ? 'lk' : 'ek'),
@@ -45,7 +50,7 @@ export class BankService {
     const lookup = issue('lookup');
     const event = issue('event');
     try {
-      await this.em.flush();
+      await this.repo.flush();
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw new BankCodeTakenError(input.code);
       throw error;
@@ -63,7 +68,7 @@ export class BankService {
 
   /** A credential with its secret opened, for signature verification by the REST adapters. */
   async credential(keyId: string): Promise<BankCredentialType | null> {
-    const credential = await this.em.findOne(BankCredential, { keyId }, { populate: ['bank'] });
+    const credential = await this.repo.credential(keyId);
     if (!credential) return null;
     return {
       keyId: credential.keyId,
@@ -75,11 +80,11 @@ export class BankService {
   }
 
   async list(): Promise<Bank[]> {
-    return this.em.find(Bank, {}, { orderBy: { code: 'asc' } });
+    return this.repo.all();
   }
 
   async findByCode(code: string): Promise<Bank | null> {
-    return this.em.findOne(Bank, { code });
+    return this.repo.byCode(code);
   }
 }
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadInputError } from '@lib/errors/app-error';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import type { MembershipService } from '../user/membership.service';
-import { Feedback } from './feedback.entity';
+import { FeedbackRepository } from './feedback.repository';
 import type { FeedbackType, SubmitFeedbackInput } from './feedback.type';
 
 /** Feedback bounds (core-api.md §8 leaves them open; docs/decisions/0020-input-bounds-where-specs-are-silent.md). The table checks them too. */
@@ -11,10 +11,14 @@ export const FEEDBACK_MAX_LABEL = 100;
 export const FEEDBACK_MAX_MESSAGE = 2000;
 
 export class FeedbackService {
+  private readonly repo: FeedbackRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly memberships: MembershipService,
-  ) {}
+  ) {
+    this.repo = new FeedbackRepository(em);
+  }
 
   async submit(userId: string, input: SubmitFeedbackInput): Promise<FeedbackType> {
     const categoryCode = input.categoryCode.trim();
@@ -36,7 +40,7 @@ export class FeedbackService {
       if (!contactPhone) throw new BadInputError('contact_phone must be an Indonesian phone number');
     }
     const membership = await this.memberships.currentOf(userId);
-    const feedback = this.em.create(Feedback, {
+    const feedback = this.repo.create({
       userId,
       merchantId: membership?.merchant.id ?? null,
       categoryCode,
@@ -47,7 +51,7 @@ export class FeedbackService {
       allowFollowUp: input.allowFollowUp,
       source: 'mobile_app',
     });
-    await this.em.flush();
+    await this.repo.flush();
     return {
       id: feedback.id,
       merchantId: feedback.merchantId ?? null,

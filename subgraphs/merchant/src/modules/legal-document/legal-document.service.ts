@@ -1,15 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { LegalDocument } from './legal-document.entity';
+import type { LegalDocument } from './legal-document.entity';
+import { LegalDocumentRepository } from './legal-document.repository';
 import { LegalDocumentNotFoundError } from './legal-document.errors';
 import { LEGAL_DOCUMENTS } from './legal-documents.data';
 import type { LegalDocumentType } from './legal-document.type';
 
 export class LegalDocumentService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: LegalDocumentRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new LegalDocumentRepository(em);
+  }
 
   /** The published document with this code; unknown codes are a not-found, not a validation error. */
   async published(code: string): Promise<LegalDocumentType> {
-    const document = await this.em.findOne(LegalDocument, { code, status: 'published' });
+    const document = await this.repo.published(code);
     if (!document) throw new LegalDocumentNotFoundError();
     return document;
   }
@@ -23,16 +28,16 @@ export class LegalDocumentService {
     let updated = 0;
     for (const seed of LEGAL_DOCUMENTS) {
       const content = { ...seed, publishedAt: new Date(seed.publishedAt) };
-      const existing = await this.em.findOne(LegalDocument, { code: seed.code });
+      const existing = await this.repo.byCode(seed.code);
       if (!existing) {
-        this.em.create(LegalDocument, { ...content, updatedAt: now });
+        this.repo.create({ ...content, updatedAt: now });
         inserted += 1;
       } else if (differs(existing, content)) {
-        this.em.assign(existing, { ...content, updatedAt: now });
+        this.repo.assign(existing, { ...content, updatedAt: now });
         updated += 1;
       }
     }
-    await this.em.flush();
+    await this.repo.flush();
     return { inserted, updated };
   }
 }

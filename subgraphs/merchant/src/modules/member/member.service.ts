@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Knex } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { type MemberRole, type MemberScope, outletInScope, roleOutranks } from '@lib/auth/user-scope';
 import { BadInputError, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderGroupedByKey } from '@lib/federation/loaders';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
-import { MERCHANT_ROLES, MerchantUser, type User } from '../user/user.entity';
+import { MERCHANT_ROLES, type MerchantUser, type User } from '../user/user.entity';
 import { MemberConflictError } from './member.errors';
+import { MemberRepository } from './member.repository';
 import type { AppUserType, InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './member.type';
 
 interface Assignment {
@@ -24,14 +24,12 @@ interface Assignment {
 export class MemberService {
   private readonly byMerchantId;
 
-  constructor(private readonly em: EntityManager) {
+  private readonly repo: MemberRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new MemberRepository(em);
     this.byMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) =>
-        this.em.find(
-          MerchantUser,
-          { merchant: { $in: merchantIds }, revokedAt: null },
-          { populate: ['user'], orderBy: { createdAt: 'asc', id: 'asc' } },
-        ),
+      (merchantIds: string[]) => this.repo.liveMembersOf(merchantIds),
       (row) => row.merchant.id,
     );
   }
@@ -48,25 +46,19 @@ export class MemberService {
     const assignment = validAssignment(input.role, input.outletIds, input.terminalId ?? null);
     assertMayAssign(actor, assignment);
     try {
-      return await this.em.getKnex().transaction(async (trx) => {
-        await trx.raw(`insert into merchant.users (id, phone, created_at, updated_at) values (?, ?, ?, ?) on conflict (phone) do nothing`, [
-          uuidv7(),
-          phone,
-          now,
-          now,
-        ]);
-        const [{ id: userId }] = (await trx('merchant.users').where({ phone }).select('id')) as { id: string }[];
+      return await this.repo.sqlTransaction(async (tx) => {
+        const userId = await tx.ensureUser(uuidv7(), phone, now);
         const id = uuidv7();
-        await trx('merchant.merchant_users').insert({
+        await tx.insertMember({
           id,
-          merchant_id: actor.merchantId,
-          user_id: userId,
+          merchantId: actor.merchantId,
+          userId,
           role: assignment.role,
-          outlet_ids: assignment.outletIds,
-          terminal_id: assignment.terminalId,
-          created_at: now,
+          outletIds: assignment.outletIds,
+          terminalId: assignment.terminalId,
+          createdAt: now,
         });
-        return memberRow(trx, id);
+        return memberOf(tx, id);
       });
     } catch (error) {
       if ((error as { code?: string }).code === '23505')
@@ -76,75 +68,53 @@ export class MemberService {
   }
 
   async update(actor: MemberScope, input: UpdateMemberInput): Promise<MerchantMemberType> {
-    return this.em.getKnex().transaction(async (trx) => {
-      const member = await lockedMember(trx, actor, input.memberId);
+    return this.repo.sqlTransaction(async (tx) => {
+      const member = await lockedMember(tx, actor, input.memberId);
       assertMayManage(actor, member);
       const terminalId = input.terminalId == null ? member.terminalId : input.terminalId === '' ? null : input.terminalId;
       const next = validAssignment(input.role ?? member.role, input.outletIds ?? member.outletIds, terminalId);
       assertMayAssign(actor, next);
-      if (member.role === 'owner' && next.role !== 'owner') await assertAnotherOwner(trx, actor.merchantId, member.id);
-      await trx('merchant.merchant_users')
-        .where({ id: member.id })
-        .update({ role: next.role, outlet_ids: next.outletIds, terminal_id: next.terminalId });
-      return memberRow(trx, member.id);
+      if (member.role === 'owner' && next.role !== 'owner') await assertAnotherOwner(tx, actor.merchantId, member.id);
+      await tx.updateAssignment(member.id, next);
+      return memberOf(tx, member.id);
     });
   }
 
   /** Ends a membership (kept as history with revoked_at); the person's user account stays. */
   async remove(actor: MemberScope, memberId: string, now = new Date()): Promise<MerchantMemberType> {
-    return this.em.getKnex().transaction(async (trx) => {
-      const member = await lockedMember(trx, actor, memberId);
+    return this.repo.sqlTransaction(async (tx) => {
+      const member = await lockedMember(tx, actor, memberId);
       assertMayManage(actor, member);
-      if (member.role === 'owner') await assertAnotherOwner(trx, actor.merchantId, member.id);
-      await trx('merchant.merchant_users').where({ id: member.id }).update({ revoked_at: now });
-      return memberRow(trx, member.id);
+      if (member.role === 'owner') await assertAnotherOwner(tx, actor.merchantId, member.id);
+      await tx.revoke(member.id, now);
+      return memberOf(tx, member.id);
     });
   }
 }
-
-type Trx = Knex.Transaction;
 
 /**
  * The live member of the actor's merchant. The merchant's live memberships are row-locked first, so concurrent
  * demotions or removals of owners are serialised and cannot leave the merchant without one.
  */
-async function lockedMember(trx: Trx, actor: MemberScope, memberId: string): Promise<Assignment & { id: string; role: MemberRole }> {
+async function lockedMember(
+  tx: MemberRepository,
+  actor: MemberScope,
+  memberId: string,
+): Promise<Assignment & { id: string; role: MemberRole }> {
   if (!UUID_PATTERN.test(memberId)) throw new NotFoundError('member');
-  const rows = (await trx.raw(
-    `select id, role, outlet_ids, terminal_id from merchant.merchant_users where merchant_id = ? and revoked_at is null order by id for update`,
-    [actor.merchantId],
-  )) as { rows: { id: string; role: MemberRole; outlet_ids: string[]; terminal_id: string | null }[] };
-  const row = rows.rows.find((r) => r.id === memberId.toLowerCase());
+  const rows = await tx.lockLiveMembersOf(actor.merchantId);
+  const row = rows.find((r) => r.id === memberId.toLowerCase());
   if (!row) throw new NotFoundError('member');
   return { id: row.id, role: row.role, outletIds: row.outlet_ids, terminalId: row.terminal_id };
 }
 
-async function assertAnotherOwner(trx: Trx, merchantId: string, exceptId: string): Promise<void> {
-  const [{ count }] = (await trx('merchant.merchant_users')
-    .where({ merchant_id: merchantId, role: 'owner' })
-    .whereNull('revoked_at')
-    .whereNot('id', exceptId)
-    .count({ count: '*' })) as { count: string }[];
-  if (Number(count) === 0) throw new MemberConflictError('last_owner', 'a merchant keeps at least one owner');
+async function assertAnotherOwner(tx: MemberRepository, merchantId: string, exceptId: string): Promise<void> {
+  if ((await tx.countOtherOwners(merchantId, exceptId)) === 0)
+    throw new MemberConflictError('last_owner', 'a merchant keeps at least one owner');
 }
 
-async function memberRow(trx: Trx, id: string): Promise<MerchantMemberType> {
-  const [row] = (await trx('merchant.merchant_users as mu')
-    .join('merchant.users as u', 'u.id', 'mu.user_id')
-    .where('mu.id', id)
-    .select(
-      'mu.id',
-      'mu.role',
-      'mu.outlet_ids',
-      'mu.terminal_id',
-      'mu.created_at',
-      'u.id as user_id',
-      'u.phone',
-      'u.full_name',
-      'u.display_name',
-      'u.email',
-      'u.email_verified_at',
-    )) as Record<string, any>[];
+async function memberOf(tx: MemberRepository, id: string): Promise<MerchantMemberType> {
+  const row = await tx.memberRow(id);
   return {
     id: row.id,
     role: row.role,

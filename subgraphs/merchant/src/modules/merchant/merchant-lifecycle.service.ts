@@ -1,12 +1,14 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '@lib/auth/principal';
 import { BadInputError, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { enqueueWebhook } from '../webhook/webhook-outbox';
 import type { WebhookChange, WebhookEvent } from '../webhook/webhook.entity';
-import { MERCHANT_STATUSES, Merchant, type MerchantStatus } from './merchant.entity';
+import { WebhookRepository } from '../webhook/webhook.repository';
+import { MERCHANT_STATUSES, type Merchant, type MerchantStatus } from './merchant.entity';
 import { InvalidTransitionError, MerchantDeletedError, MerchantWithoutBankError, NmidTakenError } from './merchant.errors';
+import { MerchantRepository } from './merchant.repository';
 
 export const NMID_PATTERN = /^ID[0-9]{10,15}$/;
 export const SUSPENSION_REASONS = ['kyc_expired', 'violation', 'operator_action', 'inactivity'] as const;
@@ -61,10 +63,14 @@ export interface ProfileChangeInput {
  * serialised, so the first activation is announced exactly once.
  */
 export class MerchantLifecycleService {
+  private readonly repo: MerchantRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.repo = new MerchantRepository(em);
+  }
 
   /**
    * draft/inactive → active (approval), active → suspended (reason one of SUSPENSION_REASONS),
@@ -74,7 +80,7 @@ export class MerchantLifecycleService {
     const target = input.targetStatus as MerchantStatus;
     if (!MERCHANT_STATUSES.includes(target)) throw new BadInputError(`targetStatus must be one of ${MERCHANT_STATUSES.join(', ')}`);
     const reason = reasonFor(target, input.reason);
-    return this.locked(input.merchantId, async (em, merchant, now) => {
+    return this.locked(input.merchantId, async (tx, merchant, now) => {
       const from = merchant.status;
       const transition = TRANSITIONS[from][target];
       if (!transition || (input.transitions && !input.transitions.includes(transition))) throw new InvalidTransitionError(from, target);
@@ -85,13 +91,13 @@ export class MerchantLifecycleService {
         merchant.reviewedByUserId = input.review.reviewedByUserId ?? merchant.reviewedByUserId ?? null;
       }
       const announcement = merchant.pspVisibleAt ? statusAnnouncement(transition, from, target, reason) : null;
-      return commitLifecycleChange(em, merchant, from, announcement, now);
+      return commitLifecycleChange(tx, merchant, from, announcement, now);
     });
   }
 
   /** KYC verified (idempotent). For a merchant its bank already sees, a changed KYC status is a profile update. */
   async verifyKyc(merchantId: string): Promise<LifecycleOutcome> {
-    return this.locked(merchantId, async (em, merchant, now) => {
+    return this.locked(merchantId, async (tx, merchant, now) => {
       if (merchant.status === 'deleted') throw new MerchantDeletedError();
       let announcement: Announcement | null = null;
       if (merchant.kycStatus !== 'verified') {
@@ -104,7 +110,7 @@ export class MerchantLifecycleService {
         merchant.kycStatus = 'verified';
         merchant.kycVerifiedAt = now;
       }
-      return commitLifecycleChange(em, merchant, merchant.status, announcement, now);
+      return commitLifecycleChange(tx, merchant, merchant.status, announcement, now);
     });
   }
 
@@ -117,7 +123,7 @@ export class MerchantLifecycleService {
     if (!NMID_PATTERN.test(nmid)) throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
     if (principal?.kind === 'bank' && principal.tier !== 1) throw new ForbiddenError('only the tier-1 PSP may record NMID assignments');
     try {
-      return await this.locked(merchantId, async (em, merchant, now) => {
+      return await this.locked(merchantId, async (tx, merchant, now) => {
         if (principal?.kind === 'bank' && merchant.bank?.id !== principal.bankId) throw new ForbiddenError("not this bank's merchant");
         if (merchant.status === 'deleted') throw new MerchantDeletedError();
         if (!merchant.bank) throw new MerchantWithoutBankError();
@@ -125,7 +131,7 @@ export class MerchantLifecycleService {
           merchant.primaryNmid = nmid;
           merchant.nmidAssignedAt = now;
         }
-        return commitLifecycleChange(em, merchant, merchant.status, null, now);
+        return commitLifecycleChange(tx, merchant, merchant.status, null, now);
       });
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException) throw new NmidTakenError(nmid);
@@ -157,7 +163,7 @@ export class MerchantLifecycleService {
       throw new BadInputError('postalCode must be 5 digits');
     }
     const reason = optionalText(input.reason) ?? 'profile_updated';
-    return this.locked(input.merchantId, async (em, merchant, now) => {
+    return this.locked(input.merchantId, async (tx, merchant, now) => {
       if (merchant.status === 'deleted') throw new MerchantDeletedError();
       const changed = wanted.filter(([field, value]) => PROFILE_FIELDS[field].get(merchant) !== value);
       const oldValues = Object.fromEntries(changed.map(([field]) => [field, PROFILE_FIELDS[field].get(merchant)]));
@@ -173,21 +179,20 @@ export class MerchantLifecycleService {
             : { field: changed.map(([field]) => field).join(','), old_value: oldValues, new_value: newValues, reason },
         };
       }
-      return commitLifecycleChange(em, merchant, merchant.status, announcement, now);
+      return commitLifecycleChange(tx, merchant, merchant.status, announcement, now);
     });
   }
 
   /** Runs `work` in a transaction holding the merchant's row lock (fresh from the database, bank loaded). */
   private async locked(
     merchantId: string,
-    work: (em: EntityManager, merchant: Merchant, now: Date) => Promise<LifecycleOutcome>,
+    work: (tx: MerchantRepository, merchant: Merchant, now: Date) => Promise<LifecycleOutcome>,
   ): Promise<LifecycleOutcome> {
     if (!UUID_PATTERN.test(merchantId)) throw new NotFoundError('merchant');
-    return this.em.transactional(async (em) => {
-      const merchant = await em.findOne(Merchant, { id: merchantId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    return this.repo.transactional(async (tx) => {
+      const merchant = await tx.lockById(merchantId);
       if (!merchant) throw new NotFoundError('merchant');
-      await em.populate(merchant, ['bank']);
-      return work(em as EntityManager, merchant, this.clock());
+      return work(tx, merchant, this.clock());
     });
   }
 }
@@ -201,12 +206,12 @@ export function completesFirstActivation(m: Merchant): boolean {
 }
 
 /**
- * Writes the change and its webhook (inside the caller's transaction): the first activation, when this
+ * Writes the change and its webhook (inside the caller's transaction, `tx`): the first activation, when this
  * change completes it, makes the merchant visible and is announced as merchant.activated; otherwise the
  * given announcement, if any. The merchant is flushed first, so the envelope carries the stored updated_at.
  */
 export async function commitLifecycleChange(
-  em: EntityManager,
+  tx: MerchantRepository,
   merchant: Merchant,
   previousStatus: MerchantStatus,
   announcement: Announcement | null,
@@ -220,11 +225,11 @@ export async function commitLifecycleChange(
       change: { field: 'status', old_value: 'inactive', new_value: 'active', reason: 'kyc_verified' },
     };
   }
-  await em.flush();
+  await tx.flush();
   if (!webhook) return { merchant, previousStatus, webhook: null };
-  const delivery = await enqueueWebhook(em, merchant, webhook.event, webhook.change, merchant.updatedAt);
+  const delivery = await enqueueWebhook(tx.peer(WebhookRepository), merchant, webhook.event, webhook.change, merchant.updatedAt);
   if (!delivery) return { merchant, previousStatus, webhook: null };
-  await em.flush();
+  await tx.flush();
   return { merchant, previousStatus, webhook: { eventId: delivery.id, event: delivery.event } };
 }
 

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type FilterQuery, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { banksOf } from '@lib/auth/bank-scope';
-import { columnsAs, withDates } from '@lib/db/plain-rows';
+import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
 import type { Principal } from '@lib/auth/principal';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
-import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
-import { Bank } from '../bank/bank.entity';
+import { BankRepository } from '../bank/bank.repository';
 import { NMID_PATTERN, commitLifecycleChange } from './merchant-lifecycle.service';
-import { Merchant } from './merchant.entity';
+import type { Merchant } from './merchant.entity';
 import { NmidTakenError } from './merchant.errors';
+import { type MerchantFields, MerchantRepository } from './merchant.repository';
 import type { MerchantPageType, MerchantType } from './merchant.type';
 
 export const MAX_PAGE = 500;
@@ -45,10 +45,13 @@ export class MerchantService {
   /** Batches every merchant lookup of a request (root fields and `_entities`) into one query. */
   private readonly byId;
 
-  constructor(private readonly em: EntityManager) {
+  private readonly repo: MerchantRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new MerchantRepository(em);
     // Read-only, and on every federated path (a bank batch resolves dozens at once): plain rows, no entities.
     this.byId = loaderByKey(
-      (ids: string[]) => this.merchantRows('m.id in (?)', [ids]),
+      (ids: string[]) => this.repo.rowsByIds(ids),
       (row) => row.id,
     );
   }
@@ -71,7 +74,7 @@ export class MerchantService {
   }
 
   async findByPrimaryNmid(nmid: string): Promise<MerchantType | null> {
-    const merchant = NMID_PATTERN.test(nmid) ? await this.em.findOne(Merchant, { primaryNmid: nmid }, { populate: ['bank'] }) : null;
+    const merchant = NMID_PATTERN.test(nmid) ? await this.repo.byPrimaryNmid(nmid) : null;
     return merchant && toMerchantType(merchant);
   }
 
@@ -80,26 +83,17 @@ export class MerchantService {
     if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_PAGE) {
       throw new BadInputError(`first must be between 1 and ${MAX_PAGE}`);
     }
-    const filters: [condition: string, value: unknown][] = [['m.bank_id = ?', bankId]];
-    if (filter.after) filters.push(['m.id > ?', decodeCursor(filter.after)]);
-    if (filter.updatedSince) filters.push(['m.updated_at >= ?', filter.updatedSince]);
-    if (filter.categoryCode) filters.push(['m.category_code = ?', filter.categoryCode]);
-    const where = `${filters.map(([condition]) => condition).join(' and ')} and m.status = 'active' and m.psp_visible_at is not null`;
-    const rows = await this.merchantRows(`${where} order by m.id asc limit ?`, [...filters.map(([, value]) => value), filter.first + 1]);
-    const page = rows.slice(0, filter.first);
-    const hasMore = rows.length > filter.first;
-    return { items: page.map(toMerchantType), hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1].id) : null };
-  }
-
-  /** Merchants as plain rows (no entities): the reads on every bank path, where dozens or hundreds come at once. */
-  private async merchantRows(where: string, params: unknown[]): Promise<MerchantRow[]> {
-    const rows = await this.em
-      .getConnection()
-      .execute<Record<string, unknown>[]>(
-        `select ${MERCHANT_ROW_COLUMNS}, b.code as "bankCode" from merchant.merchants m left join merchant.banks b on b.id = m.bank_id where ${where}`,
-        params,
-      );
-    return rows.map(merchantOfRow);
+    const rows = await this.repo.bankPage(
+      bankId,
+      {
+        afterId: filter.after ? decodeIdCursor(filter.after) : null,
+        updatedSince: filter.updatedSince ?? null,
+        categoryCode: filter.categoryCode ?? null,
+      },
+      filter.first + 1,
+    );
+    const { page, hasMore, nextCursor } = keysetPage(rows, filter.first, (row) => encodeIdCursor(row.id));
+    return { items: page.map(toMerchantType), hasMore, nextCursor };
   }
 
   /** Exact search among a bank's merchants (phone, npwp exact; email case-insensitive); all given criteria must match. */
@@ -108,13 +102,7 @@ export class MerchantService {
     criteria: { phone?: string | null; email?: string | null; npwp?: string | null },
   ): Promise<MerchantType[]> {
     if (!criteria.phone && !criteria.email && !criteria.npwp) throw new BadInputError('give at least one of phone, email, npwp');
-    const where: FilterQuery<Merchant> = { bank: bankId, pspVisibleAt: { $ne: null } };
-    if (criteria.phone) where.phone = criteria.phone;
-    if (criteria.npwp) where.npwp = criteria.npwp;
-    const qb = this.em.createQueryBuilder(Merchant, 'm').select('*').where(where).orderBy({ id: 'asc' }).limit(MAX_PAGE);
-    if (criteria.email) qb.andWhere('lower(m.email) = ?', [criteria.email.toLowerCase()]);
-    const rows = await qb.getResultList();
-    await this.em.populate(rows, ['bank']);
+    const rows = await this.repo.searchOfBank(bankId, criteria, MAX_PAGE);
     return rows.map(toMerchantType);
   }
 
@@ -126,31 +114,16 @@ export class MerchantService {
     if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_SEARCH_PAGE) {
       throw new BadInputError(`first must be between 1 and ${MAX_SEARCH_PAGE}`);
     }
-    const qb = this.em
-      .createQueryBuilder(Merchant, 'm')
-      .select('*')
-      .orderBy({ id: 'asc' })
-      .limit(filter.first + 1);
-    if (filter.status) qb.andWhere({ status: filter.status });
-    if (filter.after) qb.andWhere({ id: { $gt: decodeCursor(filter.after) } });
-    const query = filter.query?.trim();
-    if (query) {
-      const phone = toIndonesianE164(query);
-      const pattern = `%${query.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere({
-        $or: [
-          { merchantCode: query.toUpperCase() },
-          { primaryNmid: query.toUpperCase() },
-          ...(phone ? [{ phone }] : []),
-          { name: { $ilike: pattern } },
-        ],
-      });
-    }
-    const rows = await qb.getResultList();
-    await this.em.populate(rows, ['bank']);
-    const page = rows.slice(0, filter.first);
-    const hasMore = rows.length > filter.first;
-    return { items: page.map(toMerchantType), hasMore, nextCursor: hasMore ? encodeCursor(page[page.length - 1].id) : null };
+    const rows = await this.repo.search(
+      {
+        query: filter.query?.trim() || null,
+        status: filter.status ?? null,
+        afterId: filter.after ? decodeIdCursor(filter.after) : null,
+      },
+      filter.first + 1,
+    );
+    const { page, hasMore, nextCursor } = keysetPage(rows, filter.first, (row) => encodeIdCursor(row.id));
+    return { items: page.map(toMerchantType), hasMore, nextCursor };
   }
 
   /**
@@ -163,10 +136,10 @@ export class MerchantService {
     if (input.primaryNmid != null && !NMID_PATTERN.test(input.primaryNmid))
       throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
     try {
-      return await this.em.transactional(async (em) => {
-        const bank = await em.findOne(Bank, { code: input.bankCode });
+      return await this.repo.transactional(async (tx) => {
+        const bank = await tx.peer(BankRepository).byCode(input.bankCode);
         if (!bank) throw new BadInputError(`unknown bank ${input.bankCode}`);
-        const merchant = em.create(Merchant, {
+        const merchant = tx.create({
           ...(input.id ? { id: input.id } : {}),
           merchantCode: newMerchantCode(),
           name: input.name.trim(),
@@ -188,7 +161,7 @@ export class MerchantService {
           primaryNmid: input.primaryNmid ?? null,
           nmidAssignedAt: input.primaryNmid ? now : null,
         });
-        await commitLifecycleChange(em as EntityManager, merchant, 'draft', null, now);
+        await commitLifecycleChange(tx, merchant, 'draft', null, now);
         return merchant;
       });
     } catch (error) {
@@ -203,53 +176,6 @@ export function newMerchantCode(): string {
   const alphabet = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
   const bytes = randomBytes(10);
   return `MRC-${[...bytes].map((b) => alphabet[b % alphabet.length]).join('')}`;
-}
-
-function encodeCursor(id: string): string {
-  return Buffer.from(JSON.stringify({ v: 1, id })).toString('base64url');
-}
-
-function decodeCursor(cursor: string): string {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { v?: number; id?: string };
-    if (value.v === 1 && typeof value.id === 'string' && UUID_PATTERN.test(value.id)) return value.id;
-  } catch {
-    // fall through
-  }
-  throw new BadInputError('invalid cursor');
-}
-
-/** What toMerchantType reads, and what the bank scope needs, under the entity's property names. */
-const MERCHANT_ROW_FIELDS = [
-  'id',
-  'merchantCode',
-  'name',
-  'legalName',
-  'status',
-  'categoryCode',
-  'categoryName',
-  'phone',
-  'email',
-  'npwp',
-  'addressLine',
-  'addressCity',
-  'addressProvince',
-  'addressPostalCode',
-  'addressCountry',
-  'kycStatus',
-  'kycVerifiedAt',
-  'pspVisibleAt',
-  'createdAt',
-  'updatedAt',
-] as const;
-const MERCHANT_ROW_COLUMNS = `${columnsAs('m', MERCHANT_ROW_FIELDS)}, m.bank_id as "bankId"`;
-
-type MerchantFields = Pick<Merchant, Exclude<(typeof MERCHANT_ROW_FIELDS)[number], 'pspVisibleAt'>> & { bank?: { code: string } | null };
-type MerchantRow = MerchantFields & { pspVisibleAt: Date | null; bankId: string | null };
-
-function merchantOfRow(row: Record<string, unknown>): MerchantRow {
-  const merchant = withDates(row, ['kycVerifiedAt', 'pspVisibleAt', 'createdAt', 'updatedAt']) as MerchantRow;
-  return { ...merchant, bank: row.bankCode ? { code: row.bankCode as string } : null };
 }
 
 export function toMerchantType(m: MerchantFields): MerchantType {

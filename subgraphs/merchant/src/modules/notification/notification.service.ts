@@ -24,8 +24,10 @@ import type { Config } from '@lib/config/config';
 import { BadInputError } from '@lib/errors/app-error';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
+import { UserRepository } from '../user/user.repository';
 import { LOG_PROVIDER, type Providers, type SendOutcome, providersFor } from './notification-providers';
 import type { MessageStatus, NotificationChannel } from './notification.entity';
+import { NotificationRepository } from './notification.repository';
 
 /** Parameters never stored in clear by a real provider (nor in production). */
 export const SENSITIVE_PARAMETERS: Record<string, string[]> = {
@@ -71,13 +73,15 @@ interface Recorded {
 
 export class NotificationService {
   private readonly providers: Providers;
+  private readonly repo: NotificationRepository;
 
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly config: Config,
     private readonly clock: () => Date = () => new Date(),
   ) {
     this.providers = providersFor(config);
+    this.repo = new NotificationRepository(em);
   }
 
   async sendMessage(phone: string, template: string, parameters: Record<string, string>): Promise<MessageResult> {
@@ -124,14 +128,7 @@ export class NotificationService {
         .filter(([, v]) => v !== null && v !== undefined)
         .map(([k, v]) => [k, String(v)]),
     );
-    const knex = this.em.getKnex();
-    const query = knex('merchant.push_tokens as t')
-      .join('merchant.users as u', 'u.id', 't.user_id')
-      .where('t.user_id', userId)
-      .whereNull('t.invalidated_at')
-      .select<{ id: string; token: string; phone: string }[]>('t.id', 't.token', 'u.phone');
-    if (options.exceptDeviceHash) query.whereNot('t.device_hash', options.exceptDeviceHash);
-    const tokens = await query;
+    const tokens = await this.repo.liveTokensOf(userId, options.exceptDeviceHash);
     const provider = this.providers.push;
     const result: PushResult = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
     await Promise.all(
@@ -139,7 +136,7 @@ export class NotificationService {
         const outcome = await provider.send({ token: t.token, title, body, data });
         if (outcome.ok) result.sentCount += 1;
         else if (outcome.unregistered) {
-          await knex('merchant.push_tokens').where({ id: t.id }).whereNull('invalidated_at').update({ invalidated_at: this.clock() });
+          await this.repo.invalidateToken(t.id, this.clock());
           result.invalidatedCount += 1;
         } else result.failedCount += 1;
         await this.record({
@@ -166,24 +163,9 @@ export class NotificationService {
     if (!token || token.length > 4096) throw new BadInputError('push_token is required (at most 4096 characters)');
     const hash = deviceHash(requireDeviceId(input.deviceId));
     const now = this.clock();
-    await this.em.getKnex().transaction(async (trx) => {
-      await trx('merchant.push_tokens')
-        .where({ token })
-        .andWhere((q) => q.whereNot({ user_id: userId }).orWhereNot({ device_hash: hash }))
-        .delete();
-      await trx('merchant.push_tokens')
-        .insert({
-          id: uuidv7(),
-          user_id: userId,
-          device_hash: hash,
-          device_name: input.deviceName?.slice(0, 200) ?? null,
-          token,
-          created_at: now,
-          updated_at: now,
-        })
-        .onConflict(['user_id', 'device_hash'])
-        .merge({ token, device_name: input.deviceName?.slice(0, 200) ?? null, updated_at: now, invalidated_at: null });
-    });
+    await this.repo.sqlTransaction((tx) =>
+      tx.registerToken({ id: uuidv7(), userId, deviceHash: hash, deviceName: input.deviceName?.slice(0, 200) ?? null, token, now }),
+    );
   }
 
   /**
@@ -195,12 +177,13 @@ export class NotificationService {
     let changed = 0;
     for (const { messageId, status, at } of statuses) {
       if (!(status in STATUS_RANK)) continue;
-      const updated = await this.em
-        .getKnex()('merchant.notification_messages')
-        .where({ provider_message_id: messageId, channel: 'messaging' })
-        .whereNot('provider', LOG_PROVIDER)
-        .whereRaw(`(case status ${RANK_CASE} else 99 end) < ?`, [STATUS_RANK[status]])
-        .update({ status, status_at: at, error: status === 'failed' ? 'reported failed by the provider' : null });
+      const updated = await this.repo.advanceStatus(
+        messageId,
+        { status, at, error: status === 'failed' ? 'reported failed by the provider' : null },
+        RANK_CASE,
+        STATUS_RANK[status],
+        LOG_PROVIDER,
+      );
       changed += updated;
     }
     return changed;
@@ -208,18 +191,10 @@ export class NotificationService {
 
   /** The newest recorded messages (dev:outbox), optionally of one phone. */
   async outbox(filter: { phone?: string; limit?: number } = {}) {
-    const query = this.em
-      .getKnex()('merchant.notification_messages')
-      .orderBy([
-        { column: 'created_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(Math.min(Math.max(filter.limit ?? 50, 1), 500))
-      .select<
-        { channel: string; recipient: string; template: string; parameters: Record<string, unknown>; status: string; created_at: Date }[]
-      >('channel', 'recipient', 'template', 'parameters', 'status', 'created_at');
-    if (filter.phone) query.where({ phone: requirePhone(filter.phone) });
-    const rows = await query;
+    const rows = await this.repo.outbox({
+      phone: filter.phone ? requirePhone(filter.phone) : null,
+      limit: Math.min(Math.max(filter.limit ?? 50, 1), 500),
+    });
     return rows.map((r) => ({
       channel: r.channel,
       recipient: r.recipient,
@@ -241,34 +216,30 @@ export class NotificationService {
         : 'failed';
     const keepSecrets = message.provider === LOG_PROVIDER && !this.config.isProduction;
     const now = this.clock();
-    await this.em
-      .getKnex()('merchant.notification_messages')
-      .insert({
-        id: uuidv7(),
-        channel: message.channel,
-        provider: message.provider,
-        recipient: message.recipient,
-        phone: message.phone,
-        user_id: message.userId,
-        template: message.template,
-        parameters: JSON.stringify(keepSecrets ? message.parameters : redact(message.template, message.parameters)),
-        provider_message_id: outcome.ok ? outcome.messageId : null,
-        status,
-        error: outcome.ok ? null : outcome.error,
-        created_at: now,
-        status_at: now,
-      });
+    await this.repo.insertMessage({
+      id: uuidv7(),
+      channel: message.channel,
+      provider: message.provider,
+      recipient: message.recipient,
+      phone: message.phone,
+      user_id: message.userId,
+      template: message.template,
+      parameters: JSON.stringify(keepSecrets ? message.parameters : redact(message.template, message.parameters)),
+      provider_message_id: outcome.ok ? outcome.messageId : null,
+      status,
+      error: outcome.ok ? null : outcome.error,
+      created_at: now,
+      status_at: now,
+    });
     return { status, messageId: outcome.ok ? outcome.messageId : null };
   }
 
-  private async userIdOf(phone: string): Promise<string | null> {
-    const row = await this.em.getKnex()('merchant.users').where({ phone }).first<{ id: string } | undefined>('id');
-    return row?.id ?? null;
+  private userIdOf(phone: string): Promise<string | null> {
+    return this.repo.peer(UserRepository).idByPhone(phone);
   }
 
-  private async phoneOf(userId: string): Promise<string | null> {
-    const row = await this.em.getKnex()('merchant.users').where({ id: userId }).first<{ phone: string } | undefined>('phone');
-    return row?.phone ?? null;
+  private phoneOf(userId: string): Promise<string | null> {
+    return this.repo.peer(UserRepository).phoneOf(userId);
   }
 }
 

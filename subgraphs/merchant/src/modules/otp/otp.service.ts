@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { OTP_MAX_ATTEMPTS, OTP_RESEND_COOLDOWN_SECS, OTP_TTL_SECS, type OtpHasher, generateOtpCode } from './otp-code';
 import { InvalidOtpError, OtpAttemptsExceededError, OtpCooldownError, OtpExpiredError, OtpRateLimitedError } from './otp.errors';
+import { OtpRepository } from './otp.repository';
 
 export type OtpPurpose = 'login' | 'email';
 const HOUR_MS = 3600_000;
@@ -32,14 +33,6 @@ export interface VerifiedOtp {
   deviceHash: string | null;
 }
 
-interface Row {
-  id: string;
-  code_hash: string;
-  attempts: number;
-  email: string | null;
-  device_hash: string | null;
-}
-
 /**
  * One-time passwords in PostgreSQL (the OTP runtime store). Issuing is serialised per subject and per client
  * address (transaction-scoped advisory locks), so the cooldown and the hourly caps hold under concurrent
@@ -48,46 +41,43 @@ interface Row {
  * works once.
  */
 export class OtpService {
+  private readonly repo: OtpRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly hasher: OtpHasher,
     private readonly limits: { maxPerPhonePerHour: number; maxPerAddressPerHour: number },
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.repo = new OtpRepository(em);
+  }
+
+  /** The store answers (one round trip), else this throws. */
+  async ping(): Promise<void> {
+    await this.repo.ping();
+  }
 
   async issue(input: IssueInput): Promise<IssuedOtp> {
     const now = this.clock();
     const id = uuidv7();
     const code = generateOtpCode();
-    await this.em.getKnex().transaction(async (trx) => {
-      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`otp:${input.purpose}:${input.subject}`]);
-      if (input.clientAddress) await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`otp-address:${input.clientAddress}`]);
+    await this.repo.sqlTransaction(async (tx) => {
+      await tx.lock(`otp:${input.purpose}:${input.subject}`);
+      if (input.clientAddress) await tx.lock(`otp-address:${input.clientAddress}`);
       const hourAgo = new Date(now.getTime() - HOUR_MS);
-      const recent = await trx('merchant.otp_challenges')
-        .where({ purpose: input.purpose, subject: input.subject })
-        .andWhere('created_at', '>', hourAgo)
-        .orderBy('created_at', 'desc')
-        .select<{ created_at: Date }[]>('created_at');
+      const recent = await tx.recentOfSubject(input.purpose, input.subject, hourAgo);
       if (recent.length > 0) {
         const sinceLast = (now.getTime() - new Date(recent[0].created_at).getTime()) / 1000;
         if (sinceLast < OTP_RESEND_COOLDOWN_SECS) throw new OtpCooldownError(Math.max(1, Math.ceil(OTP_RESEND_COOLDOWN_SECS - sinceLast)));
       }
       if (recent.length >= this.limits.maxPerPhonePerHour) throw new OtpRateLimitedError(retryAfter(recent.at(-1)!.created_at, now));
       if (input.clientAddress) {
-        const byAddress = await trx('merchant.otp_challenges')
-          .where({ client_address: input.clientAddress })
-          .andWhere('created_at', '>', hourAgo)
-          .orderBy('created_at', 'asc')
-          .select<{ created_at: Date }[]>('created_at');
+        const byAddress = await tx.recentOfAddress(input.clientAddress, hourAgo);
         if (byAddress.length >= this.limits.maxPerAddressPerHour) throw new OtpRateLimitedError(retryAfter(byAddress[0].created_at, now));
       }
       // a new code invalidates every earlier live one of the subject
-      await trx('merchant.otp_challenges')
-        .where({ purpose: input.purpose, subject: input.subject })
-        .whereNull('consumed_at')
-        .whereNull('superseded_at')
-        .update({ superseded_at: now });
-      await trx('merchant.otp_challenges').insert({
+      await tx.supersedeLive(input.purpose, input.subject, now);
+      await tx.insert({
         id,
         purpose: input.purpose,
         subject: input.subject,
@@ -107,7 +97,7 @@ export class OtpService {
 
   /** Removes a challenge whose code could not be delivered, so it counts for neither cooldown nor caps. */
   async discard(id: string): Promise<void> {
-    await this.em.getKnex()('merchant.otp_challenges').where({ id }).delete();
+    await this.repo.delete(id);
   }
 
   /**
@@ -116,29 +106,14 @@ export class OtpService {
    * have been sent to that address (else it is a wrong try, and the code is not used up).
    */
   async verify(input: { purpose: OtpPurpose; subject: string; id?: string; code: string; email?: string }): Promise<VerifiedOtp> {
-    const knex = this.em.getKnex();
     const now = this.clock();
     const target = input.id
-      ? await knex('merchant.otp_challenges')
-          .where({ id: input.id, purpose: input.purpose, subject: input.subject })
-          .first<{ id: string } | undefined>('id')
-      : await knex('merchant.otp_challenges')
-          .where({ purpose: input.purpose, subject: input.subject })
-          .orderBy('created_at', 'desc')
-          .first<{ id: string } | undefined>('id');
+      ? await this.repo.idOf(input.id, input.purpose, input.subject)
+      : await this.repo.latestIdOf(input.purpose, input.subject);
     if (!target) throw new InvalidOtpError();
-    const [counted] = await knex('merchant.otp_challenges')
-      .where({ id: target.id })
-      .whereNull('consumed_at')
-      .whereNull('superseded_at')
-      .andWhere('expires_at', '>', now)
-      .andWhere('attempts', '<', OTP_MAX_ATTEMPTS)
-      .increment('attempts', 1)
-      .returning<Row[]>(['id', 'code_hash', 'attempts', 'email', 'device_hash']);
+    const counted = await this.repo.countTry(target.id, now, OTP_MAX_ATTEMPTS);
     if (!counted) {
-      const row = await knex('merchant.otp_challenges')
-        .where({ id: target.id })
-        .first<{ attempts: number; consumed_at: Date | null; superseded_at: Date | null }>();
+      const row = await this.repo.stateOf(target.id);
       if (row && row.attempts >= OTP_MAX_ATTEMPTS && !row.consumed_at && !row.superseded_at) throw new OtpAttemptsExceededError();
       throw new OtpExpiredError();
     }
@@ -148,7 +123,7 @@ export class OtpService {
       if (counted.attempts >= OTP_MAX_ATTEMPTS) throw new OtpAttemptsExceededError();
       throw new InvalidOtpError(OTP_MAX_ATTEMPTS - counted.attempts);
     }
-    const consumed = await knex('merchant.otp_challenges').where({ id: counted.id }).whereNull('consumed_at').update({ consumed_at: now });
+    const consumed = await this.repo.consume(counted.id, now);
     if (consumed !== 1) throw new OtpExpiredError();
     return { id: counted.id, email: counted.email, deviceHash: counted.device_hash };
   }

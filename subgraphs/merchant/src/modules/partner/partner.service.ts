@@ -3,17 +3,11 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { dummySecretHash, hashSecret, verifySecret } from '@lib/auth/secret-hash';
 import { type SecretBox, newKeyId, newSecret } from '@lib/crypto/secret-box';
 import { BadInputError, NotFoundError } from '@lib/errors/app-error';
-import { Merchant } from '../merchant/merchant.entity';
+import { MerchantRepository } from '../merchant/merchant.repository';
 import { toMerchantType } from '../merchant/merchant.service';
-import {
-  Partner,
-  PartnerCredential,
-  PartnerMerchantAccess,
-  type PartnerAccessType as AccessType,
-  type PartnerAuthMode,
-  type PartnerContract,
-} from './partner.entity';
+import type { PartnerAccessType as AccessType, PartnerAuthMode, PartnerContract, PartnerCredential } from './partner.entity';
 import { PartnerTakenError } from './partner.errors';
+import { PartnerRepository } from './partner.repository';
 import type { PartnerAccessType, PartnerConsentType, PartnerCredentialType, PartnerMerchantType, PartnerType } from './partner.type';
 import { loaderGroupedByKey } from '@lib/federation/loaders';
 
@@ -44,34 +38,19 @@ export class PartnerService {
   /** Credentials per partner (operators), batched over partners. */
   private readonly credentialsByPartnerId;
 
+  private readonly repo: PartnerRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly box: SecretBox,
   ) {
+    this.repo = new PartnerRepository(em);
     this.consentsByMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) =>
-        this.em
-          .getKnex()('merchant.partner_merchant_access as a')
-          .join('merchant.partners as p', 'p.id', 'a.partner_id')
-          .whereIn('a.merchant_id', merchantIds)
-          .where('a.access_type', 'consent')
-          .whereNull('a.revoked_at')
-          .orderBy([{ column: 'a.granted_at' }, { column: 'p.code' }])
-          .select<{ merchant_id: string; partner_code: string; partner_name: string; granted_at: Date | string }[]>(
-            'a.merchant_id',
-            'p.code as partner_code',
-            'p.name as partner_name',
-            'a.granted_at',
-          ),
+      (merchantIds: string[]) => this.repo.consentsOf(merchantIds),
       (row) => row.merchant_id,
     );
     this.credentialsByPartnerId = loaderGroupedByKey(
-      (partnerIds: string[]) =>
-        this.em.find(
-          PartnerCredential,
-          { partner: { $in: partnerIds } },
-          { populate: ['partner'], orderBy: { createdAt: 'asc', id: 'asc' } },
-        ),
+      (partnerIds: string[]) => this.repo.credentialsOf(partnerIds),
       (row) => row.partner.id,
     );
   }
@@ -88,7 +67,7 @@ export class PartnerService {
 
   /** Every partner, by code (operators). */
   async list(): Promise<PartnerType[]> {
-    const partners = await this.em.find(Partner, {}, { orderBy: { code: 'asc' } });
+    const partners = await this.repo.all();
     return partners.map((p) => ({ id: p.id, code: p.code, name: p.name, status: p.status }));
   }
 
@@ -104,9 +83,9 @@ export class PartnerService {
     if (!CODE.test(code)) throw new BadInputError('partner code must be 2–32 letters, digits, - or _');
     if (!REFERRAL_CODE.test(referralCode)) throw new BadInputError('referral code must be 3–32 letters, digits, - or _');
     if (!input.name.trim()) throw new BadInputError('partner name is required');
-    const partner = this.em.create(Partner, { ...(input.id ? { id: input.id } : {}), code, name: input.name.trim(), referralCode });
+    const partner = this.repo.create({ ...(input.id ? { id: input.id } : {}), code, name: input.name.trim(), referralCode });
     try {
-      await this.em.flush();
+      await this.repo.flush();
     } catch (error) {
       if (error instanceof UniqueConstraintViolationException)
         throw new PartnerTakenError(`partner code ${code} or referral code ${referralCode}`);
@@ -121,16 +100,7 @@ export class PartnerService {
    * has none live yet; idempotent. New merchants get theirs from a trigger on merchants.referral_code.
    */
   async materializeReferrals(partnerId: string): Promise<number> {
-    const result = await this.em.getKnex().raw(
-      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at)
-       select gen_random_uuid(), p.id, m.id, 'referral', now()
-         from merchant.partners p
-         join merchant.merchants m on upper(m.referral_code) = p.referral_code
-        where p.id = ?
-       on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
-      [partnerId],
-    );
-    return (result as { rowCount: number }).rowCount;
+    return this.repo.materializeReferrals(partnerId);
   }
 
   /** A new credential; its secret is returned once, here, and stored hashed (jwt) or sealed (hmac). */
@@ -142,10 +112,10 @@ export class PartnerService {
     const scopes = [...new Set(input.scopes.map((s) => s.trim()).filter(Boolean))];
     const unknown = scopes.filter((s) => !(PARTNER_SCOPES as readonly string[]).includes(s));
     if (unknown.length > 0) throw new BadInputError(`unknown scopes: ${unknown.join(', ')} (known: ${PARTNER_SCOPES.join(', ')})`);
-    const partner = await this.em.findOne(Partner, { code: input.partnerCode.trim().toUpperCase() });
+    const partner = await this.repo.byCode(input.partnerCode.trim().toUpperCase());
     if (!partner) throw new NotFoundError(`partner ${input.partnerCode}`);
     const secret = input.fixed?.secret ?? newSecret();
-    const credential = this.em.create(PartnerCredential, {
+    const credential = this.repo.createCredential({
       ...(input.fixed ? { id: input.fixed.id } : {}),
       partner,
       name,
@@ -158,7 +128,7 @@ export class PartnerService {
       outletsEnabled: input.outletsEnabled ?? false,
       rateLimitPerMinute: input.rateLimitPerMinute ?? 60,
     });
-    await this.em.flush();
+    await this.repo.flush();
     return {
       credential_key: credential.credentialKey,
       credential_secret: secret,
@@ -168,12 +138,12 @@ export class PartnerService {
   }
 
   async revokeCredential(credentialKey: string, now = new Date()) {
-    const credential = await this.em.findOne(PartnerCredential, { credentialKey });
+    const credential = await this.repo.byCredentialKey(credentialKey);
     if (!credential) throw new NotFoundError(`credential ${credentialKey}`);
     if (credential.status !== 'revoked') {
       credential.status = 'revoked';
       credential.revokedAt = now;
-      await this.em.flush();
+      await this.repo.flush();
     }
     return { credential_key: credential.credentialKey, status: credential.status, revoked_at: credential.revokedAt!.toISOString() };
   }
@@ -182,17 +152,8 @@ export class PartnerService {
   async grant(input: { partnerCode: string; merchantId: string; type: AccessType }, now = new Date()) {
     if (input.type !== 'consent' && input.type !== 'assignment') throw new BadInputError('type must be consent or assignment');
     const { partner, merchantId } = await this.partnerAndMerchant(input.partnerCode, input.merchantId);
-    await this.em.getKnex().raw(
-      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at) values (gen_random_uuid(), ?, ?, ?, ?)
-       on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
-      [partner.id, merchantId, input.type, now],
-    );
-    const live = await this.em.findOneOrFail(PartnerMerchantAccess, {
-      partnerId: partner.id,
-      merchantId,
-      accessType: input.type,
-      revokedAt: null,
-    });
+    await this.repo.insertGrant(partner.id, merchantId, input.type, now);
+    const live = await this.repo.liveGrant(partner.id, merchantId, input.type);
     return { partner_code: partner.code, merchant_id: merchantId, access_type: live.accessType, granted_at: live.grantedAt.toISOString() };
   }
 
@@ -201,11 +162,7 @@ export class PartnerService {
     if (!['referral', 'consent', 'assignment'].includes(input.type))
       throw new BadInputError('type must be referral, consent or assignment');
     const { partner, merchantId } = await this.partnerAndMerchant(input.partnerCode, input.merchantId);
-    const revoked = await this.em
-      .getKnex()('merchant.partner_merchant_access')
-      .where({ partner_id: partner.id, merchant_id: merchantId, access_type: input.type })
-      .whereNull('revoked_at')
-      .update({ revoked_at: now });
+    const revoked = await this.repo.revokeGrants(partner.id, merchantId, input.type, now);
     return { partner_code: partner.code, merchant_id: merchantId, access_type: input.type, revoked };
   }
 
@@ -214,8 +171,7 @@ export class PartnerService {
    * credential revoked or HMAC-mode, or the secret wrong: the answer's timing does not tell them apart.
    */
   async verifyCredential(credentialKey: string, credentialSecret: string): Promise<PartnerCredentialType | null> {
-    const credential =
-      credentialKey.length <= 64 ? await this.em.findOne(PartnerCredential, { credentialKey }, { populate: ['partner'] }) : null;
+    const credential = credentialKey.length <= 64 ? await this.repo.credentialWithPartner(credentialKey) : null;
     const usable = credential?.authMode === 'jwt' && credential.secretHash ? credential.secretHash : null;
     const matches = await verifySecret(credentialSecret, usable ?? (await dummySecretHash()));
     if (!credential || !usable || !matches || credential.status !== 'active' || credential.partner.status !== 'active') return null;
@@ -225,7 +181,7 @@ export class PartnerService {
   /** A credential with its HMAC secret opened (hmac mode), for the adapters' verification and status checks. */
   async credential(credentialKey: string): Promise<PartnerCredentialType | null> {
     if (credentialKey.length > 64) return null;
-    const credential = await this.em.findOne(PartnerCredential, { credentialKey }, { populate: ['partner'] });
+    const credential = await this.repo.credentialWithPartner(credentialKey);
     if (!credential) return null;
     return toCredentialType(credential, credential.secretSealed ? this.box.open(credential.secretSealed) : null);
   }
@@ -233,12 +189,7 @@ export class PartnerService {
   /** Why the merchant is in the (active) partner's scope, or null: the data-scope wall of the partner API. */
   async accessOf(partnerId: string, merchantId: string): Promise<PartnerAccessType | null> {
     if (!UUID.test(merchantId)) return null;
-    const rows = await this.em
-      .getKnex()('merchant.partner_merchant_access as a')
-      .join('merchant.partners as p', 'p.id', 'a.partner_id')
-      .where({ 'a.partner_id': partnerId, 'a.merchant_id': merchantId, 'p.status': 'active' })
-      .whereNull('a.revoked_at')
-      .select<{ access_type: AccessType; granted_at: Date | string }[]>('a.access_type', 'a.granted_at');
+    const rows = await this.repo.liveAccessOf(partnerId, merchantId);
     if (rows.length === 0) return null;
     rows.sort((a, b) => ACCESS_PRIORITY.indexOf(a.access_type) - ACCESS_PRIORITY.indexOf(b.access_type));
     return { merchantId, accessType: rows[0].access_type, grantedAt: new Date(rows[0].granted_at) };
@@ -261,38 +212,8 @@ export class PartnerService {
 
   /** Registrations under review (not yet merchants) submitted with the active partner's referral code. */
   private async referredRegistrationsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
-    const knex = this.em.getKnex();
-    const query = knex('merchant.merchant_registrations as r')
-      .join('merchant.partners as p', knex.raw('p.referral_code = upper(r.referral_code)'))
-      .where({ 'p.id': partnerId, 'p.status': 'active' })
-      .whereIn('r.status', ['pending', 'pending_review'])
-      .select<
-        {
-          id: string;
-          merchant_code: string;
-          merchant_name: string;
-          referral_code: string;
-          contact_phone: string;
-          contact_email: string | null;
-          created_at: Date | string;
-          updated_at: Date | string;
-        }[]
-      >(
-        'r.id',
-        'r.merchant_code',
-        'r.merchant_name',
-        'r.referral_code',
-        'r.contact_phone',
-        'r.contact_email',
-        'r.created_at',
-        'r.updated_at',
-      );
-    if (merchantIds)
-      query.whereIn(
-        'r.id',
-        merchantIds.filter((id) => UUID.test(id)),
-      );
-    return (await query).map((r) => ({
+    const rows = await this.repo.referredRegistrationsOf(partnerId, merchantIds && merchantIds.filter((id) => UUID.test(id)));
+    return rows.map((r) => ({
       merchantId: r.id,
       accessType: 'referral',
       grantedAt: new Date(r.created_at),
@@ -320,24 +241,7 @@ export class PartnerService {
   }
 
   private async grantedMerchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
-    const knex = this.em.getKnex();
-    const query = knex('merchant.partner_merchant_access as a')
-      .join('merchant.partners as p', 'p.id', 'a.partner_id')
-      .join('merchant.merchants as m', 'm.id', 'a.merchant_id')
-      .where({ 'a.partner_id': partnerId, 'p.status': 'active' })
-      .whereNull('a.revoked_at')
-      .whereNot('m.status', 'deleted')
-      .select<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]>(
-        'a.merchant_id',
-        'a.access_type',
-        'a.granted_at',
-      );
-    if (merchantIds)
-      query.whereIn(
-        'a.merchant_id',
-        merchantIds.filter((id) => UUID.test(id)),
-      );
-    const rows = await query;
+    const rows = await this.repo.grantedMerchantsOf(partnerId, merchantIds && merchantIds.filter((id) => UUID.test(id)));
     const best = new Map<string, (typeof rows)[number]>();
     for (const row of rows) {
       const current = best.get(row.merchant_id);
@@ -345,13 +249,9 @@ export class PartnerService {
         best.set(row.merchant_id, row);
     }
     if (best.size === 0) return [];
-    const merchants = await this.em.find(Merchant, { id: { $in: [...best.keys()] } });
+    const merchants = await this.repo.peer(MerchantRepository).byIds([...best.keys()]);
     const codes = [...new Set(merchants.map((m) => m.referralCode?.toUpperCase()).filter((c): c is string => !!c))];
-    const referrers = codes.length
-      ? ((await knex('merchant.partners')
-          .whereRaw('upper(referral_code) = any(?)', [codes])
-          .select(knex.raw('id, upper(referral_code) as code'))) as { id: string; code: string }[])
-      : [];
+    const referrers = codes.length ? await this.repo.referrersOf(codes) : [];
     const referrerOf = new Map(referrers.map((r) => [r.code, r.id]));
     return merchants.map((m) => {
       const access = best.get(m.id)!;
@@ -367,9 +267,10 @@ export class PartnerService {
   }
 
   private async partnerAndMerchant(partnerCode: string, merchantId: string) {
-    const partner = await this.em.findOne(Partner, { code: partnerCode.trim().toUpperCase() });
+    const partner = await this.repo.byCode(partnerCode.trim().toUpperCase());
     if (!partner) throw new NotFoundError(`partner ${partnerCode}`);
-    if (!UUID.test(merchantId) || !(await this.em.count(Merchant, { id: merchantId }))) throw new NotFoundError(`merchant ${merchantId}`);
+    if (!UUID.test(merchantId) || !(await this.repo.peer(MerchantRepository).exists(merchantId)))
+      throw new NotFoundError(`merchant ${merchantId}`);
     return { partner, merchantId };
   }
 }

@@ -1,19 +1,21 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadInputError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
-import { Bank } from '../bank/bank.entity';
+import { BankRepository } from '../bank/bank.repository';
 import { type MerchantLifecycleService, type Transition, commitLifecycleChange } from '../merchant/merchant-lifecycle.service';
-import { BUSINESS_ENTITY_TYPES, type BusinessEntityType, Merchant } from '../merchant/merchant.entity';
+import { BUSINESS_ENTITY_TYPES, type BusinessEntityType, type Merchant } from '../merchant/merchant.entity';
+import { MerchantRepository } from '../merchant/merchant.repository';
 import { newMerchantCode } from '../merchant/merchant.service';
-import { Partner } from '../partner/partner.entity';
-import { BusinessScale, BusinessType } from '../reference/business.entity';
+import { PartnerRepository } from '../partner/partner.repository';
+import { ReferenceRepository } from '../reference/reference.repository';
 import { EMAIL_PATTERN, merchantSnapshot, registrationSnapshot, toProfile } from '../user/profile.service';
 import type { UserProfileType } from '../user/profile.type';
-import { MerchantUser, User } from '../user/user.entity';
+import { UserRepository } from '../user/user.repository';
 import { deriveBusinessScale } from './business-scale';
-import { MerchantRegistration } from './registration.entity';
+import type { MerchantRegistration } from './registration.entity';
+import { RegistrationRepository } from './registration.repository';
 import { MerchantExistsError, RegistrationExistsError, RegistrationKeyError, RegistrationNotFoundError } from './registration.errors';
 import type { MerchantRegistrationDecisionInput, ReviewMerchantStatusInput, SubmitMerchantRegistrationInput } from './registration.input';
 import type { MerchantRegistrationRequestType, MerchantReviewResultType } from './registration.type';
@@ -32,10 +34,14 @@ export const STATUS_ENDPOINT_TRANSITIONS: readonly Transition[] = ['suspension',
  * and the internal status decisions on merchants, all in the merchant subgraph.
  */
 export class RegistrationService {
+  private readonly repo: RegistrationRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly lifecycle: MerchantLifecycleService,
-  ) {}
+  ) {
+    this.repo = new RegistrationRepository(em);
+  }
 
   /** Validates everything, derives type, scale and referral, and stores the request as `pending`. */
   async submit(userId: string, input: SubmitMerchantRegistrationInput): Promise<UserProfileType> {
@@ -60,14 +66,16 @@ export class RegistrationService {
     const postalCode = optionalText('postal_code', input.postalCode, 5);
     if (postalCode && !/^[0-9]{5}$/.test(postalCode)) throw new BadInputError('postal_code must be 5 digits');
 
-    const businessType = await this.em.findOne(BusinessType, { id: input.businessTypeId, isActive: true, qrisSupported: true });
+    const reference = this.repo.peer(ReferenceRepository);
+    const businessType = await reference.qrisBusinessType(input.businessTypeId);
     if (!businessType) throw new BadInputError('business_type_id is not an active business type that accepts QRIS');
-    const scale = deriveBusinessScale(await this.em.find(BusinessScale, {}), input.averageMonthlyRevenue, input.employeeCount);
+    const scale = deriveBusinessScale(await reference.allBusinessScales(), input.averageMonthlyRevenue, input.employeeCount);
     const referralCode = await this.activeReferralCode(input.referralCode);
 
-    const user = await this.em.findOne(User, { id: userId });
+    const users = this.repo.peer(UserRepository);
+    const user = await users.byId(userId);
     if (!user) throw new NotFoundError('user');
-    const merchants = await this.em.count(MerchantUser, { user: userId, revokedAt: null, merchant: { status: { $ne: 'deleted' } } });
+    const merchants = await users.countLiveMembershipsOf(userId);
     if (merchants > 0) throw new MerchantExistsError();
 
     const regionIds = Object.fromEntries(
@@ -85,7 +93,7 @@ export class RegistrationService {
         return text ? [[key, text]] : [];
       }),
     );
-    const registration = this.em.create(MerchantRegistration, {
+    const registration = this.repo.create({
       user,
       status: 'pending',
       merchantCode: newMerchantCode(),
@@ -116,7 +124,7 @@ export class RegistrationService {
       privacyPolicyAccepted: input.privacyPolicyAccepted,
     });
     try {
-      await this.em.flush();
+      await this.repo.flush();
     } catch (error) {
       // The partial unique index decides concurrent submissions: exactly one open request per user.
       if (error instanceof UniqueConstraintViolationException) throw new RegistrationExistsError();
@@ -129,11 +137,7 @@ export class RegistrationService {
   /** The operators' review queue: open requests, oldest first, optionally of one status. */
   async queue(status: 'pending' | 'pending_review' | null, first: number): Promise<MerchantRegistrationRequestType[]> {
     if (!Number.isInteger(first) || first < 1 || first > 200) throw new BadInputError('first must be between 1 and 200');
-    const rows = await this.em.find(MerchantRegistration, status ? { status } : { status: { $in: ['pending', 'pending_review'] } }, {
-      populate: ['user'],
-      orderBy: { createdAt: 'asc', id: 'asc' },
-      limit: first,
-    });
+    const rows = await this.repo.queue(status, first);
     return rows.map((r) => ({
       id: r.id,
       status: r.status,
@@ -154,13 +158,13 @@ export class RegistrationService {
   async review(input: MerchantRegistrationDecisionInput): Promise<MerchantReviewResultType> {
     const notes = optionalText('review_notes', input.reviewNotes, MAX_NOTES);
     const reviewer = optionalUuid('reviewed_by_user_id', input.reviewedByUserId);
-    return this.em.transactional(async (em) => {
-      const registration = await this.lockedRequest(em as EntityManager, input);
+    return this.repo.transactional(async (tx) => {
+      const registration = await this.lockedRequest(tx, input);
       if (!registration) throw new RegistrationNotFoundError();
       registration.status = 'pending_review';
       if (notes !== null) registration.reviewNotes = notes;
       if (reviewer !== null) registration.reviewedByUserId = reviewer;
-      await em.flush();
+      await tx.flush();
       return {
         id: registration.id,
         status: registration.status,
@@ -179,14 +183,14 @@ export class RegistrationService {
     const notes = optionalText('review_notes', input.reviewNotes, MAX_NOTES);
     const reviewer = optionalUuid('reviewed_by_user_id', input.reviewedByUserId);
     const bankCode = optionalText('bank_code', input.bankCode, 12)?.toUpperCase() ?? null;
-    return this.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
-      const registration = await this.lockedRequest(em, input);
-      if (!registration) return this.approvedBefore(em, input);
-      const bank = bankCode ? await em.findOne(Bank, { code: bankCode }) : null;
+    return this.repo.transactional(async (tx) => {
+      const registration = await this.lockedRequest(tx, input);
+      if (!registration) return this.approvedBefore(tx, input);
+      const bank = bankCode ? await tx.peer(BankRepository).byCode(bankCode) : null;
       if (bankCode && !bank) throw new BadInputError(`unknown bank_code ${bankCode}`);
       const now = new Date();
-      const merchant = em.create(Merchant, {
+      const merchants = tx.peer(MerchantRepository);
+      const merchant = merchants.create({
         id: registration.id,
         merchantCode: registration.merchantCode,
         name: registration.merchantName,
@@ -220,10 +224,10 @@ export class RegistrationService {
         reviewNotes: notes ?? registration.reviewNotes ?? null,
         reviewedByUserId: reviewer ?? registration.reviewedByUserId ?? null,
       });
-      em.create(MerchantUser, { merchant, user: registration.user, role: 'owner' });
-      em.remove(registration);
+      tx.peer(UserRepository).createMembership({ merchant, user: registration.user, role: 'owner' });
+      tx.remove(registration);
       // No NMID yet, so this is not the first activation: nothing goes to the bank until one is assigned.
-      await commitLifecycleChange(em, merchant, 'draft', null, now);
+      await commitLifecycleChange(merchants, merchant, 'draft', null, now);
       return { id: merchant.id, status: merchant.status, profile: toProfile(registration.user, merchantSnapshot(merchant)) };
     });
   }
@@ -249,39 +253,33 @@ export class RegistrationService {
   private async activeReferralCode(given: string | null | undefined): Promise<string | null> {
     const code = given?.trim().toUpperCase();
     if (!code || code.length > 32) return null;
-    const partner = await this.em.findOne(Partner, { referralCode: code, status: 'active' });
+    const partner = await this.repo.peer(PartnerRepository).activeByReferralCode(code);
     return partner ? partner.referralCode : null;
   }
 
   /** The open request by id, else by its user's phone, locked for this transaction. */
-  private async lockedRequest(em: EntityManager, input: MerchantRegistrationDecisionInput): Promise<MerchantRegistration | null> {
-    const where = await this.requestKey(em, input);
+  private async lockedRequest(tx: RegistrationRepository, input: MerchantRegistrationDecisionInput): Promise<MerchantRegistration | null> {
+    const where = await this.requestKey(tx, input);
     if (!where) return null;
-    const found = await em.findOne(MerchantRegistration, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (found) await em.populate(found, ['user']);
-    return found;
+    return tx.lock(where);
   }
 
-  private async requestKey(em: EntityManager, input: { requestId?: string | null; phone?: string | null }) {
+  private async requestKey(tx: RegistrationRepository, input: { requestId?: string | null; phone?: string | null }) {
     if (input.requestId) return UUID_PATTERN.test(input.requestId) ? { id: input.requestId } : null;
     if (!input.phone) throw new RegistrationKeyError();
     const phone = toIndonesianE164(input.phone);
     if (!phone) throw new BadInputError('phone must be an Indonesian phone number');
-    const user = await em.findOne(User, { phone });
+    const user = await tx.peer(UserRepository).byPhone(phone);
     return user ? { user: user.id } : null;
   }
 
-  private async approvedBefore(em: EntityManager, input: MerchantRegistrationDecisionInput): Promise<MerchantReviewResultType> {
+  private async approvedBefore(tx: RegistrationRepository, input: MerchantRegistrationDecisionInput): Promise<MerchantReviewResultType> {
     let merchant: Merchant | null = null;
     if (input.requestId) {
-      merchant = UUID_PATTERN.test(input.requestId) ? await em.findOne(Merchant, { id: input.requestId, reviewedAt: { $ne: null } }) : null;
+      merchant = UUID_PATTERN.test(input.requestId) ? await tx.peer(MerchantRepository).reviewedById(input.requestId) : null;
     } else if (input.phone) {
       const phone = toIndonesianE164(input.phone)!;
-      const owner = await em.findOne(
-        MerchantUser,
-        { user: { phone }, role: 'owner', revokedAt: null, merchant: { reviewedAt: { $ne: null } } },
-        { populate: ['merchant'], orderBy: { createdAt: 'desc' } },
-      );
+      const owner = await tx.peer(UserRepository).reviewedOwnedByPhone(phone);
       merchant = owner?.merchant ?? null;
     }
     if (!merchant) throw new RegistrationNotFoundError();
@@ -293,11 +291,7 @@ export class RegistrationService {
     if (!input.phone) throw new BadInputError('give merchant_id or phone');
     const phone = toIndonesianE164(input.phone);
     if (!phone) throw new BadInputError('phone must be an Indonesian phone number');
-    const owned = await this.em.find(
-      MerchantUser,
-      { user: { phone }, role: 'owner', revokedAt: null, merchant: { status: { $ne: 'deleted' } } },
-      { populate: ['merchant'], orderBy: { createdAt: 'desc' } },
-    );
+    const owned = await this.repo.peer(UserRepository).ownedByPhone(phone);
     const merchant = owned.find((m) => m.merchant.status === 'active')?.merchant ?? owned[0]?.merchant;
     if (!merchant) throw new NotFoundError('merchant');
     return merchant.id;
@@ -305,11 +299,7 @@ export class RegistrationService {
 
   /** The merchant's owner (the oldest live owner membership) with the merchant as snapshot; null without one. */
   private async ownerProfileOf(merchant: Merchant): Promise<UserProfileType | null> {
-    const owner = await this.em.findOne(
-      MerchantUser,
-      { merchant: merchant.id, role: 'owner', revokedAt: null },
-      { populate: ['user'], orderBy: { createdAt: 'asc' } },
-    );
+    const owner = await this.repo.peer(UserRepository).firstOwnerOf(merchant.id);
     return owner ? toProfile(owner.user, merchantSnapshot(merchant)) : null;
   }
 }

@@ -8,7 +8,7 @@ export class RuntimeResolver {
   @Authorized('service', 'internal', 'operator')
   @Query(() => OtpRuntimeStatusType)
   async otpRuntimeStatus(@Ctx() ctx: MerchantContext): Promise<OtpRuntimeStatusType> {
-    await ctx.em.getConnection().execute('select 1');
+    await ctx.services.otp.ping();
     return { store: 'postgresql', status: 'ok' };
   }
 }

@@ -1,9 +1,11 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
+import type { Repository } from '@lib/db/repository';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import type { DeviceInfo, DeviceService } from '../device/device.service';
 import { newOpaqueToken, opaqueTokenHash } from './session-token';
 import { InvalidCancelTokenError, InvalidRefreshTokenError, RefreshTokenReusedError } from './session.errors';
+import { SessionRepository } from './session.repository';
 
 /** A session lasts at most 90 days from login; each refresh token 30 days from its issue (never past the session). */
 export const SESSION_LIFETIME_SECS = 90 * 24 * 3600;
@@ -27,79 +29,61 @@ export interface SessionGrant {
  * family and every access token of it (userAuth checks the session).
  */
 export class SessionService {
+  private readonly repo: SessionRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly devices: DeviceService,
     private readonly clock: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.repo = new SessionRepository(em);
+  }
 
-  /** Opens a session with its first refresh token, inside the caller's transaction. */
-  async open(db: Knex, user: { id: string; phone: string }, device: DeviceInfo, method: AuthMethod): Promise<SessionGrant> {
+  /** Opens a session with its first refresh token, inside the caller's transaction (`tx`: any repository bound to it). */
+  async open(tx: Repository, user: { id: string; phone: string }, device: DeviceInfo, method: AuthMethod): Promise<SessionGrant> {
+    const sessions = tx.peer(SessionRepository);
     const now = this.clock();
     const sessionId = uuidv7();
-    await db('merchant.user_sessions').insert({
+    await sessions.insertSession({
       id: sessionId,
-      user_id: user.id,
-      device_hash: device.deviceHash,
-      platform_code: device.platformCode,
-      device_name: device.deviceName,
-      auth_method: method,
-      created_at: now,
-      expires_at: new Date(now.getTime() + SESSION_LIFETIME_SECS * 1000),
+      userId: user.id,
+      deviceHash: device.deviceHash,
+      platformCode: device.platformCode,
+      deviceName: device.deviceName,
+      authMethod: method,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_LIFETIME_SECS * 1000),
     });
-    const refreshToken = await this.issueRefreshToken(db, sessionId, new Date(now.getTime() + SESSION_LIFETIME_SECS * 1000));
+    const refreshToken = await this.issueRefreshToken(sessions, sessionId, new Date(now.getTime() + SESSION_LIFETIME_SECS * 1000));
     return { sessionId, userId: user.id, phone: user.phone, refreshToken };
   }
 
   async refresh(refreshToken: string): Promise<SessionGrant> {
-    const knex = this.em.getKnex();
     const now = this.clock();
     const hash = opaqueTokenHash(refreshToken);
-    const [used] = await knex('merchant.refresh_tokens')
-      .where({ token_hash: hash })
-      .whereNull('used_at')
-      .update({ used_at: now })
-      .returning<{ session_id: string; expires_at: Date }[]>(['session_id', 'expires_at']);
+    const used = await this.repo.useRefreshToken(hash, now);
     if (!used) {
-      const known = await knex('merchant.refresh_tokens')
-        .where({ token_hash: hash })
-        .first<{ session_id: string } | undefined>('session_id');
+      const known = await this.repo.refreshTokenSession(hash);
       if (!known) throw new InvalidRefreshTokenError();
       await this.revoke(known.session_id, 'refresh_token_reuse');
       throw new RefreshTokenReusedError();
     }
-    const session = await knex('merchant.user_sessions as s')
-      .join('merchant.users as u', 'u.id', 's.user_id')
-      .where('s.id', used.session_id)
-      .whereNull('s.revoked_at')
-      .andWhere('s.expires_at', '>', now)
-      .first<{ user_id: string; phone: string; expires_at: Date } | undefined>('s.user_id', 'u.phone', 's.expires_at');
+    const session = await this.repo.liveSession(used.session_id, now);
     if (!session || new Date(used.expires_at) <= now) throw new InvalidRefreshTokenError();
-    const next = await this.issueRefreshToken(knex, used.session_id, new Date(session.expires_at));
+    const next = await this.issueRefreshToken(this.repo, used.session_id, new Date(session.expires_at));
     return { sessionId: used.session_id, userId: session.user_id, phone: session.phone, refreshToken: next };
   }
 
   /** Ends a session (idempotent); its refresh tokens and access tokens stop working. */
-  async revoke(sessionId: string, reason: string, db: Knex = this.em.getKnex()): Promise<boolean> {
-    const updated = await db('merchant.user_sessions')
-      .where({ id: sessionId })
-      .whereNull('revoked_at')
-      .update({ revoked_at: this.clock(), revoke_reason: reason });
+  async revoke(sessionId: string, reason: string, tx: Repository = this.repo): Promise<boolean> {
+    const updated = await tx.peer(SessionRepository).revoke(sessionId, reason, this.clock());
     return updated > 0;
   }
 
   /** Whether a session is live (not revoked, not past its end), and whose it is. */
   async status(sessionId: string): Promise<{ id: string; userId: string; active: boolean } | null> {
     if (!UUID_PATTERN.test(sessionId)) return null;
-    const row = await this.em
-      .getKnex()('merchant.user_sessions')
-      .where({ id: sessionId })
-      .first<{ id: string; user_id: string; revoked_at: Date | null; expires_at: Date } | undefined>(
-        'id',
-        'user_id',
-        'revoked_at',
-        'expires_at',
-      );
+    const row = await this.repo.byId(sessionId);
     if (!row) return null;
     return { id: row.id, userId: row.user_id, active: !row.revoked_at && new Date(row.expires_at) > this.clock() };
   }
@@ -108,15 +92,13 @@ export class SessionService {
   async cancelLink(sessionId: string): Promise<string> {
     const now = this.clock();
     const { token, hash } = newOpaqueToken('dl');
-    await this.em
-      .getKnex()('merchant.login_cancellations')
-      .insert({
-        id: uuidv7(),
-        session_id: sessionId,
-        token_hash: hash,
-        created_at: now,
-        expires_at: new Date(now.getTime() + CANCEL_LINK_LIFETIME_SECS * 1000),
-      });
+    await this.repo.insertCancellation({
+      id: uuidv7(),
+      sessionId,
+      tokenHash: hash,
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CANCEL_LINK_LIFETIME_SECS * 1000),
+    });
     return token;
   }
 
@@ -124,33 +106,20 @@ export class SessionService {
   async cancelLogin(token: string): Promise<void> {
     if (!/^dl_[A-Za-z0-9_-]{43}$/.test(token)) throw new InvalidCancelTokenError();
     const now = this.clock();
-    await this.em.getKnex().transaction(async (trx) => {
-      const [link] = await trx('merchant.login_cancellations')
-        .where({ token_hash: opaqueTokenHash(token) })
-        .whereNull('used_at')
-        .andWhere('expires_at', '>', now)
-        .update({ used_at: now })
-        .returning<{ session_id: string }[]>(['session_id']);
+    await this.repo.sqlTransaction(async (tx) => {
+      const link = await tx.useCancellation(opaqueTokenHash(token), now);
       if (!link) throw new InvalidCancelTokenError();
-      const session = await trx('merchant.user_sessions')
-        .where({ id: link.session_id })
-        .first<{ user_id: string; device_hash: string | null }>('user_id', 'device_hash');
-      await this.revoke(link.session_id, 'cancelled_by_user', trx);
-      if (session?.device_hash) await this.devices.untrust(trx, session.user_id, session.device_hash);
+      const session = await tx.deviceOf(link.session_id);
+      await this.revoke(link.session_id, 'cancelled_by_user', tx);
+      if (session?.device_hash) await this.devices.untrust(tx, session.user_id, session.device_hash);
     });
   }
 
-  private async issueRefreshToken(db: Knex, sessionId: string, sessionEnd: Date): Promise<string> {
+  private async issueRefreshToken(sessions: SessionRepository, sessionId: string, sessionEnd: Date): Promise<string> {
     const now = this.clock();
     const { token, hash } = newOpaqueToken('rt');
     const expires = Math.min(now.getTime() + REFRESH_TOKEN_LIFETIME_SECS * 1000, sessionEnd.getTime());
-    await db('merchant.refresh_tokens').insert({
-      id: uuidv7(),
-      session_id: sessionId,
-      token_hash: hash,
-      created_at: now,
-      expires_at: new Date(expires),
-    });
+    await sessions.insertRefreshToken({ id: uuidv7(), sessionId, tokenHash: hash, createdAt: now, expiresAt: new Date(expires) });
     return token;
   }
 }

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { Merchant } from '../merchant/merchant.entity';
+import { MerchantRepository } from '../merchant/merchant.repository';
 import type { AccountSettingsService } from '../account-settings/account-settings.service';
 import type { NotificationService } from '../notification/notification.service';
-import { MerchantUser } from '../user/user.entity';
+import { UserRepository } from '../user/user.repository';
 import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType } from './transaction-alert.type';
 
 export const TRANSACTION_ALERT_TEMPLATE = 'merchant_transaction_alert';
@@ -16,16 +16,22 @@ export const TRANSACTION_ALERT_TEMPLATE = 'merchant_transaction_alert';
  * counted, never thrown: the gateway's callback has been processed whatever the delivery.
  */
 export class TransactionAlertService {
+  private readonly merchants: MerchantRepository;
+  private readonly users: UserRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly notifications: NotificationService,
     private readonly accountSettings: AccountSettingsService,
-  ) {}
+  ) {
+    this.merchants = new MerchantRepository(em);
+    this.users = new UserRepository(em);
+  }
 
   async notify(input: MerchantTransactionAlertInput): Promise<MerchantTransactionAlertResultType> {
-    const merchant = UUID_PATTERN.test(input.merchantId) ? await this.em.findOne(Merchant, { id: input.merchantId }) : null;
+    const merchant = UUID_PATTERN.test(input.merchantId) ? await this.merchants.byId(input.merchantId) : null;
     if (!merchant) throw new NotFoundError('merchant');
-    const owners = await this.em.find(MerchantUser, { merchant: merchant.id, role: 'owner', revokedAt: null }, { populate: ['user'] });
+    const owners = await this.users.ownersOf(merchant.id);
     const result = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
     if (owners.length === 0) return { status: 'no_recipient', ...result };
     const amount = String(input.grossAmount);

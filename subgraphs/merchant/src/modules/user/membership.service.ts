@@ -1,13 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { toMerchantType } from '../merchant/merchant.service';
 import type { MerchantMembershipType } from './membership.type';
-import { MerchantUser } from './user.entity';
+import type { MerchantUser, User } from './user.entity';
+import { UserRepository } from './user.repository';
 
 /** Order of preference when a user belongs to several merchants: the active one first, then the newest. */
 const STATUS_RANK: Record<string, number> = { active: 0, suspended: 1, inactive: 2, draft: 3 };
 
 export class MembershipService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: UserRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new UserRepository(em);
+  }
+
+  /** The user with this id. */
+  userOf(userId: string): Promise<User | null> {
+    return this.repo.byId(userId);
+  }
 
   /**
    * The merchant a user acts for: its live membership of a merchant that is not deleted, preferring an
@@ -21,11 +31,7 @@ export class MembershipService {
 
   /** The membership row behind currentOf, its merchant (and bank) loaded. */
   async currentRowOf(userId: string): Promise<MerchantUser | null> {
-    const rows = await this.em.find(
-      MerchantUser,
-      { user: userId, revokedAt: null, merchant: { status: { $ne: 'deleted' } } },
-      { populate: ['merchant', 'merchant.bank'], orderBy: { createdAt: 'desc' } },
-    );
+    const rows = await this.repo.liveMembershipsOf(userId);
     return rows.sort((a, b) => (STATUS_RANK[a.merchant.status] ?? 9) - (STATUS_RANK[b.merchant.status] ?? 9))[0] ?? null;
   }
 }

@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { BadInputError, NotFoundError } from '@lib/errors/app-error';
 import type { Merchant } from '../merchant/merchant.entity';
-import { MerchantRegistration } from '../registration/registration.entity';
+import type { MerchantRegistration } from '../registration/registration.entity';
+import { RegistrationRepository } from '../registration/registration.repository';
 import type { MembershipService } from './membership.service';
-import { User } from './user.entity';
+import type { User } from './user.entity';
+import { UserRepository } from './user.repository';
 import type { MerchantSnapshotType, UserProfileType } from './profile.type';
 import type { UpdateProfileInput } from './profile.input';
 
@@ -14,13 +16,17 @@ export const EMAIL_PATTERN = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]{2,}$/;
 
 /** A user's profile and the merchant snapshot of core-api.md §2 (GET/PUT /auth/profile). */
 export class ProfileService {
+  private readonly repo: UserRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly memberships: MembershipService,
-  ) {}
+  ) {
+    this.repo = new UserRepository(em);
+  }
 
   async profileOf(userId: string): Promise<UserProfileType> {
-    const user = await this.em.findOne(User, { id: userId });
+    const user = await this.repo.byId(userId);
     if (!user) throw new NotFoundError('user');
     return toProfile(user, await this.snapshotOf(userId));
   }
@@ -32,13 +38,13 @@ export class ProfileService {
   async snapshotOf(userId: string): Promise<MerchantSnapshotType | null> {
     const membership = await this.memberships.currentRowOf(userId);
     if (membership) return merchantSnapshot(membership.merchant);
-    const registration = await this.em.findOne(MerchantRegistration, { user: userId });
+    const registration = await this.repo.peer(RegistrationRepository).ofUser(userId);
     return registration ? registrationSnapshot(registration) : null;
   }
 
   /** Validates every given field before writing any; a changed email is no longer verified. */
   async update(userId: string, input: UpdateProfileInput): Promise<UserProfileType> {
-    const user = await this.em.findOne(User, { id: userId });
+    const user = await this.repo.byId(userId);
     if (!user) throw new NotFoundError('user');
     const text = (name: string, value: string | null | undefined, max: number, check?: (v: string) => string | null) => {
       if (value === undefined || value === null) return undefined;
@@ -69,7 +75,7 @@ export class ProfileService {
       user.email = email;
       user.emailVerifiedAt = null;
     }
-    await this.em.flush();
+    await this.repo.flush();
     return toProfile(user, await this.snapshotOf(userId));
   }
 }

@@ -3,7 +3,6 @@ import { ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { toAppUserType } from '../member/member.service';
 import { MerchantType } from '../merchant/merchant.type';
-import { User } from '../user/user.entity';
 import { ViewerType } from './viewer.type';
 
 /** The app's entry points. The merchant is the one the gateway put into the principal (viewerMembership). */
@@ -13,7 +12,7 @@ export class ViewerResolver {
   @Query(() => ViewerType)
   async viewer(@Ctx() ctx: MerchantContext): Promise<ViewerType> {
     if (ctx.principal.kind !== 'user') throw new ForbiddenError();
-    const user = await ctx.em.findOne(User, { id: ctx.principal.userId });
+    const user = await ctx.services.membership.userOf(ctx.principal.userId);
     if (!user) throw new NotFoundError('user');
     const membership = ctx.principal.merchantId ? await ctx.services.membership.currentOf(ctx.principal.userId) : null;
     return { user: toAppUserType(user), membership, merchant: membership?.merchant ?? null };

@@ -1,16 +1,15 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import type { Merchant, MerchantStatus } from '../merchant/merchant.entity';
-import {
-  type BankMerchantStatus,
-  BankWebhookEndpoint,
-  type EnvelopeMerchant,
-  type TerminatedEnvelopeMerchant,
-  type WebhookChange,
+import type {
+  BankMerchantStatus,
+  EnvelopeMerchant,
+  TerminatedEnvelopeMerchant,
+  WebhookChange,
   WebhookDelivery,
-  type WebhookEnvelope,
-  type WebhookEvent,
+  WebhookEnvelope,
+  WebhookEvent,
 } from './webhook.entity';
+import type { WebhookRepository } from './webhook.repository';
 
 /** Stored lifecycle → what a bank sees (DESIGN.md §9). */
 export const BANK_STATUS: Record<MerchantStatus, BankMerchantStatus> = {
@@ -22,12 +21,13 @@ export const BANK_STATUS: Record<MerchantStatus, BankMerchantStatus> = {
 };
 
 /**
- * Puts a lifecycle webhook for `merchant` into the outbox: persisted in `em`'s unit of work, so it commits
+ * Puts a lifecycle webhook for `merchant` into the outbox: persisted in the unit of work of `webhooks` (the
+ * caller's transaction, e.g. `tx.peer(WebhookRepository)`), so it commits
  * with the change it announces or not at all. Nothing when the merchant's bank has no webhook endpoint.
  * `merchant` must carry its bank and the state after the change (its updated_at included: flush first).
  */
 export async function enqueueWebhook(
-  em: EntityManager,
+  webhooks: WebhookRepository,
   merchant: Merchant,
   event: WebhookEvent,
   change: WebhookChange,
@@ -35,7 +35,7 @@ export async function enqueueWebhook(
 ): Promise<WebhookDelivery | null> {
   const bank = merchant.bank;
   if (!bank) return null;
-  const endpoint = await em.findOne(BankWebhookEndpoint, { bankId: bank.id });
+  const endpoint = await webhooks.endpointOf(bank.id);
   if (!endpoint) return null;
   const id = uuidv7();
   const payload: WebhookEnvelope = {
@@ -45,7 +45,7 @@ export async function enqueueWebhook(
     merchant: event === 'merchant.terminated' ? terminatedMerchantOf(merchant, bank.code) : envelopeMerchantOf(merchant, bank.code),
     change,
   };
-  return em.create(WebhookDelivery, {
+  return webhooks.createDelivery({
     id,
     bankId: bank.id,
     merchantId: merchant.id,

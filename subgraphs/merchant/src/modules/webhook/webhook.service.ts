@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type SecretBox, newSecret } from '@lib/crypto/secret-box';
 import { BadInputError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { Bank } from '../bank/bank.entity';
+import { BankRepository } from '../bank/bank.repository';
 import { DELIVERY_STATUSES, type DeliveryStatus } from './webhook.entity';
+import { type DeliveryRow, WebhookRepository } from './webhook.repository';
 
 export const MAX_DELIVERY_LIST = 500;
 
@@ -30,10 +31,14 @@ export interface InfoLog {
 
 /** Operator side of lifecycle webhooks: a bank's endpoint and secret, the outbox listing, redelivery. */
 export class WebhookService {
+  private readonly repo: WebhookRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly box: SecretBox,
-  ) {}
+  ) {
+    this.repo = new WebhookRepository(em);
+  }
 
   /**
    * Sets the bank's endpoint (one per bank) with a new signing secret, returned once and stored sealed.
@@ -44,16 +49,12 @@ export class WebhookService {
     url: string,
     options: { requireHttps: boolean },
   ): Promise<{ bank_code: string; url: string; webhook_secret: string }> {
-    const bank = await this.em.findOne(Bank, { code: bankCode });
+    const bank = await this.repo.peer(BankRepository).byCode(bankCode);
     if (!bank) throw new BadInputError(`unknown bank ${bankCode}`);
     const href = validEndpointUrl(url, options.requireHttps);
     const secret = newSecret();
     const now = new Date();
-    await this.em
-      .getKnex()('merchant.bank_webhook_endpoints')
-      .insert({ bank_id: bank.id, url: href, secret_sealed: this.box.seal(secret), created_at: now, updated_at: now })
-      .onConflict('bank_id')
-      .merge(['url', 'secret_sealed', 'updated_at']);
+    await this.repo.upsertEndpoint(bank.id, href, this.box.seal(secret), now);
     return { bank_code: bank.code, url: href, webhook_secret: secret };
   }
 
@@ -65,15 +66,7 @@ export class WebhookService {
     if (filter.status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(filter.status)) {
       throw new BadInputError(`status must be one of ${DELIVERY_STATUSES.join(', ')}`);
     }
-    const query = this.deliveries()
-      .orderBy([
-        { column: 'd.created_at', order: 'desc' },
-        { column: 'd.id', order: 'desc' },
-      ])
-      .limit(limit);
-    if (filter.status) query.where('d.status', filter.status);
-    if (filter.bankCode) query.where('b.code', filter.bankCode);
-    return ((await query) as RawDelivery[]).map(toView);
+    return (await this.repo.listDeliveries({ status: filter.status, bankCode: filter.bankCode, limit })).map(toView);
   }
 
   /**
@@ -82,50 +75,19 @@ export class WebhookService {
    */
   async redeliver(eventId: string, log?: InfoLog): Promise<DeliveryView> {
     if (!UUID_PATTERN.test(eventId)) throw new NotFoundError('delivery');
-    const knex = this.em.getKnex();
-    const updated = await knex('merchant.webhook_deliveries')
-      .where('id', eventId)
-      .update({ status: 'pending', next_attempt_at: knex.fn.now(), updated_at: knex.fn.now() });
+    const updated = await this.repo.requeue(eventId);
     if (updated === 0) throw new NotFoundError('delivery');
-    const [delivery] = ((await this.deliveries().where('d.id', eventId)) as RawDelivery[]).map(toView);
+    const delivery = toView((await this.repo.deliveryById(eventId))!);
     log?.info(
       { event_id: delivery.event_id, event: delivery.event, bank_code: delivery.bank_code, attempts: delivery.attempts },
       'webhook redelivery requested',
     );
     return delivery;
   }
-
-  private deliveries() {
-    return this.em
-      .getKnex()('merchant.webhook_deliveries as d')
-      .join('merchant.banks as b', 'b.id', 'd.bank_id')
-      .select(
-        'd.id as event_id',
-        'd.event',
-        'b.code as bank_code',
-        'd.merchant_id',
-        'd.status',
-        'd.attempts',
-        'd.next_attempt_at',
-        'd.last_status_code',
-        'd.last_error',
-        'd.created_at',
-        'd.delivered_at',
-        'd.updated_at',
-      );
-  }
 }
 
-type Timestamp = string | Date;
-type RawDelivery = Omit<DeliveryView, 'next_attempt_at' | 'created_at' | 'delivered_at' | 'updated_at'> & {
-  next_attempt_at: Timestamp;
-  created_at: Timestamp;
-  delivered_at: Timestamp | null;
-  updated_at: Timestamp;
-};
-
-function toView(row: RawDelivery): DeliveryView {
-  const iso = (value: Timestamp) => new Date(value).toISOString();
+function toView(row: DeliveryRow): DeliveryView {
+  const iso = (value: string | Date) => new Date(value).toISOString();
   return {
     ...row,
     next_attempt_at: iso(row.next_attempt_at),

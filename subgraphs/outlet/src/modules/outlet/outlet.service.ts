@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '@lib/auth/principal';
-import { columnsAs, withDates } from '@lib/db/plain-rows';
 import { ForbiddenError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import { DEFAULT_TERMINAL_MODEL, Terminal } from '../terminal/terminal.entity';
 import { NMID_STATUSES, type NmidStatus, Outlet } from './outlet.entity';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from './outlet.errors';
+import { type OutletRow, OutletRepository } from './outlet.repository';
 import type { AssignNmidInput, ChangeNmidStatusInput, OutletType } from './outlet.type';
 
 /** QRIS NMID: "ID" and 10 to 15 digits (the table checks it too). */
@@ -49,53 +49,40 @@ export interface NmidStatusChange {
 
 /**
  * Outlets and their NMIDs. Reads go through request-scoped DataLoaders (one statement per batch of keys); the
- * lookups by NMID and by merchant return plain rows (lib/db/plain-rows.ts), so writes load the entities they
+ * lookups by NMID and by merchant return plain rows (OutletRepository), so writes load the entities they
  * change themselves, and drop the cached lookups after flushing.
  */
 export class OutletService {
+  private readonly repo: OutletRepository;
   private readonly byId;
   private readonly byNmid;
   private readonly byMerchantId;
   private readonly defaultByMerchantId;
   private readonly nmidByMerchantId;
 
-  constructor(private readonly em: EntityManager) {
+  constructor(em: EntityManager) {
+    this.repo = new OutletRepository(em);
     this.byId = loaderByKey(
-      (ids: string[]) => this.em.find(Outlet, { id: { $in: ids }, deletedAt: null }),
+      (ids: string[]) => this.repo.liveByIds(ids),
       (row) => row.id,
     );
     // The two reads on every bank path (a bank batch resolves dozens of NMIDs at once): plain rows, no entities.
     this.byNmid = loaderByKey(
-      (nmids: string[]) => this.outletRows('o.nmid in (?) and o.deleted_at is null', [nmids]),
+      (nmids: string[]) => this.repo.liveRowsByNmids(nmids),
       (row) => row.nmid!,
     );
     this.byMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) =>
-        this.outletRows('o.merchant_id in (?) and o.deleted_at is null order by o.is_default desc, o.code asc', [merchantIds]),
+      (merchantIds: string[]) => this.repo.liveRowsOfMerchants(merchantIds),
       (row) => row.merchantId,
     );
     // The outlet that stands for the merchant: the live default one, else the oldest live one.
     this.defaultByMerchantId = loaderByKey(
-      async (merchantIds: string[]) => {
-        const rows = await this.em.getConnection().execute(
-          `select distinct on (merchant_id) * from outlet.outlets
-          where merchant_id in (?) and deleted_at is null
-          order by merchant_id, is_default desc, created_at asc, id asc`,
-          [merchantIds],
-        );
-        return rows.map((row: object) => this.em.map(Outlet, row));
-      },
+      (merchantIds: string[]) => this.repo.defaultsOf(merchantIds),
       (row) => row.merchantId,
     );
     // The same order restricted to outlets with an NMID: the default outlet's, else the oldest live outlet's.
     this.nmidByMerchantId = loaderByKey(
-      (merchantIds: string[]) =>
-        this.em.getConnection().execute<{ merchant_id: string; nmid: string }[]>(
-          `select distinct on (merchant_id) merchant_id, nmid from outlet.outlets
-            where merchant_id in (?) and deleted_at is null and nmid is not null
-            order by merchant_id, is_default desc, created_at asc, id asc`,
-          [merchantIds],
-        ),
+      (merchantIds: string[]) => this.repo.nmidsOf(merchantIds),
       (row) => row.merchant_id,
     );
   }
@@ -146,7 +133,7 @@ export class OutletService {
     const outlet = await this.liveOutletOf(input.merchantId, input.outletId ?? null);
     if (outlet.nmid !== nmid) {
       // Soft-deleted outlets keep their NMIDs (the unique index covers them), so they count as holders too.
-      if ((await this.em.count(Outlet, { nmid, id: { $ne: outlet.id } })) > 0) throw new OutletConflictError('nmid_taken');
+      if ((await this.repo.countNmidHolders(nmid, outlet.id)) > 0) throw new OutletConflictError('nmid_taken');
       outlet.nmid = nmid;
       outlet.nmidStatus = 'active';
       outlet.nmidAssignedAt = new Date();
@@ -166,7 +153,7 @@ export class OutletService {
     if (input.reason != null && input.reason.length > MAX_REASON_LENGTH) {
       throw new OutletInputError(`reason must be at most ${MAX_REASON_LENGTH} characters`);
     }
-    const outlet = NMID_PATTERN.test(input.nmid) ? await this.em.findOne(Outlet, { nmid: input.nmid, deletedAt: null }) : null;
+    const outlet = NMID_PATTERN.test(input.nmid) ? await this.repo.liveByNmid(input.nmid) : null;
     if (!outlet || !visibleTo(outlet, principal)) return null;
     const previousStatus = outlet.nmidStatus;
     outlet.nmidStatus = input.status as NmidStatus;
@@ -226,11 +213,7 @@ export class OutletService {
         : [],
     );
     try {
-      await this.em.transactional(async (em) => {
-        // Two flushes: terminals reference their outlets by a plain id, which orders nothing for the ORM.
-        await em.persist(rows).flush();
-        if (terminals.length > 0) await em.persist(terminals).flush();
-      });
+      await this.repo.insertWithTerminals(rows, terminals);
     } catch (error) {
       throw asConflict(error);
     }
@@ -260,19 +243,10 @@ export class OutletService {
     return created;
   }
 
-  private async outletRows(where: string, bindings: unknown[]): Promise<OutletRow[]> {
-    const rows = await this.em
-      .getConnection()
-      .execute<Record<string, unknown>[]>(`select ${OUTLET_ROW_COLUMNS} from outlet.outlets o where ${where}`, bindings);
-    return rows.map((row) => withDates(row, ['createdAt', 'updatedAt']) as OutletRow);
-  }
-
   private async liveOutletOf(merchantId: string, outletId: string | null): Promise<Outlet> {
     if (!UUID_PATTERN.test(merchantId) || (outletId !== null && !UUID_PATTERN.test(outletId))) throw new OutletNotFoundError();
     const outlet =
-      outletId === null
-        ? await this.defaultByMerchantId.load(merchantId)
-        : await this.em.findOne(Outlet, { id: outletId, merchantId, deletedAt: null });
+      outletId === null ? await this.defaultByMerchantId.load(merchantId) : await this.repo.liveOfMerchant(outletId, merchantId);
     if (!outlet) throw new OutletNotFoundError();
     return outlet;
   }
@@ -280,7 +254,7 @@ export class OutletService {
   /** Writes the request's changes (nothing when nothing changed); cached lookups by NMID or merchant may be stale after it. */
   private async flush(): Promise<void> {
     try {
-      await this.em.flush();
+      await this.repo.flush();
     } catch (error) {
       throw asConflict(error);
     } finally {
@@ -340,28 +314,6 @@ function requireDistinct(outlets: NewOutlet[], field: string, valueOf: (o: NewOu
 function visibleTo(outlet: OutletRow, principal: Principal): boolean {
   return principal.kind !== 'bank' || outlet.nmidBankCode === principal.bankCode;
 }
-
-/** What toOutletType reads, under the entity's property names (plain-row reads select exactly these). */
-const OUTLET_ROW_FIELDS = [
-  'id',
-  'code',
-  'name',
-  'nmid',
-  'nmidStatus',
-  'nmidBankCode',
-  'mid',
-  'addressLine',
-  'city',
-  'province',
-  'postalCode',
-  'phone',
-  'isDefault',
-  'merchantId',
-  'createdAt',
-  'updatedAt',
-] as const;
-const OUTLET_ROW_COLUMNS = columnsAs('o', OUTLET_ROW_FIELDS);
-type OutletRow = Pick<Outlet, (typeof OUTLET_ROW_FIELDS)[number]>;
 
 function toOutletType(outlet: OutletRow): OutletType {
   return {

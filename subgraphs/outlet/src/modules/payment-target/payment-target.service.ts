@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { Outlet } from '../outlet/outlet.entity';
+import { OutletRepository } from '../outlet/outlet.repository';
 import type { OutletService } from '../outlet/outlet.service';
-import { Terminal } from '../terminal/terminal.entity';
+import type { Terminal } from '../terminal/terminal.entity';
+import { TerminalRepository } from '../terminal/terminal.repository';
 import { toTerminalType } from '../terminal/terminal.service';
 import type { PaymentTargetType } from './payment-target.type';
 
@@ -13,16 +14,21 @@ import type { PaymentTargetType } from './payment-target.type';
  * merchant subgraph's primary NMID, is the caller's next step when nothing matches here.)
  */
 export class PaymentTargetService {
+  private readonly outletRepo: OutletRepository;
+  private readonly terminalRepo: TerminalRepository;
+
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly outlets: OutletService,
-  ) {}
+  ) {
+    this.outletRepo = new OutletRepository(em);
+    this.terminalRepo = new TerminalRepository(em);
+  }
 
   async resolve(merchantKey: string, terminalKey: string | null): Promise<PaymentTargetType | null> {
     const key = merchantKey.trim();
     if (!key) return null;
-    const outlet =
-      (await this.em.findOne(Outlet, { nmid: key, deletedAt: null })) ?? (await this.em.findOne(Outlet, { mid: key, deletedAt: null }));
+    const outlet = (await this.outletRepo.liveByNmid(key)) ?? (await this.outletRepo.liveByMid(key));
     let merchantId: string;
     let matchedBy: string;
     if (outlet) {
@@ -35,7 +41,7 @@ export class PaymentTargetService {
       return null;
     }
     const terminal = terminalKey?.trim() ? await this.terminalOf(merchantId, terminalKey.trim()) : null;
-    const terminalOutlet = terminal && !outlet ? await this.em.findOne(Outlet, { id: terminal.outletId }) : null;
+    const terminalOutlet = terminal && !outlet ? await this.outletRepo.byId(terminal.outletId) : null;
     const nmid = outlet?.nmid ?? terminalOutlet?.nmid ?? (await this.outlets.nmidOfMerchant(merchantId));
     return {
       merchant: { id: merchantId },
@@ -46,13 +52,7 @@ export class PaymentTargetService {
     };
   }
 
-  private async terminalOf(merchantId: string, key: string): Promise<Terminal | null> {
-    const rows = await this.em.getConnection().execute(
-      `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
-        where t.merchant_id = ? and (t.tid = ? or t.serial_number = ? or t.id::text = ?)
-        order by (t.tid = ?) desc, t.created_at asc limit 1`,
-      [merchantId, key, key, key.toLowerCase(), key],
-    );
-    return rows[0] ? this.em.map(Terminal, rows[0]) : null;
+  private terminalOf(merchantId: string, key: string): Promise<Terminal | null> {
+    return this.terminalRepo.liveOfMerchantByKey(merchantId, key);
   }
 }

@@ -1,48 +1,15 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime, pullSyncPage } from '@lib/db/sync-pull';
+import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime } from '@lib/db/sync-pull';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
 import { NMID_PATTERN } from '../outlet/outlet.service';
+import { type PosOutletRow, PosOutletRepository } from './pos-outlet.repository';
 import type { CreatePosOutletInput, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
 
 const MAX_TEXT = 200;
 const MAX_PAYLOAD = 1024;
 const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,30}$/;
-
-/** Columns a device receives (core-api.md §2 Outlet, plus deleted_at); bank-side fields stay out. */
-export const OUTLET_SYNC_COLUMNS = [
-  'id',
-  'merchant_id',
-  'code',
-  'name',
-  'address_line',
-  'city',
-  'province',
-  'phone',
-  'nmid',
-  'qris_static_payload',
-  'is_active',
-  'created_at',
-  'updated_at',
-  'deleted_at',
-].map((c) => `t.${c}`);
-
-interface OutletRow {
-  id: string;
-  merchant_id: string;
-  code: string;
-  name: string;
-  address_line: string | null;
-  city: string | null;
-  province: string | null;
-  phone: string | null;
-  nmid: string | null;
-  qris_static_payload: string | null;
-  is_active: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /**
  * The point-of-sale view of a merchant's outlets: the same rows banks and partners see. Every statement is
@@ -50,23 +17,19 @@ interface OutletRow {
  * (code_conflict, live outlets only) and NMIDs (nmid_taken, all outlets).
  */
 export class PosOutletService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: PosOutletRepository;
 
-  private get db(): Knex {
-    return this.em.getKnex();
+  constructor(em: EntityManager) {
+    this.repo = new PosOutletRepository(em);
   }
 
   async list(merchantId: string): Promise<PosOutletType[]> {
-    const rows = await this.db<OutletRow>('outlet.outlets')
-      .where({ merchant_id: merchantId, deleted_at: null })
-      .orderBy([{ column: 'is_default', order: 'desc' }, 'code']);
+    const rows = await this.repo.liveOf(merchantId);
     return rows.map(toPosOutlet);
   }
 
   async get(merchantId: string, id: string): Promise<PosOutletType> {
-    const row = UUID_PATTERN.test(id)
-      ? await this.db<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).first()
-      : undefined;
+    const row = UUID_PATTERN.test(id) ? await this.repo.liveById(merchantId, id) : undefined;
     if (!row) throw new OutletNotFoundError();
     return toPosOutlet(row);
   }
@@ -76,23 +39,21 @@ export class PosOutletService {
     const name = requireText('name', input.name, MAX_TEXT);
     const now = new Date();
     try {
-      const [row] = await this.db('outlet.outlets')
-        .insert({
-          id: uuidv7(),
-          merchant_id: merchantId,
-          code,
-          name,
-          address_line: optionalText('address_line', input.addressLine),
-          city: optionalText('city', input.city),
-          province: optionalText('province', input.province),
-          phone: optionalPhone(input.phone),
-          is_default: false,
-          is_active: true,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('*');
-      return toPosOutlet(row as OutletRow);
+      const row = await this.repo.insert({
+        id: uuidv7(),
+        merchant_id: merchantId,
+        code,
+        name,
+        address_line: optionalText('address_line', input.addressLine),
+        city: optionalText('city', input.city),
+        province: optionalText('province', input.province),
+        phone: optionalPhone(input.phone),
+        is_default: false,
+        is_active: true,
+        created_at: now,
+        updated_at: now,
+      });
+      return toPosOutlet(row);
     } catch (error) {
       throw posConflict(error);
     }
@@ -115,17 +76,13 @@ export class PosOutletService {
     if (input.nmid != null && !NMID_PATTERN.test(input.nmid)) throw new OutletInputError('nmid must be "ID" followed by 10 to 15 digits');
     if (!UUID_PATTERN.test(id)) throw new OutletNotFoundError();
     try {
-      return await this.db.transaction(async (trx) => {
-        const current = await trx<OutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).forUpdate().first();
+      return await this.repo.sqlTransaction(async (tx) => {
+        const current = await tx.lockLiveById(merchantId, id);
         if (!current) throw new OutletNotFoundError();
         // A new NMID is active from now, as when a bank assigns it (OutletService.assignNmid); the same one changes nothing.
         if (input.nmid != null && input.nmid !== current.nmid)
           Object.assign(changes, { nmid: input.nmid, nmid_status: 'active', nmid_assigned_at: new Date() });
-        const [row] = await trx('outlet.outlets')
-          .where({ id })
-          .update({ ...changes, updated_at: new Date() })
-          .returning('*');
-        return toPosOutlet(row as OutletRow);
+        return toPosOutlet(await tx.update(id, { ...changes, updated_at: new Date() }));
       });
     } catch (error) {
       throw posConflict(error);
@@ -134,11 +91,7 @@ export class PosOutletService {
 
   /** Soft delete: the row stays (NMIDs stay unique, devices learn of it by sync); the code becomes free. */
   async remove(merchantId: string, id: string): Promise<boolean> {
-    const count = UUID_PATTERN.test(id)
-      ? await this.db('outlet.outlets')
-          .where({ id, merchant_id: merchantId, deleted_at: null })
-          .update({ deleted_at: new Date(), updated_at: new Date() })
-      : 0;
+    const count = UUID_PATTERN.test(id) ? await this.repo.softDelete(merchantId, id) : 0;
     if (!count) throw new OutletNotFoundError();
     return true;
   }
@@ -146,7 +99,7 @@ export class PosOutletService {
   pull(merchantId: string, since: bigint, limit: number): Promise<SyncPage> {
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new OutletInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
     if (since < 0n) throw new OutletInputError('since must not be negative');
-    return pullSyncPage(this.db, 'outlet.outlets', OUTLET_SYNC_COLUMNS, merchantId, since, limit);
+    return this.repo.pull(merchantId, since, limit);
   }
 }
 
@@ -177,7 +130,7 @@ function optionalPhone(value: string | null | undefined): string | null {
   return phone;
 }
 
-function toPosOutlet(row: OutletRow): PosOutletType {
+function toPosOutlet(row: PosOutletRow): PosOutletType {
   return {
     id: row.id,
     merchantId: row.merchant_id,

@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loaderGroupedByKey } from '@lib/federation/loaders';
-import { PspPairing } from './psp-pairing.entity';
+import { PspPairingRepository } from './psp-pairing.repository';
 import type { PspPairingType } from './psp-pairing.type';
 
 export class PspPairingService {
   private readonly byMerchantId;
 
-  constructor(private readonly em: EntityManager) {
+  constructor(em: EntityManager) {
+    const repo = new PspPairingRepository(em);
     this.byMerchantId = loaderGroupedByKey(
-      (merchantIds: string[]) =>
-        this.em.find(PspPairing, { merchantId: { $in: merchantIds }, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (merchantIds: string[]) => repo.liveOfMerchants(merchantIds),
       (row) => row.merchantId,
     );
   }

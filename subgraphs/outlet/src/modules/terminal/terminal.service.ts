@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
-import { Terminal } from './terminal.entity';
+import type { Terminal } from './terminal.entity';
+import { TerminalRepository } from './terminal.repository';
 import type { TerminalType } from './terminal.type';
 
 /**
@@ -13,45 +14,25 @@ export class TerminalService {
   private readonly primaryByMerchantId;
   private readonly byMerchantId;
 
-  constructor(private readonly em: EntityManager) {
+  private readonly repo: TerminalRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new TerminalRepository(em);
     this.byId = loaderByKey(
-      async (ids: string[]) => {
-        const rows = await this.em.getConnection().execute(
-          `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
-          where t.id in (?)`,
-          [ids],
-        );
-        return rows.map((row: object) => this.em.map(Terminal, row));
-      },
+      (ids: string[]) => this.repo.liveByIds(ids),
       (row) => row.id,
     );
     this.byOutletId = loaderGroupedByKey(
-      (outletIds: string[]) => this.em.find(Terminal, { outletId: { $in: outletIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (outletIds: string[]) => this.repo.ofOutlets(outletIds),
       (row) => row.outletId,
     );
     this.byMerchantId = loaderGroupedByKey(
-      async (merchantIds: string[]) => {
-        const rows = await this.em.getConnection().execute(
-          `select t.* from outlet.terminals t join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
-          where t.merchant_id in (?) order by t.created_at asc, t.id asc`,
-          [merchantIds],
-        );
-        return rows.map((row: object) => this.em.map(Terminal, row));
-      },
+      (merchantIds: string[]) => this.repo.liveOfMerchants(merchantIds),
       (row) => row.merchantId,
     );
     // The merchant's primary terminal: the most recently seen one that is not inactive, of its live outlets.
     this.primaryByMerchantId = loaderByKey(
-      async (merchantIds: string[]) => {
-        const rows = await this.em.getConnection().execute(
-          `select distinct on (t.merchant_id) t.* from outlet.terminals t
-           join outlet.outlets o on o.id = t.outlet_id and o.deleted_at is null
-          where t.merchant_id in (?) and t.status <> 'inactive'
-          order by t.merchant_id, t.last_seen_at desc nulls last, t.created_at desc, t.id desc`,
-          [merchantIds],
-        );
-        return rows.map((row: object) => this.em.map(Terminal, row));
-      },
+      (merchantIds: string[]) => this.repo.primariesOf(merchantIds),
       (row) => row.merchantId,
     );
   }

@@ -5,8 +5,7 @@ import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';
-import { knexOf } from '@subgraphs/transaction/src/sql';
-import { mdrRateOf } from '../mdr/mdr';
+import { MdrRepository } from '../mdr/mdr.repository';
 import { TransactionService } from '../transaction/transaction.service';
 import { type BatchItem, PaymentEventService } from './payment-event.service';
 import type { PaymentEventInput, PaymentEventOutcome, PaymentTargetInput } from './payment-event.type';
@@ -78,7 +77,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
 
   describe('the MDR table', () => {
     it('gives each segment its rate by MCC, and the regular rate to any other MCC or none', async () => {
-      const db = knexOf(fork());
+      const mdr = new MdrRepository(fork());
       const cases: [string | null, string][] = [
         ['5814', '0.0070'],
         ['0000', '0.0070'],
@@ -98,7 +97,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         ['8398', '0.0000'],
         ['8661', '0.0000'],
       ];
-      for (const [mcc, rate] of cases) expect([mcc, await mdrRateOf(db, mcc)]).toEqual([mcc, rate]);
+      for (const [mcc, rate] of cases) expect([mcc, await mdr.rateOf(mcc)]).toEqual([mcc, rate]);
     });
 
     it('applies the rate of the merchant MCC to a success, rounded half up', async () => {

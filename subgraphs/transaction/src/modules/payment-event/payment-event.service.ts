@@ -1,12 +1,13 @@
-import type { EntityManager, Knex } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { BadInputError, isConnectionFailure } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { insertSkippingConflicts, knexOf, rowsOf } from '@subgraphs/transaction/src/sql';
-import { mdrFeeOf, mdrRateOf, mdrRatesOf } from '../mdr/mdr';
-import { TRANSACTION_COLUMNS, Transaction, type TransactionStatus } from '../transaction/transaction.entity';
-import { PaymentEvent } from './payment-event.entity';
+import { mdrFeeOf } from '../mdr/mdr';
+import { MdrRepository } from '../mdr/mdr.repository';
+import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
+import type { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
+import { type NewTransactionRow, PaymentEventRepository } from './payment-event.repository';
 import type { PaymentEventInput, PaymentEventOutcome, PaymentEventResult, PaymentTargetInput } from './payment-event.type';
 
 /** What an event type does; the nine types of psp-api.md §6. */
@@ -51,8 +52,6 @@ const MAX_ID_LENGTH = 128;
 const MAX_TEXT_LENGTH = 255;
 /** The most events one recordBatch call takes: the adapter's micro-batches stay well below it. */
 export const MAX_BATCH_SIZE = 500;
-const EVENT_KEY = ['bank_code', 'external_event_id'];
-const TRANSACTION_KEY = ['bank_code', 'transaction_code'];
 
 interface Outcome {
   status: 'success' | 'rejected';
@@ -98,23 +97,21 @@ const rejected = (errorCode: EventErrorCode, transactionId: string | null = null
  * applied in the same database transaction, so an event and its effect commit together or not at all.
  */
 export class PaymentEventService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: PaymentEventRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new PaymentEventRepository(em);
+  }
 
   /** Stores and applies one event of `bankCode` (the calling bank principal's, never the body's). */
   async record(input: PaymentEventInput, bankCode: string): Promise<PaymentEventResult> {
     const { event, apply } = draftOf(input, bankCode);
-    return this.em.transactional(async (em) => {
-      const db = knexOf(em);
-      const claimed = await db('transaction.payment_events').insert(eventRow(event)).onConflict(EVENT_KEY).ignore().returning('id');
-      if (claimed.length === 0) {
+    return this.repo.transactional(async (tx) => {
+      if (!(await tx.claim(event))) {
         // A replay (also one racing the first delivery: the insert waited for it to commit): the first answer.
-        const [first] = await rowsOf(db, 'select * from "transaction".payment_events where bank_code = ? and external_event_id = ?', [
-          bankCode,
-          input.externalEventId,
-        ]);
-        return resultOf(em.map(PaymentEvent, first), 'duplicate_skipped');
+        return resultOf(await tx.firstOf(bankCode, input.externalEventId), 'duplicate_skipped');
       }
-      if (apply) await settle(db, event, await this.apply(db, em, apply.kind, input, apply.target, bankCode, event));
+      if (apply) await settle(tx, event, await this.apply(tx, apply.kind, input, apply.target, bankCode, event));
       return resultOf(event);
     });
   }
@@ -145,7 +142,7 @@ export class PaymentEventService {
     if (drafts.length === 0) return outcomes;
 
     try {
-      const results = await this.em.transactional((em) => this.applyBatch(em, drafts));
+      const results = await this.repo.transactional((tx) => this.applyBatch(tx, drafts));
       drafts.forEach(({ index }, i) => (outcomes[index] = { result: results[i], inputError: null }));
     } catch (error) {
       // Without a database one item at a time fails just the same, only slower.
@@ -173,18 +170,17 @@ export class PaymentEventService {
   }
 
   /** recordBatch inside its transaction: the results of `drafts`, in their order. */
-  private async applyBatch(em: EntityManager, drafts: readonly BatchDraft[]): Promise<PaymentEventResult[]> {
-    const db = knexOf(em);
-    const stored = await claimEvents(db, drafts);
+  private async applyBatch(tx: PaymentEventRepository, drafts: readonly BatchDraft[]): Promise<PaymentEventResult[]> {
+    const stored = await claimEvents(tx, drafts);
     const recording = stored.filter((d) => d.records);
-    const created = await insertTransactions(db, recording);
+    const created = await insertTransactions(tx, recording);
 
     // Refunds and reversals in batch order, each seeing only the transactions of the events before it.
     for (const d of stored) {
       const { apply } = d;
       if (apply && (apply.kind === 'refund' || apply.kind === 'reversal')) {
         const unseen = recording.filter((c) => c.index > d.index && created.has(c.event.transactionId!)).map((c) => c.event.transactionId!);
-        await settle(db, d.event, await this.applyToOriginal(db, em, apply.kind, d.input, apply.target.merchantId, d.bankCode, unseen));
+        await settle(tx, d.event, await this.applyToOriginal(tx, apply.kind, d.input, apply.target.merchantId, d.bankCode, unseen));
       }
     }
 
@@ -194,9 +190,7 @@ export class PaymentEventService {
     if (replays.length > 0) {
       const keys = firstPer(replays, eventKeyOf).map(eventKeyOf);
       const firstOf = new Map<string, PaymentEvent>();
-      for (const row of await db('transaction.payment_events').whereIn(EVENT_KEY, keys)) {
-        firstOf.set(keyOf([row.bank_code, row.external_event_id]), em.map(PaymentEvent, row));
-      }
+      for (const event of await tx.byKeys(keys)) firstOf.set(keyOf([event.bankCode, event.externalEventId]), event);
       for (const d of replays) results.set(d, resultOf(firstOf.get(keyOf(eventKeyOf(d)))!, 'duplicate_skipped'));
     }
     return drafts.map((d) => results.get(d)!);
@@ -208,19 +202,13 @@ export class PaymentEventService {
    */
   async markApplied(eventId: string, bankCode: string): Promise<PaymentEventResult> {
     if (!UUID_PATTERN.test(eventId)) throw new PaymentEventNotFoundError();
-    const [row] = await rowsOf(
-      knexOf(this.em),
-      `update "transaction".payment_events set applied_at = case when applied then applied_at else now() end, applied = true
-        where id = ? and bank_code = ? returning *`,
-      [eventId, bankCode],
-    );
-    if (!row) throw new PaymentEventNotFoundError();
-    return resultOf(this.em.map(PaymentEvent, row));
+    const event = await this.repo.markApplied(eventId, bankCode);
+    if (!event) throw new PaymentEventNotFoundError();
+    return resultOf(event);
   }
 
   private async apply(
-    db: Knex,
-    em: EntityManager,
+    tx: PaymentEventRepository,
     kind: EventKind,
     input: PaymentEventInput,
     target: PaymentTargetInput,
@@ -230,11 +218,11 @@ export class PaymentEventService {
     const applied: Outcome = { status: 'success', flow: FLOW_OF_KIND[kind], errorCode: null, transactionId: event.transactionId ?? null };
     const status = RECORDED_STATUS[kind];
     if (status) {
-      const created = await this.insertTransaction(db, status, input, target, bankCode, event.transactionId!);
+      const created = await this.insertTransaction(tx, status, input, target, bankCode, event.transactionId!);
       // The code belongs to another event's transaction (a replay of this event never gets here): that one is not named.
       return created ? applied : rejected('duplicate_transaction_code');
     }
-    if (kind === 'refund' || kind === 'reversal') return this.applyToOriginal(db, em, kind, input, target.merchantId, bankCode);
+    if (kind === 'refund' || kind === 'reversal') return this.applyToOriginal(tx, kind, input, target.merchantId, bankCode);
     return applied; // nmid_status: stored only; the adapter applies it in the outlet subgraph, then markApplied
   }
 
@@ -243,21 +231,16 @@ export class PaymentEventService {
    * transaction_code already belongs to another transaction.
    */
   private async insertTransaction(
-    db: Knex,
+    tx: PaymentEventRepository,
     status: TransactionStatus,
     input: PaymentEventInput,
     target: PaymentTargetInput,
     bankCode: string,
     transactionId: string,
   ): Promise<boolean> {
-    const mdrRate = status === 'success' ? await mdrRateOf(db, target.categoryCode) : '0.0000';
-    const inserted = await db('transaction.transactions')
-      .insert(transactionRow(status, input, target, bankCode, transactionId, mdrRate, new Date()))
-      // The unique (bank_code, transaction_code) decides concurrent events with one code: one wins.
-      .onConflict(TRANSACTION_KEY)
-      .ignore()
-      .returning('id');
-    return inserted.length > 0;
+    const mdrRate = status === 'success' ? await tx.peer(MdrRepository).rateOf(target.categoryCode) : '0.0000';
+    // The unique (bank_code, transaction_code) decides concurrent events with one code: one wins.
+    return tx.insertTransaction(transactionRow(status, input, target, bankCode, transactionId, mdrRate, new Date()));
   }
 
   /**
@@ -270,15 +253,14 @@ export class PaymentEventService {
    * transactions a batch created for events after this one, which a call in turn would not find yet.
    */
   private async applyToOriginal(
-    db: Knex,
-    em: EntityManager,
+    tx: PaymentEventRepository,
     kind: 'refund' | 'reversal',
     input: PaymentEventInput,
     merchantId: string,
     bankCode: string,
     unseen: readonly string[] = [],
   ): Promise<Outcome> {
-    const original = await findOriginal(db, em, bankCode, merchantId, input, unseen);
+    const original = await findOriginal(tx, bankCode, merchantId, input, unseen);
     if (!original) return rejected('original_not_found');
     if (kind === 'refund') {
       // Only a success (possibly partly refunded) can be refunded; a refunded one has nothing left.
@@ -287,47 +269,32 @@ export class PaymentEventService {
       const left = original.grossAmount - original.refundedAmount;
       const amount = input.grossAmount ?? left;
       if (amount > left || left === 0) return rejected('refund_exceeds_original', original.id);
-      await rowsOf(
-        db,
-        `update "transaction".transactions
-            set refunded_amount = refunded_amount + ?,
-                status = case when refunded_amount + ? = gross_amount then 'refunded' else status end,
-                updated_at = now()
-          where id = ?`,
-        [amount, amount, original.id],
-      );
+      await tx.refund(original.id, amount);
     } else {
       // Only a success (possibly partly refunded) can be reversed: not a failed, cancelled, pending, refunded or reversed one.
       if (original.status !== 'success') return rejected('original_not_eligible', original.id);
-      await rowsOf(db, `update "transaction".transactions set status = 'reversed', updated_at = now() where id = ?`, [original.id]);
+      await tx.reverse(original.id);
     }
     return { status: 'success', flow: FLOW_OF_KIND[kind], errorCode: null, transactionId: original.id };
   }
 }
 
 async function findOriginal(
-  db: Knex,
-  em: EntityManager,
+  tx: PaymentEventRepository,
   bankCode: string,
   merchantId: string,
   input: PaymentEventInput,
   unseen: readonly string[],
 ): Promise<Transaction | null> {
-  const keys: [column: string, value: string | null | undefined][] = [
+  const keys: [column: 'transaction_code' | 'external_reference' | 'rrn', value: string | null | undefined][] = [
     ['transaction_code', input.transactionCode],
     ['external_reference', input.referenceNumber],
     ['rrn', input.rrn],
   ];
   for (const [column, value] of keys) {
     if (value == null) continue;
-    const [row] = await rowsOf(
-      db,
-      `select ${TRANSACTION_COLUMNS} from "transaction".transactions
-        where bank_code = ? and merchant_id = ? and ${column} = ?${unseen.length > 0 ? ' and id <> all(?)' : ''}
-        order by transaction_at, id limit 1 for update`,
-      unseen.length > 0 ? [bankCode, merchantId, value, unseen] : [bankCode, merchantId, value],
-    );
-    if (row) return em.map(Transaction, row);
+    const original = await tx.lockOriginal(bankCode, merchantId, column, value, unseen);
+    if (original) return original;
   }
   return null;
 }
@@ -365,18 +332,15 @@ function draftOf(input: PaymentEventInput, bankCode: string): Draft {
 }
 
 /** Writes what applying a stored event came to, when it is not the state it was stored in. */
-async function settle(db: Knex, event: PaymentEvent, outcome: Outcome): Promise<void> {
-  if (outcome.status !== event.status || outcome.transactionId !== event.transactionId) await writeOutcome(db, [event], outcome);
+async function settle(tx: PaymentEventRepository, event: PaymentEvent, outcome: Outcome): Promise<void> {
+  if (outcome.status !== event.status || outcome.transactionId !== event.transactionId) await writeOutcome(tx, [event], outcome);
 }
 
-async function writeOutcome(db: Knex, events: readonly PaymentEvent[], outcome: Outcome): Promise<void> {
-  await rowsOf(db, 'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = any(?)', [
-    outcome.status,
-    outcome.flow,
-    outcome.errorCode,
-    outcome.transactionId,
+async function writeOutcome(tx: PaymentEventRepository, events: readonly PaymentEvent[], outcome: Outcome): Promise<void> {
+  await tx.writeOutcome(
     events.map((event) => event.id),
-  ]);
+    outcome,
+  );
   for (const event of events) Object.assign(event, outcome);
 }
 
@@ -386,9 +350,9 @@ const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.external
  * Stores the first event of each (bank, external_event_id) of a batch, in key order, and returns the drafts
  * stored; any other is a replay (of an earlier delivery, or of an event earlier in the batch).
  */
-async function claimEvents<D extends Draft>(db: Knex, drafts: readonly D[]): Promise<D[]> {
-  const rows = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => eventRow(d.event));
-  const ids = new Set(await insertSkippingConflicts(db, '"transaction".payment_events', rows, EVENT_KEY));
+async function claimEvents<D extends Draft>(tx: PaymentEventRepository, drafts: readonly D[]): Promise<D[]> {
+  const events = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => d.event);
+  const ids = new Set(await tx.claimAll(events));
   return drafts.filter((d) => ids.has(d.event.id));
 }
 
@@ -398,25 +362,22 @@ async function claimEvents<D extends Draft>(db: Knex, drafts: readonly D[]): Pro
  * transaction did not insert: the code was taken before, or by an earlier event of the batch, which is the
  * only one of them that tries. Returns the ids of the transactions created.
  */
-async function insertTransactions(db: Knex, recording: readonly Draft[]): Promise<Set<string>> {
+async function insertTransactions(tx: PaymentEventRepository, recording: readonly Draft[]): Promise<Set<string>> {
   const codeOf = (d: Draft): [string, string] => [d.bankCode, d.input.transactionCode!];
   const candidates = firstPer(recording, codeOf);
   const successes = candidates.filter((d) => d.records === 'success');
-  const rates = await mdrRatesOf(
-    db,
-    successes.map((d) => d.apply!.target.categoryCode),
-  );
+  const rates = await tx.peer(MdrRepository).ratesOf(successes.map((d) => d.apply!.target.categoryCode));
   const now = new Date();
   const rows = sortedBy(candidates, codeOf).map((d) => {
     const mdrRate = d.records === 'success' ? rates.get(d.apply!.target.categoryCode ?? null)! : '0.0000';
     return transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, mdrRate, now);
   });
-  const created = new Set(await insertSkippingConflicts(db, '"transaction".transactions', rows, TRANSACTION_KEY));
+  const created = new Set(await tx.insertTransactions(rows));
 
   const losers = recording.filter((d) => !created.has(d.event.transactionId!));
   if (losers.length > 0)
     await writeOutcome(
-      db,
+      tx,
       losers.map((d) => d.event),
       rejected('duplicate_transaction_code'),
     );
@@ -493,29 +454,6 @@ function optionalText(field: string, value: string | null | undefined, max: numb
   if (value != null) requireText(field, value, max);
 }
 
-function eventRow(event: PaymentEvent): Record<string, unknown> {
-  return {
-    id: event.id,
-    bank_code: event.bankCode,
-    external_event_id: event.externalEventId,
-    event_type: event.eventType,
-    // The object itself: the driver sends it as JSON, and the batch insert's JSON array nests it as jsonb.
-    payload: event.payload,
-    nmid: event.nmid,
-    merchant_id: event.merchantId,
-    outlet_id: event.outletId,
-    multi_outlet: event.multiOutlet,
-    terminal_id: event.terminalId,
-    transaction_id: event.transactionId,
-    status: event.status,
-    flow: event.flow,
-    error_code: event.errorCode,
-    applied: event.applied,
-    applied_at: event.appliedAt,
-    received_at: event.receivedAt,
-  };
-}
-
 /**
  * A success, failed or cancelled transaction: a success pays the MDR of the merchant's MCC (`mdrRate`, round
  * half up); failed and cancelled ones carry no MDR (rate 0, fee 0). Fees the bank reports are kept as sent
@@ -529,7 +467,7 @@ function transactionRow(
   transactionId: string,
   mdrRate: string,
   now: Date,
-): Record<string, unknown> {
+): NewTransactionRow {
   const gross = input.grossAmount!;
   const mdrFee = mdrFeeOf(gross, mdrRate);
   return {

@@ -2,12 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { knexOf, rowsOf } from '@subgraphs/transaction/src/sql';
-import { Settlement } from './settlement.entity';
+import type { Settlement } from './settlement.entity';
+import { SettlementRepository } from './settlement.repository';
 import type { SettlementInput, SettlementResult } from './settlement.type';
 
-/** The zone of settlement business dates (psp-api.md: banks settle per Indonesian western-time day). */
-export const SETTLEMENT_TIME_ZONE = 'Asia/Jakarta';
 const MAX_ID_LENGTH = 128;
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 
@@ -17,7 +15,11 @@ const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
  * same database transaction, so the settlement and the transactions it settled commit together.
  */
 export class SettlementService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: SettlementRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new SettlementRepository(em);
+  }
 
   /**
    * Stores and reconciles one settlement of `bankCode` (the calling bank principal's). An unknown NMID (no
@@ -31,89 +33,36 @@ export class SettlementService {
     validateSettlement(input);
     const id = uuidv7();
     const outletId = input.outletId ?? null;
-    return this.em.transactional(async (em) => {
-      const db = knexOf(em);
-      const claimed = await db('transaction.settlements')
-        .insert({
-          id,
-          bank_code: bankCode,
-          external_event_id: input.externalEventId,
-          settlement_id: input.settlementId,
-          nmid: input.nmid,
-          merchant_id: input.merchantId ?? null,
-          outlet_id: outletId,
-          gross_amount: input.grossAmount,
-          mdr_total: input.mdrTotal,
-          net_amount: input.netAmount,
-          settlement_date: input.settlementDate,
-          completed_at: input.completedAt,
-          payload: JSON.stringify(input.payload),
-          status: outletId ? 'success' : 'rejected',
-          error_code: outletId ? null : 'unknown_nmid',
-          received_at: new Date(),
-        })
-        // No conflict target: either unique pair (or both) makes it a replay.
-        .onConflict()
-        .ignore()
-        .returning('id');
-      if (claimed.length === 0) {
+    return this.repo.transactional(async (tx) => {
+      const claimed = await tx.claim({
+        id,
+        bankCode,
+        externalEventId: input.externalEventId,
+        settlementId: input.settlementId,
+        nmid: input.nmid,
+        merchantId: input.merchantId ?? null,
+        outletId,
+        grossAmount: input.grossAmount,
+        mdrTotal: input.mdrTotal,
+        netAmount: input.netAmount,
+        settlementDate: input.settlementDate,
+        completedAt: input.completedAt,
+        payload: input.payload,
+        status: outletId ? 'success' : 'rejected',
+        errorCode: outletId ? null : 'unknown_nmid',
+        receivedAt: new Date(),
+      });
+      if (!claimed) {
         // The first settlement with this settlement_id or external_event_id (the insert waited for it to commit).
-        const [first] = await rowsOf(
-          db,
-          `select ${SETTLEMENT_COLUMNS} from "transaction".settlements
-            where bank_code = ? and (settlement_id = ? or external_event_id = ?) order by received_at, id limit 1`,
-          [bankCode, input.settlementId, input.externalEventId],
-        );
-        return resultOf(em.map(Settlement, first), 'duplicate_skipped');
+        return resultOf(await tx.firstOf(bankCode, input.settlementId, input.externalEventId), 'duplicate_skipped');
       }
-      if (!outletId) {
-        const [row] = await rowsOf(db, `select ${SETTLEMENT_COLUMNS} from "transaction".settlements where id = ?`, [id]);
-        return resultOf(em.map(Settlement, row));
-      }
-      // The Jakarta day as UTC bounds, by PostgreSQL's time-zone database: [midnight, next midnight).
-      // Concurrent settlements of the same day each re-check settlement_status on the locked rows: one wins each.
-      const [row] = await rowsOf(
-        db,
-        `with settled as (
-           update "transaction".transactions
-              set settlement_status = 'settled', settled_at = ?, settlement_ref = ?, updated_at = now()
-            where bank_code = ? and status = 'success' and settlement_status = 'unsettled'
-              and (outlet_id = ? or nmid = ?)
-              and transaction_at >= (?::date)::timestamp at time zone '${SETTLEMENT_TIME_ZONE}'
-              and transaction_at < (?::date + 1)::timestamp at time zone '${SETTLEMENT_TIME_ZONE}'
-           returning gross_amount
-         )
-         update "transaction".settlements
-            set matched_count = (select count(*) from settled), matched_amount = (select coalesce(sum(gross_amount), 0) from settled)
-          where id = ?
-         returning ${SETTLEMENT_COLUMNS}`,
-        [input.completedAt, id, bankCode, outletId, input.nmid, input.settlementDate, input.settlementDate, id],
+      if (!outletId) return resultOf(await tx.byId(id));
+      return resultOf(
+        await tx.settle(id, { bankCode, outletId, nmid: input.nmid, settlementDate: input.settlementDate, completedAt: input.completedAt }),
       );
-      return resultOf(em.map(Settlement, row));
     });
   }
 }
-
-const SETTLEMENT_COLUMNS = [
-  'id',
-  'bank_code',
-  'external_event_id',
-  'settlement_id',
-  'nmid',
-  'merchant_id',
-  'outlet_id',
-  'gross_amount',
-  'mdr_total',
-  'net_amount',
-  `to_char(settlement_date, 'YYYY-MM-DD') as settlement_date`,
-  'completed_at',
-  'payload',
-  'status',
-  'error_code',
-  'matched_count',
-  'matched_amount',
-  'received_at',
-].join(', ');
 
 /** Amounts that do not add up, or malformed ids or dates: BAD_USER_INPUT, nothing stored (the adapter checks them too). */
 function validateSettlement(input: SettlementInput): void {

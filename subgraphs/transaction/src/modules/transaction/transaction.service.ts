@@ -1,25 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
-import { TRANSACTION_COLUMNS, Transaction } from './transaction.entity';
+import type { Transaction } from './transaction.entity';
+import { type TransactionFilter, type TransactionRow, TransactionRepository } from './transaction.repository';
 import type { TransactionType } from './transaction.type';
 
 export const MAX_LATEST = 100;
 /** Hard cap of merchantTransactions (partner-api.md §8: Contract B maximum 500). */
 export const MAX_WINDOW_ITEMS = 500;
-
-export interface TransactionFilter {
-  /** Inclusive lower bound of transaction_at. */
-  from?: Date | null;
-  /** Inclusive upper bound of transaction_at. */
-  to?: Date | null;
-  /** Exclusive upper bound of transaction_at. */
-  before?: Date | null;
-  /** Stored statuses to keep; null or empty = all. */
-  statuses?: string[] | null;
-  /** Only this outlet's transactions. */
-  outletId?: string | null;
-}
 
 export interface TransactionTotals {
   grossAmount: number;
@@ -33,9 +21,12 @@ export class TransactionService {
   /** Success totals of a batch of merchants, one loader per window. */
   private readonly totalsByWindow = new Map<string, DataLoader<string, TransactionTotals>>();
 
-  constructor(private readonly em: EntityManager) {
+  private readonly repo: TransactionRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new TransactionRepository(em);
     this.byId = loaderByKey(
-      (ids: string[]) => this.em.find(Transaction, { id: { $in: ids } }),
+      (ids: string[]) => this.repo.byIds(ids),
       (row) => row.id,
     );
   }
@@ -44,16 +35,7 @@ export class TransactionService {
     let loader = this.latestByLimit.get(limit);
     if (!loader) {
       loader = loaderGroupedByKey(
-        async (merchantIds: string[]) => {
-          const rows = await this.em.getConnection().execute(
-            `select ${TRANSACTION_COLUMNS}
-             from (select t.*, row_number() over (partition by merchant_id order by transaction_at desc, id desc) as rank
-                     from "transaction".transactions t where merchant_id in (?)) ranked
-            where rank <= ? order by merchant_id, rank`,
-            [merchantIds, limit],
-          );
-          return rows.map(fromRow);
-        },
+        async (merchantIds: string[]) => (await this.repo.latestOf(merchantIds, limit)).map(fromRow),
         (row) => row.merchant.id,
       );
       this.latestByLimit.set(limit, loader);
@@ -75,16 +57,7 @@ export class TransactionService {
   /** The merchant's transactions in a window, newest first, at most `limit` (clamped to 1..MAX_WINDOW_ITEMS). */
   async ofMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionType[]> {
     if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return [];
-    const qb = this.em
-      .getKnex()('transaction.transactions')
-      .select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
-    applyFilter(qb, merchantId, filter);
-    const rows = await qb
-      .orderBy([
-        { column: 'transaction_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
+    const rows = await this.repo.window(merchantId, filter, Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
     return rows.map(fromRow);
   }
 
@@ -98,18 +71,7 @@ export class TransactionService {
     let loader = this.totalsByWindow.get(key);
     if (!loader) {
       loader = new DataLoader(async (merchantIds: readonly string[]) => {
-        const qb = this.em
-          .getKnex()('transaction.transactions')
-          .whereIn('merchant_id', merchantIds as string[])
-          .where('status', 'success')
-          .groupBy('merchant_id')
-          .select<{ merchant_id: string; gross: string; count: string }[]>(
-            'merchant_id',
-            this.em.getKnex().raw('coalesce(sum(gross_amount), 0)::text as gross'),
-            this.em.getKnex().raw('count(*)::text as count'),
-          );
-        applyFilter(qb, null, filter);
-        const rows = await qb;
+        const rows = await this.repo.successTotals(merchantIds, filter);
         const byId = new Map(rows.map((r) => [r.merchant_id, { grossAmount: Number(r.gross), count: Number(r.count) }]));
         return merchantIds.map((id) => byId.get(id) ?? { grossAmount: 0, count: 0 });
       });
@@ -128,7 +90,11 @@ export interface PeriodSummary {
 }
 
 export class TransactionPeriodService {
-  constructor(private readonly em: EntityManager) {}
+  private readonly repo: TransactionRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new TransactionRepository(em);
+  }
 
   /**
    * The core app's period summary: over `success` transactions with transaction_at in [from, before), Σ gross,
@@ -137,13 +103,7 @@ export class TransactionPeriodService {
    */
   async summaryOfMerchant(merchantId: string, from: Date, before: Date): Promise<PeriodSummary> {
     if (!UUID_PATTERN.test(merchantId)) return { grossAmount: 0, mdrFeeAmount: 0, serviceFeeAmount: 0, netAmount: 0, count: 0 };
-    const [row] = await this.em.getConnection().execute<{ gross: string; mdr: string; service: string; count: string }[]>(
-      `select coalesce(sum(gross_amount), 0)::text as gross, coalesce(sum(mdr_fee_amount), 0)::text as mdr,
-              coalesce(sum(platform_fee), 0)::text as service, count(*)::text as count
-         from "transaction".transactions
-        where merchant_id = ? and status = 'success' and transaction_at >= ? and transaction_at < ?`,
-      [merchantId, from, before],
-    );
+    const row = await this.repo.periodSums(merchantId, from, before);
     const grossAmount = Number(row.gross);
     const mdrFeeAmount = Number(row.mdr);
     const serviceFeeAmount = Number(row.service);
@@ -159,23 +119,8 @@ export class TransactionPeriodService {
   /** The status stored for the merchant's transaction with this code (the newest, should a code repeat across banks); null without one. */
   async storedStatus(merchantId: string, transactionCode: string): Promise<string | null> {
     if (!UUID_PATTERN.test(merchantId)) return null;
-    const [row] = await this.em
-      .getConnection()
-      .execute<{ status: string }[]>(
-        `select status from "transaction".transactions where merchant_id = ? and transaction_code = ? order by transaction_at desc, id desc limit 1`,
-        [merchantId, transactionCode],
-      );
-    return row?.status ?? null;
+    return this.repo.storedStatus(merchantId, transactionCode);
   }
-}
-
-function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilter): void {
-  if (merchantId) qb.where('merchant_id', merchantId);
-  if (filter.from) qb.where('transaction_at', '>=', filter.from);
-  if (filter.to) qb.where('transaction_at', '<=', filter.to);
-  if (filter.before) qb.where('transaction_at', '<', filter.before);
-  if (filter.statuses?.length) qb.whereIn('status', filter.statuses);
-  if (filter.outletId) qb.where('outlet_id', filter.outletId);
 }
 
 /**
@@ -183,7 +128,7 @@ function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilt
  * spent most of their time in the ORM's identity map otherwise. The driver returns bigint, numeric and
  * timestamptz as strings here (the ORM's type parsers).
  */
-export function fromRow(row: Record<string, any>): TransactionType {
+export function fromRow(row: TransactionRow): TransactionType {
   return {
     id: row.id,
     transactionCode: row.transaction_code,

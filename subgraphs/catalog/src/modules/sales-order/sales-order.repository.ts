@@ -1,0 +1,141 @@
+import { Repository } from '@lib/db/repository';
+
+/** A sales order as read (plain row; amounts as text). */
+export interface OrderRow {
+  id: string;
+  merchant_id: string;
+  outlet_id: string;
+  receipt_number: string;
+  status: string;
+  source: string;
+  transacted_at: Date;
+  subtotal_amount: string;
+  discount_amount: string;
+  tax_amount: string;
+  total_amount: string;
+  paid_amount: string;
+  change_amount: string;
+  voided_at: Date | null;
+  void_reason: string | null;
+}
+
+export interface OrderListQuery {
+  outletId: string | null;
+  status: string | null;
+  from: Date | null;
+  before: Date | null;
+  limit: number;
+  offset: number;
+}
+
+/** A variant an order line names, with what the order needs of its product. */
+export interface OrderVariant {
+  id: string;
+  sku: string;
+  name: string;
+  track_stock: boolean;
+}
+
+/**
+ * Sales orders (`catalog.sales_orders`, their items and payments, the receipt counters), plain rows scoped by the
+ * merchant: read and voided here, created by device pushes (sales-order-intake.ts) inside the push's transaction.
+ */
+export class SalesOrderRepository extends Repository {
+  /** The merchant's orders, newest first (transacted_at, id). */
+  list(merchantId: string, q: OrderListQuery): Promise<OrderRow[]> {
+    const query = this.db<OrderRow>('catalog.sales_orders').where({ merchant_id: merchantId });
+    if (q.outletId != null) query.andWhere({ outlet_id: q.outletId });
+    if (q.status != null) query.andWhere({ status: q.status });
+    if (q.from) query.andWhere('transacted_at', '>=', q.from);
+    if (q.before) query.andWhere('transacted_at', '<', q.before);
+    return query
+      .orderBy([
+        { column: 'transacted_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(q.limit)
+      .offset(q.offset);
+  }
+
+  byId(merchantId: string, id: string): Promise<OrderRow | undefined> {
+    return this.db<OrderRow>('catalog.sales_orders').where({ id, merchant_id: merchantId }).first();
+  }
+
+  /** The same row locked for update (inside `sqlTransaction`). */
+  lockById(merchantId: string, id: string): Promise<OrderRow | undefined> {
+    return this.db<OrderRow>('catalog.sales_orders').where({ id, merchant_id: merchantId }).forUpdate().first();
+  }
+
+  itemsOf(orderId: string): Promise<Record<string, any>[]> {
+    return this.db('catalog.sales_order_items').where({ sales_order_id: orderId }).orderBy('line_no');
+  }
+
+  paymentsOf(orderId: string): Promise<Record<string, any>[]> {
+    return this.db('catalog.sales_order_payments').where({ sales_order_id: orderId }).orderBy('id');
+  }
+
+  async markVoided(id: string, reason: string | null, now: Date): Promise<OrderRow> {
+    const [row] = await this.db('catalog.sales_orders')
+      .where({ id })
+      .update({ status: 'voided', voided_at: now, void_reason: reason, updated_at: now })
+      .returning('*');
+    return row as OrderRow;
+  }
+
+  /** Quantity per variant of the order's lines whose product tracks stock, by variant. */
+  trackedQuantities(orderId: string): Promise<{ variant_id: string; quantity: string }[]> {
+    return this.rows<{ variant_id: string; quantity: string }>(
+      `select i.variant_id, sum(i.quantity)::bigint as quantity
+           from catalog.sales_order_items i
+           join catalog.variants v on v.id = i.variant_id
+           join catalog.products p on p.id = v.product_id
+          where i.sales_order_id = ? and p.track_stock
+          group by i.variant_id order by i.variant_id`,
+      [orderId],
+    );
+  }
+
+  /** The merchant's variants among these ids, deleted ones included, with their product's name and stock tracking. */
+  variantsOf(merchantId: string, variantIds: string[]): Promise<OrderVariant[]> {
+    return this.rows<OrderVariant>(
+      `select v.id, v.sku, p.name, p.track_stock from catalog.variants v join catalog.products p on p.id = v.product_id
+      where v.merchant_id = ? and v.id = any(?::uuid[])`,
+      [merchantId, variantIds],
+    );
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (await this.db('catalog.sales_orders').where({ id }).first('id')) !== undefined;
+  }
+
+  /** The outlet's next receipt number (its counter, created at 1). */
+  async nextReceiptNumber(merchantId: string, outletId: string): Promise<number> {
+    const [{ last_number: number }] = await this.rows<{ last_number: string | number }>(
+      `insert into catalog.receipt_counters (merchant_id, outlet_id, last_number) values (?, ?, 1)
+       on conflict (merchant_id, outlet_id) do update set last_number = catalog.receipt_counters.last_number + 1
+       returning last_number`,
+      [merchantId, outletId],
+    );
+    return Number(number);
+  }
+
+  /** The Jakarta date of an instant, YYYYMMDD (by PostgreSQL's time-zone database). */
+  async jakartaDay(at: Date): Promise<string> {
+    const [{ day }] = await this.rows<{ day: string }>(`select to_char(?::timestamptz at time zone 'Asia/Jakarta', 'YYYYMMDD') as day`, [
+      at,
+    ]);
+    return day;
+  }
+
+  async insertOrder(row: Record<string, unknown>): Promise<void> {
+    await this.db('catalog.sales_orders').insert(row);
+  }
+
+  async insertItems(rows: Record<string, unknown>[]): Promise<void> {
+    await this.db('catalog.sales_order_items').insert(rows);
+  }
+
+  async insertPayments(rows: Record<string, unknown>[]): Promise<void> {
+    await this.db('catalog.sales_order_payments').insert(rows);
+  }
+}

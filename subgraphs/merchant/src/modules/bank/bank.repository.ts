@@ -1,0 +1,30 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
+import { Repository } from '@lib/db/repository';
+import { Bank, BankCredential } from './bank.entity';
+
+/** Banks and their credentials (`merchant.banks`, `merchant.bank_credentials`). */
+export class BankRepository extends Repository {
+  /** A new bank, written by the next flush. */
+  create(data: RequiredEntityData<Bank>): Bank {
+    return this.em.create(Bank, data);
+  }
+
+  /** A new credential, written by the next flush. */
+  createCredential(data: RequiredEntityData<BankCredential>): BankCredential {
+    return this.em.create(BankCredential, data);
+  }
+
+  /** The credential with this key id, its bank loaded. */
+  credential(keyId: string): Promise<BankCredential | null> {
+    return this.em.findOne(BankCredential, { keyId }, { populate: ['bank'] });
+  }
+
+  /** Every bank, by code. */
+  all(): Promise<Bank[]> {
+    return this.em.find(Bank, {}, { orderBy: { code: 'asc' } });
+  }
+
+  byCode(code: string): Promise<Bank | null> {
+    return this.em.findOne(Bank, { code });
+  }
+}

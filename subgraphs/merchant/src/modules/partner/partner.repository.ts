@@ -1,0 +1,183 @@
+import type { RequiredEntityData } from '@mikro-orm/core';
+import { Repository } from '@lib/db/repository';
+import { Partner, PartnerCredential, PartnerMerchantAccess, type PartnerAccessType as AccessType } from './partner.entity';
+
+/** A live consent of a merchant to a partner (plain row). */
+export interface ConsentRow {
+  merchant_id: string;
+  partner_code: string;
+  partner_name: string;
+  granted_at: Date | string;
+}
+
+/** A registration under review submitted with a partner's referral code (plain row). */
+export interface ReferredRegistrationRow {
+  id: string;
+  merchant_code: string;
+  merchant_name: string;
+  referral_code: string;
+  contact_phone: string;
+  contact_email: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/**
+ * Partners, their credentials and their access to merchants (`merchant.partners`, `merchant.partner_credentials`,
+ * `merchant.partner_merchant_access`): entities for partners and credentials, plain rows for the access grants
+ * (the partner API's data-scope wall reads them on every call).
+ */
+export class PartnerRepository extends Repository {
+  /** The live consents of these merchants, by grant time then partner code. */
+  consentsOf(merchantIds: string[]): Promise<ConsentRow[]> {
+    return this.em
+      .getKnex()('merchant.partner_merchant_access as a')
+      .join('merchant.partners as p', 'p.id', 'a.partner_id')
+      .whereIn('a.merchant_id', merchantIds)
+      .where('a.access_type', 'consent')
+      .whereNull('a.revoked_at')
+      .orderBy([{ column: 'a.granted_at' }, { column: 'p.code' }])
+      .select<ConsentRow[]>('a.merchant_id', 'p.code as partner_code', 'p.name as partner_name', 'a.granted_at');
+  }
+
+  /** The credentials of these partners, oldest first, partner loaded. */
+  credentialsOf(partnerIds: string[]): Promise<PartnerCredential[]> {
+    return this.em.find(
+      PartnerCredential,
+      { partner: { $in: partnerIds } },
+      { populate: ['partner'], orderBy: { createdAt: 'asc', id: 'asc' } },
+    );
+  }
+
+  /** Every partner, by code. */
+  all(): Promise<Partner[]> {
+    return this.em.find(Partner, {}, { orderBy: { code: 'asc' } });
+  }
+
+  byCode(code: string): Promise<Partner | null> {
+    return this.em.findOne(Partner, { code });
+  }
+
+  activeByReferralCode(referralCode: string): Promise<Partner | null> {
+    return this.em.findOne(Partner, { referralCode, status: 'active' });
+  }
+
+  /** A new partner, written by the next flush. */
+  create(data: RequiredEntityData<Partner>): Partner {
+    return this.em.create(Partner, data);
+  }
+
+  /** A new credential, written by the next flush. */
+  createCredential(data: RequiredEntityData<PartnerCredential>): PartnerCredential {
+    return this.em.create(PartnerCredential, data);
+  }
+
+  byCredentialKey(credentialKey: string): Promise<PartnerCredential | null> {
+    return this.em.findOne(PartnerCredential, { credentialKey });
+  }
+
+  /** The credential with this key, partner loaded. */
+  credentialWithPartner(credentialKey: string): Promise<PartnerCredential | null> {
+    return this.em.findOne(PartnerCredential, { credentialKey }, { populate: ['partner'] });
+  }
+
+  /**
+   * Referral grants for every merchant registered with the partner's referral code (case-insensitive) that has
+   * none live yet; how many were inserted.
+   */
+  async materializeReferrals(partnerId: string): Promise<number> {
+    const result = await this.em.getKnex().raw(
+      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at)
+       select gen_random_uuid(), p.id, m.id, 'referral', now()
+         from merchant.partners p
+         join merchant.merchants m on upper(m.referral_code) = p.referral_code
+        where p.id = ?
+       on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
+      [partnerId],
+    );
+    return (result as { rowCount: number }).rowCount;
+  }
+
+  /** A live grant of this type, unless one exists already. */
+  async insertGrant(partnerId: string, merchantId: string, type: AccessType, now: Date): Promise<void> {
+    await this.em.getKnex().raw(
+      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at) values (gen_random_uuid(), ?, ?, ?, ?)
+       on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
+      [partnerId, merchantId, type, now],
+    );
+  }
+
+  /** The live grant of this type (it must exist). */
+  liveGrant(partnerId: string, merchantId: string, type: AccessType): Promise<PartnerMerchantAccess> {
+    return this.em.findOneOrFail(PartnerMerchantAccess, { partnerId, merchantId, accessType: type, revokedAt: null });
+  }
+
+  /** Ends the live grants of this type; how many. */
+  revokeGrants(partnerId: string, merchantId: string, type: AccessType, now: Date): Promise<number> {
+    return this.em
+      .getKnex()('merchant.partner_merchant_access')
+      .where({ partner_id: partnerId, merchant_id: merchantId, access_type: type })
+      .whereNull('revoked_at')
+      .update({ revoked_at: now });
+  }
+
+  /** The live grants of the merchant to the partner, while the partner is active. */
+  liveAccessOf(partnerId: string, merchantId: string): Promise<{ access_type: AccessType; granted_at: Date | string }[]> {
+    return this.em
+      .getKnex()('merchant.partner_merchant_access as a')
+      .join('merchant.partners as p', 'p.id', 'a.partner_id')
+      .where({ 'a.partner_id': partnerId, 'a.merchant_id': merchantId, 'p.status': 'active' })
+      .whereNull('a.revoked_at')
+      .select<{ access_type: AccessType; granted_at: Date | string }[]>('a.access_type', 'a.granted_at');
+  }
+
+  /** Registrations under review (not yet merchants) submitted with the active partner's referral code. */
+  referredRegistrationsOf(partnerId: string, merchantIds: string[] | null): Promise<ReferredRegistrationRow[]> {
+    const knex = this.em.getKnex();
+    const query = knex('merchant.merchant_registrations as r')
+      .join('merchant.partners as p', knex.raw('p.referral_code = upper(r.referral_code)'))
+      .where({ 'p.id': partnerId, 'p.status': 'active' })
+      .whereIn('r.status', ['pending', 'pending_review'])
+      .select<ReferredRegistrationRow[]>(
+        'r.id',
+        'r.merchant_code',
+        'r.merchant_name',
+        'r.referral_code',
+        'r.contact_phone',
+        'r.contact_email',
+        'r.created_at',
+        'r.updated_at',
+      );
+    if (merchantIds) query.whereIn('r.id', merchantIds);
+    return query;
+  }
+
+  /** The live grants of the active partner to merchants that are not deleted. */
+  grantedMerchantsOf(
+    partnerId: string,
+    merchantIds: string[] | null,
+  ): Promise<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]> {
+    const query = this.em
+      .getKnex()('merchant.partner_merchant_access as a')
+      .join('merchant.partners as p', 'p.id', 'a.partner_id')
+      .join('merchant.merchants as m', 'm.id', 'a.merchant_id')
+      .where({ 'a.partner_id': partnerId, 'p.status': 'active' })
+      .whereNull('a.revoked_at')
+      .whereNot('m.status', 'deleted')
+      .select<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]>(
+        'a.merchant_id',
+        'a.access_type',
+        'a.granted_at',
+      );
+    if (merchantIds) query.whereIn('a.merchant_id', merchantIds);
+    return query;
+  }
+
+  /** The ids of the partners with these referral codes (compared upper-case), with the code upper-cased. */
+  referrersOf(codes: string[]): Promise<{ id: string; code: string }[]> {
+    const knex = this.em.getKnex();
+    return knex('merchant.partners')
+      .whereRaw('upper(referral_code) = any(?)', [codes])
+      .select(knex.raw('id, upper(referral_code) as code')) as unknown as Promise<{ id: string; code: string }[]>;
+  }
+}

@@ -1,0 +1,203 @@
+import type { MemberScope } from '@lib/auth/user-scope';
+import { Repository } from '@lib/db/repository';
+import { Transaction } from './transaction.entity';
+
+/** Every column, for hand-written selects that map rows onto the entity or the wire type. */
+export const TRANSACTION_COLUMNS = [
+  'id',
+  'merchant_id',
+  'outlet_id',
+  'terminal_id',
+  'bank_code',
+  'nmid',
+  'transaction_code',
+  'external_reference',
+  'rrn',
+  'status',
+  'gross_amount',
+  'payer_bank_code',
+  'payer_bank_name',
+  'payer_name_masked',
+  'payment_method',
+  'currency',
+  'mdr_rate',
+  'mdr_fee_amount',
+  'net_amount_after_mdr',
+  'mdr_fee_bank',
+  'switching_fee',
+  'platform_fee',
+  'refunded_amount',
+  'settlement_status',
+  'settled_at',
+  'settlement_ref',
+  'transaction_at',
+  'created_at',
+  'updated_at',
+].join(', ');
+
+/**
+ * A transaction as a plain row of TRANSACTION_COLUMNS. The driver returns bigint, numeric and timestamptz as strings
+ * here (the ORM's type parsers).
+ */
+export type TransactionRow = Record<string, any>;
+
+export interface TransactionFilter {
+  /** Inclusive lower bound of transaction_at. */
+  from?: Date | null;
+  /** Inclusive upper bound of transaction_at. */
+  to?: Date | null;
+  /** Exclusive upper bound of transaction_at. */
+  before?: Date | null;
+  /** Stored statuses to keep; null or empty = all. */
+  statuses?: string[] | null;
+  /** Only this outlet's transactions. */
+  outletId?: string | null;
+}
+
+/** Which rows of a merchant the caller may see: all (null), or an app member's outlets and device. */
+export type Visibility = Pick<MemberScope, 'outletIds' | 'terminalId'> | null;
+
+export interface FeedPageQuery {
+  /** Rows per merchant (the page size + 1, to tell whether there is more). */
+  perMerchant: number;
+  after: { at: string; id: string } | null;
+  outletId: string | null;
+  status: string | null;
+  from: Date | null;
+  to: Date | null;
+  visibility: Visibility;
+}
+
+/**
+ * Transactions: every read of the table (lists, totals and summaries, all plain rows; single rows by id as entities).
+ * Transactions are written by the payment-event intake and matched by settlements (their repositories).
+ */
+export class TransactionRepository extends Repository {
+  byIds(ids: string[]): Promise<Transaction[]> {
+    return this.em.find(Transaction, { id: { $in: ids } });
+  }
+
+  /** The latest `limit` of each merchant, newest first, grouped by merchant in one statement. */
+  latestOf(merchantIds: string[], limit: number): Promise<TransactionRow[]> {
+    return this.execute<TransactionRow>(
+      `select ${TRANSACTION_COLUMNS}
+             from (select t.*, row_number() over (partition by merchant_id order by transaction_at desc, id desc) as rank
+                     from "transaction".transactions t where merchant_id in (?)) ranked
+            where rank <= ? order by merchant_id, rank`,
+      [merchantIds, limit],
+    );
+  }
+
+  /** The merchant's transactions in a window, newest first, at most `limit`. */
+  async window(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionRow[]> {
+    const qb = this.em
+      .getKnex()('transaction.transactions')
+      .select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
+    applyFilter(qb, merchantId, filter);
+    return qb
+      .orderBy([
+        { column: 'transaction_at', order: 'desc' },
+        { column: 'id', order: 'desc' },
+      ])
+      .limit(limit);
+  }
+
+  /** Gross (as text) and count of the `success` transactions of each merchant that has any in the window. */
+  async successTotals(
+    merchantIds: readonly string[],
+    filter: Pick<TransactionFilter, 'from' | 'to' | 'before' | 'outletId'>,
+  ): Promise<{ merchant_id: string; gross: string; count: string }[]> {
+    const qb = this.em
+      .getKnex()('transaction.transactions')
+      .whereIn('merchant_id', merchantIds as string[])
+      .where('status', 'success')
+      .groupBy('merchant_id')
+      .select<{ merchant_id: string; gross: string; count: string }[]>(
+        'merchant_id',
+        this.em.getKnex().raw('coalesce(sum(gross_amount), 0)::text as gross'),
+        this.em.getKnex().raw('count(*)::text as count'),
+      );
+    applyFilter(qb, null, filter);
+    return qb;
+  }
+
+  /** Σ gross, MDR fee and service fee (as text) and the count of the merchant's `success` transactions in [from, before). */
+  async periodSums(merchantId: string, from: Date, before: Date): Promise<{ gross: string; mdr: string; service: string; count: string }> {
+    const [row] = await this.execute<{ gross: string; mdr: string; service: string; count: string }>(
+      `select coalesce(sum(gross_amount), 0)::text as gross, coalesce(sum(mdr_fee_amount), 0)::text as mdr,
+              coalesce(sum(platform_fee), 0)::text as service, count(*)::text as count
+         from "transaction".transactions
+        where merchant_id = ? and status = 'success' and transaction_at >= ? and transaction_at < ?`,
+      [merchantId, from, before],
+    );
+    return row;
+  }
+
+  /** The status stored for the merchant's newest transaction with this code; null without one. */
+  async storedStatus(merchantId: string, transactionCode: string): Promise<string | null> {
+    const [row] = await this.execute<{ status: string }>(
+      `select status from "transaction".transactions where merchant_id = ? and transaction_code = ? order by transaction_at desc, id desc limit 1`,
+      [merchantId, transactionCode],
+    );
+    return row?.status ?? null;
+  }
+
+  /**
+   * A keyset page of each merchant's transactions, newest first (transaction_at, id), after `query.after`: up to
+   * `query.perMerchant` rows per merchant in one statement, ordered by merchant then position.
+   */
+  async feedPages(merchantIds: readonly string[], query: FeedPageQuery): Promise<TransactionRow[]> {
+    const knex = this.em.getKnex();
+    const inner = knex('transaction.transactions as t')
+      .select('t.*', knex.raw('row_number() over (partition by t.merchant_id order by t.transaction_at desc, t.id desc) as rank'))
+      .whereIn('t.merchant_id', merchantIds as string[]);
+    applyVisibility(inner, query.visibility, query.outletId);
+    if (query.status) inner.where('t.status', query.status);
+    if (query.from) inner.where('t.transaction_at', '>=', query.from);
+    if (query.to) inner.where('t.transaction_at', '<=', query.to);
+    if (query.after) inner.whereRaw('(t.transaction_at, t.id) < (?::timestamptz, ?::uuid)', [query.after.at, query.after.id]);
+    return knex
+      .select(knex.raw(TRANSACTION_COLUMNS))
+      .from(inner.as('ranked'))
+      .where('rank', '<=', query.perMerchant)
+      .orderBy([{ column: 'merchant_id' }, { column: 'rank' }]);
+  }
+
+  /** Gross (as text) and count of `success` transactions in [from, before) per merchant and outlet. */
+  feedSums(
+    merchantIds: readonly string[],
+    period: { from: Date; before: Date; outletId: string | null },
+    visibility: Visibility,
+  ): Promise<{ merchant_id: string; outlet_id: string | null; gross: string; count: string }[]> {
+    const knex = this.em.getKnex();
+    const query = knex('transaction.transactions as t')
+      .whereIn('t.merchant_id', merchantIds as string[])
+      .where('t.status', 'success')
+      .where('t.transaction_at', '>=', period.from)
+      .where('t.transaction_at', '<', period.before)
+      .groupBy('t.merchant_id', 't.outlet_id')
+      .select<{ merchant_id: string; outlet_id: string | null; gross: string; count: string }[]>(
+        't.merchant_id',
+        't.outlet_id',
+        knex.raw('sum(t.gross_amount)::text as gross'),
+        knex.raw('count(*)::text as count'),
+      );
+    applyVisibility(query, visibility, period.outletId);
+    return query;
+  }
+}
+
+function applyFilter(qb: any, merchantId: string | null, filter: TransactionFilter): void {
+  if (merchantId) qb.where('merchant_id', merchantId);
+  if (filter.from) qb.where('transaction_at', '>=', filter.from);
+  if (filter.to) qb.where('transaction_at', '<=', filter.to);
+  if (filter.before) qb.where('transaction_at', '<', filter.before);
+  if (filter.statuses?.length) qb.whereIn('status', filter.statuses);
+  if (filter.outletId) qb.where('outlet_id', filter.outletId);
+}
+
+function applyVisibility(query: any, visibility: Visibility, outletId: string | null): void {
+  if (outletId) query.where('t.outlet_id', outletId);
+  if (visibility?.outletIds) query.whereIn('t.outlet_id', visibility.outletIds);
+  if (visibility?.terminalId) query.where('t.terminal_id', visibility.terminalId);
+}
