@@ -14,7 +14,7 @@ const swc = {
   module: { type: 'commonjs', ignoreDynamic: true },
 };
 
-const ESM_ONLY = ['cookie', 'content-disposition', '@apidevtools/json-schema-ref-parser'];
+const ESM_ONLY = ['cookie', 'content-disposition', '@apidevtools/json-schema-ref-parser', 'auto-bind'];
 
 /** The path aliases of tsconfig.json (`@lib/…`, `@subgraphs/…`, …), one per top-level folder. */
 const ALIASES = ['lib', 'test', 'gateway', 'subgraphs', 'rest-adapters', 'scripts', 'bench'];
