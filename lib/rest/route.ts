@@ -21,9 +21,9 @@ export type RouteInput<S extends RouteSchemas> = {
   body: S['body'] extends TSchema ? Static<S['body']> : undefined;
 };
 
-/** A body the route documents for success (200, 201, 202 or 204). */
+/** A body the route documents (for success, or for a status the route sets itself, e.g. a health check's 503). */
 export type RouteReply<S extends RouteSchemas> = {
-  [K in keyof S['response']]: K extends 200 | 201 | 202 | 204 ? Static<S['response'][K]> : never;
+  [K in keyof S['response']]: S['response'][K] extends TSchema ? Static<S['response'][K]> : never;
 }[keyof S['response']];
 
 /**
@@ -108,6 +108,10 @@ export interface PrincipalCachedRoute<S extends RouteSchemas> extends RouteBase<
  */
 export type RestRoute<S extends RouteSchemas = RouteSchemas> = UncachedRoute<S> | PublicCachedRoute<S> | PrincipalCachedRoute<S>;
 
+/** One overload per kind of route, so that `run` is typed by the kind the definition declares. */
+export function defineRoute<S extends RouteSchemas>(route: UncachedRoute<S>): RestRoute<S>;
+export function defineRoute<S extends RouteSchemas>(route: PublicCachedRoute<S>): RestRoute<S>;
+export function defineRoute<S extends RouteSchemas>(route: PrincipalCachedRoute<S>): RestRoute<S>;
 export function defineRoute<S extends RouteSchemas>(route: RestRoute<S>): RestRoute<S> {
   return route;
 }
