@@ -14,8 +14,12 @@ import {
   validateOperations,
 } from '@lib/federation/compose';
 import { SUBGRAPHS } from '@subgraphs';
+import { writeOperationTypes } from '@scripts/codegen';
 
-/** `npm run compose`: writes every subgraph SDL, the supergraph, the operations manifest and the app's trusted documents. */
+/**
+ * `npm run compose`: writes every subgraph SDL, the supergraph, the operations manifest, the app's trusted documents
+ * and the generated operation types (`npm run codegen`), so that one command refreshes everything derived.
+ */
 async function main(): Promise<void> {
   const composition = await composeSupergraph(SUBGRAPHS);
   for (const subgraph of composition.subgraphs) writeFileSync(subgraph.file, subgraph.sdl);
@@ -28,10 +32,11 @@ async function main(): Promise<void> {
   const appProblems = validateOperations(composition.apiSchema, appOperations);
   if (appProblems.length > 0) throw new Error(`invalid app operation documents:\n  - ${appProblems.join('\n  - ')}`);
   writeFileSync(TRUSTED_DOCUMENTS_FILE, trustedDocumentsManifest(appOperations));
+  const generated = await writeOperationTypes();
   const written = [...composition.subgraphs.map((s) => s.file), SUPERGRAPH_FILE, OPERATIONS_FILE, TRUSTED_DOCUMENTS_FILE];
   process.stdout.write(
     JSON.stringify({
-      written: written.map((f) => path.relative(ROOT, f)),
+      written: [...written.map((f) => path.relative(ROOT, f)), ...generated],
       operations: operations.length,
       trustedDocuments: appOperations.length,
     }) + '\n',

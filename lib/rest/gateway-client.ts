@@ -32,14 +32,18 @@ export class GatewayClient {
     this.token = new ServiceTokenHolder(service, serviceTokenSecret);
   }
 
-  async execute<T>(operation: FixedOperationDocument, variables: Record<string, unknown>, options: ExecuteOptions): Promise<T> {
+  async execute<TResult, TVariables>(
+    operation: FixedOperationDocument<TResult, TVariables>,
+    variables: TVariables,
+    options: ExecuteOptions,
+  ): Promise<TResult> {
     const headers: Record<string, string> = {
       'content-type': 'application/json',
       authorization: `Bearer ${await this.token.get()}`,
       'x-request-id': options.requestId,
     };
     if (options.acting) headers[ACTING_PRINCIPAL_HEADER] = encodeActingPrincipal(options.acting);
-    let payload: { data?: T | null; errors?: { message?: string; extensions?: Record<string, unknown> }[] };
+    let payload: { data?: TResult | null; errors?: { message?: string; extensions?: Record<string, unknown> }[] };
     try {
       const response = await this.pool.request({
         method: 'POST',

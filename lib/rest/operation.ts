@@ -2,13 +2,22 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, parse, print, visit } from 'graphql';
 
-/** A fixed GraphQL operation, read once from the route folder, complete with the fragments it spreads. */
-export interface FixedOperationDocument {
+/**
+ * A fixed GraphQL operation, read once from its file, complete with the fragments it spreads. The type
+ * parameters are its result and variables as generated from the schema (rest-adapters/generated/operations.ts):
+ * `execute(operation, variables)` infers both, so a mapper that no longer fits the operation fails to compile.
+ */
+export interface FixedOperationDocument<TResult = unknown, TVariables = Record<string, unknown>> {
   name: string;
   document: string;
+  /** Types only (never set), as in a TypedDocumentNode. */
+  readonly __apiType?: (variables: TVariables) => TResult;
 }
 
 export const FRAGMENT_SUFFIX = '.fragment.graphql';
+
+/** The folder holding lib/ and rest-adapters/: the project root from source, dist/ when built. */
+const LAYOUT_ROOT = path.resolve(__dirname, '../..');
 
 let fragments: Map<string, FragmentDefinitionNode> | undefined;
 
@@ -33,7 +42,7 @@ function fragmentLibrary(): Map<string, FragmentDefinitionNode> {
     }
   };
   // Beside this module in both layouts: lib/rest → rest-adapters (source), dist/lib/rest → dist/rest-adapters.
-  walk(path.resolve(__dirname, '../../rest-adapters'));
+  walk(path.join(LAYOUT_ROOT, 'rest-adapters'));
   return fragments;
 }
 
@@ -57,9 +66,20 @@ export function withFragments(source: string): string {
   return needed.size === 0 ? source : `${source.trimEnd()}\n\n${[...needed.values()].map((f) => print(f)).join('\n\n')}\n`;
 }
 
+/** An operation file, untyped (tests; the adapters use the generated, typed documents). */
 export function loadOperation(routeDir: string, file = 'operation.graphql'): FixedOperationDocument {
   const document = withFragments(readFileSync(path.join(routeDir, file), 'utf8'));
   const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
   if (!operation?.name) throw new Error(`${routeDir}/${file}: needs one named operation`);
   return { name: operation.name.value, document };
+}
+
+/**
+ * The operation named `name` in `file` (relative to the project root), typed by the caller: the generated
+ * documents of rest-adapters/generated/operations.ts are made with it. Refuses a file holding another operation.
+ */
+export function fixedOperation<TResult, TVariables>(name: string, file: string): FixedOperationDocument<TResult, TVariables> {
+  const operation = loadOperation(path.dirname(path.join(LAYOUT_ROOT, file)), path.basename(file));
+  if (operation.name !== name) throw new Error(`${file} holds ${operation.name}, not ${name}: run \`npm run codegen\``);
+  return operation as FixedOperationDocument<TResult, TVariables>;
 }

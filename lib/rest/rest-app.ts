@@ -12,7 +12,7 @@ import { ErrorBody, HttpError } from './error-body';
 import { GatewayClient } from './gateway-client';
 import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
 import { ResponseCache } from './response-cache';
-import type { RestAdapter, RestRoute, RouteRuntime } from './route';
+import type { CachedRouteContext, PrincipalCachedRoute, PublicCachedRoute, RestAdapter, RestRoute, RouteRuntime } from './route';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -123,7 +123,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
 
 function registerRoute(
   app: FastifyInstance,
-  route: RestRoute,
+  route: RestRoute<any>,
   adapter: RestAdapter,
   client: GatewayClient,
   referenceCache: ResponseCache,
@@ -131,9 +131,9 @@ function registerRoute(
 ): void {
   const runtimeFor = (req: FastifyRequest): RouteRuntime => ({
     config,
-    run: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, acting: req.acting, ...options }),
+    execute: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, acting: req.acting, ...options }),
   });
-  const privateCache = route.privateCacheSecs ? new ResponseCache(route.privateCacheSecs, 50_000, 'private') : undefined;
+  const privateCache = route.cache === 'per-principal' ? new ResponseCache(route.cacheSecs, 50_000, 'private') : undefined;
   const authenticate = route.authenticate;
   app.route({
     method: route.method,
@@ -143,7 +143,7 @@ function registerRoute(
       summary: route.summary,
       description: route.description,
       tags: route.tags.length > 0 ? route.tags : [adapter.name],
-      operationId: route.operationId ?? route.operation.name,
+      operationId: route.operationId,
       ...route.schema,
     },
     // Authentication runs before validation: a stranger learns nothing from validation errors.
@@ -154,39 +154,35 @@ function registerRoute(
       : undefined,
     handler: async (req, reply) => {
       const input = { params: req.params, query: req.query, body: req.body } as never;
-      const runtime = runtimeFor(req);
-      if (route.handle) return route.handle(input, runtime, req, reply);
-      if (route.cacheable) return serveCacheable(route, input, runtime, req, reply, referenceCache, '');
-      if (privateCache) return serveCacheable(route, input, runtime, req, reply, privateCache, JSON.stringify(req.acting ?? null));
-      const data = await loadData(route, input, runtime, req);
-      return route.map ? route.map(data, input) : data;
+      const context: CachedRouteContext = { ...runtimeFor(req), principal: req.acting, request: req };
+      if (route.cache === 'public') return serveCached(route, input, context, reply, referenceCache, '');
+      if (route.cache === 'per-principal')
+        return serveCached(route, input, context, reply, privateCache!, JSON.stringify(req.acting ?? null));
+      return route.run(input, {
+        ...context,
+        status: (code) => void reply.code(code),
+        header: (name, value) => void reply.header(name, value),
+      });
     },
   });
 }
 
-function loadData(route: RestRoute, input: never, runtime: RouteRuntime, req: FastifyRequest): Promise<unknown> {
-  return route.load ? route.load(input, runtime, req) : runtime.run(route.operation, route.variables?.(input) ?? {});
-}
-
 /**
  * Cached routes: serve from the cache when fresh, answer 304 to a matching If-None-Match. The key is the
- * route, the validated params and query, and (for private caches) who acts.
+ * route, the validated params and query, and (for per-principal caches) who acts.
  */
-async function serveCacheable(
-  route: RestRoute,
+async function serveCached(
+  route: PublicCachedRoute<any> | PrincipalCachedRoute<any>,
   input: never,
-  runtime: RouteRuntime,
-  req: FastifyRequest,
+  context: CachedRouteContext,
   reply: FastifyReply,
   cache: ResponseCache,
   scope: string,
 ): Promise<unknown> {
+  const req = context.request;
   const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
-  if (!entry) {
-    const data = await loadData(route, input, runtime, req);
-    entry = cache.store(key, String(reply.serialize(route.map ? route.map(data, input) : data)));
-  }
+  if (!entry) entry = cache.store(key, String(reply.serialize(await route.run(input, context))));
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);

@@ -1,9 +1,10 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import type { ExecuteOptions } from './gateway-client';
 import type { FixedOperationDocument } from './operation';
+import type { RateLimit } from './rate-limit';
 
 export interface RouteSchemas {
   params?: TSchema;
@@ -13,52 +14,105 @@ export interface RouteSchemas {
   response: Record<number, TSchema>;
 }
 
-type Input<S extends RouteSchemas> = {
+/** The validated request: path parameters, query and body, typed by the route's schemas. */
+export type RouteInput<S extends RouteSchemas> = {
   params: S['params'] extends TSchema ? Static<S['params']> : undefined;
   query: S['querystring'] extends TSchema ? Static<S['querystring']> : undefined;
   body: S['body'] extends TSchema ? Static<S['body']> : undefined;
 };
 
-/** What a route's custom `handle` gets: the gateway, bound to the current request's id. */
+/** A body the route documents (for success, or for a status the route sets itself, e.g. a health check's 503). */
+export type RouteReply<S extends RouteSchemas> = {
+  [K in keyof S['response']]: S['response'][K] extends TSchema ? Static<S['response'][K]> : never;
+}[keyof S['response']];
+
+/**
+ * Runs a fixed operation against the gateway, as the request's principal unless `options.acting` says otherwise.
+ * Result and variables are the operation's generated types (rest-adapters/generated/operations.ts).
+ */
+export type Execute = <TResult, TVariables>(
+  operation: FixedOperationDocument<TResult, TVariables>,
+  variables: NoInfer<TVariables>,
+  options?: Partial<ExecuteOptions>,
+) => Promise<TResult>;
+
+/** The gateway and configuration, bound to the current request: what authenticators and shared helpers get. */
 export interface RouteRuntime {
   /** The REST process's validated configuration (secrets included: never log it). */
   config: Config;
-  run<T>(operation: FixedOperationDocument, variables: Record<string, unknown>, options?: Partial<ExecuteOptions>): Promise<T>;
+  execute: Execute;
+}
+
+/** What a cached route's `run` gets: its answer is stored as a body, so it cannot shape status or headers. */
+export interface CachedRouteContext extends RouteRuntime {
+  /** Who the request acts for, as `authenticate` returned it; undefined on a public route. */
+  principal: Principal | undefined;
+  /** The request: client address, logger, what authentication recorded on it (e.g. the partner credential). */
+  request: FastifyRequest;
+}
+
+/** What a route's `run` gets. */
+export interface RouteContext extends CachedRouteContext {
+  /** The answer's status when not 200 (e.g. 503 for a health check, 201 for a creation). */
+  status(code: number): void;
+  /** A header of the answer (e.g. content-type for a body that is not JSON). */
+  header(name: string, value: string): void;
 }
 
 /**
- * A documented REST route: authenticate → validate (by schema) → ONE fixed GraphQL operation → map.
- * `handle` replaces the default flow for routes that must shape their own status (e.g. health).
+ * Verifies the caller (signature, token, key) before validation and returns who the route acts for; it throws
+ * an HttpError (401, 403) to refuse. Without it the route is public and the adapter acts as itself.
  */
-export interface RestRoute<S extends RouteSchemas = RouteSchemas, Data = any> {
+export type Authenticate = (req: FastifyRequest, runtime: RouteRuntime) => Promise<Principal>;
+
+interface RouteBase<S extends RouteSchemas> {
   method: HTTPMethods;
   url: string;
   summary: string;
   description?: string;
   tags: string[];
+  /** OpenAPI operationId, unique across the adapters (usually the name of the operation the route runs). */
+  operationId: string;
   schema: S;
-  operation: FixedOperationDocument;
-  /** OpenAPI operationId when one operation serves several routes (unique per route); the operation's name otherwise. */
-  operationId?: string;
-  variables?: (input: Input<S>) => Record<string, unknown>;
-  /** Fetches the data instead of running `operation` with `variables` (e.g. through a micro-batch); cached and mapped as usual. */
-  load?: (input: Input<S>, runtime: RouteRuntime, req: FastifyRequest) => Promise<Data>;
-  map?: (data: Data, input: Input<S>) => Static<S['response'][200]>;
-  /**
-   * Verifies the caller (signature, token, key) and returns who the route acts for; it throws an HttpError
-   * (401, 403) to refuse. Without it the route is public and the adapter acts as itself.
-   */
-  authenticate?: (req: FastifyRequest, runtime: RouteRuntime) => Promise<Principal>;
-  /** Public, slowly changing data: ETag and Cache-Control, and an in-process cache when enabled. */
-  cacheable?: boolean;
-  /** Answers kept per acting principal for this many seconds (e.g. bank lookups by NMID, psp-api.md §8). */
-  privateCacheSecs?: number;
   /** Requests allowed per credential (req.rateLimitKey, else the client address) in a window. */
-  rateLimit?: { max: number; windowSecs: number };
-  handle?: (input: Input<S>, runtime: RouteRuntime, req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+  rateLimit?: RateLimit;
 }
 
-export function defineRoute<S extends RouteSchemas, Data>(route: RestRoute<S, Data>): RestRoute<S, Data> {
+/** A route that answers per request: it may set its status and headers. */
+export interface UncachedRoute<S extends RouteSchemas> extends RouteBase<S> {
+  authenticate?: Authenticate;
+  cache?: undefined;
+  run: (input: RouteInput<S>, ctx: RouteContext) => Promise<RouteReply<S>>;
+}
+
+/** Public, slowly changing data: ETag and Cache-Control, and an in-process cache when enabled. Never authenticated. */
+export interface PublicCachedRoute<S extends RouteSchemas> extends RouteBase<S> {
+  authenticate?: undefined;
+  cache: 'public';
+  run: (input: RouteInput<S>, ctx: CachedRouteContext) => Promise<RouteReply<S>>;
+}
+
+/** Answers kept per acting principal for `cacheSecs` (e.g. bank lookups by NMID, psp-api.md §8): authenticated only. */
+export interface PrincipalCachedRoute<S extends RouteSchemas> extends RouteBase<S> {
+  authenticate: Authenticate;
+  cache: 'per-principal';
+  cacheSecs: number;
+  run: (input: RouteInput<S>, ctx: CachedRouteContext) => Promise<RouteReply<S>>;
+}
+
+/**
+ * A documented REST route: what it is (method, url, docs, schemas), who may call it (authenticate, rate limit),
+ * whether its answers are cached, and ONE function that runs it — typically one fixed GraphQL operation through
+ * `ctx.execute` and a mapper. Options that do not combine (a public cache with authentication, a cached answer
+ * with its own status) cannot be declared together.
+ */
+export type RestRoute<S extends RouteSchemas = RouteSchemas> = UncachedRoute<S> | PublicCachedRoute<S> | PrincipalCachedRoute<S>;
+
+/** One overload per kind of route, so that `run` is typed by the kind the definition declares. */
+export function defineRoute<S extends RouteSchemas>(route: UncachedRoute<S>): RestRoute<S>;
+export function defineRoute<S extends RouteSchemas>(route: PublicCachedRoute<S>): RestRoute<S>;
+export function defineRoute<S extends RouteSchemas>(route: PrincipalCachedRoute<S>): RestRoute<S>;
+export function defineRoute<S extends RouteSchemas>(route: RestRoute<S>): RestRoute<S> {
   return route;
 }
 
@@ -66,7 +120,7 @@ export function defineRoute<S extends RouteSchemas, Data>(route: RestRoute<S, Da
 export interface RestAdapter {
   name: string;
   description: string;
-  routes: RestRoute<any, any>[];
+  routes: RestRoute<any>[];
   /** Shared schemas with an $id, referenced by the routes' schemas (Type.Ref). */
   schemas?: TSchema[];
 }

@@ -3,8 +3,8 @@ import { signUserAccessToken } from '@lib/auth/user-token';
 import { DEMO } from '@lib/demo/demo-ids';
 import { HttpError } from '@lib/rest/error-body';
 import { GatewayClient } from '@lib/rest/gateway-client';
-import { loadOperation } from '@lib/rest/operation';
 import { makassarPeriod } from '@rest-adapters/core/routes/shared/merchant-period';
+import { ViewerMerchantTransactionsDocument, ViewerPaymentTerminalDocument } from '@rest-adapters/generated/operations';
 import { sessionFor } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -359,8 +359,8 @@ describe('Core merchant endpoints: profile, registration, transactions, payment 
 
     it('the transaction and outlet subgraphs refuse a user principal narrowed to another merchant (403)', async () => {
       const client = new GatewayClient(stack.gatewayUrl, 'core-test', stack.config.secrets.serviceTokenSecret, 5_000);
-      const operation = loadOperation(`${__dirname}/../../rest-adapters/core/routes/merchant/transactions`);
-      const terminal = loadOperation(`${__dirname}/../../rest-adapters/core/routes/merchant/payment-terminal`);
+      const operation = ViewerMerchantTransactionsDocument;
+      const terminal = ViewerPaymentTerminalDocument;
       const acting = { kind: 'user' as const, userId: owner.id, merchantId: DEMO.merchantId, role: 'owner' as const, outletIds: [] };
       const variables = { from: today.start.toISOString(), before: today.end.toISOString(), limit: 10 };
       await expect(client.execute(operation, variables, { requestId: 'x', acting })).rejects.toMatchObject({

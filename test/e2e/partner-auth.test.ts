@@ -1,11 +1,9 @@
 import { createHmac } from 'node:crypto';
-import path from 'node:path';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import { DEMO } from '@lib/demo/demo-ids';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { createRestApp } from '@lib/rest/rest-app';
 import { defineRoute } from '@lib/rest/route';
 import { clearPartnerCredentialCache, partnerAuth, requireMerchantAccess, requireScope } from '@rest-adapters/partner/auth/partner-auth';
@@ -28,7 +26,6 @@ const ISSUER = 'qris-partner-api';
  * A test-only partner route: authenticated by partnerAuth, scope merchant.read, then the data-scope wall
  * (partnerMerchantAccess through the gateway, run as the partner). GET and POST, so HMAC covers bodies too.
  */
-const accessOperation = loadOperation(path.join(__dirname, '../../rest-adapters/partner/auth'), 'merchant-access.graphql');
 const probe = (method: 'GET' | 'POST') =>
   defineRoute({
     method,
@@ -39,12 +36,13 @@ const probe = (method: 'GET' | 'POST') =>
       params: Type.Object({ merchant_id: Type.String() }),
       response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses(401, 403) },
     },
-    operation: accessOperation,
+    operationId: `PartnerAccessProbe${method}`,
     authenticate: partnerAuth,
     rateLimit: { max: 1000, windowSecs: 60 },
-    handle: async ({ params }, runtime, req) => {
-      const principal = requireScope(req.acting, 'merchant.read');
-      const access = await requireMerchantAccess(runtime, params.merchant_id);
+    run: async ({ params }, ctx) => {
+      const principal = requireScope(ctx.principal, 'merchant.read');
+      const access = await requireMerchantAccess(ctx, params.merchant_id);
+      const req = ctx.request;
       return { principal, access, rate_limit_key: req.rateLimitKey, outlets_enabled: req.partnerCredential?.outletsEnabled };
     },
   });

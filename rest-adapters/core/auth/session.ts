@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { signUserAccessToken } from '@lib/auth/user-token';
 import type { Config } from '@lib/config/config';
+import type { CoreVerifyLoginOtpMutation } from '@rest-adapters/generated/operations';
 
 /** core-api.md §2 Session, exactly: the body of every login path and of refresh. */
 export const SessionBody = Type.Object(
@@ -21,14 +22,8 @@ export const SessionBody = Type.Object(
 );
 export type SessionBody = Static<typeof SessionBody>;
 
-export interface SessionGrant {
-  sessionId: string;
-  userId: string;
-  phone: string;
-  refreshToken: string;
-}
-
-export const SESSION_GRANT_FIELDS = 'sessionId userId phone refreshToken';
+/** A session the merchant subgraph opened (every login path and refresh select the same fields). */
+export type SessionGrant = CoreVerifyLoginOtpMutation['verifyLoginOtp'];
 
 /** Signs the access token of a session the merchant subgraph opened (sub = user, sid = session). */
 export async function sessionBody(grant: SessionGrant, status: SessionBody['status'], config: Config): Promise<SessionBody> {

@@ -4,19 +4,17 @@ import { LRUCache } from 'lru-cache';
 import type { Principal } from '@lib/auth/principal';
 import { verifyUserAccessToken } from '@lib/auth/user-token';
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import type { RouteRuntime } from '@lib/rest/route';
+import {
+  CoreAuthSessionDocument,
+  type CoreAuthSessionQuery,
+  ViewerMembershipDocument,
+  type ViewerMembershipQuery,
+} from '@rest-adapters/generated/operations';
 
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
-const membershipOperation = loadOperation(__dirname, 'membership.graphql');
-const sessionOperation = loadOperation(__dirname, 'session.graphql');
-
-interface SessionStatus {
-  id: string;
-  userId: string;
-  active: boolean;
-}
+type SessionStatus = NonNullable<CoreAuthSessionQuery['authSession']>;
 
 /**
  * Session liveness as the merchant subgraph last answered it, kept ≤ USER_SESSION_CACHE_MS (at most 30 s):
@@ -35,7 +33,7 @@ async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<Sess
   const cacheMs = runtime.config.userSessionCacheMs;
   const cached = cacheMs > 0 ? sessions.get(sessionId) : undefined;
   if (cached) return cached.session;
-  const { authSession } = await runtime.run<{ authSession: SessionStatus | null }>(sessionOperation, { sessionId }, { acting: undefined });
+  const { authSession } = await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined });
   if (cacheMs > 0) sessions.set(sessionId, { session: authSession }, { ttl: cacheMs });
   return authSession;
 }
@@ -76,15 +74,12 @@ function keyMatches(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export interface Membership {
-  merchant: { id: string; merchantCode: string; name: string; status: string };
-  role: 'owner' | 'admin' | 'staff' | 'viewer';
-  outletIds: string[];
-  terminalId: string | null;
-}
+export type Membership = NonNullable<ViewerMembershipQuery['viewerMembership']>;
+/** A member's role as the user principal carries it (the schema's String holds one of these). */
+export type MemberRole = NonNullable<UserPrincipal['role']>;
 
 /** The merchant the authenticated user acts for (active preferred), with role and outlets; null without one. */
 export async function currentMembership(runtime: RouteRuntime): Promise<Membership | null> {
-  const data = await runtime.run<{ viewerMembership: Membership | null }>(membershipOperation, {});
+  const data = await runtime.execute(ViewerMembershipDocument, {});
   return data.viewerMembership;
 }

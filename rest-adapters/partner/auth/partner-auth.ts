@@ -4,23 +4,17 @@ import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSec
 import type { Principal } from '@lib/auth/principal';
 import { verifyPartnerToken } from '@lib/auth/partner-token';
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import type { RouteRuntime } from '@lib/rest/route';
+import {
+  PartnerCredentialDocument,
+  type PartnerCredentialQuery,
+  PartnerMerchantAccessDocument,
+  type PartnerMerchantAccessQuery,
+} from '@rest-adapters/generated/operations';
 
 export type PartnerPrincipal = Extract<Principal, { kind: 'partner' }>;
 
-interface Credential {
-  id: string;
-  credentialKey: string;
-  authMode: 'jwt' | 'hmac';
-  contract: 'A' | 'B';
-  scopes: string[];
-  outletsEnabled: boolean;
-  rateLimitPerMinute: number;
-  status: string;
-  secret: string | null;
-  partner: { id: string; code: string; status: string };
-}
+type Credential = NonNullable<PartnerCredentialQuery['partnerCredential']>;
 
 /** Partner HMAC mode (DESIGN.md §4): the bank-lookup pattern with these headers. */
 export const PARTNER_HMAC_HEADERS = {
@@ -29,8 +23,6 @@ export const PARTNER_HMAC_HEADERS = {
   signature: 'x-partner-signature',
 } as const;
 
-const credentialOperation = loadOperation(__dirname, 'credential.graphql');
-const accessOperation = loadOperation(__dirname, 'merchant-access.graphql');
 const UNKNOWN_TTL_MS = 10_000;
 
 /**
@@ -68,7 +60,9 @@ export async function partnerAuth(req: FastifyRequest, runtime: RouteRuntime): P
     outletsEnabled: credential.outletsEnabled,
     partnerCode: credential.partner.code,
   };
-  return { kind: 'partner', partnerId: credential.partner.id, credentialId: credential.id, scopes, contract: credential.contract };
+  // The schema's String holds A or B (the merchant subgraph stores nothing else).
+  const contract = credential.contract as PartnerPrincipal['contract'];
+  return { kind: 'partner', partnerId: credential.partner.id, credentialId: credential.id, scopes, contract };
 }
 
 async function fromBearer(authorization: string | undefined, runtime: RouteRuntime) {
@@ -123,11 +117,7 @@ async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promi
   const cacheMs = runtime.config.partnerCredentialCacheMs;
   const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
   if (cached) return cached.credential;
-  const { partnerCredential } = await runtime.run<{ partnerCredential: Credential | null }>(
-    credentialOperation,
-    { credentialKey },
-    { acting: undefined },
-  );
+  const { partnerCredential } = await runtime.execute(PartnerCredentialDocument, { credentialKey }, { acting: undefined });
   if (cacheMs > 0)
     credentials.set(
       credentialKey,
@@ -150,18 +140,14 @@ export function requireOutletsEnabled(req: FastifyRequest): void {
   if (!req.partnerCredential?.outletsEnabled) throw new HttpError(403, 'forbidden', 'outlet endpoints are not enabled for this credential');
 }
 
-export interface MerchantAccess {
-  merchantId: string;
-  accessType: 'referral' | 'consent' | 'assignment';
-  grantedAt: string;
-}
+export type MerchantAccess = NonNullable<PartnerMerchantAccessQuery['partnerMerchantAccess']>;
 
 /**
  * The partner's data-scope wall for one merchant (run as the partner; the merchant subgraph decides): the
  * access, or 403 forbidden when the merchant is outside the partner's scope (partner-api.md §1, §7).
  */
 export async function requireMerchantAccess(runtime: RouteRuntime, merchantId: string): Promise<MerchantAccess> {
-  const { partnerMerchantAccess } = await runtime.run<{ partnerMerchantAccess: MerchantAccess | null }>(accessOperation, { merchantId });
+  const { partnerMerchantAccess } = await runtime.execute(PartnerMerchantAccessDocument, { merchantId });
   if (!partnerMerchantAccess) throw new HttpError(403, 'forbidden', 'the merchant is outside the partner’s scope');
   return partnerMerchantAccess;
 }

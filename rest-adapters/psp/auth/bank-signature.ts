@@ -4,16 +4,10 @@ import type { BankPrincipal } from '@lib/auth/bank-scope';
 import type { Principal } from '@lib/auth/principal';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import type { RouteRuntime } from '@lib/rest/route';
+import { type PspBankCredentialQuery, PspBankCredentialDocument } from '@rest-adapters/generated/operations';
 
-interface Credential {
-  keyId: string;
-  purpose: 'lookup' | 'event';
-  secret: string;
-  status: string;
-  bank: { id: string; code: string; tier: number };
-}
+type Credential = NonNullable<PspBankCredentialQuery['bankCredential']>;
 
 /** Header names of the two bank schemes (psp-api.md §5). */
 export const SCHEMES = {
@@ -22,7 +16,6 @@ export const SCHEMES = {
 } as const;
 export type Scheme = keyof typeof SCHEMES;
 
-const operation = loadOperation(__dirname);
 /**
  * Credential material is cached for 60 s (DESIGN.md §7), so a revoked key stops working within a minute;
  * an unknown key id is remembered for 10 s so that guessing keys cannot load the database.
@@ -65,7 +58,7 @@ async function credentialOf(keyId: string, runtime: RouteRuntime): Promise<Crede
   if (keyId.length > 64) return null;
   const cached = credentials.get(keyId);
   if (cached) return cached.credential;
-  const { bankCredential } = await runtime.run<{ bankCredential: Credential | null }>(operation, { keyId }, { acting: undefined });
+  const { bankCredential } = await runtime.execute(PspBankCredentialDocument, { keyId }, { acting: undefined });
   credentials.set(keyId, { credential: bankCredential }, bankCredential ? undefined : { ttl: UNKNOWN_TTL_MS });
   return bankCredential;
 }

@@ -23,7 +23,7 @@ import syncPull from './sync/pull';
 import syncPush from './sync/push';
 
 /** Every point-of-sale route, each on both surfaces (`/poslite/...` service, `/merchant/poslite/...` app). */
-export const posliteRoutes: RestRoute[] = [
+export const posliteRoutes: RestRoute<any>[] = [
   outletList,
   outletCreate,
   outletGet,

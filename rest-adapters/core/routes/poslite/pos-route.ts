@@ -1,10 +1,9 @@
-import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '@lib/auth/principal';
 import { HttpError } from '@lib/rest/error-body';
 import type { FixedOperationDocument } from '@lib/rest/operation';
-import { type RestRoute, type RouteRuntime, type RouteSchemas, defineRoute } from '@lib/rest/route';
-import { currentMembership, internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';
+import { type RestRoute, type RouteInput, type RouteReply, type RouteRuntime, type RouteSchemas, defineRoute } from '@lib/rest/route';
+import { type MemberRole, currentMembership, internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -15,31 +14,25 @@ declare module 'fastify' {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-type Input<S extends RouteSchemas> = {
-  params: S['params'] extends TSchema ? Static<S['params']> : undefined;
-  query: S['querystring'] extends TSchema ? Static<S['querystring']> : undefined;
-  body: S['body'] extends TSchema ? Static<S['body']> : undefined;
-};
+/** Runs a point-of-sale operation for the request's merchant: the surface adds `merchantId` to the variables. */
+export type PosExecute = <TResult, TVariables extends { merchantId?: string | null }>(
+  operation: FixedOperationDocument<TResult, TVariables>,
+  variables: NoInfer<Omit<TVariables, 'merchantId'>>,
+) => Promise<TResult>;
 
 /** One point-of-sale route, served twice by `posRoutes`. */
-export interface PosRouteDefinition<S extends RouteSchemas, Data> {
+export interface PosRouteDefinition<S extends RouteSchemas> {
   method: HTTPMethods;
   /** The path below `/poslite`, e.g. `/catalog/outlets/:id`. */
   path: string;
   summary: string;
   description?: string;
   schema: S;
-  operation: FixedOperationDocument;
-  /** Variables of the operation without `merchantId`, which the surface adds. */
-  variables?: (input: Input<S>) => Record<string, unknown>;
-  map?: (data: Data, input: Input<S>) => unknown;
+  /** The OpenAPI operationId's stem (the operation's name); each surface adds its suffix (Service, App). */
+  operationId: string;
   /** 201 for creations, 204 (no body) for deletions; 200 otherwise. */
   status?: 200 | 201 | 204;
-  /** Replaces the single-operation flow (e.g. a pull that picks its operation by entity); `merchantId` is in `run`'s variables already. */
-  handle?: (
-    input: Input<S>,
-    run: <T>(operation: FixedOperationDocument, variables: Record<string, unknown>) => Promise<T>,
-  ) => Promise<unknown>;
+  run: (input: RouteInput<S>, ctx: { execute: PosExecute }) => Promise<RouteReply<S>>;
 }
 
 /**
@@ -71,7 +64,7 @@ export async function posUserAuth(req: FastifyRequest, runtime: RouteRuntime): P
   return {
     ...req.acting,
     merchantId: membership.merchant.id,
-    role: membership.role,
+    role: membership.role as MemberRole,
     outletIds: membership.outletIds,
     ...(membership.terminalId ? { terminalId: membership.terminalId } : {}),
   };
@@ -82,30 +75,24 @@ const SURFACES = [
   { prefix: '/merchant/poslite', authenticate: posUserAuth, tag: 'core: point of sale (app)', suffix: 'App' },
 ] as const;
 
-/** A point-of-sale route on both surfaces from one definition: same schemas, operation and mapping. */
-export function posRoutes<S extends RouteSchemas, Data>(def: PosRouteDefinition<S, Data>): RestRoute[] {
+/** A point-of-sale route on both surfaces from one definition: same schemas, operations and mapping. */
+export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): RestRoute<S>[] {
   return SURFACES.map(({ prefix, authenticate, tag, suffix }) =>
-    defineRoute({
+    defineRoute<S>({
       method: def.method,
       url: `${prefix}${def.path}`,
       summary: def.summary,
       description: def.description,
       tags: [tag],
       schema: def.schema,
-      operation: def.operation,
-      operationId: `${def.operation.name}${suffix}`,
+      operationId: `${def.operationId}${suffix}`,
       authenticate,
       rateLimit: { max: 600, windowSecs: 60 },
-      handle: async (input, runtime, req, reply) => {
-        const run = <T>(operation: FixedOperationDocument, variables: Record<string, unknown>) =>
-          runtime.run<T>(operation, { ...variables, merchantId: req.posMerchantId });
-        const result = def.handle
-          ? await def.handle(input as Input<S>, run)
-          : await run<Data>(def.operation, def.variables?.(input as Input<S>) ?? {}).then((data) =>
-              def.map ? def.map(data, input as Input<S>) : data,
-            );
-        if (def.status === 204) return reply.code(204).send();
-        if (def.status) reply.code(def.status);
+      run: async (input, ctx) => {
+        const execute: PosExecute = <TResult, TVariables>(operation: FixedOperationDocument<TResult, TVariables>, variables: object) =>
+          ctx.execute(operation, { ...variables, merchantId: ctx.request.posMerchantId } as TVariables);
+        const result = await def.run(input, { execute });
+        if (def.status) ctx.status(def.status);
         return result;
       },
     }),

@@ -1,49 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ZonedCalendar } from '@lib/time/zoned-time';
 import { Nullable } from '@lib/rest/schema-helpers';
+import type { ReviewMerchantRegistrationMutation, UserProfileFieldsFragment } from '@rest-adapters/generated/operations';
 
 /** The core API renders its times in Asia/Makassar (+08:00), core-api.md §2. */
 export const MAKASSAR = new ZonedCalendar('Asia/Makassar');
-
-export interface MerchantSnapshotData {
-  id: string;
-  merchantCode: string;
-  name: string;
-  status: string;
-  contactPhone: string | null;
-  contactEmail: string | null;
-  addressLine: string | null;
-  provinceName: string | null;
-  cityName: string | null;
-  districtName: string | null;
-  subdistrictName: string | null;
-  postalCode: string | null;
-  businessTypeId: number | null;
-  businessTypeName: string | null;
-  businessScaleName: string | null;
-  averageMonthlyRevenue: number | null;
-  employeeCount: number | null;
-  reviewedAt: string | null;
-  deviceFeeServiceAccepted: boolean;
-  termsOfServiceAccepted: boolean;
-  privacyPolicyAccepted: boolean;
-}
-
-/** The UserProfileFields fragment (user-profile.fragment.graphql). */
-export interface UserProfileData {
-  userId: string;
-  fullName: string | null;
-  displayName: string | null;
-  nik: string | null;
-  gender: string | null;
-  addressLine: string | null;
-  avatarUrl: string | null;
-  phone: string;
-  phoneVerified: boolean;
-  email: string | null;
-  emailVerified: boolean;
-  merchant: MerchantSnapshotData | null;
-}
 
 const S = Nullable(Type.String());
 /** core-api.md §2 Profile: the user's fields and the merchant snapshot (all null without a merchant or registration). */
@@ -87,7 +48,8 @@ export const ProfileBody = Type.Object(
 );
 export type ProfileBody = Static<typeof ProfileBody>;
 
-export function toProfileBody(p: UserProfileData): ProfileBody {
+/** The UserProfileFields fragment (user-profile.fragment.graphql) as the documented profile. */
+export function toProfileBody(p: UserProfileFieldsFragment): ProfileBody {
   const m = p.merchant;
   return {
     user_id: p.userId,
@@ -124,12 +86,8 @@ export function toProfileBody(p: UserProfileData): ProfileBody {
   };
 }
 
-/** The internal decisions' answer (core-api.md §4): status, the request or merchant, and its user's profile. */
-export interface ReviewResultData {
-  id: string;
-  status: string;
-  profile: UserProfileData | null;
-}
+/** The internal decisions' answer (core-api.md §4): status, the request or merchant, and its user's profile (the same selection in all three). */
+export type ReviewResult = ReviewMerchantRegistrationMutation['reviewMerchantRegistration'];
 
 const DecidedRef = Type.Object({ id: Type.String({ format: 'uuid' }), merchant_status: Type.String() }, { additionalProperties: false });
 
@@ -142,10 +100,10 @@ export const MerchantDecisionResponse = Type.Object(
   { additionalProperties: false },
 );
 
-export function toRequestDecision(r: ReviewResultData): Static<typeof RequestDecisionResponse> {
+export function toRequestDecision(r: ReviewResult): Static<typeof RequestDecisionResponse> {
   return { status: r.status, request: { id: r.id, merchant_status: r.status }, profile: r.profile ? toProfileBody(r.profile) : null };
 }
 
-export function toMerchantDecision(r: ReviewResultData): Static<typeof MerchantDecisionResponse> {
+export function toMerchantDecision(r: ReviewResult): Static<typeof MerchantDecisionResponse> {
   return { status: r.status, merchant: { id: r.id, merchant_status: r.status }, profile: r.profile ? toProfileBody(r.profile) : null };
 }

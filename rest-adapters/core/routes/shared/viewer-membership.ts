@@ -1,5 +1,5 @@
 import type { UserPrincipal } from '@rest-adapters/core/auth/user-auth';
-import { type Membership, currentMembership } from '@rest-adapters/core/auth/user-auth';
+import { type MemberRole, type Membership, currentMembership } from '@rest-adapters/core/auth/user-auth';
 import type { RouteRuntime } from '@lib/rest/route';
 
 /**
@@ -14,6 +14,6 @@ export async function actingForMerchant(
   if (!membership) return null;
   return {
     membership,
-    acting: { ...principal, merchantId: membership.merchant.id, role: membership.role, outletIds: membership.outletIds },
+    acting: { ...principal, merchantId: membership.merchant.id, role: membership.role as MemberRole, outletIds: membership.outletIds },
   };
 }

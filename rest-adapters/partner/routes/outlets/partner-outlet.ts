@@ -3,6 +3,7 @@ import { HttpError } from '@lib/rest/error-body';
 import { Nullable } from '@lib/rest/schema-helpers';
 import type { RouteRuntime } from '@lib/rest/route';
 import type { FixedOperationDocument } from '@lib/rest/operation';
+import type { PartnerOutletFieldsFragment } from '@rest-adapters/generated/operations';
 import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
 import { jakartaIso } from '../jakarta-time';
 import { scopedTo } from '../partner-data';
@@ -39,21 +40,7 @@ export const PartnerOutlet = Type.Object(
 );
 export type PartnerOutlet = Static<typeof PartnerOutlet>;
 
-export interface OutletData {
-  id: string;
-  code: string;
-  name: string;
-  isDefault: boolean;
-  nmid: string | null;
-  nmidStatus: string;
-  mid: string | null;
-  addressLine: string | null;
-  city: string | null;
-  province: string | null;
-  postalCode: string | null;
-  createdAt: string;
-  terminals: { status: string }[];
-}
+export type OutletData = PartnerOutletFieldsFragment;
 
 /** An instant as the contract renders it: A in Asia/Jakarta local time with offset, B as the gateway gives it (UTC). */
 export function contractTime(principal: PartnerPrincipal, iso: string): string;
@@ -87,18 +74,16 @@ export function toPartnerOutlet(principal: PartnerPrincipal, merchantId: string,
  * narrowed to the merchant: the merchant subgraph answers nothing outside the partner's scope (403), and the
  * outlet and transaction subgraphs require the merchant in merchantIds.
  */
-export async function loadScopedMerchant<M>(
+export async function loadScopedMerchant<M, V extends { merchantId: string }>(
   runtime: RouteRuntime,
   principal: PartnerPrincipal,
-  operation: FixedOperationDocument,
+  operation: FixedOperationDocument<{ partnerMerchants: { merchant: M }[] }, V>,
   merchantId: string,
-  variables: Record<string, unknown> = {},
+  variables: NoInfer<Omit<V, 'merchantId'>>,
 ): Promise<M> {
-  const { partnerMerchants } = await runtime.run<{ partnerMerchants: { merchant: M }[] }>(
-    operation,
-    { merchantId, ...variables },
-    { acting: scopedTo(principal, [merchantId]) },
-  );
+  const { partnerMerchants } = await runtime.execute(operation, { merchantId, ...variables } as V, {
+    acting: scopedTo(principal, [merchantId]),
+  });
   if (!partnerMerchants[0]) throw new HttpError(403, 'forbidden', 'the merchant is outside the partner’s scope');
   return partnerMerchants[0].merchant;
 }

@@ -1,8 +1,4 @@
-export interface PartnerMerchantData {
-  merchantId: string;
-  accessType: 'referral' | 'consent' | 'assignment';
-  grantedAt: string;
-  referralCode: string | null;
-  referralPartnerId: string | null;
-  merchant: { id: string; merchantCode: string; name: string; status: string };
-}
+import type { PartnerMerchantFieldsFragment } from '@rest-adapters/generated/operations';
+
+/** A merchant in the partner's scope (partner-merchants.fragment.graphql). */
+export type PartnerMerchantData = PartnerMerchantFieldsFragment;

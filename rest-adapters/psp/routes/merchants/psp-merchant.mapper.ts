@@ -1,40 +1,9 @@
+import type {
+  PspMerchantDetailFieldsFragment,
+  PspMerchantFieldsFragment,
+  PspOutletFieldsFragment,
+} from '@rest-adapters/generated/operations';
 import type { PspMerchant, PspMerchantDetail, PspOutlet } from './psp-merchant.schema';
-
-/** The merchant as the PSP operations select it (GraphQL, camelCase). */
-export interface MerchantData {
-  id: string;
-  name: string;
-  legalName: string | null;
-  status: string;
-  categoryCode: string | null;
-  categoryName: string | null;
-  phone: string | null;
-  email: string | null;
-  npwp: string | null;
-  address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
-  kycStatus: string;
-  kycVerifiedAt: string | null;
-  bankCode: string | null;
-  createdAt: string;
-  updatedAt: string;
-  nmid: string | null;
-  terminal?: { model: string | null; status: string } | null;
-  outlets?: OutletData[];
-}
-
-export interface OutletData {
-  id: string;
-  code: string;
-  name: string;
-  nmid: string | null;
-  mid: string | null;
-  nmidStatus: string;
-  isDefault: boolean;
-  addressLine: string | null;
-  city: string | null;
-  province: string | null;
-  postalCode: string | null;
-}
 
 /** Stored lifecycle → what a bank sees (DESIGN.md §9): draft and inactive are both `inactive`. */
 const STATUS: Record<string, PspMerchant['status']> = {
@@ -45,7 +14,8 @@ const STATUS: Record<string, PspMerchant['status']> = {
   deleted: 'deleted',
 };
 
-export function toPspMerchant(m: MerchantData): PspMerchant {
+/** The merchant as the PSP operations select it (PspMerchantFields) → psp-api.md §2. */
+export function toPspMerchant(m: PspMerchantFieldsFragment): PspMerchant {
   return {
     id: m.id,
     merchant_name: m.name,
@@ -72,7 +42,7 @@ export function toPspMerchant(m: MerchantData): PspMerchant {
   };
 }
 
-export function toPspOutlet(o: OutletData): PspOutlet {
+export function toPspOutlet(o: PspOutletFieldsFragment): PspOutlet {
   return {
     id: o.id,
     code: o.code,
@@ -86,7 +56,7 @@ export function toPspOutlet(o: OutletData): PspOutlet {
 }
 
 /** Detail and by-NMID share this body; owners stay empty until user accounts exist. */
-export function toPspMerchantDetail(m: MerchantData): PspMerchantDetail {
+export function toPspMerchantDetail(m: PspMerchantDetailFieldsFragment): PspMerchantDetail {
   return {
     merchant: { ...toPspMerchant(m), device_model: m.terminal?.model ?? null, device_status: m.terminal?.status ?? null },
     outlets: (m.outlets ?? []).map(toPspOutlet),

@@ -24,7 +24,7 @@ function setup(together: (calls: Call[]) => Promise<(string | Error)[]>) {
   const config = { bankBatch: { max: 100, inFlight: 1 } } as Config;
   const runtime: RouteRuntime = {
     config,
-    run: async <T>(_operation: unknown, _variables: unknown, options?: { acting?: Principal }) => {
+    execute: async <T>(_operation: unknown, _variables: unknown, options?: { acting?: Principal }) => {
       actingSeen.push(options?.acting);
       return undefined as T;
     },
@@ -36,8 +36,8 @@ function setup(together: (calls: Call[]) => Promise<(string | Error)[]>) {
       if (n < 0) throw new HttpError(400, 'bad_request', `bad ${n}`);
       return `alone ${n}`;
     },
-    together: async (calls, run) => {
-      await run({ document: '', name: 'Test' }, {});
+    together: async (calls, execute) => {
+      await execute({ document: '', name: 'Test' }, {});
       return together(calls);
     },
   });

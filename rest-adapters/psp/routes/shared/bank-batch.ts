@@ -3,7 +3,7 @@ import type { BankPrincipal } from '@lib/auth/bank-scope';
 import type { Config } from '@lib/config/config';
 import { HttpError } from '@lib/rest/error-body';
 import { MicroBatcher } from '@lib/rest/micro-batch';
-import type { RouteRuntime } from '@lib/rest/route';
+import type { Execute, RouteRuntime } from '@lib/rest/route';
 
 /** One bank's verified call, waiting to go to the graph with others. */
 export interface BankCall {
@@ -16,8 +16,8 @@ export interface BankCall {
 export interface BankBatchHandlers<I extends BankCall, O> {
   /** A call that leaves alone: the single-call operations, acting as its bank. */
   alone(item: I): Promise<O>;
-  /** Several calls of possibly several banks: one result (or Error) per item; `run` acts for all of their banks. */
-  together(items: I[], run: RouteRuntime['run']): Promise<(O | Error)[]>;
+  /** Several calls of possibly several banks: one result (or Error) per item; `execute` acts for all of their banks. */
+  together(items: I[], execute: Execute): Promise<(O | Error)[]>;
 }
 
 /**
@@ -32,10 +32,9 @@ export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, 
     if (items.length === 1) return [await handlers.alone(items[0])];
     const banks = [...new Map(items.map(({ bank }) => [bank.bankCode, bank])).values()];
     // The request id of the first call traces the batch.
-    const run: RouteRuntime['run'] = (operation, variables) =>
-      items[0].runtime.run(operation, variables, { acting: { kind: 'banks', banks } });
+    const execute: Execute = (operation, variables) => items[0].runtime.execute(operation, variables, { acting: { kind: 'banks', banks } });
     try {
-      return await handlers.together(items, run);
+      return await handlers.together(items, execute);
     } catch (error) {
       if (!(error instanceof HttpError) || error.status >= 500) throw error;
       // Never expected (each call was validated): worth a look, but only the call at fault may fail.

@@ -1,22 +1,13 @@
-import { loadOperation } from '@lib/rest/operation';
-import type { RouteRuntime } from '@lib/rest/route';
+import type { Execute, RouteRuntime } from '@lib/rest/route';
+import { type PaymentTargetFieldsFragment, PspResolveNmidDocument, PspResolveNmidsDocument } from '@rest-adapters/generated/operations';
 
 /**
  * Events and settlements name an NMID (and maybe MID/TID); the outlet subgraph resolves it for the calling
- * bank (another bank's NMID is unknown) and the merchant subgraph adds the merchant. A separate operation
- * from the recording one: its answer is part of what gets recorded.
+ * bank (another bank's NMID is unknown) and the merchant subgraph adds the merchant (resolve-nmid.graphql). A
+ * separate operation from the recording one: its answer is part of what gets recorded. resolve-nmids.graphql is
+ * the same for a micro-batch of several banks' events: one item per event, each resolved as its own bank.
  */
-const resolveNmid = loadOperation(__dirname, 'resolve-nmid.graphql');
-/** The same for a micro-batch of several banks' events: one item per event, each resolved as its own bank. */
-const resolveNmids = loadOperation(__dirname, 'resolve-nmids.graphql');
-
-interface ResolvedOutlet {
-  id: string;
-  mid: string | null;
-  nmidStatus: string;
-  terminals: { id: string; tid: string | null }[];
-  merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: { id: string }[] } | null;
-}
+type ResolvedOutlet = PaymentTargetFieldsFragment;
 
 export interface PaymentTarget {
   merchantId: string;
@@ -37,14 +28,14 @@ export interface NmidReference {
 
 /** The target of one NMID, resolved as the calling bank. */
 export async function resolvePaymentTarget(runtime: RouteRuntime, reference: NmidReference): Promise<PaymentTarget | null> {
-  const { outletByNmid } = await runtime.run<{ outletByNmid: ResolvedOutlet | null }>(resolveNmid, { nmid: reference.nmid });
+  const { outletByNmid } = await runtime.execute(PspResolveNmidDocument, { nmid: reference.nmid });
   return targetOf(outletByNmid, reference);
 }
 
-/** Targets of several NMIDs in one call, each resolved as the bank it names; `runtime.run` acts for all of those banks. */
-export async function resolvePaymentTargets(run: RouteRuntime['run'], references: NmidReference[]): Promise<(PaymentTarget | null)[]> {
+/** Targets of several NMIDs in one call, each resolved as the bank it names; `execute` acts for all of those banks. */
+export async function resolvePaymentTargets(execute: Execute, references: NmidReference[]): Promise<(PaymentTarget | null)[]> {
   const requests = references.map(({ bankCode, nmid }) => ({ bankCode, nmid }));
-  const { outletsByNmid } = await run<{ outletsByNmid: (ResolvedOutlet | null)[] }>(resolveNmids, { requests });
+  const { outletsByNmid } = await execute(PspResolveNmidsDocument, { requests });
   return references.map((reference, i) => targetOf(outletsByNmid[i] ?? null, reference));
 }
 

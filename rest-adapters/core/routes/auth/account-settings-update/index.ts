@@ -1,9 +1,9 @@
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { CoreUpdateAccountSettingsDocument } from '@rest-adapters/generated/operations';
 import { toAccountSettings } from '../account-settings/mapper';
-import { type AccountSettingsData, AccountSettingsBody, AccountSettingsResponse } from '../account-settings/schema';
+import { AccountSettingsBody, AccountSettingsResponse } from '../account-settings/schema';
 
 /** core-api.md §4: saves the given settings (the others keep their value); answers the whole record. */
 export default defineRoute({
@@ -12,12 +12,12 @@ export default defineRoute({
   summary: 'Update account settings',
   tags: ['core: auth'],
   schema: { body: AccountSettingsBody, response: { 200: AccountSettingsResponse, ...errorResponses(400, 401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreUpdateAccountSettings',
   authenticate: userAuth,
-  variables: ({ body }) => {
+  run: async ({ body }, { execute }) => {
     // The validator checks minProperties before it strips unknown properties: {"unknown": 1} arrives here as {}.
     if (Object.keys(body).length === 0) throw new HttpError(400, 'bad_request', 'invalid body: at least one setting is required');
-    return {
+    const data = await execute(CoreUpdateAccountSettingsDocument, {
       input: {
         notificationPushEnabled: body.notification_push_enabled,
         notificationTransactionsEnabled: body.notification_transactions_enabled,
@@ -27,7 +27,7 @@ export default defineRoute({
         privacyAnalyticsEnabled: body.privacy_analytics_enabled,
         privacyDataSharingEnabled: body.privacy_data_sharing_enabled,
       },
-    };
+    });
+    return toAccountSettings(data.updateAccountSettings);
   },
-  map: (data: { updateAccountSettings: AccountSettingsData }) => toAccountSettings(data.updateAccountSettings),
 });

@@ -1,9 +1,9 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { CoreAccountSettingsDocument } from '@rest-adapters/generated/operations';
 import { toAccountSettings } from './mapper';
-import { type AccountSettingsData, AccountSettingsResponse } from './schema';
+import { AccountSettingsResponse } from './schema';
 
 /** core-api.md §4: the user's settings, the §2 defaults (updated_at null) when never saved. */
 export default defineRoute({
@@ -12,7 +12,10 @@ export default defineRoute({
   summary: 'Account settings',
   tags: ['core: auth'],
   schema: { response: { 200: AccountSettingsResponse, ...errorResponses(401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreAccountSettings',
   authenticate: userAuth,
-  map: (data: { viewerAccountSettings: AccountSettingsData }) => toAccountSettings(data.viewerAccountSettings),
+  run: async (_input, { execute }) => {
+    const data = await execute(CoreAccountSettingsDocument, {});
+    return toAccountSettings(data.viewerAccountSettings);
+  },
 });

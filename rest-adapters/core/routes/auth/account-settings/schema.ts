@@ -23,15 +23,3 @@ export const AccountSettingsResponse = Type.Object(
 
 /** PUT: the seven fields; any left out keeps its current (or default) value; at least one. */
 export const AccountSettingsBody = Type.Partial(Type.Object(flags), { additionalProperties: false, minProperties: 1 });
-
-export interface AccountSettingsData {
-  userId: string;
-  notificationPushEnabled: boolean;
-  notificationTransactionsEnabled: boolean;
-  notificationPromotionsEnabled: boolean;
-  notificationDailySummaryEnabled: boolean;
-  appLanguage: 'id' | 'en';
-  privacyAnalyticsEnabled: boolean;
-  privacyDataSharingEnabled: boolean;
-  updatedAt: string | null;
-}

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { CoreCancelDeviceLoginDocument } from '@rest-adapters/generated/operations';
 import { CancelQuery, CancelledResponse } from './schema';
 
 /**
@@ -13,8 +13,10 @@ export default defineRoute({
   summary: 'Cancel a login from its alert',
   tags: ['core: auth'],
   schema: { querystring: CancelQuery, response: { 200: CancelledResponse, ...errorResponses(400, 429) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreCancelDeviceLogin',
   rateLimit: { max: 30, windowSecs: 60 },
-  variables: ({ query }) => ({ token: query.token }),
-  map: () => ({ status: 'cancelled' as const, message: 'The login was cancelled and the device signed out.' }),
+  run: async ({ query }, { execute }) => {
+    await execute(CoreCancelDeviceLoginDocument, { token: query.token });
+    return { status: 'cancelled' as const, message: 'The login was cancelled and the device signed out.' };
+  },
 });

@@ -1,13 +1,11 @@
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { verifyExternalIdToken } from '@rest-adapters/core/auth/external-verifier';
 import { type SessionGrant, SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
+import { CoreExternalPhoneLoginDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { ExternalVerifyBody } from './schema';
-
-const operation = loadOperation(__dirname);
 
 /**
  * core-api.md §4 and §7: the ID token of an identity provider is the credential. Verified here (the adapter
@@ -20,15 +18,15 @@ export default defineRoute({
   summary: 'Log in with a phone verified by the identity provider',
   tags: ['core: auth'],
   schema: { body: ExternalVerifyBody, response: { 200: SessionBody, ...errorResponses(400, 401, 429, 502) } },
-  operation,
+  operationId: 'CoreExternalPhoneLogin',
   rateLimit: { max: 30, windowSecs: 60 },
-  handle: async ({ body }, runtime) => {
-    const identity = await verifyExternalIdToken(body.id_token, runtime.config);
+  run: async ({ body }, { execute, config }) => {
+    const identity = await verifyExternalIdToken(body.id_token, config);
     const phone = toIndonesianE164(identity.phone);
     if (!phone) throw new HttpError(400, 'unsupported_phone_region', 'only Indonesian phone numbers are supported');
     let grant: SessionGrant;
     try {
-      ({ externalPhoneLogin: grant } = await runtime.run<{ externalPhoneLogin: SessionGrant }>(operation, {
+      ({ externalPhoneLogin: grant } = await execute(CoreExternalPhoneLoginDocument, {
         input: {
           phone,
           issuer: identity.issuer,
@@ -46,7 +44,7 @@ export default defineRoute({
       throw error;
     }
     try {
-      return await sessionBody(grant, 'verified', runtime.config);
+      return await sessionBody(grant, 'verified', config);
     } catch {
       throw new HttpError(500, 'token_issue_failed', 'the session token could not be issued');
     }

@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { forgetSession, userAuth } from '@rest-adapters/core/auth/user-auth';
-
-const operation = loadOperation(__dirname);
+import { CoreLogoutDocument } from '@rest-adapters/generated/operations';
 
 /** Not in core-api.md: ends the session of the access token (its refresh token and access tokens stop). */
 export default defineRoute({
@@ -15,11 +13,11 @@ export default defineRoute({
   schema: {
     response: { 200: Type.Object({ status: Type.Literal('logged_out') }, { additionalProperties: false }), ...errorResponses(401) },
   },
-  operation,
+  operationId: 'CoreLogout',
   authenticate: userAuth,
-  handle: async (_input, runtime, req) => {
-    await runtime.run(operation, {});
-    if (req.acting?.kind === 'user' && req.acting.sessionId) forgetSession(req.acting.sessionId);
+  run: async (_input, { execute, principal }) => {
+    await execute(CoreLogoutDocument, {});
+    if (principal?.kind === 'user' && principal.sessionId) forgetSession(principal.sessionId);
     return { status: 'logged_out' as const };
   },
 });

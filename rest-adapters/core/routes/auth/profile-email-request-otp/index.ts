@@ -1,10 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
-
-const operation = loadOperation(__dirname);
+import { CoreRequestEmailOtpDocument } from '@rest-adapters/generated/operations';
 
 /** core-api.md §4: a six-digit code to the email (same rules as login codes: 300 s, 60 s cooldown, caps, 5 tries). */
 export default defineRoute({
@@ -22,13 +20,10 @@ export default defineRoute({
       ...errorResponses(400, 401, 429),
     },
   },
-  operation,
+  operationId: 'CoreRequestEmailOtp',
   authenticate: userAuth,
-  handle: async ({ body }, runtime, req) => {
-    const { requestEmailOtp: r } = await runtime.run<{ requestEmailOtp: { email: string; expiresInSecs: number } }>(operation, {
-      email: body.email,
-      clientAddress: req.ip,
-    });
+  run: async ({ body }, { execute, request }) => {
+    const { requestEmailOtp: r } = await execute(CoreRequestEmailOtpDocument, { email: body.email, clientAddress: request.ip });
     return { status: 'otp_sent' as const, email: r.email, expires_in_secs: r.expiresInSecs };
   },
 });

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { CoreVerifyEmailOtpDocument } from '@rest-adapters/generated/operations';
 
 /** core-api.md §4: the user's latest email code; the profile's email becomes the verified one. Errors as verify-otp. */
 export default defineRoute({
@@ -26,11 +26,13 @@ export default defineRoute({
       ...errorResponses(400, 401, 429),
     },
   },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreVerifyEmailOtp',
   authenticate: userAuth,
-  variables: ({ body }) => ({ email: body.email, code: body.code }),
-  map: (data: { verifyEmailOtp: { userId: string; email: string; emailVerified: boolean } }) => ({
-    status: 'verified' as const,
-    profile: { user_id: data.verifyEmailOtp.userId, email: data.verifyEmailOtp.email, email_verified: data.verifyEmailOtp.emailVerified },
-  }),
+  run: async ({ body }, { execute }) => {
+    const data = await execute(CoreVerifyEmailOtpDocument, { email: body.email, code: body.code });
+    return {
+      status: 'verified' as const,
+      profile: { user_id: data.verifyEmailOtp.userId, email: data.verifyEmailOtp.email, email_verified: data.verifyEmailOtp.emailVerified },
+    };
+  },
 });

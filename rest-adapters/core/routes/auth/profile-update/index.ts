@@ -1,8 +1,8 @@
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
-import { ProfileBody, type UserProfileData, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
+import { ProfileBody, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
+import { UpdateViewerProfileDocument } from '@rest-adapters/generated/operations';
 import { UpdateProfileBody } from './schema';
 
 const PROFILE_FIELDS = ['full_name', 'nik', 'gender', 'address_line', 'avatar_url', 'email'] as const;
@@ -14,13 +14,13 @@ export default defineRoute({
   summary: 'Change the user’s profile',
   tags: ['core: auth'],
   schema: { body: UpdateProfileBody, response: { 200: ProfileBody, ...errorResponses(400, 401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'UpdateViewerProfile',
   authenticate: userAuth,
-  variables: ({ body }) => {
+  run: async ({ body }, { execute }) => {
     // Unknown fields are ignored: a body without any known field is a mistake, not a no-op.
     if (PROFILE_FIELDS.every((field) => body[field] === undefined))
       throw new HttpError(400, 'bad_request', 'invalid body: at least one profile field is required');
-    return {
+    const data = await execute(UpdateViewerProfileDocument, {
       input: {
         fullName: body.full_name ?? null,
         nik: body.nik ?? null,
@@ -29,7 +29,7 @@ export default defineRoute({
         avatarUrl: body.avatar_url ?? null,
         email: body.email ?? null,
       },
-    };
+    });
+    return toProfileBody(data.updateViewerProfile);
   },
-  map: (data: { updateViewerProfile: UserProfileData }) => toProfileBody(data.updateViewerProfile),
 });

@@ -1,8 +1,8 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
-import { ProfileBody, type UserProfileData, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
+import { ProfileBody, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
+import { ViewerProfileDocument } from '@rest-adapters/generated/operations';
 
 /** core-api.md §4: the calling user and the merchant it has or is registering. */
 export default defineRoute({
@@ -11,7 +11,10 @@ export default defineRoute({
   summary: 'The user’s profile with the merchant snapshot',
   tags: ['core: auth'],
   schema: { response: { 200: ProfileBody, ...errorResponses(401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'ViewerProfile',
   authenticate: userAuth,
-  map: (data: { viewerProfile: UserProfileData }) => toProfileBody(data.viewerProfile),
+  run: async (_input, { execute }) => {
+    const data = await execute(ViewerProfileDocument, {});
+    return toProfileBody(data.viewerProfile);
+  },
 });

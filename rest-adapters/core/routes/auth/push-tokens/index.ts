@@ -1,7 +1,7 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
+import { CoreRegisterPushTokenDocument } from '@rest-adapters/generated/operations';
 import { PushTokenBody, PushTokenResponse } from './schema';
 
 /** core-api.md §4: the device's push token (a token moves to the device that registers it last). */
@@ -11,9 +11,13 @@ export default defineRoute({
   summary: 'Register the push token of a device',
   tags: ['core: auth'],
   schema: { body: PushTokenBody, response: { 200: PushTokenResponse, ...errorResponses(400, 401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreRegisterPushToken',
   authenticate: userAuth,
   rateLimit: { max: 30, windowSecs: 60 },
-  variables: ({ body }) => ({ input: { pushToken: body.push_token, deviceId: body.device_id, deviceName: body.device_name ?? null } }),
-  map: () => ({ status: 'registered' as const }),
+  run: async ({ body }, { execute }) => {
+    await execute(CoreRegisterPushTokenDocument, {
+      input: { pushToken: body.push_token, deviceId: body.device_id, deviceName: body.device_name ?? null },
+    });
+    return { status: 'registered' as const };
+  },
 });

@@ -1,14 +1,8 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { CoreRequestLoginOtpDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { OtpSentResponse, RequestOtpBody } from './schema';
-
-const operation = loadOperation(__dirname);
-
-interface Data {
-  requestLoginOtp: { requestId: string; phone: string; method: string; expiresInSecs: number; retryAfterSecs: number };
-}
 
 /**
  * core-api.md §4: a six-digit code by the messaging provider. 429 `otp_cooldown` within 60 s of the last code,
@@ -21,11 +15,11 @@ export default defineRoute({
   summary: 'Send a login code',
   tags: ['core: auth'],
   schema: { body: RequestOtpBody, response: { 200: OtpSentResponse, ...errorResponses(400, 429) } },
-  operation,
+  operationId: 'CoreRequestLoginOtp',
   rateLimit: { max: 10, windowSecs: 60 },
-  handle: async ({ body }, runtime, req) => {
-    const { requestLoginOtp: r } = await runtime.run<Data>(operation, {
-      input: { phone: body.phone, method: body.method ?? null, clientAddress: req.ip, ...deviceVariables(body) },
+  run: async ({ body }, { execute, request }) => {
+    const { requestLoginOtp: r } = await execute(CoreRequestLoginOtpDocument, {
+      input: { phone: body.phone, method: body.method ?? null, clientAddress: request.ip, ...deviceVariables(body) },
     });
     return {
       status: 'otp_sent' as const,

@@ -1,11 +1,9 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
-import { type SessionGrant, SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
+import { SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
+import { CoreVerifyLoginOtpDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { VerifyOtpBody } from './schema';
-
-const operation = loadOperation(__dirname);
 
 /**
  * core-api.md §4: a session (status verified). 400 `invalid_otp` (wrong code, unknown request), 400
@@ -18,12 +16,12 @@ export default defineRoute({
   summary: 'Verify a login code and open a session',
   tags: ['core: auth'],
   schema: { body: VerifyOtpBody, response: { 200: SessionBody, ...errorResponses(400, 429) } },
-  operation,
+  operationId: 'CoreVerifyLoginOtp',
   rateLimit: { max: 30, windowSecs: 60 },
-  handle: async ({ body }, runtime) => {
-    const { verifyLoginOtp } = await runtime.run<{ verifyLoginOtp: SessionGrant }>(operation, {
+  run: async ({ body }, { execute, config }) => {
+    const { verifyLoginOtp } = await execute(CoreVerifyLoginOtpDocument, {
       input: { requestId: body.request_id, phone: body.phone, code: body.code, ...deviceVariables(body) },
     });
-    return sessionBody(verifyLoginOtp, 'verified', runtime.config);
+    return sessionBody(verifyLoginOtp, 'verified', config);
   },
 });

@@ -1,10 +1,8 @@
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
-import { type CoreHealthData, UNAVAILABLE, toHealthResponse } from './mapper';
+import { CoreHealthDocument } from '@rest-adapters/generated/operations';
+import { UNAVAILABLE, toHealthResponse } from './mapper';
 import { HealthResponse } from './schema';
-
-const operation = loadOperation(__dirname);
 
 export default defineRoute({
   method: 'GET',
@@ -13,13 +11,14 @@ export default defineRoute({
   description: '200 while the database answers (status degraded when reference data is missing); 503 when it does not.',
   tags: ['core: health'],
   schema: { response: { 200: HealthResponse, 503: HealthResponse } },
-  operation,
-  handle: async (_input, runtime, _req, reply) => {
+  operationId: 'CoreHealth',
+  run: async (_input, { execute, status }) => {
     try {
-      return toHealthResponse(await runtime.run<CoreHealthData>(operation, {}));
+      return toHealthResponse(await execute(CoreHealthDocument, {}));
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 503) throw error;
-      return reply.code(503).send(UNAVAILABLE);
+      status(503);
+      return UNAVAILABLE;
     }
   },
 });

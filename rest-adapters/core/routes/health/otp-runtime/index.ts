@@ -1,10 +1,8 @@
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
-import { type CoreOtpRuntimeData, OTP_STORE, toOtpRuntimeResponse } from './mapper';
+import { CoreOtpRuntimeDocument } from '@rest-adapters/generated/operations';
+import { OTP_STORE, toOtpRuntimeResponse } from './mapper';
 import { OtpRuntimeResponse } from './schema';
-
-const operation = loadOperation(__dirname);
 
 export default defineRoute({
   method: 'GET',
@@ -12,13 +10,14 @@ export default defineRoute({
   summary: 'Status of the one-time-password store',
   tags: ['core: health'],
   schema: { response: { 200: OtpRuntimeResponse, 503: OtpRuntimeResponse } },
-  operation,
-  handle: async (_input, runtime, _req, reply) => {
+  operationId: 'CoreOtpRuntime',
+  run: async (_input, { execute, status }) => {
     try {
-      return toOtpRuntimeResponse(await runtime.run<CoreOtpRuntimeData>(operation, {}));
+      return toOtpRuntimeResponse(await execute(CoreOtpRuntimeDocument, {}));
     } catch (error) {
       if (!(error instanceof HttpError) || error.status !== 503) throw error;
-      return reply.code(503).send({ service: 'core', status: 'unavailable', otp_runtime_store: OTP_STORE });
+      status(503);
+      return { service: 'core', status: 'unavailable' as const, otp_runtime_store: OTP_STORE };
     }
   },
 });

@@ -1,12 +1,9 @@
+import type { CoreOtpRuntimeQuery } from '@rest-adapters/generated/operations';
 import type { OtpRuntimeResponse } from './schema';
-
-export interface CoreOtpRuntimeData {
-  otpRuntimeStatus: { store: string; status: string };
-}
 
 export const OTP_STORE = 'postgresql';
 
-export function toOtpRuntimeResponse(data: CoreOtpRuntimeData): OtpRuntimeResponse {
+export function toOtpRuntimeResponse(data: CoreOtpRuntimeQuery): OtpRuntimeResponse {
   return {
     service: 'core',
     status: data.otpRuntimeStatus.status === 'ok' ? 'ok' : 'unavailable',

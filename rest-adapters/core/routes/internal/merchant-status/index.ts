@@ -1,9 +1,9 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { MerchantStatusBody } from '@rest-adapters/core/routes/shared/internal-decision';
-import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
+import { MerchantDecisionResponse, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
+import { ReviewMerchantStatusDocument } from '@rest-adapters/generated/operations';
 
 /**
  * core-api.md §3: active → suspended | deleted, suspended → active | deleted, through the merchant lifecycle
@@ -15,17 +15,19 @@ export default defineRoute({
   summary: 'Change a merchant’s status',
   tags: ['core: internal'],
   schema: { body: MerchantStatusBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404, 409) } },
-  operation: loadOperation(__dirname),
+  operationId: 'ReviewMerchantStatus',
   authenticate: internalAuth,
-  variables: ({ body }) => ({
-    input: {
-      merchantId: body.merchant_id ?? null,
-      phone: body.phone ?? null,
-      targetStatus: body.target_status,
-      reason: body.reason ?? null,
-      reviewNotes: body.review_notes ?? null,
-      reviewedByUserId: body.reviewed_by_user_id ?? null,
-    },
-  }),
-  map: (data: { reviewMerchantStatus: ReviewResultData }) => toMerchantDecision(data.reviewMerchantStatus),
+  run: async ({ body }, { execute }) => {
+    const data = await execute(ReviewMerchantStatusDocument, {
+      input: {
+        merchantId: body.merchant_id ?? null,
+        phone: body.phone ?? null,
+        targetStatus: body.target_status,
+        reason: body.reason ?? null,
+        reviewNotes: body.review_notes ?? null,
+        reviewedByUserId: body.reviewed_by_user_id ?? null,
+      },
+    });
+    return toMerchantDecision(data.reviewMerchantStatus);
+  },
 });

@@ -1,7 +1,7 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
+import { CoreInternalSendOtpDocument } from '@rest-adapters/generated/operations';
 import { QueuedResponse, SendOtpBody } from './schema';
 
 /** core-api.md §4 internal: a code delivered through the messaging provider (template `otp`). */
@@ -12,8 +12,10 @@ export default defineRoute({
   description: '503 `messaging_unavailable` when the provider does not take the message.',
   tags: ['core: internal'],
   schema: { body: SendOtpBody, response: { 200: QueuedResponse, ...errorResponses(400, 401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreInternalSendOtp',
   authenticate: internalAuth,
-  variables: ({ body }) => ({ phone: body.phone, code: body.code }),
-  map: () => ({ status: 'queued' as const }),
+  run: async ({ body }, { execute }) => {
+    await execute(CoreInternalSendOtpDocument, { phone: body.phone, code: body.code });
+    return { status: 'queued' as const };
+  },
 });

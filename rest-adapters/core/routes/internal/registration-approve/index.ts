@@ -1,14 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { RegistrationDecisionBody } from '@rest-adapters/core/routes/shared/internal-decision';
-import { MerchantDecisionResponse, type ReviewResultData, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
-
-const operation = loadOperation(__dirname);
-const defaultOutlet = loadOperation(__dirname, 'default-outlet.graphql');
+import { MerchantDecisionResponse, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
+import { ApproveMerchantRegistrationDocument, EnsureDefaultOutletDocument } from '@rest-adapters/generated/operations';
 
 const ApproveBody = Type.Composite([
   RegistrationDecisionBody,
@@ -37,10 +34,10 @@ export default defineRoute({
   summary: 'Approve a merchant registration',
   tags: ['core: internal'],
   schema: { body: ApproveBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404) } },
-  operation,
+  operationId: 'ApproveMerchantRegistration',
   authenticate: internalAuth,
-  handle: async ({ body }, runtime) => {
-    const { approveMerchantRegistration: result } = await runtime.run<{ approveMerchantRegistration: ReviewResultData }>(operation, {
+  run: async ({ body }, { execute }) => {
+    const { approveMerchantRegistration: result } = await execute(ApproveMerchantRegistrationDocument, {
       input: {
         requestId: body.request_id ?? null,
         phone: body.phone ?? null,
@@ -50,7 +47,7 @@ export default defineRoute({
       },
     });
     const m = result.profile?.merchant;
-    await runtime.run(defaultOutlet, {
+    await execute(EnsureDefaultOutletDocument, {
       input: {
         merchantId: result.id,
         name: m?.name ?? 'Outlet utama',

@@ -1,9 +1,9 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { RegistrationDecisionBody } from '@rest-adapters/core/routes/shared/internal-decision';
-import { RequestDecisionResponse, type ReviewResultData, toRequestDecision } from '@rest-adapters/core/routes/shared/user-profile';
+import { RequestDecisionResponse, toRequestDecision } from '@rest-adapters/core/routes/shared/user-profile';
+import { ReviewMerchantRegistrationDocument } from '@rest-adapters/generated/operations';
 
 /** core-api.md §3/§4: pending → pending_review, notes recorded (again on a request already under review). */
 export default defineRoute({
@@ -12,15 +12,17 @@ export default defineRoute({
   summary: 'Put a merchant registration under review',
   tags: ['core: internal'],
   schema: { body: RegistrationDecisionBody, response: { 200: RequestDecisionResponse, ...errorResponses(400, 401, 404) } },
-  operation: loadOperation(__dirname),
+  operationId: 'ReviewMerchantRegistration',
   authenticate: internalAuth,
-  variables: ({ body }) => ({
-    input: {
-      requestId: body.request_id ?? null,
-      phone: body.phone ?? null,
-      reviewNotes: body.review_notes ?? null,
-      reviewedByUserId: body.reviewed_by_user_id ?? null,
-    },
-  }),
-  map: (data: { reviewMerchantRegistration: ReviewResultData }) => toRequestDecision(data.reviewMerchantRegistration),
+  run: async ({ body }, { execute }) => {
+    const data = await execute(ReviewMerchantRegistrationDocument, {
+      input: {
+        requestId: body.request_id ?? null,
+        phone: body.phone ?? null,
+        reviewNotes: body.review_notes ?? null,
+        reviewedByUserId: body.reviewed_by_user_id ?? null,
+      },
+    });
+    return toRequestDecision(data.reviewMerchantRegistration);
+  },
 });

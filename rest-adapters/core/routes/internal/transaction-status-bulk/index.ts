@@ -1,6 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { parseGatewayCallback } from '../transaction-status/gateway-status';
@@ -49,9 +48,10 @@ export default defineRoute({
   summary: 'Receive many payment gateway transaction statuses',
   tags: ['core: internal'],
   schema: { body: BulkBody, response: { 200: BulkResponse, ...errorResponses(400, 401, 413) } },
-  operation: loadOperation(__dirname, '../transaction-status/resolve.graphql'),
+  // Unique (the single endpoint is ResolvePaymentTarget).
+  operationId: 'ResolvePaymentTargetBulk',
   authenticate: internalAuth,
-  handle: async ({ body }, runtime) => {
+  run: async ({ body }, ctx) => {
     const results: Static<typeof ItemResult>[] = new Array(body.items.length);
     let next = 0;
     const worker = async () => {
@@ -60,7 +60,7 @@ export default defineRoute({
         const parsed = parseGatewayCallback(body.items[index]);
         try {
           if (!parsed.ok) throw new HttpError(400, 'bad_request', parsed.message);
-          results[index] = { index, status: 'processed', result: await processCallback(runtime, parsed.value) };
+          results[index] = { index, status: 'processed', result: await processCallback(ctx, parsed.value) };
         } catch (error) {
           if (!(error instanceof HttpError) || error.status === 401) throw error;
           results[index] = { index, status: 'error', error: { code: error.code, message: error.message } };

@@ -1,5 +1,4 @@
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { GatewayPayload, parseGatewayCallback } from './gateway-status';
@@ -13,11 +12,11 @@ export default defineRoute({
   description: 'Not persisted, not de-duplicated: every success callback notifies the merchant owners again.',
   tags: ['core: internal'],
   schema: { body: GatewayPayload, response: { 200: TransactionStatusResult, ...errorResponses(400, 401, 404) } },
-  operation: loadOperation(__dirname, 'resolve.graphql'),
+  operationId: 'ResolvePaymentTarget',
   authenticate: internalAuth,
-  handle: async ({ body }, runtime) => {
+  run: async ({ body }, ctx) => {
     const parsed = parseGatewayCallback(body);
     if (!parsed.ok) throw new HttpError(400, 'bad_request', parsed.message);
-    return processCallback(runtime, parsed.value);
+    return processCallback(ctx, parsed.value);
   },
 });

@@ -1,21 +1,14 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import type { RouteRuntime } from '@lib/rest/route';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { UUID_PATTERN } from '@lib/federation/loaders';
+import {
+  MerchantByGatewayKeyDocument,
+  NotifyMerchantTransactionDocument,
+  ResolvePaymentTargetDocument,
+} from '@rest-adapters/generated/operations';
 import type { ParsedCallback } from './gateway-status';
-
-const resolveOperation = loadOperation(__dirname, 'resolve.graphql');
-const merchantNmidOperation = loadOperation(__dirname, 'merchant-nmid.graphql');
-const notifyOperation = loadOperation(__dirname, 'notify.graphql');
-
-interface Target {
-  matchedBy: string;
-  nmid: string | null;
-  terminal: { id: string; serialNumber: string | null } | null;
-  merchant: { id: string; name: string; status: string; storedTransactionStatus: string | null };
-}
 
 export const TransactionStatusResult = Type.Object(
   {
@@ -60,7 +53,7 @@ export async function processCallback(runtime: RouteRuntime, callback: ParsedCal
     throw new HttpError(400, 'bad_request', 'terminalId is required unless merchantId is a merchant UUID');
   const resolve = async (merchantKey: string) =>
     (
-      await runtime.run<{ paymentTarget: Target | null }>(resolveOperation, {
+      await runtime.execute(ResolvePaymentTargetDocument, {
         merchantKey,
         terminalKey: callback.terminalKey,
         transactionCode: callback.transactionCode,
@@ -68,17 +61,14 @@ export async function processCallback(runtime: RouteRuntime, callback: ParsedCal
     ).paymentTarget;
   // The merchant subgraph knows merchant ids and the merchants' own NMIDs; the outlet subgraph the rest.
   const merchantOf = async (byId: boolean) => {
-    const data = await runtime.run<{ merchantByPrimaryNmid?: { id: string } | null; merchant?: { id: string } | null }>(
-      merchantNmidOperation,
-      {
-        nmid: callback.merchantKey,
-        id: isUuid ? callback.merchantKey : '00000000-0000-0000-0000-000000000000',
-        byId,
-      },
-    );
+    const data = await runtime.execute(MerchantByGatewayKeyDocument, {
+      nmid: callback.merchantKey,
+      id: isUuid ? callback.merchantKey : '00000000-0000-0000-0000-000000000000',
+      byId,
+    });
     return (byId ? data.merchant : data.merchantByPrimaryNmid) ?? null;
   };
-  let target: Target | null = null;
+  let target: Awaited<ReturnType<typeof resolve>> = null;
   if (isUuid) {
     if (await merchantOf(true)) target = await resolve(callback.merchantKey);
   } else {
@@ -94,9 +84,7 @@ export async function processCallback(runtime: RouteRuntime, callback: ParsedCal
   let notification = { status: 'not_attempted', sent_count: 0, failed_count: 0, invalidated_count: 0 };
   const attempted = callback.status === 'success';
   if (attempted) {
-    const { notifyMerchantTransaction: n } = await runtime.run<{
-      notifyMerchantTransaction: { status: string; sentCount: number; failedCount: number; invalidatedCount: number };
-    }>(notifyOperation, {
+    const { notifyMerchantTransaction: n } = await runtime.execute(NotifyMerchantTransactionDocument, {
       input: {
         merchantId: target.merchant.id,
         transactionCode: callback.transactionCode,

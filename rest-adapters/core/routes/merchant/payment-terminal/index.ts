@@ -1,45 +1,10 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { type UserPrincipal, userAuth } from '@rest-adapters/core/auth/user-auth';
 import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
+import { ViewerPaymentTerminalDocument } from '@rest-adapters/generated/operations';
 import { PaymentTerminalResponse } from './schema';
-
-interface Data {
-  viewerMembership: {
-    merchant: {
-      id: string;
-      name: string;
-      status: string;
-      terminal?: {
-        id: string;
-        tid: string | null;
-        serialNumber: string | null;
-        brandName: string | null;
-        model: string | null;
-        deviceTypeName: string | null;
-        firmwareVersion: string | null;
-        placementName: string | null;
-        status: string;
-        lastSeenAt: string | null;
-        outlet: { nmid: string | null };
-      } | null;
-      pspPairings: {
-        pspCode: string;
-        pspName: string;
-        kodeKartu: string | null;
-        namaKartu: string | null;
-        pspMid: string | null;
-        pspTid: string | null;
-        pairingStatus: string;
-      }[];
-      deviceActivityLogs: { eventType: string; eventTitle: string; severity: string; occurredAt: string }[];
-    };
-  } | null;
-}
-
-const operation = loadOperation(__dirname);
 
 /**
  * core-api.md §4: the merchant's primary terminal (null unless the merchant is active), its PSP pairings that
@@ -51,14 +16,14 @@ export default defineRoute({
   summary: 'The merchant’s payment terminal, PSP pairings and device activity',
   tags: ['core: merchant'],
   schema: { response: { 200: PaymentTerminalResponse, ...errorResponses(401) } },
-  operation,
+  operationId: 'ViewerPaymentTerminal',
   authenticate: userAuth,
-  handle: async (_input, runtime, req) => {
-    const scope = await actingForMerchant(runtime, req.acting as UserPrincipal);
+  run: async (_input, ctx) => {
+    const scope = await actingForMerchant(ctx, ctx.principal as UserPrincipal);
     if (!scope)
       return { merchant_id: null, merchant_name: null, merchant_status: null, terminal: null, psp_pairings: [], activity_logs: [] };
-    const data = await runtime.run<Data>(
-      operation,
+    const data = await ctx.execute(
+      ViewerPaymentTerminalDocument,
       { withTerminal: scope.membership.merchant.status === 'active' },
       { acting: scope.acting },
     );

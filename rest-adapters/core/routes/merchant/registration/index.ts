@@ -1,8 +1,8 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
-import { type UserProfileData, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
+import { toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
+import { SubmitMerchantRegistrationDocument } from '@rest-adapters/generated/operations';
 import { RegistrationBody, RegistrationResponse } from './schema';
 
 const idOf = (value: string | number | null | undefined) => (value === null || value === undefined ? null : String(value));
@@ -17,38 +17,38 @@ export default defineRoute({
   summary: 'Register a merchant for review',
   tags: ['core: merchant'],
   schema: { body: RegistrationBody, response: { 200: RegistrationResponse, ...errorResponses(400, 401, 409) } },
-  operation: loadOperation(__dirname),
+  operationId: 'SubmitMerchantRegistration',
   authenticate: userAuth,
-  variables: ({ body }) => ({
-    input: {
-      merchantName: body.merchant_name,
-      businessEntityType: body.business_entity_type,
-      businessTypeId: body.business_type_id,
-      averageMonthlyRevenue: body.average_monthly_revenue,
-      employeeCount: body.employee_count,
-      referralCode: body.referral_code ?? null,
-      contactPhone: body.contact_phone,
-      contactEmail: body.contact_email ?? null,
-      addressLine: body.address_line ?? null,
-      countryId: idOf(body.country_id),
-      countryName: body.country_name ?? null,
-      provinceId: idOf(body.province_id),
-      provinceName: body.province_name ?? null,
-      cityId: idOf(body.city_id),
-      cityName: body.city_name ?? null,
-      districtId: idOf(body.district_id),
-      districtName: body.district_name ?? null,
-      subdistrictId: idOf(body.subdistrict_id),
-      subdistrictName: body.subdistrict_name ?? null,
-      postalCodeId: idOf(body.postal_code_id),
-      postalCode: body.postal_code ?? null,
-      reviewNotes: body.review_notes ?? null,
-      deviceFeeServiceAccepted: body.device_fee_service_accepted ?? false,
-      termsOfServiceAccepted: body.terms_of_service_accepted ?? false,
-      privacyPolicyAccepted: body.privacy_policy_accepted ?? false,
-    },
-  }),
-  map: ({ submitMerchantRegistration: profile }: { submitMerchantRegistration: UserProfileData }) => {
+  run: async ({ body }, { execute }) => {
+    const { submitMerchantRegistration: profile } = await execute(SubmitMerchantRegistrationDocument, {
+      input: {
+        merchantName: body.merchant_name,
+        businessEntityType: body.business_entity_type,
+        businessTypeId: body.business_type_id,
+        averageMonthlyRevenue: body.average_monthly_revenue,
+        employeeCount: body.employee_count,
+        referralCode: body.referral_code ?? null,
+        contactPhone: body.contact_phone,
+        contactEmail: body.contact_email ?? null,
+        addressLine: body.address_line ?? null,
+        countryId: idOf(body.country_id),
+        countryName: body.country_name ?? null,
+        provinceId: idOf(body.province_id),
+        provinceName: body.province_name ?? null,
+        cityId: idOf(body.city_id),
+        cityName: body.city_name ?? null,
+        districtId: idOf(body.district_id),
+        districtName: body.district_name ?? null,
+        subdistrictId: idOf(body.subdistrict_id),
+        subdistrictName: body.subdistrict_name ?? null,
+        postalCodeId: idOf(body.postal_code_id),
+        postalCode: body.postal_code ?? null,
+        reviewNotes: body.review_notes ?? null,
+        deviceFeeServiceAccepted: body.device_fee_service_accepted ?? false,
+        termsOfServiceAccepted: body.terms_of_service_accepted ?? false,
+        privacyPolicyAccepted: body.privacy_policy_accepted ?? false,
+      },
+    });
     const m = profile.merchant!;
     return {
       status: 'pending' as const,

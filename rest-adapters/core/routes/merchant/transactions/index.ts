@@ -1,40 +1,15 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { type UserPrincipal, userAuth } from '@rest-adapters/core/auth/user-auth';
 import { makassarPeriod } from '@rest-adapters/core/routes/shared/merchant-period';
 import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
+import { ViewerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { MerchantTransactionsResponse, TransactionsQuery } from './schema';
 
 /** Newest items listed per period (the summary covers the whole period). */
 export const MAX_ITEMS = 500;
 
-interface Data {
-  viewerMembership: {
-    merchant: {
-      id: string;
-      name: string;
-      status: string;
-      transactionPeriodSummary: { grossAmount: number; mdrFeeAmount: number; serviceFeeAmount: number; netAmount: number; count: number };
-      merchantTransactions: {
-        id: string;
-        transactionCode: string;
-        status: string;
-        paymentMethod: string;
-        paymentChannel: string | null;
-        grossAmount: number;
-        mdrRate: string;
-        mdrFeeAmount: number;
-        netAmountAfterMdr: number;
-        platformFee: number;
-        transactionAt: string;
-      }[];
-    };
-  } | null;
-}
-
-const operation = loadOperation(__dirname);
 const ZERO = { gross_amount: 0, mdr_fee_amount: 0, service_fee_amount: 0, net_amount: 0, transaction_count: 0 };
 
 /**
@@ -47,13 +22,13 @@ export default defineRoute({
   summary: 'The merchant’s transactions of a period',
   tags: ['core: merchant'],
   schema: { querystring: TransactionsQuery, response: { 200: MerchantTransactionsResponse, ...errorResponses(400, 401) } },
-  operation,
+  operationId: 'ViewerMerchantTransactions',
   authenticate: userAuth,
-  handle: async ({ query }, runtime, req) => {
+  run: async ({ query }, ctx) => {
     const period = query.period ?? 'today';
     const bounds = makassarPeriod(period, new Date());
     const frame = { period, period_start_at: bounds.startAt, period_end_at: bounds.endAt };
-    const scope = await actingForMerchant(runtime, req.acting as UserPrincipal);
+    const scope = await actingForMerchant(ctx, ctx.principal as UserPrincipal);
     if (!scope || scope.membership.merchant.status !== 'active') {
       const m = scope?.membership.merchant;
       return {
@@ -65,8 +40,8 @@ export default defineRoute({
         items: [],
       };
     }
-    const data = await runtime.run<Data>(
-      operation,
+    const data = await ctx.execute(
+      ViewerMerchantTransactionsDocument,
       { from: bounds.start.toISOString(), before: bounds.end.toISOString(), limit: MAX_ITEMS },
       { acting: scope.acting },
     );

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { PublicLegalDocumentDocument } from '@rest-adapters/generated/operations';
 import { toLegalDocumentResponse } from './mapper';
 import { LegalDocumentQuery, LegalDocumentResponse } from './schema';
 
@@ -10,8 +10,9 @@ export default defineRoute({
   summary: 'Get a published legal document',
   tags: ['core: public'],
   schema: { querystring: LegalDocumentQuery, response: { 200: LegalDocumentResponse, ...errorResponses(400, 404) } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  variables: ({ query }) => ({ code: query.code }),
-  map: toLegalDocumentResponse,
+  operationId: 'PublicLegalDocument',
+  cache: 'public',
+  run: async ({ query }, { execute }) => {
+    return toLegalDocumentResponse(await execute(PublicLegalDocumentDocument, { code: query.code }));
+  },
 });

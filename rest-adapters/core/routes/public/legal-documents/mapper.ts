@@ -1,25 +1,7 @@
+import type { PublicLegalDocumentQuery } from '@rest-adapters/generated/operations';
 import type { LegalDocumentResponse } from './schema';
 
-export interface LegalDocumentData {
-  legalDocument: {
-    code: string;
-    title: string;
-    version: string;
-    status: string;
-    pageTitle: string;
-    heroTitle: string;
-    heroSubtitle: string;
-    infoTitle: string;
-    infoDescription: string;
-    supportTitle: string;
-    supportBody: string;
-    sections: { title: string; body: string }[];
-    publishedAt: string;
-    updatedAt: string;
-  };
-}
-
-export function toLegalDocumentResponse({ legalDocument: d }: LegalDocumentData): LegalDocumentResponse {
+export function toLegalDocumentResponse({ legalDocument: d }: PublicLegalDocumentQuery): LegalDocumentResponse {
   return {
     code: d.code,
     title: d.title,

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferenceBusinessScalesDocument } from '@rest-adapters/generated/operations';
 import { toBusinessScalesResponse } from './mapper';
 import { BusinessScalesResponse } from './schema';
 
@@ -10,7 +10,9 @@ export default defineRoute({
   summary: 'List the business scales (PP 7/2021)',
   tags: ['core: reference data'],
   schema: { response: { 200: BusinessScalesResponse, ...errorResponses() } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  map: toBusinessScalesResponse,
+  operationId: 'ReferenceBusinessScales',
+  cache: 'public',
+  run: async (_input, { execute }) => {
+    return toBusinessScalesResponse(await execute(ReferenceBusinessScalesDocument, {}));
+  },
 });

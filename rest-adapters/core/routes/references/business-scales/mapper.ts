@@ -1,21 +1,7 @@
+import type { ReferenceBusinessScalesQuery } from '@rest-adapters/generated/operations';
 import type { BusinessScalesResponse } from './schema';
 
-export interface BusinessScalesData {
-  businessScales: {
-    id: number;
-    code: string;
-    name: string;
-    modalUsahaMin: number;
-    modalUsahaMax: number | null;
-    omzetPerBulanMin: number;
-    omzetPerBulanMax: number | null;
-    jumlahKaryawanMin: number;
-    jumlahKaryawanMax: number | null;
-    sortOrder: number;
-  }[];
-}
-
-export function toBusinessScalesResponse(data: BusinessScalesData): BusinessScalesResponse {
+export function toBusinessScalesResponse(data: ReferenceBusinessScalesQuery): BusinessScalesResponse {
   return {
     items: data.businessScales.map((p) => ({
       id: p.id,

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferenceBusinessTypesDocument } from '@rest-adapters/generated/operations';
 import { toBusinessTypesResponse } from './mapper';
 import { BusinessTypesResponse } from './schema';
 
@@ -10,7 +10,9 @@ export default defineRoute({
   summary: 'List the business types that accept QRIS',
   tags: ['core: reference data'],
   schema: { response: { 200: BusinessTypesResponse, ...errorResponses() } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  map: toBusinessTypesResponse,
+  operationId: 'ReferenceBusinessTypes',
+  cache: 'public',
+  run: async (_input, { execute }) => {
+    return toBusinessTypesResponse(await execute(ReferenceBusinessTypesDocument, {}));
+  },
 });

@@ -1,18 +1,7 @@
+import type { ReferenceBusinessTypesQuery } from '@rest-adapters/generated/operations';
 import type { BusinessTypesResponse } from './schema';
 
-export interface BusinessTypesData {
-  businessTypes: {
-    id: number;
-    code: string;
-    name: string;
-    category: { id: number; code: string; name: string };
-    benchmarkTransactions: number;
-    benchmarkTicketSize: number;
-    baseOperationalCostRate: number;
-  }[];
-}
-
-export function toBusinessTypesResponse(data: BusinessTypesData): BusinessTypesResponse {
+export function toBusinessTypesResponse(data: ReferenceBusinessTypesQuery): BusinessTypesResponse {
   return {
     items: data.businessTypes.map((p) => ({
       id: p.id,

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferenceCitiesDocument } from '@rest-adapters/generated/operations';
 import { toCitiesResponse } from './mapper';
 import { CitiesQuery, CitiesResponse } from './schema';
 
@@ -10,8 +10,9 @@ export default defineRoute({
   summary: 'List the regencies and cities of a province',
   tags: ['core: reference data'],
   schema: { querystring: CitiesQuery, response: { 200: CitiesResponse, ...errorResponses(400) } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  variables: ({ query }) => ({ provinceId: query.province_id }),
-  map: toCitiesResponse,
+  operationId: 'ReferenceCities',
+  cache: 'public',
+  run: async ({ query }, { execute }) => {
+    return toCitiesResponse(await execute(ReferenceCitiesDocument, { provinceId: query.province_id }));
+  },
 });

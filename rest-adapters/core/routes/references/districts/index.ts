@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferenceDistrictsDocument } from '@rest-adapters/generated/operations';
 import { toDistrictsResponse } from './mapper';
 import { DistrictsQuery, DistrictsResponse } from './schema';
 
@@ -10,8 +10,9 @@ export default defineRoute({
   summary: 'List the districts of a city',
   tags: ['core: reference data'],
   schema: { querystring: DistrictsQuery, response: { 200: DistrictsResponse, ...errorResponses(400) } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  variables: ({ query }) => ({ cityId: query.city_id }),
-  map: toDistrictsResponse,
+  operationId: 'ReferenceDistricts',
+  cache: 'public',
+  run: async ({ query }, { execute }) => {
+    return toDistrictsResponse(await execute(ReferenceDistrictsDocument, { cityId: query.city_id }));
+  },
 });

@@ -1,9 +1,6 @@
+import type { ReferenceDistrictsQuery } from '@rest-adapters/generated/operations';
 import type { DistrictsResponse } from './schema';
 
-export interface DistrictsData {
-  districts: { id: number; code: string; name: string }[];
-}
-
-export function toDistrictsResponse(data: DistrictsData): DistrictsResponse {
+export function toDistrictsResponse(data: ReferenceDistrictsQuery): DistrictsResponse {
   return { items: data.districts.map((p) => ({ id: p.id, code: p.code, name: p.name })) };
 }

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferencePostalCodesDocument } from '@rest-adapters/generated/operations';
 import { toPostalCodesResponse } from './mapper';
 import { PostalCodesQuery, PostalCodesResponse } from './schema';
 
@@ -10,8 +10,9 @@ export default defineRoute({
   summary: 'List the postal codes of a village',
   tags: ['core: reference data'],
   schema: { querystring: PostalCodesQuery, response: { 200: PostalCodesResponse, ...errorResponses(400) } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  variables: ({ query }) => ({ subdistrictId: query.subdistrict_id }),
-  map: toPostalCodesResponse,
+  operationId: 'ReferencePostalCodes',
+  cache: 'public',
+  run: async ({ query }, { execute }) => {
+    return toPostalCodesResponse(await execute(ReferencePostalCodesDocument, { subdistrictId: query.subdistrict_id }));
+  },
 });

@@ -1,9 +1,6 @@
+import type { ReferencePostalCodesQuery } from '@rest-adapters/generated/operations';
 import type { PostalCodesResponse } from './schema';
 
-export interface PostalCodesData {
-  postalCodes: { id: number; code: string; name: string; label: string }[];
-}
-
-export function toPostalCodesResponse(data: PostalCodesData): PostalCodesResponse {
+export function toPostalCodesResponse(data: ReferencePostalCodesQuery): PostalCodesResponse {
   return { items: data.postalCodes.map((p) => ({ id: p.id, code: p.code, name: p.name, label: p.label })) };
 }

@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferenceProvincesDocument } from '@rest-adapters/generated/operations';
 import { toProvincesResponse } from './mapper';
 import { ProvincesResponse } from './schema';
 
@@ -10,7 +10,9 @@ export default defineRoute({
   summary: 'List provinces',
   tags: ['core: reference data'],
   schema: { response: { 200: ProvincesResponse, ...errorResponses() } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  map: toProvincesResponse,
+  operationId: 'ReferenceProvinces',
+  cache: 'public',
+  run: async (_input, { execute }) => {
+    return toProvincesResponse(await execute(ReferenceProvincesDocument, {}));
+  },
 });

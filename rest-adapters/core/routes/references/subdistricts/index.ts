@@ -1,6 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { ReferenceSubdistrictsDocument } from '@rest-adapters/generated/operations';
 import { toSubdistrictsResponse } from './mapper';
 import { SubdistrictsQuery, SubdistrictsResponse } from './schema';
 
@@ -10,8 +10,9 @@ export default defineRoute({
   summary: 'List the villages (subdistricts) of a district',
   tags: ['core: reference data'],
   schema: { querystring: SubdistrictsQuery, response: { 200: SubdistrictsResponse, ...errorResponses(400) } },
-  operation: loadOperation(__dirname),
-  cacheable: true,
-  variables: ({ query }) => ({ districtId: query.district_id }),
-  map: toSubdistrictsResponse,
+  operationId: 'ReferenceSubdistricts',
+  cache: 'public',
+  run: async ({ query }, { execute }) => {
+    return toSubdistrictsResponse(await execute(ReferenceSubdistrictsDocument, { districtId: query.district_id }));
+  },
 });

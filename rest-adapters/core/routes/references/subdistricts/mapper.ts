@@ -1,9 +1,6 @@
+import type { ReferenceSubdistrictsQuery } from '@rest-adapters/generated/operations';
 import type { SubdistrictsResponse } from './schema';
 
-export interface SubdistrictsData {
-  subdistricts: { id: number; code: string; name: string; type: string; lat: number | null; lng: number | null }[];
-}
-
-export function toSubdistrictsResponse(data: SubdistrictsData): SubdistrictsResponse {
+export function toSubdistrictsResponse(data: ReferenceSubdistrictsQuery): SubdistrictsResponse {
   return { items: data.subdistricts.map((p) => ({ id: p.id, code: p.code, name: p.name, type: p.type, lat: p.lat, lng: p.lng })) };
 }

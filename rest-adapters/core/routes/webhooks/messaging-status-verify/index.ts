@@ -6,7 +6,7 @@ import { ChallengeResponse, VerifyQuery } from './schema';
 /**
  * The messaging provider's subscription check (WhatsApp Cloud API-like): `hub.mode=subscribe` and
  * `hub.verify_token` equal to MESSAGING_WEBHOOK_VERIFY_TOKEN → 200 with the raw `hub.challenge` as text/plain;
- * anything else 403. No GraphQL: it only compares a configured token (the operation below is never run).
+ * anything else 403. No GraphQL: it only compares a configured token.
  */
 export default defineRoute({
   method: 'GET',
@@ -14,15 +14,16 @@ export default defineRoute({
   summary: 'Messaging webhook subscription check',
   tags: ['core: webhooks'],
   schema: { querystring: VerifyQuery, response: { 200: ChallengeResponse, ...errorResponses(403) } },
-  operation: { name: 'CoreMessagingWebhookVerify', document: '' },
-  handle: async ({ query }, runtime, _req, reply) => {
-    const expected = runtime.config.messagingWebhook.verifyToken;
+  operationId: 'CoreMessagingWebhookVerify',
+  run: async ({ query }, { config, header }) => {
+    const expected = config.messagingWebhook.verifyToken;
     if (!expected) throw new HttpError(503, 'webhook_not_configured', 'the messaging webhook is not configured');
     const given = Buffer.from(query['hub.verify_token'] ?? '');
     const matches = given.length === Buffer.byteLength(expected) && timingSafeEqual(given, Buffer.from(expected));
     if (query['hub.mode'] !== 'subscribe' || !matches || query['hub.challenge'] === undefined) {
       throw new HttpError(403, 'forbidden', 'subscription check failed');
     }
-    return reply.type('text/plain; charset=utf-8').send(query['hub.challenge']);
+    header('content-type', 'text/plain; charset=utf-8');
+    return query['hub.challenge'];
   },
 });

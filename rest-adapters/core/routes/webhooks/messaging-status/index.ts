@@ -2,8 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@lib/auth/principal';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { type RouteRuntime, defineRoute } from '@lib/rest/route';
+import { CoreRecordMessagingStatusesDocument } from '@rest-adapters/generated/operations';
 import { StatusCallback, StatusCallbackResponse } from './schema';
 
 /**
@@ -30,19 +30,21 @@ export default defineRoute({
   summary: 'Messaging provider delivery statuses',
   tags: ['core: webhooks'],
   schema: { body: StatusCallback, response: { 200: StatusCallbackResponse, ...errorResponses(400, 401) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CoreRecordMessagingStatuses',
   authenticate: messagingSignature,
   rateLimit: { max: 600, windowSecs: 60 },
-  variables: ({ body }) => ({
-    statuses: body.entry.flatMap((e) =>
-      (e.changes ?? []).flatMap((c) =>
-        (c.value?.statuses ?? []).map((s) => ({
-          id: s.id,
-          status: s.status,
-          timestamp: s.timestamp ?? String(Math.floor(Date.now() / 1000)),
-        })),
+  run: async ({ body }, { execute }) => {
+    const data = await execute(CoreRecordMessagingStatusesDocument, {
+      statuses: body.entry.flatMap((e) =>
+        (e.changes ?? []).flatMap((c) =>
+          (c.value?.statuses ?? []).map((s) => ({
+            id: s.id,
+            status: s.status,
+            timestamp: s.timestamp ?? String(Math.floor(Date.now() / 1000)),
+          })),
+        ),
       ),
-    ),
-  }),
-  map: (data: { recordMessagingStatuses: number }) => ({ status: 'ok' as const, updated: data.recordMessagingStatuses }),
+    });
+    return { status: 'ok' as const, updated: data.recordMessagingStatuses };
+  },
 });

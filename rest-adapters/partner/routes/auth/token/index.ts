@@ -1,19 +1,9 @@
 import { signPartnerToken } from '@lib/auth/partner-token';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
+import { PartnerVerifyCredentialDocument } from '@rest-adapters/generated/operations';
 import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
-
-const loadedOperation = loadOperation(__dirname);
-
-interface VerifiedCredential {
-  id: string;
-  credentialKey: string;
-  name: string;
-  contract: 'A' | 'B';
-  scopes: string[];
-  partner: { id: string; code: string; name: string };
-}
 
 /**
  * Token exchange (partner-api.md §4, §5): a JWT-mode credential's key and secret for an access token, shaped
@@ -27,11 +17,11 @@ export default defineRoute({
   description: 'Contract A: 900 s, `scope`, `credential_name`. Contract B: 3600 s, `scopes`. Which one answers is fixed per credential.',
   tags: ['partner: auth'],
   schema: { body: TokenRequest, response: { 200: TokenResponse, ...errorResponses(400, 401, 429) } },
-  operation: loadedOperation,
+  operationId: 'PartnerVerifyCredential',
   rateLimit: { max: 60, windowSecs: 60 },
-  handle: async ({ body }, runtime) => {
-    const { verifyPartnerCredential: credential } = await runtime.run<{ verifyPartnerCredential: VerifiedCredential | null }>(
-      loadedOperation,
+  run: async ({ body }, { execute, config }) => {
+    const { verifyPartnerCredential: credential } = await execute(
+      PartnerVerifyCredentialDocument,
       { credentialKey: body.credential_key, credentialSecret: body.credential_secret },
       { acting: undefined },
     );
@@ -42,9 +32,9 @@ export default defineRoute({
         credentialKey: credential.credentialKey,
         partnerId: credential.partner.id,
         scopes: credential.scopes,
-        contract: credential.contract,
+        contract: credential.contract as PartnerPrincipal['contract'],
       },
-      runtime.config.secrets.partnerTokenSecret,
+      config.secrets.partnerTokenSecret,
     );
     const partner = { partner_id: credential.partner.id, partner_code: credential.partner.code, partner_name: credential.partner.name };
     if (credential.contract === 'A') {

@@ -1,12 +1,10 @@
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partner-data';
-import { type ScoringMerchantData, toScoringSummaryA, toScoringSummaryB } from './mapper';
+import { PartnerScoringSummaryDocument } from '@rest-adapters/generated/operations';
+import { toScoringSummaryA, toScoringSummaryB } from './mapper';
 import { ScoringSummaryResponse } from './schema';
-
-const operation = loadOperation(__dirname);
 
 /** partner-api.md §4: Merchant.scoringA or scoringB (docs/scoring.md) by the caller's contract, as of now. */
 export default defineRoute({
@@ -16,13 +14,13 @@ export default defineRoute({
   description: 'Scope scoring.read or risk-summary.read. Definitions: docs/scoring.md.',
   tags: ['partner: scoring'],
   schema: { params: MerchantIdParams, response: { 200: ScoringSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
-  operation,
+  operationId: 'PartnerScoringSummary',
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
-  handle: async ({ params }, runtime, req) => {
-    const principal = requireScope(req.acting, 'scoring.read', 'risk-summary.read');
-    const { partnerMerchants } = await runtime.run<{ partnerMerchants: { merchant: ScoringMerchantData }[] }>(
-      operation,
+  run: async ({ params }, ctx) => {
+    const principal = requireScope(ctx.principal, 'scoring.read', 'risk-summary.read');
+    const { partnerMerchants } = await ctx.execute(
+      PartnerScoringSummaryDocument,
       { merchantId: params.merchant_id, contractA: principal.contract === 'A' },
       { acting: scopedTo(principal, [params.merchant_id]) },
     );

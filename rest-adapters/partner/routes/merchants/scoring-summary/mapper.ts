@@ -1,21 +1,9 @@
 import { toPartnerMerchantStatus } from '@rest-adapters/partner/routes/partner-data';
+import type { PartnerScoringSummaryQuery } from '@rest-adapters/generated/operations';
 import type { ScoringSummaryA, ScoringSummaryB } from './schema';
 
-interface Common {
-  averageMonthlyGrossAmount: number;
-  averageMonthlyTransactionCount: number;
-  avgTicketSize: number;
-  growth30d: number | null;
-  settlementConsistencyScore: number | null;
-  transactionStabilityScore: number | null;
-}
-export interface ScoringMerchantData {
-  id: string;
-  name: string;
-  status: string;
-  scoringA?: Common & { growth90d: number | null };
-  scoringB?: Common & { monthsSampled: number };
-}
+/** The merchant with scoringA or scoringB (by `contractA`). */
+export type ScoringMerchantData = PartnerScoringSummaryQuery['partnerMerchants'][number]['merchant'];
 
 export function toScoringSummaryA(m: ScoringMerchantData): ScoringSummaryA {
   const s = m.scoringA!;

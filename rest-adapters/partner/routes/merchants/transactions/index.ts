@@ -1,13 +1,10 @@
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partner-data';
-import type { MerchantTransactionsData } from './mapper';
+import { PartnerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { TransactionsQuery, TransactionsResponse } from './schema';
 import { transactionWindow } from './transaction-window';
-
-const operation = loadOperation(__dirname);
 
 /**
  * partner-api.md §4 (windows: transaction-window.ts). One operation: `partnerMerchants` is the merchant
@@ -26,14 +23,14 @@ export default defineRoute({
     querystring: TransactionsQuery,
     response: { 200: TransactionsResponse, ...errorResponses(400, 401, 403, 429) },
   },
-  operation,
+  operationId: 'PartnerMerchantTransactions',
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
-  handle: async ({ params, query }, runtime, req) => {
-    const principal = requireScope(req.acting, 'transaction.read');
+  run: async ({ params, query }, ctx) => {
+    const principal = requireScope(ctx.principal, 'transaction.read');
     return transactionWindow(principal, query, async (variables) => {
-      const { partnerMerchants } = await runtime.run<{ partnerMerchants: { merchant: MerchantTransactionsData }[] }>(
-        operation,
+      const { partnerMerchants } = await ctx.execute(
+        PartnerMerchantTransactionsDocument,
         { merchantId: params.merchant_id, ...variables },
         { acting: scopedTo(principal, [params.merchant_id]) },
       );

@@ -1,31 +1,10 @@
 import { jakartaIso, type PeriodWindow, type Period } from '@rest-adapters/partner/routes/jakarta-time';
 import { toPartnerMerchantStatus, toPartnerTransactionStatus } from '@rest-adapters/partner/routes/partner-data';
+import type { PartnerMerchantTransactionsQuery } from '@rest-adapters/generated/operations';
 import type { TransactionsA, TransactionsB } from './schema';
 
-export interface TransactionData {
-  id: string;
-  transactionCode: string;
-  externalReference: string | null;
-  status: string;
-  paymentMethod: string;
-  paymentChannel: string | null;
-  grossAmount: number;
-  mdrRate: string;
-  mdrFeeAmount: number;
-  netAmountAfterMdr: number;
-  currency: string;
-  transactionAt: string;
-  settledAt: string | null;
-  settlementStatus: string;
-}
-
-export interface MerchantTransactionsData {
-  id: string;
-  name: string;
-  status: string;
-  merchantTransactions: TransactionData[];
-  transactionTotals?: { grossAmount: number; count: number };
-}
+/** A merchant with its transactions (PartnerTransactionFields) and, for contract A, the window's totals. */
+export type MerchantTransactionsData = PartnerMerchantTransactionsQuery['partnerMerchants'][number]['merchant'];
 
 export function toTransactionsA(m: MerchantTransactionsData, period: Period, window: PeriodWindow): TransactionsA {
   return {

@@ -1,12 +1,10 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { MerchantIdParams } from '@rest-adapters/partner/routes/partner-data';
-import { type OutletData, loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
+import { PartnerMerchantOutletsDocument } from '@rest-adapters/generated/operations';
+import { loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
 import { OutletListResponse } from './schema';
-
-const operation = loadOperation(__dirname);
 
 /** partner-api.md §4 outlet endpoints: the merchant's live outlets, the default outlet first. */
 export default defineRoute({
@@ -16,18 +14,13 @@ export default defineRoute({
   description: 'Scope merchant.read; enabled per credential by an operator (otherwise 403).',
   tags: ['partner: outlets'],
   schema: { params: MerchantIdParams, response: { 200: OutletListResponse, ...errorResponses(401, 403, 429) } },
-  operation,
+  operationId: 'PartnerMerchantOutlets',
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
-  handle: async ({ params }, runtime, req) => {
-    requireOutletsEnabled(req);
-    const principal = requireScope(req.acting, 'merchant.read');
-    const merchant = await loadScopedMerchant<{ id: string; name: string; outlets: OutletData[] }>(
-      runtime,
-      principal,
-      operation,
-      params.merchant_id,
-    );
+  run: async ({ params }, ctx) => {
+    requireOutletsEnabled(ctx.request);
+    const principal = requireScope(ctx.principal, 'merchant.read');
+    const merchant = await loadScopedMerchant(ctx, principal, PartnerMerchantOutletsDocument, params.merchant_id, {});
     const items = merchant.outlets.map((o) => toPartnerOutlet(principal, merchant.id, o));
     const defaultOutletId = merchant.outlets[0]?.id ?? null;
     return principal.contract === 'A'

@@ -1,14 +1,11 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
-import type { MerchantTransactionsData } from '@rest-adapters/partner/routes/merchants/transactions/mapper';
 import { TransactionsQuery } from '@rest-adapters/partner/routes/merchants/transactions/schema';
 import { transactionWindow } from '@rest-adapters/partner/routes/merchants/transactions/transaction-window';
+import { PartnerOutletTransactionsDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { OutletTransactionsResponse } from './schema';
-
-const operation = loadOperation(__dirname);
 
 /**
  * partner-api.md §4 outlet endpoints: the merchant transactions endpoint (same parameters and bodies per
@@ -26,23 +23,17 @@ export default defineRoute({
     querystring: TransactionsQuery,
     response: { 200: OutletTransactionsResponse, ...errorResponses(400, 401, 403, 404, 429) },
   },
-  operation,
+  operationId: 'PartnerOutletTransactions',
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
-  handle: async ({ params, query }, runtime, req) => {
-    requireOutletsEnabled(req);
-    const principal = requireScope(req.acting, 'transaction.read');
+  run: async ({ params, query }, ctx) => {
+    requireOutletsEnabled(ctx.request);
+    const principal = requireScope(ctx.principal, 'transaction.read');
     const body = await transactionWindow(principal, query, async (variables) => {
-      const merchant = await loadScopedMerchant<MerchantTransactionsData & { outlets: { id: string }[] }>(
-        runtime,
-        principal,
-        operation,
-        params.merchant_id,
-        {
-          outletId: params.outlet_id,
-          ...variables,
-        },
-      );
+      const merchant = await loadScopedMerchant(ctx, principal, PartnerOutletTransactionsDocument, params.merchant_id, {
+        outletId: params.outlet_id,
+        ...variables,
+      });
       outletOf(merchant.outlets, params.outlet_id);
       return merchant;
     });

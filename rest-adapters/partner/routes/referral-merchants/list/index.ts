@@ -1,13 +1,10 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '@rest-adapters/partner/routes/partner-data';
-import type { PartnerMerchantData } from '../partner-merchants';
+import { PartnerReferralMerchantsDocument } from '@rest-adapters/generated/operations';
 import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
 import { ReferralMerchantsResponse } from './schema';
-
-const operation = loadOperation(__dirname);
 
 /** partner-api.md §4: merchants in the caller's scope (referral, consent, assignment), oldest grant first. */
 export default defineRoute({
@@ -17,15 +14,15 @@ export default defineRoute({
   description: 'Scope merchant.read. Body by the credential’s contract (A or B). Deleted merchants are not listed.',
   tags: ['partner: merchants'],
   schema: { params: PartnerIdParams, response: { 200: ReferralMerchantsResponse, ...errorResponses(400, 401, 403, 429) } },
-  operation,
+  operationId: 'PartnerReferralMerchants',
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
-  handle: async ({ params }, runtime, req) => {
-    const principal = requireScope(req.acting, 'merchant.read');
+  run: async ({ params }, ctx) => {
+    const principal = requireScope(ctx.principal, 'merchant.read');
     requireOwnPartner(principal, params.partner_id);
-    const { partnerMerchants } = await runtime.run<{ partnerMerchants: PartnerMerchantData[] }>(operation, {});
+    const { partnerMerchants } = await ctx.execute(PartnerReferralMerchantsDocument, {});
     return principal.contract === 'A'
-      ? toReferralMerchantsA(principal.partnerId, partnerCodeOf(req), partnerMerchants)
+      ? toReferralMerchantsA(principal.partnerId, partnerCodeOf(ctx.request), partnerMerchants)
       : toReferralMerchantsB(principal.partnerId, partnerMerchants);
   },
 });

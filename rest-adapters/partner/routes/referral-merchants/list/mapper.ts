@@ -12,7 +12,7 @@ export function toReferralMerchantsA(partnerId: string, partnerCode: string, row
       merchant_name: r.merchant.name,
       merchant_status: toPartnerMerchantStatus(r.merchant.status),
       referral_code: r.referralCode,
-      access_type: r.accessType,
+      access_type: r.accessType as ReferralMerchantsA['items'][number]['access_type'],
       granted_at: r.grantedAt,
     })),
   };

@@ -1,5 +1,4 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import {
@@ -9,17 +8,8 @@ import {
   scopedTo,
   toPartnerMerchantStatus,
 } from '@rest-adapters/partner/routes/partner-data';
+import { PartnerReferralSummaryDocument, PartnerReferralTotalsDocument } from '@rest-adapters/generated/operations';
 import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
-
-const operation = loadOperation(__dirname);
-const totalsOperation = loadOperation(__dirname, 'totals.graphql');
-
-interface ScopeData {
-  partnerMerchants: { merchantId: string; merchant: { id: string; status: string } }[];
-}
-interface TotalsData {
-  partnerMerchants: { merchantId: string; merchant: { id: string; transactionTotals: { grossAmount: number; count: number } } }[];
-}
 
 /**
  * partner-api.md §4: counts of the merchants in scope; Contract A adds the gross and count of their success
@@ -33,13 +23,13 @@ export default defineRoute({
   description: 'Scope merchant.read. Body by the credential’s contract (A or B).',
   tags: ['partner: merchants'],
   schema: { params: PartnerIdParams, response: { 200: ReferralSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
-  operation,
+  operationId: 'PartnerReferralSummary',
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
-  handle: async ({ params }, runtime, req) => {
-    const principal = requireScope(req.acting, 'merchant.read');
+  run: async ({ params }, ctx) => {
+    const principal = requireScope(ctx.principal, 'merchant.read');
     requireOwnPartner(principal, params.partner_id);
-    const { partnerMerchants } = await runtime.run<ScopeData>(operation, {});
+    const { partnerMerchants } = await ctx.execute(PartnerReferralSummaryDocument, {});
     const merchantCount = partnerMerchants.length;
     const activeCount = partnerMerchants.filter((m) => toPartnerMerchantStatus(m.merchant.status) === 'active').length;
     if (principal.contract === 'B') {
@@ -55,7 +45,7 @@ export default defineRoute({
     let transactionCount = 0;
     if (merchantCount > 0) {
       const merchantIds = partnerMerchants.map((m) => m.merchantId);
-      const totals = await runtime.run<TotalsData>(totalsOperation, { merchantIds }, { acting: scopedTo(principal, merchantIds) });
+      const totals = await ctx.execute(PartnerReferralTotalsDocument, { merchantIds }, { acting: scopedTo(principal, merchantIds) });
       for (const m of totals.partnerMerchants) {
         grossAmount += m.merchant.transactionTotals.grossAmount;
         transactionCount += m.merchant.transactionTotals.count;
@@ -63,7 +53,7 @@ export default defineRoute({
     }
     const a: ReferralSummaryA = {
       partner_id: principal.partnerId,
-      partner_code: partnerCodeOf(req),
+      partner_code: partnerCodeOf(ctx.request),
       merchant_count: merchantCount,
       active_count: activeCount,
       gross_amount: grossAmount,

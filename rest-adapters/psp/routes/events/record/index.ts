@@ -1,13 +1,10 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { PspChangeNmidStatusDocument, PspMarkPaymentEventAppliedDocument } from '@rest-adapters/generated/operations';
 import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
-import { record, recordEvent } from './intake';
-import { type PaymentEventResult, assertComplete, toEventResponse } from './mapper';
+import { recordEvent } from './intake';
+import { assertComplete, toEventResponse } from './mapper';
 import { EventResponse, PaymentEvent } from './schema';
-
-const changeNmidStatus = loadOperation(__dirname, 'change-nmid-status.graphql');
-const markApplied = loadOperation(__dirname, 'mark-applied.graphql');
 
 /**
  * Signature → per-type validation → resolve the NMID (outlet, merchant) → record once (the inbox
@@ -24,17 +21,19 @@ export default defineRoute({
     'Every signed, well-formed event is stored; one that cannot be applied answers status rejected with error_code.',
   tags: ['psp: intake'],
   schema: { body: PaymentEvent, response: { 200: EventResponse, ...errorResponses(400, 401, 413, 429) } },
-  operation: record,
+  operationId: 'PspRecordPaymentEvent',
   authenticate: bankSignature('event'),
   rateLimit: { max: 6000, windowSecs: 60 },
   // The validated body is the parsed request as sent (this schema strips nothing and adds no defaults).
-  handle: async ({ body }, runtime, req) => {
+  run: async ({ body }, ctx) => {
     assertComplete(body);
-    let result = await recordEvent({ runtime, bank: actingBank(req), log: req.log, event: body });
+    let result = await recordEvent({ runtime: ctx, bank: actingBank(ctx.request), log: ctx.request.log, event: body });
     if (body.event_type === 'nmid.status_changed' && result.status !== 'rejected' && !result.applied) {
-      await runtime.run(changeNmidStatus, { input: { nmid: body.nmid, status: body.nmid_new_status, reason: body.nmid_reason ?? null } });
-      const marked = (await runtime.run<{ markPaymentEventApplied: PaymentEventResult }>(markApplied, { eventId: result.eventId }))
-        .markPaymentEventApplied;
+      // assertComplete requires nmid_new_status of this type.
+      await ctx.execute(PspChangeNmidStatusDocument, {
+        input: { nmid: body.nmid, status: body.nmid_new_status!, reason: body.nmid_reason ?? null },
+      });
+      const marked = (await ctx.execute(PspMarkPaymentEventAppliedDocument, { eventId: result.eventId })).markPaymentEventApplied;
       result = { ...marked, status: result.status };
     }
     return toEventResponse(result);

@@ -1,13 +1,9 @@
 import { HttpError } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
+import { PspRecordPaymentEventDocument, PspRecordPaymentEventsDocument } from '@rest-adapters/generated/operations';
 import { type BankCall, bankBatch } from '@rest-adapters/psp/routes/shared/bank-batch';
 import { type NmidReference, resolvePaymentTarget, resolvePaymentTargets } from '@rest-adapters/psp/routes/shared/payment-target';
 import { type PaymentEventResult, toRecordInput } from './mapper';
 import type { PaymentEvent } from './schema';
-
-/** The single-event operation: also what names the route in the OpenAPI document. */
-export const record = loadOperation(__dirname);
-const recordBatch = loadOperation(__dirname, 'record-batch.graphql');
 
 export interface EventCall extends BankCall {
   event: PaymentEvent;
@@ -29,15 +25,12 @@ export const recordEvent = bankBatch<EventCall, PaymentEventResult>({
   async alone(call) {
     const target = await resolvePaymentTarget(call.runtime, referenceOf(call));
     const input = toRecordInput(call.event, call.event, target);
-    return (await call.runtime.run<{ recordPaymentEvent: PaymentEventResult }>(record, { input })).recordPaymentEvent;
+    return (await call.runtime.execute(PspRecordPaymentEventDocument, { input })).recordPaymentEvent;
   },
-  async together(calls, run) {
-    const targets = await resolvePaymentTargets(run, calls.map(referenceOf));
+  async together(calls, execute) {
+    const targets = await resolvePaymentTargets(execute, calls.map(referenceOf));
     const inputs = calls.map((call, i) => ({ ...toRecordInput(call.event, call.event, targets[i]), bankCode: call.bank.bankCode }));
-    const { recordPaymentEvents } = await run<{ recordPaymentEvents: { result: PaymentEventResult | null; inputError: string | null }[] }>(
-      recordBatch,
-      { inputs },
-    );
+    const { recordPaymentEvents } = await execute(PspRecordPaymentEventsDocument, { inputs });
     return recordPaymentEvents.map((outcome) => outcome.result ?? new HttpError(400, 'bad_request', outcome.inputError ?? 'invalid event'));
   },
 });

@@ -1,4 +1,5 @@
 import { HttpError } from '@lib/rest/error-body';
+import type { PaymentEventResultFieldsFragment } from '@rest-adapters/generated/operations';
 import type { PaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import type { EventResponse, EventType, PaymentEvent } from './schema';
 
@@ -26,7 +27,7 @@ export function assertComplete(event: PaymentEvent): void {
   if (missing.length > 0) throw new HttpError(400, 'bad_request', `${event.event_type} requires ${missing.join(', ')}`);
 }
 
-export function toRecordInput(event: PaymentEvent, payload: object, target: PaymentTarget | null) {
+export function toRecordInput(event: PaymentEvent, payload: Record<string, unknown>, target: PaymentTarget | null) {
   return {
     externalEventId: event.external_event_id,
     eventType: event.event_type,
@@ -48,19 +49,11 @@ export function toRecordInput(event: PaymentEvent, payload: object, target: Paym
   };
 }
 
-export interface PaymentEventResult {
-  eventId: string;
-  status: 'success' | 'duplicate_skipped' | 'rejected';
-  flow: string;
-  merchantId: string | null;
-  outletId: string | null;
-  errorCode: string | null;
-  applied: boolean;
-}
+export type PaymentEventResult = PaymentEventResultFieldsFragment;
 
 export function toEventResponse(result: PaymentEventResult): EventResponse {
   return {
-    status: result.status,
+    status: result.status as EventResponse['status'],
     flow: result.flow,
     event_id: result.eventId,
     merchant_id: result.merchantId,

@@ -2,8 +2,8 @@ import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { PspMerchantDetail } from '../psp-merchant.schema';
-import { byNmid, lookUp } from './lookup';
-import { type PspMerchantByNmidData, toByNmidResponse } from './mapper';
+import { lookUp } from './lookup';
+import { toByNmidResponse } from './mapper';
 import { ByNmidParams, ByNmidQuery } from './schema';
 
 export default defineRoute({
@@ -13,12 +13,20 @@ export default defineRoute({
   description: 'The most frequent call. Answers are cached for 30 s per bank (psp-api.md §8).',
   tags: ['psp: lookups'],
   schema: { params: ByNmidParams, querystring: ByNmidQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
-  operation: byNmid,
+  operationId: 'PspMerchantByNmid',
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 1000, windowSecs: 60 },
-  privateCacheSecs: 30,
+  cache: 'per-principal',
+  cacheSecs: 30,
   // Cache misses of every bank that arrive together are looked up together (lookup.ts).
-  load: ({ params, query }, runtime, req) =>
-    lookUp({ runtime, bank: actingBank(req), log: req.log, nmid: params.nmid, includeOutlets: query.include_outlets }),
-  map: (data: PspMerchantByNmidData) => toByNmidResponse(data),
+  run: async ({ params, query }, ctx) =>
+    toByNmidResponse(
+      await lookUp({
+        runtime: ctx,
+        bank: actingBank(ctx.request),
+        log: ctx.request.log,
+        nmid: params.nmid,
+        includeOutlets: query.include_outlets,
+      }),
+    ),
 });

@@ -1,7 +1,7 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
+import { PspMerchantDetailDocument } from '@rest-adapters/generated/operations';
 import { PspMerchantDetail } from '../psp-merchant.schema';
 import { toDetailResponse } from './mapper';
 import { DetailParams, DetailQuery } from './schema';
@@ -13,10 +13,13 @@ export default defineRoute({
   description: 'Answers are cached for 30 s per bank, as psp-api.md §8 allows.',
   tags: ['psp: lookups'],
   schema: { params: DetailParams, querystring: DetailQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
-  operation: loadOperation(__dirname),
+  operationId: 'PspMerchantDetail',
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 600, windowSecs: 60 },
-  privateCacheSecs: 30,
-  variables: ({ params, query }) => ({ id: params.id, includeOutlets: query.include_outlets }),
-  map: (data) => toDetailResponse(data as never),
+  cache: 'per-principal',
+  cacheSecs: 30,
+  run: async ({ params, query }, { execute }) => {
+    const data = await execute(PspMerchantDetailDocument, { id: params.id, includeOutlets: query.include_outlets });
+    return toDetailResponse(data);
+  },
 });

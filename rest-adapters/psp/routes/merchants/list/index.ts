@@ -1,7 +1,7 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
 import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
+import { PspMerchantListDocument } from '@rest-adapters/generated/operations';
 import { toListResponse } from './mapper';
 import { ListQuery, ListResponse } from './schema';
 
@@ -12,15 +12,17 @@ export default defineRoute({
   description: 'Keyset-paged by creation order: a page never repeats or skips a merchant while others are added or updated.',
   tags: ['psp: lookups'],
   schema: { querystring: ListQuery, response: { 200: ListResponse, ...errorResponses(400, 401, 429) } },
-  operation: loadOperation(__dirname),
+  operationId: 'PspMerchantList',
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 60, windowSecs: 60 },
-  variables: ({ query }) => ({
-    first: query.limit,
-    after: query.cursor ?? null,
-    updatedSince: query.updated_since ?? null,
-    categoryCode: query.category_code ?? null,
-    includeOutlets: query.include_outlets,
-  }),
-  map: (data, { query }) => toListResponse(data as never, query),
+  run: async ({ query }, { execute }) => {
+    const data = await execute(PspMerchantListDocument, {
+      first: query.limit,
+      after: query.cursor ?? null,
+      updatedSince: query.updated_since ?? null,
+      categoryCode: query.category_code ?? null,
+      includeOutlets: query.include_outlets,
+    });
+    return toListResponse(data, query);
+  },
 });

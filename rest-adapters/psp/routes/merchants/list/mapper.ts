@@ -1,11 +1,8 @@
-import { type MerchantData, toPspMerchant, toPspOutlet } from '../psp-merchant.mapper';
+import type { PspMerchantListQuery } from '@rest-adapters/generated/operations';
+import { toPspMerchant, toPspOutlet } from '../psp-merchant.mapper';
 import type { ListQuery, ListResponse } from './schema';
 
-export interface PspMerchantListData {
-  bankMerchants: { items: MerchantData[]; nextCursor: string | null; hasMore: boolean };
-}
-
-export function toListResponse({ bankMerchants: page }: PspMerchantListData, query: ListQuery): ListResponse {
+export function toListResponse({ bankMerchants: page }: PspMerchantListQuery, query: ListQuery): ListResponse {
   const items = page.items.map((m) =>
     query.include_outlets ? { ...toPspMerchant(m), outlets: (m.outlets ?? []).map(toPspOutlet) } : toPspMerchant(m),
   );

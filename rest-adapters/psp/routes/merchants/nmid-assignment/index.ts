@@ -1,22 +1,11 @@
 import { ForbiddenError } from '@lib/errors/app-error';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { defineRoute } from '@lib/rest/route';
+import { PspAssignNmidDocument, PspAssignmentMerchantDocument, PspRecordNmidAssignmentDocument } from '@rest-adapters/generated/operations';
 import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { AssignmentParams, AssignmentRequest, AssignmentResponse } from './schema';
 
-const assign = loadOperation(__dirname);
-const findMerchant = loadOperation(__dirname, 'merchant.graphql');
-const recordAssignment = loadOperation(__dirname, 'record-assignment.graphql');
 const lookupSignature = bankSignature('lookup');
-
-interface AssignedOutlet {
-  id: string;
-  nmid: string;
-  mid: string | null;
-  nmidStatus: string;
-  nmidBankCode: string;
-}
 
 /**
  * Three operations. First the merchant must be the tier-1 PSP's own (else 404) and not deleted, so that nothing
@@ -34,40 +23,38 @@ export default defineRoute({
     body: AssignmentRequest,
     response: { 200: AssignmentResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
   },
-  operation: assign,
+  operationId: 'PspAssignNmid',
   authenticate: async (req, runtime) => {
     const principal = await lookupSignature(req, runtime);
     if (principal.kind === 'bank' && principal.tier !== 1) throw new HttpError(403, 'forbidden', 'only the tier-1 PSP may assign NMIDs');
     return principal;
   },
   rateLimit: { max: 600, windowSecs: 60 },
-  handle: async ({ params, body }, runtime, req) => {
-    if (req.acting?.kind !== 'bank') throw new ForbiddenError();
-    const { merchant: owned } = await runtime.run<{ merchant: { id: string; status: string } | null }>(findMerchant, { id: params.id });
+  run: async ({ params, body }, { execute, principal }) => {
+    if (principal?.kind !== 'bank') throw new ForbiddenError();
+    const { merchant: owned } = await execute(PspAssignmentMerchantDocument, { id: params.id });
     if (!owned) throw new HttpError(404, 'not_found', 'merchant not found');
     if (owned.status === 'deleted') throw new HttpError(409, 'merchant_deleted', 'the merchant is deleted');
-    const { assignNmid: outlet } = await runtime.run<{ assignNmid: AssignedOutlet }>(assign, {
+    const { assignNmid: outlet } = await execute(PspAssignNmidDocument, {
       input: {
         merchantId: params.id,
         outletId: body.outlet_id ?? null,
         nmid: body.nmid,
-        bankCode: req.acting.bankCode,
+        bankCode: principal.bankCode,
         mid: body.mid ?? null,
       },
     });
-    const { recordNmidAssignment: merchant } = await runtime.run<{ recordNmidAssignment: { id: string; status: string } }>(
-      recordAssignment,
-      {
-        merchantId: params.id,
-        nmid: outlet.nmid,
-      },
-    );
+    // The outlet's NMID fields are nullable in the schema; assignNmid has just set them.
+    const { recordNmidAssignment: merchant } = await execute(PspRecordNmidAssignmentDocument, {
+      merchantId: params.id,
+      nmid: outlet.nmid!,
+    });
     return {
       merchant_id: merchant.id,
       outlet_id: outlet.id,
-      nmid: outlet.nmid,
+      nmid: outlet.nmid!,
       mid: outlet.mid,
-      bank_code: outlet.nmidBankCode,
+      bank_code: outlet.nmidBankCode!,
       nmid_status: outlet.nmidStatus,
       merchant_status: merchant.status,
     };

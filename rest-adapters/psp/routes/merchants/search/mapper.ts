@@ -1,6 +1,7 @@
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { HttpError } from '@lib/rest/error-body';
-import { type MerchantData, toPspMerchant } from '../psp-merchant.mapper';
+import type { PspMerchantFieldsFragment } from '@rest-adapters/generated/operations';
+import { toPspMerchant } from '../psp-merchant.mapper';
 import type { SearchQuery, SearchResponse } from './schema';
 
 export interface SearchCriteria {
@@ -24,13 +25,13 @@ export function criteriaOf(query: SearchQuery): SearchCriteria {
 }
 
 /** With an NMID the merchant comes from the outlet; the other given criteria must match it too. */
-export function matches(m: MerchantData, c: SearchCriteria): boolean {
+export function matches(m: PspMerchantFieldsFragment, c: SearchCriteria): boolean {
   return (
     (!c.phone || m.phone === c.phone) && (!c.email || m.email?.toLowerCase() === c.email.toLowerCase()) && (!c.npwp || m.npwp === c.npwp)
   );
 }
 
-export function toSearchResponse(merchants: MerchantData[]): SearchResponse {
+export function toSearchResponse(merchants: PspMerchantFieldsFragment[]): SearchResponse {
   const items = merchants.map(toPspMerchant);
   return { items, meta: { returned_count: items.length } };
 }

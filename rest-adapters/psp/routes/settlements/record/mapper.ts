@@ -1,5 +1,6 @@
 import type { Principal } from '@lib/auth/principal';
 import { HttpError } from '@lib/rest/error-body';
+import type { PspRecordSettlementMutation } from '@rest-adapters/generated/operations';
 import type { PaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import type { SettlementRequest, SettlementResponse } from './schema';
 
@@ -13,7 +14,7 @@ export function assertConsistent(body: SettlementRequest, principal: Principal |
   }
 }
 
-export function toSettlementInput(body: SettlementRequest, payload: object, target: PaymentTarget | null) {
+export function toSettlementInput(body: SettlementRequest, payload: Record<string, unknown>, target: PaymentTarget | null) {
   return {
     externalEventId: body.external_event_id,
     settlementId: body.settlement_id,
@@ -29,21 +30,9 @@ export function toSettlementInput(body: SettlementRequest, payload: object, targ
   };
 }
 
-export interface SettlementResultData {
-  settlementRef: string;
-  status: SettlementResponse['status'];
-  settlementId: string;
-  matchedCount: number;
-  matchedAmount: number;
-  grossAmount: number;
-  discrepancyAmount: number;
-  reconciled: boolean;
-  errorCode: string | null;
-}
-
-export function toSettlementResponse(r: SettlementResultData): SettlementResponse {
+export function toSettlementResponse(r: PspRecordSettlementMutation['recordSettlement']): SettlementResponse {
   return {
-    status: r.status,
+    status: r.status as SettlementResponse['status'],
     settlement_ref: r.settlementRef,
     settlement_id: r.settlementId,
     matched_count: r.matchedCount,

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from '@lib/rest/schema-helpers';
+import type { PosCategoryFieldsFragment } from '@rest-adapters/generated/operations';
 
 /** core-api.md §2 Category, with id, merchant and times. */
 export const PosCategory = Type.Object({
@@ -16,19 +17,7 @@ export const PosCategory = Type.Object({
 export type PosCategory = Static<typeof PosCategory>;
 export const PosCategories = Type.Object({ categories: Type.Array(PosCategory) });
 
-export interface PosCategoryData {
-  id: string;
-  merchant: { id: string };
-  name: string;
-  parentId: string | null;
-  sortOrder: number;
-  iconName: string | null;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function toPosCategory(c: PosCategoryData): PosCategory {
+export function toPosCategory(c: PosCategoryFieldsFragment): PosCategory {
   return {
     id: c.id,
     merchant_id: c.merchant.id,

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from '@lib/rest/schema-helpers';
+import type { PosOutletFieldsFragment } from '@rest-adapters/generated/operations';
 
 /** core-api.md §2 Outlet. */
 export const PosOutlet = Type.Object({
@@ -21,23 +22,7 @@ export type PosOutlet = Static<typeof PosOutlet>;
 
 export const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export interface PosOutletData {
-  id: string;
-  merchantId: string;
-  code: string;
-  name: string;
-  addressLine: string | null;
-  city: string | null;
-  province: string | null;
-  phone: string | null;
-  nmid: string | null;
-  qrisStaticPayload: string | null;
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function toPosOutlet(o: PosOutletData): PosOutlet {
+export function toPosOutlet(o: PosOutletFieldsFragment): PosOutlet {
   return {
     id: o.id,
     merchant_id: o.merchantId,

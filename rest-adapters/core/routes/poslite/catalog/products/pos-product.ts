@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from '@lib/rest/schema-helpers';
+import type { CreatePosProductInput, PosProductFieldsFragment, UpdatePosProductInput } from '@rest-adapters/generated/operations';
 
 const Amount = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Rupiah.' });
 
@@ -44,6 +45,10 @@ export const ProductFields = {
 type Fields = { [K in keyof typeof ProductFields]?: Static<(typeof ProductFields)[K]> };
 
 /** The GraphQL input of the fields a body carries (undefined ones are left out of the variables). */
+export function productInput(body: Fields & { name: string; sku: string; product_type?: string | null }): CreatePosProductInput;
+export function productInput(
+  body: Fields & { name?: string | null },
+): UpdatePosProductInput & { sku?: string; productType?: string | null };
 export function productInput(body: Fields & { name?: string | null; sku?: string; product_type?: string | null }): Record<string, unknown> {
   return {
     name: body.name,
@@ -63,35 +68,14 @@ export function productInput(body: Fields & { name?: string | null; sku?: string
   };
 }
 
-export interface PosProductData {
-  id: string;
-  merchantId: string;
-  categoryId: string | null;
-  name: string;
-  sku: string;
-  productType: 'good' | 'service';
-  sellPriceAmount: number;
-  costPriceAmount: number;
-  unitLabel: string | null;
-  description: string | null;
-  imageUrl: string | null;
-  taxRateBps: number;
-  trackStock: boolean;
-  isActive: boolean;
-  sortOrder: number;
-  barcode: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
-export function toPosProduct(p: PosProductData): PosProduct {
+export function toPosProduct(p: PosProductFieldsFragment): PosProduct {
   return {
     id: p.id,
     merchant_id: p.merchantId,
     category_id: p.categoryId,
     name: p.name,
     sku: p.sku,
-    product_type: p.productType,
+    product_type: p.productType as PosProduct['product_type'],
     sell_price_amount: p.sellPriceAmount,
     cost_price_amount: p.costPriceAmount,
     unit_label: p.unitLabel,

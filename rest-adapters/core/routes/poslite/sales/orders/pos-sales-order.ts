@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '@lib/rest/schema-helpers';
+import type { PosSalesOrderDetailFragment, PosSalesOrderHeaderFragment } from '@rest-adapters/generated/operations';
 
 const header = {
   id: Type.String({ format: 'uuid' }),
@@ -37,36 +38,7 @@ export const SalesOrderDetail = Type.Object({
   payments: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), method: Type.String(), amount: Type.Integer() })),
 });
 
-export interface HeaderData {
-  id: string;
-  merchantId: string;
-  outletId: string;
-  receiptNumber: string;
-  status: string;
-  source: string;
-  transactedAt: string;
-  subtotalAmount: number;
-  totalAmount: number;
-  paidAmount: number;
-  changeAmount: number;
-  voidedAt: string | null;
-}
-
-export interface DetailData extends HeaderData {
-  items: {
-    id: string;
-    lineNo: number;
-    variantId: string | null;
-    skuSnapshot: string | null;
-    nameSnapshot: string;
-    quantity: number;
-    unitPriceAmount: number;
-    lineTotalAmount: number;
-  }[];
-  payments: { id: string; method: string; amount: number }[];
-}
-
-export function toHeader(o: HeaderData) {
+export function toHeader(o: PosSalesOrderHeaderFragment) {
   return {
     id: o.id,
     merchant_id: o.merchantId,
@@ -83,7 +55,7 @@ export function toHeader(o: HeaderData) {
   };
 }
 
-export function toDetail(o: DetailData) {
+export function toDetail(o: PosSalesOrderDetailFragment) {
   return {
     ...toHeader(o),
     items: o.items.map((i) => ({

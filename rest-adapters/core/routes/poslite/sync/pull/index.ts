@@ -1,18 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { PosSyncPullDocument, PosSyncPullOutletsDocument } from '@rest-adapters/generated/operations';
 import { toDeviceRow, toServerTime } from './mapper';
 
-const catalogPull = loadOperation(__dirname);
-const outletPull = loadOperation(__dirname, 'outlets.graphql');
 const ENTITIES = ['outlets', 'categories', 'products', 'variants', 'product_stock', 'customers'] as const;
-
-interface Page {
-  rows: Record<string, unknown>[];
-  watermark: string;
-  hasMore: boolean;
-}
 
 /**
  * Outlets belong to the outlet subgraph, the rest to the catalog: the entity picks one of two fixed operations
@@ -45,13 +37,13 @@ export default posRoutes({
       ...errorResponses(400, 401, 403, 429),
     },
   },
-  operation: catalogPull,
-  handle: async ({ query }, run) => {
+  operationId: 'PosSyncPull',
+  run: async ({ query }, { execute }) => {
     const variables = { since: query.since === '' ? '0' : query.since, limit: query.limit };
     const page =
       query.entity === 'outlets'
-        ? (await run<{ posOutletChanges: Page }>(outletPull, variables)).posOutletChanges
-        : (await run<{ posChanges: Page }>(catalogPull, { ...variables, entity: query.entity })).posChanges;
+        ? (await execute(PosSyncPullOutletsDocument, variables)).posOutletChanges
+        : (await execute(PosSyncPullDocument, { ...variables, entity: query.entity })).posChanges;
     return { entity: query.entity, rows: page.rows.map(toDeviceRow), server_time: toServerTime(page.watermark), has_more: page.hasMore };
   },
 });

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { PosSyncPushDocument } from '@rest-adapters/generated/operations';
 
 const Item = Type.Object({
   outbox_id: Type.String({ format: 'uuid' }),
@@ -10,10 +10,6 @@ const Item = Type.Object({
   op: Type.String({ minLength: 1, maxLength: 16, description: 'sales_order: create; stock_movement: create; customer: upsert or delete.' }),
   payload: Type.Optional(Type.Object({}, { additionalProperties: true })),
 });
-
-interface PushData {
-  pushPosChanges: { accepted: string[]; rejected: { outboxId: string; reason: string }[] };
-}
 
 export default posRoutes({
   method: 'POST',
@@ -27,18 +23,20 @@ export default posRoutes({
       ...errorResponses(400, 401, 403, 429),
     },
   },
-  operation: loadOperation(__dirname),
-  variables: ({ body }) => ({
-    items: body.items.map((i) => ({
-      outboxId: i.outbox_id,
-      entityType: i.entity_type,
-      entityId: i.entity_id,
-      op: i.op,
-      payload: i.payload ?? null,
-    })),
-  }),
-  map: (data: PushData) => ({
-    accepted: data.pushPosChanges.accepted,
-    rejected: Object.fromEntries(data.pushPosChanges.rejected.map((r) => [r.outboxId, r.reason])),
-  }),
+  operationId: 'PosSyncPush',
+  run: async ({ body }, { execute }) => {
+    const data = await execute(PosSyncPushDocument, {
+      items: body.items.map((i) => ({
+        outboxId: i.outbox_id,
+        entityType: i.entity_type,
+        entityId: i.entity_id,
+        op: i.op,
+        payload: i.payload ?? null,
+      })),
+    });
+    return {
+      accepted: data.pushPosChanges.accepted,
+      rejected: Object.fromEntries(data.pushPosChanges.rejected.map((r) => [r.outboxId, r.reason])),
+    };
+  },
 });

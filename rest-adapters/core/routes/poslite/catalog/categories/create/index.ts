@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { PosCategory, type PosCategoryData, toPosCategory } from '../pos-category';
+import { CreatePosCategoryDocument } from '@rest-adapters/generated/operations';
+import { PosCategory, toPosCategory } from '../pos-category';
 
 const Body = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -17,8 +17,12 @@ export default posRoutes({
   path: '/catalog/categories',
   summary: 'Create a category',
   schema: { body: Body, response: { 201: PosCategory, ...errorResponses(400, 401, 403, 429) } },
-  operation: loadOperation(__dirname),
+  operationId: 'CreatePosCategory',
   status: 201,
-  variables: ({ body }) => ({ input: { name: body.name, parentId: body.parent_id, sortOrder: body.sort_order, iconName: body.icon_name } }),
-  map: (data: { createPosCategory: PosCategoryData }) => toPosCategory(data.createPosCategory),
+  run: async ({ body }, { execute }) => {
+    const data = await execute(CreatePosCategoryDocument, {
+      input: { name: body.name, parentId: body.parent_id, sortOrder: body.sort_order, iconName: body.icon_name },
+    });
+    return toPosCategory(data.createPosCategory);
+  },
 });

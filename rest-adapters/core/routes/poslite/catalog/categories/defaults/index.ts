@@ -1,15 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-
-interface DefaultsData {
-  businessTypes: { name: string; category: { code: string } }[];
-  posDefaultCategorySets: { categoryCode: string; categories: { name: string; iconName: string; sortOrder: number }[] }[];
-}
+import { PosCategoryDefaultsDocument, type PosCategoryDefaultsQuery } from '@rest-adapters/generated/operations';
 
 const FALLBACK_SET = 'OTHER';
-const operation = loadOperation(__dirname);
 
 /**
  * One operation: the business types (merchant reference data) and the catalog's curated sets per business-type
@@ -30,11 +24,11 @@ export default posRoutes({
       ...errorResponses(400, 401, 403, 429),
     },
   },
-  operation,
-  handle: async ({ query }, run) => {
-    let data: DefaultsData;
+  operationId: 'PosCategoryDefaults',
+  run: async ({ query }, { execute }) => {
+    let data: PosCategoryDefaultsQuery;
     try {
-      data = await run<DefaultsData>(operation, {});
+      data = await execute(PosCategoryDefaultsDocument, {});
     } catch (error) {
       if (error instanceof HttpError && error.status >= 500) throw referenceUnavailable();
       throw error;

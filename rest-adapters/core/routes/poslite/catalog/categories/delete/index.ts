@@ -1,15 +1,18 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
+import { DeletePosCategoryDocument } from '@rest-adapters/generated/operations';
 
 export default posRoutes({
   method: 'DELETE',
   path: '/catalog/categories/:id',
   summary: 'Soft-delete a category',
   schema: { params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) } },
-  operation: loadOperation(__dirname),
+  operationId: 'DeletePosCategory',
   status: 204,
-  variables: ({ params }) => ({ id: params.id }),
+  run: async ({ params }, { execute }) => {
+    await execute(DeletePosCategoryDocument, { id: params.id });
+    return null;
+  },
 });

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { PosCategories, type PosCategoryData, toPosCategory } from '../pos-category';
+import { ProvisionPosCategoriesDocument } from '@rest-adapters/generated/operations';
+import { PosCategories, toPosCategory } from '../pos-category';
 
 const Choice = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -19,7 +19,9 @@ export default posRoutes({
     body: Type.Object({ selected: Type.Array(Choice, { maxItems: 100 }), custom: Type.Array(Choice, { maxItems: 100 }) }),
     response: { 200: PosCategories, ...errorResponses(400, 401, 403, 429) },
   },
-  operation: loadOperation(__dirname),
-  variables: ({ body }) => ({ selected: body.selected.map(toInput), custom: body.custom.map(toInput) }),
-  map: (data: { provisionPosCategories: PosCategoryData[] }) => ({ categories: data.provisionPosCategories.map(toPosCategory) }),
+  operationId: 'ProvisionPosCategories',
+  run: async ({ body }, { execute }) => {
+    const data = await execute(ProvisionPosCategoriesDocument, { selected: body.selected.map(toInput), custom: body.custom.map(toInput) });
+    return { categories: data.provisionPosCategories.map(toPosCategory) };
+  },
 });

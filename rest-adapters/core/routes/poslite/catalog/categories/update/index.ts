@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
-import { PosCategory, type PosCategoryData, toPosCategory } from '../pos-category';
+import { UpdatePosCategoryDocument } from '@rest-adapters/generated/operations';
+import { PosCategory, toPosCategory } from '../pos-category';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
@@ -21,10 +21,12 @@ export default posRoutes({
   path: '/catalog/categories/:id',
   summary: 'Change a category (absent or null fields stay)',
   schema: { params: IdParams, body: Body, response: { 200: PosCategory, ...errorResponses(400, 401, 403, 404, 429) } },
-  operation: loadOperation(__dirname),
-  variables: ({ params, body }) => ({
-    id: params.id,
-    input: { name: body.name, parentId: body.parent_id, sortOrder: body.sort_order, iconName: body.icon_name, isActive: body.is_active },
-  }),
-  map: (data: { updatePosCategory: PosCategoryData }) => toPosCategory(data.updatePosCategory),
+  operationId: 'UpdatePosCategory',
+  run: async ({ params, body }, { execute }) => {
+    const data = await execute(UpdatePosCategoryDocument, {
+      id: params.id,
+      input: { name: body.name, parentId: body.parent_id, sortOrder: body.sort_order, iconName: body.icon_name, isActive: body.is_active },
+    });
+    return toPosCategory(data.updatePosCategory);
+  },
 });

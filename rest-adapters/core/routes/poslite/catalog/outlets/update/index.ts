@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { IdParams, PosOutlet, type PosOutletData, toPosOutlet } from '../pos-outlet';
+import { UpdatePosOutletDocument } from '@rest-adapters/generated/operations';
+import { IdParams, PosOutlet, toPosOutlet } from '../pos-outlet';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
@@ -21,19 +21,21 @@ export default posRoutes({
   path: '/catalog/outlets/:id',
   summary: 'Change an outlet (absent or null fields stay; nmid 409 nmid_taken when another outlet has it)',
   schema: { params: IdParams, body: Body, response: { 200: PosOutlet, ...errorResponses(400, 401, 403, 404, 409, 429) } },
-  operation: loadOperation(__dirname),
-  variables: ({ params, body }) => ({
-    id: params.id,
-    input: {
-      name: body.name,
-      addressLine: body.address_line,
-      city: body.city,
-      province: body.province,
-      phone: body.phone,
-      isActive: body.is_active,
-      nmid: body.nmid,
-      qrisStaticPayload: body.qris_static_payload,
-    },
-  }),
-  map: (data: { updatePosOutlet: PosOutletData }) => toPosOutlet(data.updatePosOutlet),
+  operationId: 'UpdatePosOutlet',
+  run: async ({ params, body }, { execute }) => {
+    const data = await execute(UpdatePosOutletDocument, {
+      id: params.id,
+      input: {
+        name: body.name,
+        addressLine: body.address_line,
+        city: body.city,
+        province: body.province,
+        phone: body.phone,
+        isActive: body.is_active,
+        nmid: body.nmid,
+        qrisStaticPayload: body.qris_static_payload,
+      },
+    });
+    return toPosOutlet(data.updatePosOutlet);
+  },
 });

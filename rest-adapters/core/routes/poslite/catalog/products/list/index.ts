@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { PosProduct, type PosProductData, toPosProduct } from '../pos-product';
+import { PosProductsDocument } from '@rest-adapters/generated/operations';
+import { PosProduct, toPosProduct } from '../pos-product';
 
 const Query = Type.Object({
   category_id: Type.Optional(Type.String({ format: 'uuid' })),
@@ -20,7 +20,15 @@ export default posRoutes({
     querystring: Query,
     response: { 200: Type.Object({ products: Type.Array(PosProduct) }), ...errorResponses(400, 401, 403, 429) },
   },
-  operation: loadOperation(__dirname),
-  variables: ({ query }) => ({ categoryId: query.category_id, q: query.q, active: query.active, limit: query.limit, offset: query.offset }),
-  map: (data: { posProducts: PosProductData[] }) => ({ products: data.posProducts.map(toPosProduct) }),
+  operationId: 'PosProducts',
+  run: async ({ query }, { execute }) => {
+    const data = await execute(PosProductsDocument, {
+      categoryId: query.category_id,
+      q: query.q,
+      active: query.active,
+      limit: query.limit,
+      offset: query.offset,
+    });
+    return { products: data.posProducts.map(toPosProduct) };
+  },
 });

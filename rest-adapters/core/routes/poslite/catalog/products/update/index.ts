@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
-import { PosProduct, type PosProductData, ProductFields, productInput, toPosProduct } from '../pos-product';
+import { UpdatePosProductDocument } from '@rest-adapters/generated/operations';
+import { PosProduct, ProductFields, productInput, toPosProduct } from '../pos-product';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
@@ -22,10 +22,10 @@ export default posRoutes({
   path: '/catalog/products/:id',
   summary: 'Change a product (absent or null fields stay; 409 barcode_conflict)',
   schema: { params: IdParams, body: Body, response: { 200: PosProduct, ...errorResponses(400, 401, 403, 404, 409, 429) } },
-  operation: loadOperation(__dirname),
-  variables: ({ params, body }) => {
+  operationId: 'UpdatePosProduct',
+  run: async ({ params, body }, { execute }) => {
     const { sku: _sku, productType: _type, ...input } = productInput(body);
-    return { id: params.id, input };
+    const data = await execute(UpdatePosProductDocument, { id: params.id, input });
+    return toPosProduct(data.updatePosProduct);
   },
-  map: (data: { updatePosProduct: PosProductData }) => toPosProduct(data.updatePosProduct),
 });

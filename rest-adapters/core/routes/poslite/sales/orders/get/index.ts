@@ -1,15 +1,17 @@
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { type DetailData, SalesOrderDetail, toDetail } from '../pos-sales-order';
+import { PosSalesOrderDocument } from '@rest-adapters/generated/operations';
+import { SalesOrderDetail, toDetail } from '../pos-sales-order';
 
 export default posRoutes({
   method: 'GET',
   path: '/sales/orders/:id',
   summary: 'A sales order with items and payments (404 not_found otherwise)',
   schema: { params: IdParams, response: { 200: SalesOrderDetail, ...errorResponses(400, 401, 403, 404, 429) } },
-  operation: loadOperation(__dirname),
-  variables: ({ params }) => ({ id: params.id }),
-  map: (data: { posSalesOrder: DetailData }) => toDetail(data.posSalesOrder),
+  operationId: 'PosSalesOrder',
+  run: async ({ params }, { execute }) => {
+    const data = await execute(PosSalesOrderDocument, { id: params.id });
+    return toDetail(data.posSalesOrder);
+  },
 });

@@ -1,14 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { ZonedCalendar, addDays } from '@lib/time/zoned-time';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { type HeaderData, SalesOrderHeader, toHeader } from '../pos-sales-order';
+import { PosSalesOrdersDocument } from '@rest-adapters/generated/operations';
+import { SalesOrderHeader, toHeader } from '../pos-sales-order';
 
 /** Order dates are Asia/Jakarta calendar days (docs/decisions/0017-local-time-through-iana-zones.md). */
 const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 
-const operation = loadOperation(__dirname);
 const Day = (description: string) => Type.String({ format: 'date', description });
 
 /**
@@ -30,11 +29,11 @@ export default posRoutes({
     }),
     response: { 200: Type.Object({ orders: Type.Array(SalesOrderHeader) }), ...errorResponses(400, 401, 403, 429) },
   },
-  operation,
-  handle: async ({ query }, run) => {
+  operationId: 'PosSalesOrders',
+  run: async ({ query }, { execute }) => {
     if (query.date_from && query.date_to && query.date_from > query.date_to)
       throw new HttpError(400, 'bad_request', 'date_from must not be after date_to');
-    const data = await run<{ posSalesOrders: HeaderData[] }>(operation, {
+    const data = await execute(PosSalesOrdersDocument, {
       outletId: query.outlet_id,
       status: query.status,
       from: query.date_from ? JAKARTA.midnight(query.date_from).toISOString() : null,

@@ -1,10 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
-import { loadOperation } from '@lib/rest/operation';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { type DetailData, SalesOrderDetail, toDetail } from '../pos-sales-order';
+import { VoidPosSalesOrderDocument } from '@rest-adapters/generated/operations';
+import { SalesOrderDetail, toDetail } from '../pos-sales-order';
 
 /**
  * Only `void` (any other action is 400 bad_request). Voiding a voided order is 500 internal_error with a
@@ -22,7 +22,9 @@ export default posRoutes({
     }),
     response: { 200: SalesOrderDetail, ...errorResponses(400, 401, 403, 404, 429) },
   },
-  operation: loadOperation(__dirname),
-  variables: ({ params, body }) => ({ id: params.id, reason: body.void_reason ?? null }),
-  map: (data: { voidPosSalesOrder: DetailData }) => toDetail(data.voidPosSalesOrder),
+  operationId: 'VoidPosSalesOrder',
+  run: async ({ params, body }, { execute }) => {
+    const data = await execute(VoidPosSalesOrderDocument, { id: params.id, reason: body.void_reason ?? null });
+    return toDetail(data.voidPosSalesOrder);
+  },
 });
