@@ -244,7 +244,7 @@ async function pspRoutes(app: FastifyInstance, pool: Pool): Promise<void> {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     (req as FastifyRequest & { rawBody?: string }).rawBody = body as string;
-    parseJson(req, body as string, done);
+    void parseJson(req, body as string, done); // answers through `done`
   });
   const strict = new Ajv({ coerceTypes: false, removeAdditional: true, useDefaults: true, allErrors: false, strict: false });
   addFormats(strict);

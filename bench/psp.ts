@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { createHmac, randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { Pool as UndiciPool, request } from 'undici';
@@ -174,7 +173,7 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
       const eventRow = rows.find((r) => r.purpose === 'event');
       if (lookupRow && eventRow) {
         // Kept from an earlier run: the secrets are read back as the REST adapter's credential lookup does.
-        const service = new BankService(merchantOrm.em.fork() as EntityManager, box);
+        const service = new BankService(merchantOrm.em.fork(), box);
         const [lookup, event] = [await service.credential(lookupRow.key_id), await service.credential(eventRow.key_id)];
         if (!lookup || !event) throw new Error(`bank ${plan.code}: credentials not readable`);
         banks.set(plan.code, {
@@ -185,7 +184,7 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
           event: { keyId: event.keyId, secret: event.secret },
         });
       } else if (rows.length === 0) {
-        const issued = await new BankService(merchantOrm.em.fork() as EntityManager, box).create({
+        const issued = await new BankService(merchantOrm.em.fork(), box).create({
           code: plan.code,
           name: `Bench bank ${plan.code}`,
           tier: 'external',
@@ -224,7 +223,7 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
         const nmids = [nmidOf(plan.index, j, 0), nmidOf(plan.index, j, 1)];
         const merchantId = uuidv7();
         // What onboardMerchant (scripts/database-tasks.ts) does: outlets first, then the merchant, activated.
-        await new OutletService(outletOrm.em.fork() as EntityManager).createForMerchant(
+        await new OutletService(outletOrm.em.fork()).createForMerchant(
           merchantId,
           nmids.map((nmid, i) => ({
             code: i === 0 ? 'PUSAT' : `CABANG-${i}`,
@@ -235,7 +234,7 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
             withTerminal: true,
           })),
         );
-        await new MerchantService(merchantOrm.em.fork() as EntityManager).createOnboarded({
+        await new MerchantService(merchantOrm.em.fork()).createOnboarded({
           id: merchantId,
           name,
           bankCode: plan.code,
@@ -570,7 +569,7 @@ async function load(
     requests: [dynamic],
     ...(overallRate ? { overallRate } : {}),
   };
-  const instance = autocannon(options as unknown as autocannon.Options);
+  const instance = autocannon(options);
   const statusCounts: Record<string, number> = {};
   instance.on('response', (_client, statusCode, _bytes, responseTimeMs) => {
     statusCounts[statusCode] = (statusCounts[statusCode] ?? 0) + 1;
@@ -901,7 +900,7 @@ async function main(): Promise<void> {
     if (statusCode !== 200) throw new Error(`floor refused the keys (${statusCode})`);
     await checkAgreement(seeded, seeded.rateUncachedPairs[seeded.rateUncachedPairs.length - 1]);
 
-    const cpu = new CpuSampler(stack.child.pid!, floor!.child.pid!, pg);
+    const cpu = new CpuSampler(stack.child.pid!, floor!.child.pid, pg);
     const bench = new Bench(seeded, pg, cpu);
     progress(
       `targets agree; ${seeded.hot.length} hot banks and pairs (${HOT_GROUPS} groups), ${seeded.coldBanks.length} cold banks with ${seeded.cold.length} cold pairs; ` +

@@ -54,7 +54,7 @@ export async function seedReference(config: Config, adminUrl: string, geoCsv?: s
   return withSubgraph(merchant, config, adminUrl, async (orm) => {
     const importer = new ReferenceImporter(orm.em.getKnex());
     const imports = [await importer.importRegions(), await importer.importGeoCsv(geoCsv), await importer.importBusinessData()];
-    const legalDocuments = await new LegalDocumentService(orm.em.fork() as EntityManager).syncShipped();
+    const legalDocuments = await new LegalDocumentService(orm.em.fork()).syncShipped();
     return { imports, legalDocuments };
   });
 }
@@ -184,7 +184,7 @@ export async function changeMerchantStatus(
 ) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, async (orm) => {
-    const outcome = await new MerchantLifecycleService(orm.em.fork() as EntityManager).changeStatus(input);
+    const outcome = await new MerchantLifecycleService(orm.em.fork()).changeStatus(input);
     return {
       merchant_id: outcome.merchant.id,
       merchant_code: outcome.merchant.merchantCode,

@@ -23,7 +23,7 @@ async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
     for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : null)));
+    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve())));
     await embedded?.stop();
   }
   process.exit(code);

@@ -15,6 +15,7 @@ import {
   isObjectType,
   isInterfaceType,
   valueFromASTUntyped,
+  OperationTypeNode,
 } from 'graphql';
 
 /** Arguments that bound how many items a list field returns, in order of preference. */
@@ -41,9 +42,9 @@ export function measureOperation(
   variables: Record<string, unknown>,
 ): OperationMeasure {
   const root =
-    operation.operation === 'mutation'
+    operation.operation === OperationTypeNode.MUTATION
       ? schema.getMutationType()
-      : operation.operation === 'subscription'
+      : operation.operation === OperationTypeNode.SUBSCRIPTION
         ? schema.getSubscriptionType()
         : schema.getQueryType();
   if (!root) return { depth: 0, cost: 0 };

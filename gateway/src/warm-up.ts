@@ -12,6 +12,7 @@ import {
   isNonNullType,
   parse,
   typeFromAST,
+  Kind,
 } from 'graphql';
 import { projectRoot } from '@lib/config/project-root';
 import type { GatewayContext } from './gateway-context';
@@ -46,7 +47,7 @@ export async function warmUp(
 }
 
 export function placeholderVariables(schema: GraphQLSchema, document: string): Record<string, unknown> {
-  const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const variables: Record<string, unknown> = {};
   for (const definition of operation?.variableDefinitions ?? []) {
     const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;

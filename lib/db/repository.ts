@@ -53,7 +53,7 @@ export abstract class Repository {
    * it, and `tx.peer(…)` gives other aggregates' repositories in the same transaction.
    */
   transactional<T>(work: (tx: this) => Promise<T>): Promise<T> {
-    return this.em.transactional((em) => work(this.rebound(em as EntityManager)));
+    return this.em.transactional((em) => work(this.rebound(em)));
   }
 
   /**

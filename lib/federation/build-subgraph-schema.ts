@@ -31,7 +31,7 @@ export async function buildFederatedSchema(
   const typeDefs = parse(FEDERATION_LINK + printSchemaWithDirectives(schema));
   const resolvers = createResolversMap(schema) as GraphQLResolverMap<unknown>;
   for (const [typeName, reference] of Object.entries(referenceResolvers)) {
-    resolvers[typeName] = { ...(resolvers[typeName] as object), ...reference } as never;
+    resolvers[typeName] = { ...(resolvers[typeName] as object), ...reference };
   }
   return buildSubgraphSchema([{ typeDefs, resolvers }]);
 }

@@ -3,7 +3,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { printSubgraphSchema } from '@apollo/subgraph';
-import { type GraphQLSchema, type OperationDefinitionNode, parse, validate } from 'graphql';
+import { type GraphQLSchema, type OperationDefinitionNode, parse, validate, Kind } from 'graphql';
 import YAML from 'yaml';
 import { projectRoot } from '../config/project-root';
 import { FRAGMENT_SUFFIX, withFragments } from '../rest/operation';
@@ -70,7 +70,7 @@ export function collectOperations(root = path.join(ROOT, 'rest-adapters')): Fixe
       if (statSync(full).isDirectory()) walk(full);
       else if (entry.endsWith('.graphql') && !entry.endsWith(FRAGMENT_SUFFIX)) {
         const document = withFragments(readFileSync(full, 'utf8'));
-        const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+        const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
         if (!operation?.name) throw new Error(`${full}: an operation document needs one named operation`);
         found.push({
           name: operation.name.value,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Supergraph } from '@apollo/federation-internals';
 import { codegen } from '@graphql-codegen/core';
 import * as typescriptOperations from '@graphql-codegen/typescript-operations';
-import { type DocumentNode, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, printSchema } from 'graphql';
+import { type DocumentNode, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, printSchema, OperationTypeNode } from 'graphql';
 import { projectRoot } from '../config/project-root';
 
 const ROOT = projectRoot();
@@ -45,7 +45,7 @@ const fixedOperationsPlugin = {
         .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && !!d.name)
         .map((d) => {
           const name = d.name!.value;
-          const type = `${name}${d.operation === 'query' ? 'Query' : 'Mutation'}`;
+          const type = `${name}${d.operation === OperationTypeNode.QUERY ? 'Query' : 'Mutation'}`;
           return `export const ${name}Document = fixedOperation<${type}, ${type}Variables>('${name}', '${location}');`;
         }),
     );

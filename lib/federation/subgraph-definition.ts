@@ -14,7 +14,7 @@ export interface SubgraphDefinition<Scope extends object = object> {
   entities: Constructor[];
   migrations: MigrationObject[];
   buildSchema(): Promise<GraphQLSchema>;
-  requestScope(em: EntityManager, config: Config): Scope;
+  requestScope: (em: EntityManager, config: Config) => Scope;
   /** Idempotent demo data for `npm start` and `ops seed:demo`; returns rows written per table. */
   seedDemo(em: EntityManager, config: Config): Promise<Record<string, number>>;
 }

@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, parse, print, visit } from 'graphql';
+import { type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, parse, print, visit, Kind } from 'graphql';
 
 /**
  * A fixed GraphQL operation, read once from its file, complete with the fragments it spreads. The type
@@ -34,7 +34,7 @@ function fragmentLibrary(): Map<string, FragmentDefinitionNode> {
       if (statSync(full).isDirectory()) walk(full);
       else if (entry.endsWith(FRAGMENT_SUFFIX)) {
         for (const definition of parse(readFileSync(full, 'utf8')).definitions) {
-          if (definition.kind !== 'FragmentDefinition') continue;
+          if (definition.kind !== Kind.FRAGMENT_DEFINITION) continue;
           if (fragments!.has(definition.name.value)) throw new Error(`fragment ${definition.name.value} is defined twice`);
           fragments!.set(definition.name.value, definition);
         }
@@ -55,7 +55,7 @@ export function withFragments(source: string): string {
     visit(node, {
       FragmentSpread(spread) {
         const name = spread.name.value;
-        if (needed.has(name) || document.definitions.some((d) => d.kind === 'FragmentDefinition' && d.name.value === name)) return;
+        if (needed.has(name) || document.definitions.some((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === name)) return;
         const fragment = library.get(name);
         if (!fragment) throw new Error(`unknown fragment ${name}`);
         needed.set(name, fragment);
@@ -69,7 +69,7 @@ export function withFragments(source: string): string {
 /** An operation file, untyped (tests; the adapters use the generated, typed documents). */
 export function loadOperation(routeDir: string, file = 'operation.graphql'): FixedOperationDocument {
   const document = withFragments(readFileSync(path.join(routeDir, file), 'utf8'));
-  const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition');
+  const operation = parse(document).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (!operation?.name) throw new Error(`${routeDir}/${file}: needs one named operation`);
   return { name: operation.name.value, document };
 }

@@ -56,7 +56,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
-    parseJson(req, body as string, done);
+    void parseJson(req, body as string, done); // answers through `done`
   });
   app.addSchema(ErrorBody);
   for (const schema of adapters.flatMap((adapter) => adapter.schemas ?? [])) app.addSchema(schema);
@@ -98,7 +98,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   for (const adapter of adapters) {
     for (const route of adapter.routes) {
       registerRoute(app, route, adapter, client, cache, config);
-      methodsByUrl.set(route.url, new Set([...(methodsByUrl.get(route.url) ?? []), route.method as string]));
+      methodsByUrl.set(route.url, new Set([...(methodsByUrl.get(route.url) ?? []), route.method]));
     }
   }
   // A known path with a method it does not serve answers 405 with Allow, not 404.
@@ -182,7 +182,7 @@ async function serveCached(
   const req = context.request;
   const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
-  if (!entry) entry = cache.store(key, String(reply.serialize(await route.run(input, context))));
+  if (!entry) entry = cache.store(key, reply.serialize(await route.run(input, context)) as string);
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);

@@ -54,9 +54,9 @@ export interface CachedRouteContext extends RouteRuntime {
 /** What a route's `run` gets. */
 export interface RouteContext extends CachedRouteContext {
   /** The answer's status when not 200 (e.g. 503 for a health check, 201 for a creation). */
-  status(code: number): void;
+  status: (code: number) => void;
   /** A header of the answer (e.g. content-type for a body that is not JSON). */
-  header(name: string, value: string): void;
+  header: (name: string, value: string) => void;
 }
 
 /**

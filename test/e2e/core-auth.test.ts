@@ -43,7 +43,7 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
   const requestOtp = async (phone: string, extra: object = {}, address?: string) => {
     const res = await post('/auth/request-otp', { phone, ...extra }, { address });
     expect(res.statusCode).toBe(200);
-    return res.json() as { request_id: string; phone: string };
+    return res.json<{ request_id: string; phone: string }>();
   };
   const login = async (phone: string, deviceId = DEVICE_A, deviceName = 'Pixel 8') => {
     const { request_id } = await requestOtp(phone, { device_id: deviceId });
@@ -55,7 +55,7 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       device_name: deviceName,
     });
     expect(res.statusCode).toBe(200);
-    return res.json() as Session;
+    return res.json<Session>();
   };
   const backdate = (phone: string, secs: number) =>
     db(
@@ -108,7 +108,7 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       device_name: 'Pixel 8',
     });
     expect(verified.statusCode).toBe(200);
-    const session = verified.json() as Session;
+    const session = verified.json<Session>();
     expect(session).toEqual({
       status: 'verified',
       phone,
@@ -316,7 +316,7 @@ describe('Core auth: phone login, OTP rules, device trust, sessions, settings, e
       const first = await login(phone);
       const refreshed = await post('/auth/refresh', { refresh_token: first.refresh_token });
       expect(refreshed.statusCode).toBe(200);
-      const second = refreshed.json() as Session;
+      const second = refreshed.json<Session>();
       expect(second).toEqual({ ...first, status: 'authenticated', access_token: expect.any(String), refresh_token: expect.any(String) });
       expect(second.refresh_token).not.toBe(first.refresh_token);
       expect(decodeJwt(second.access_token).sid).toBe(decodeJwt(first.access_token).sid);

@@ -1,4 +1,3 @@
-import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
 import type { RestRoute } from '@lib/rest/route';
 import { sessionFor } from '../support/core-auth';
@@ -66,7 +65,7 @@ function deepJson(depth: number): string {
 
 /** Generators of malformed requests for one route, chosen from what its schemas declare. */
 function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
-  const bodySchema = route.schema.body as TSchema | undefined;
+  const bodySchema = route.schema.body;
   const { properties, required } = propertiesOf(bodySchema);
   const typed = Object.entries(properties).filter(([, schema]) => acceptedTypes(schema).size > 0);
   const base = bodySchema ? (sampleValue(bodySchema, 'body') as Record<string, unknown>) : {};
@@ -76,7 +75,7 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
     .dictionary(
       fc.oneof(
         fc.string({ maxLength: 12 }),
-        fc.constantFrom(...Object.keys(propertiesOf(route.schema.querystring as TSchema | undefined).properties), 'limit', '__proto__'),
+        fc.constantFrom(...Object.keys(propertiesOf(route.schema.querystring).properties), 'limit', '__proto__'),
       ),
       oddString,
       { maxKeys: 4 },

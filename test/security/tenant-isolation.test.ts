@@ -43,7 +43,7 @@ describe('tenant isolation', () => {
   ): InjectOptions => {
     const raw = body === undefined ? '' : JSON.stringify(body);
     return {
-      method: method as 'GET',
+      method: method,
       url,
       headers: { ...authHeaders(kind, credentials, method, url, raw), ...(raw ? { 'content-type': 'application/json' } : {}), ...headers },
       ...(raw ? { payload: raw } : {}),

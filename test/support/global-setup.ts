@@ -10,9 +10,8 @@ import { migrateAll, seedDemo, seedReference } from '@scripts/database-tasks';
 import { ADMIN_URL_ENV, TEMPLATE_ENV, TEST_DB_PREFIX, adminQuery } from './test-database';
 
 declare global {
-  // eslint-disable-next-line no-var
   var __qrisTestEmbedded: EmbeddedServer | undefined;
-  // eslint-disable-next-line no-var
+
   var __qrisTestTemplate: { adminUrl: string; name: string } | undefined;
 }
 

@@ -30,7 +30,7 @@ export class HttpRecorder {
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', async () => {
         const body = Buffer.concat(chunks).toString('utf8');
-        let json: unknown = null;
+        let json: unknown;
         try {
           json = body ? JSON.parse(body) : null;
         } catch {
@@ -45,7 +45,7 @@ export class HttpRecorder {
       });
     });
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
     return this;
   }
 

@@ -41,6 +41,6 @@ export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) 
       headers,
       ...(payload === undefined ? {} : { payload: payload as object }),
     });
-    return { status: res.statusCode, body: res.body ? (JSON.parse(res.body) as any) : null };
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
   };
 }

@@ -150,12 +150,12 @@ export function authedRequest(
   const target = `${parts.path ?? pathOf(route)}${parts.query ? `?${parts.query}` : ''}`;
   const rawBody = parts.body ?? '';
   const headers: Record<string, string> = {
-    ...authHeaders(authKindOf(route), credentials, route.method as string, target, rawBody),
+    ...authHeaders(authKindOf(route), credentials, route.method, target, rawBody),
     ...parts.headers,
   };
   if (parts.body !== undefined && parts.contentType !== null) headers['content-type'] = parts.contentType ?? 'application/json';
   return {
-    method: route.method as InjectOptions['method'],
+    method: route.method,
     url: target,
     headers,
     ...(parts.body !== undefined ? { payload: rawBody } : {}),

@@ -85,7 +85,7 @@ export function parseGatewayCallback(raw: unknown): ParseResult {
     const error = payloadCheck.Errors(raw).First();
     return { ok: false, message: error ? `${error.path || 'body'} ${error.message}`.trim() : 'invalid payload' };
   }
-  const p = raw as GatewayPayload;
+  const p = raw;
   const referenceNo = p.referenceNo.trim();
   const merchantKey = p.merchantId.trim();
   if (!referenceNo) return { ok: false, message: 'referenceNo is required' };

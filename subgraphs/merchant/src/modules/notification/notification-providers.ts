@@ -52,7 +52,7 @@ async function postJson(endpoint: Required<Pick<ProviderEndpoint, 'url'>> & Prov
     bodyTimeout: timeoutMs,
   });
   const text = await response.body.text();
-  let json: unknown = null;
+  let json: unknown;
   try {
     json = text ? JSON.parse(text) : null;
   } catch {

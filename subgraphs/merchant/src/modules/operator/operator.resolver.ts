@@ -2,7 +2,6 @@ import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver
 import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
 import { BadInputError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
-import type { BankTier } from '../bank/bank.entity';
 import { BankType } from '../bank/bank.type';
 import { toBankType } from '../bank/bank.service';
 import { MerchantPageType, MerchantType } from '../merchant/merchant.type';
@@ -156,7 +155,7 @@ export class OperatorResolver {
   ): Promise<IssuedBankType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.banks);
     if (tier !== 'tier1' && tier !== 'external') throw new BadInputError('tier must be tier1 or external');
-    const bank = await ctx.services.bank.create({ code, name, tier: tier as BankTier });
+    const bank = await ctx.services.bank.create({ code, name, tier });
     audit(ctx, 'bank created', { bank_code: bank.bank_code });
     return {
       bankId: bank.bank_id,

@@ -178,6 +178,6 @@ export class PartnerRepository extends Repository {
     const knex = this.em.getKnex();
     return knex('merchant.partners')
       .whereRaw('upper(referral_code) = any(?)', [codes])
-      .select(knex.raw('id, upper(referral_code) as code')) as unknown as Promise<{ id: string; code: string }[]>;
+      .select(knex.raw('id, upper(referral_code) as code'));
   }
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
 import type { Orm } from '@lib/db/orm';
@@ -11,7 +10,7 @@ import { PartnerService } from './partner.service';
 describe('PartnerService (real PostgreSQL)', () => {
   let database: TestDatabase;
   let orm: Orm;
-  const service = () => new PartnerService(orm.em.fork() as EntityManager, secretBoxFor(loadConfig({ DATABASE_URL: database.adminUrl })));
+  const service = () => new PartnerService(orm.em.fork(), secretBoxFor(loadConfig({ DATABASE_URL: database.adminUrl })));
   const errorOf = (promise: Promise<unknown>) =>
     promise.then(
       () => {

@@ -292,16 +292,16 @@ describe('WebhookDispatcher (real PostgreSQL, real HTTP receivers)', () => {
       async () =>
         (
           await sql(`select count(*)::int as n from merchant.webhook_deliveries where status = 'delivered' and id = any(?::uuid[])`, [
-            `{${ids}}`,
+            `{${ids.join(',')}}`,
           ])
         )[0].n === ids.length,
     );
     const received = [...bankA.received, ...bankB.received];
     expect(received).toHaveLength(ids.length);
     expect(new Set(received.map((r) => r.eventId))).toEqual(new Set(ids));
-    expect(await sql(`select distinct attempts from merchant.webhook_deliveries where id = any(?::uuid[])`, [`{${ids}}`])).toEqual([
-      { attempts: 1 },
-    ]);
+    expect(
+      await sql(`select distinct attempts from merchant.webhook_deliveries where id = any(?::uuid[])`, [`{${ids.join(',')}}`]),
+    ).toEqual([{ attempts: 1 }]);
     const byDispatcher = (name: string) => logs.filter((l) => l.msg === 'webhook delivered' && l.dispatcher === name).length;
     expect(byDispatcher('d1') + byDispatcher('d2')).toBe(ids.length);
     expect(byDispatcher('d1')).toBeGreaterThan(0);

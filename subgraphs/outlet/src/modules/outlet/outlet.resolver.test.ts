@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, encodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
@@ -65,7 +64,7 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
   /** Outlets for one test, made the way operator tooling makes them. */
   async function newMerchant(codes: string[]): Promise<{ merchantId: string; outlets: Record<string, string> }> {
     const merchantId = uuidv7();
-    const created = await new OutletService(orm.em.fork() as EntityManager).createForMerchant(
+    const created = await new OutletService(orm.em.fork()).createForMerchant(
       merchantId,
       codes.map((code, i) => ({ code, name: `Outlet ${code}`, isDefault: i === 0 })),
     );
@@ -291,7 +290,7 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
 
     it('resolves a batch of several banks through the gateway, each item as its own bank', async () => {
       const demoBank: Principal = { kind: 'bank', bankId: DEMO.bank.id, bankCode: 'BDEMO', tier: 1 };
-      const batch: Principal = { kind: 'banks', banks: [demoBank, OTHER_BANK as Extract<Principal, { kind: 'bank' }>] };
+      const batch: Principal = { kind: 'banks', banks: [demoBank, OTHER_BANK] };
       const query = `query ($requests: [NmidOfBankInput!]!) { outletsByNmid(requests: $requests) { code merchant { id status bankCode } } }`;
       const nmid = DEMO.outlets[0].nmid;
       const requests = [
@@ -304,13 +303,13 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
       });
       // The merchant subgraph scopes the merchant by the batch's banks (their ids): a merchant of none of them is not
       // resolved, and the item (whose merchant is non-null) comes back null.
-      const stranger = await gateway(query, { kind: 'banks', banks: [DEMO_BANK as never] }, { requests: [{ bankCode: 'BDEMO', nmid }] });
+      const stranger = await gateway(query, { kind: 'banks', banks: [DEMO_BANK] }, { requests: [{ bankCode: 'BDEMO', nmid }] });
       expect(stranger.errors).toBeUndefined();
       expect(stranger.data).toEqual({ outletsByNmid: [null] });
     });
 
     it('refuses an item naming a bank the batch does not act for, and batches over 500', async () => {
-      const batch: Principal = { kind: 'banks', banks: [OTHER_BANK as never] };
+      const batch: Principal = { kind: 'banks', banks: [OTHER_BANK] };
       const query = `query ($requests: [NmidOfBankInput!]!) { outletsByNmid(requests: $requests) { code } }`;
       const nmid = DEMO.outlets[0].nmid;
       expect(errorOf(await subgraph(batch, query, { requests: [{ bankCode: 'BDEMO', nmid }] }))).toMatchObject({ code: 'FORBIDDEN' });

@@ -45,7 +45,7 @@ describe('transaction subgraph: bank intake through GraphQL', () => {
       headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: await signPrincipal(principal, config.secrets.principalSecret) },
       payload: JSON.stringify({ query, variables }),
     });
-    return response.json() as GraphQLResponse;
+    return response.json<GraphQLResponse>();
   }
   const sql = (text: string, params: unknown[] = []) => adminQuery<Record<string, any>>(database.adminUrl, text, params);
 

@@ -164,6 +164,8 @@ export class PaymentEventService {
           failure ??= itemError;
         }
       }
+      // The first item's own error (an AppError or a driver error), rethrown as it was caught.
+      // eslint-disable-next-line @typescript-eslint/only-throw-error
       if (failure !== undefined) throw failure;
     }
     return outcomes;

@@ -55,7 +55,7 @@ describe('merchant scoring (real PostgreSQL, through GraphQL)', () => {
       headers: { 'content-type': 'application/json', [PRINCIPAL_HEADER]: await signPrincipal(principal, config.secrets.principalSecret) },
       payload: JSON.stringify({ query, variables }),
     });
-    return response.json() as { data?: any; errors?: { message: string; extensions?: { code?: string } }[] };
+    return response.json<{ data?: any; errors?: { message: string; extensions?: { code?: string } }[] }>();
   }
   /** The partner principal as the partner adapter asserts it after its scope check: with the merchant in merchantIds. */
   async function score(merchantId: string, asOf: string | null = AS_OF, principal: Principal = { ...PARTNER, merchantIds: [merchantId] }) {

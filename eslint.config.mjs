@@ -1,0 +1,105 @@
+// ESLint: type-aware typescript-eslint rules plus the rules that keep the architecture (docs/decisions/0120-lint-and-format.md).
+// Style is Prettier's job (eslint-config-prettier turns the overlapping rules off). `npm run lint` runs both at zero warnings.
+import js from '@eslint/js';
+import prettier from 'eslint-config-prettier';
+import tseslint from 'typescript-eslint';
+
+const SUBGRAPHS = ['merchant', 'outlet', 'transaction', 'catalog'];
+const deepRelative = {
+  group: ['../../*'],
+  message: 'Use a path alias (@lib/…, @subgraphs/…, @rest-adapters/…, @gateway/…, @scripts/…, @test/…, @bench/…).',
+};
+const testSupport = { group: ['@test/*', '@test'], message: 'Only tests import test support.' };
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', '.data/**', '**/generated/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  prettier,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    linterOptions: { reportUnusedDisableDirectives: 'error' },
+    rules: {
+      // Promises: every one is awaited, returned or explicitly detached with `void` where fire-and-forget is meant.
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': ['error', { checksVoidReturn: { arguments: false, attributes: false } }],
+      // GraphQL resolvers, JSON bodies and third-party callbacks carry `any` at the edges; tsc's strict mode and
+      // the generated operation types guard the rest. These rules would flag every such edge, not real defects.
+      '@typescript-eslint/no-explicit-any': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      // type-graphql resolvers and fastify hooks are `async` by contract even when they do not await.
+      '@typescript-eslint/require-await': 'off',
+      // tsc (noUnusedLocals/Parameters) already reports these.
+      '@typescript-eslint/no-unused-vars': 'off',
+      // Its generic-inference check flags every typed knex result, and its fixer changed inferred types (tsc failed
+      // after `--fix`); tsc's strict mode covers the assertions that matter.
+      '@typescript-eslint/no-unnecessary-type-assertion': 'off',
+      'no-restricted-imports': ['error', { patterns: [deepRelative, testSupport] }],
+      'no-restricted-properties': [
+        'error',
+        { object: 'process', property: 'env', message: 'Read the environment in lib/config/config.ts only.' },
+      ],
+    },
+  },
+  // One subgraph never imports another's code (they link by entity references only).
+  ...SUBGRAPHS.map((name) => ({
+    files: [`subgraphs/${name}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepRelative,
+            testSupport,
+            {
+              group: SUBGRAPHS.filter((other) => other !== name).flatMap((other) => [`@subgraphs/${other}/*`, `**/${other}/src/*`]),
+              message: 'A subgraph never imports another subgraph: link by entity references.',
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  // lib/ is shared infrastructure: it knows nothing of the adapters, the subgraphs or the gateway.
+  {
+    files: ['lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepRelative,
+            testSupport,
+            {
+              group: [
+                '@rest-adapters',
+                '@rest-adapters/*',
+                '@subgraphs',
+                '@subgraphs/*',
+                '@gateway/*',
+                '**/rest-adapters/*',
+                '**/subgraphs/*',
+              ],
+              message: 'lib/ is shared infrastructure: it never imports the adapters, subgraphs or gateway.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // Tests may import test support; the environment is theirs to set up.
+  {
+    files: ['test/**/*.ts', '**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [deepRelative] }],
+      'no-restricted-properties': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  // Reading the environment is these files' job: the config module, and the process launchers that pass it on to children.
+  { files: ['lib/config/**/*.ts', 'scripts/start.ts', 'bench/**/*.ts'], rules: { 'no-restricted-properties': 'off' } },
+);
