@@ -23,7 +23,8 @@ const uuid = (merchantIndex: number, kind: number, n: number) =>
 
 /**
  * The referred demo merchants' history (npm start's demo data, issue 4): about 400 days of QRIS payments per
- * outlet ending yesterday, with a slow upward trend, a few failures and refunds, and one settlement per outlet
+ * outlet ending four days ago (so the demo bank's twelve recent transactions of the last 77 hours stay the demo
+ * merchant's newest whatever the hour), with a slow upward trend, a few failures and refunds, and one settlement per outlet
  * and Jakarta business day — mostly on the next day (on time), some late — so that the partner API's
  * transactions, outlets and scoring have something to show. Fixed ids: seeding again inserts nothing.
  */
@@ -41,14 +42,14 @@ export async function seedTransactionHistory(em: EntityManager, now = Date.now()
   ];
   let transactions = 0;
   let settlements = 0;
-  const today = Math.floor(now / DAY) * DAY;
+  const end = Math.floor(now / DAY) * DAY - 3 * DAY;
   for (const merchant of merchants) {
     const next = random(merchant.index * 7919);
     const txRows: Record<string, unknown>[] = [];
     const settlementRows: Record<string, unknown>[] = [];
     let n = 0;
     for (let day = HISTORY_DAYS; day >= 1; day--) {
-      const dayStart = today - day * DAY; // 07:00 WIB of that Jakarta day
+      const dayStart = end - day * DAY; // 07:00 WIB of that Jakarta day
       const trend = 0.7 + 0.3 * ((HISTORY_DAYS - day) / HISTORY_DAYS);
       merchant.outlets.forEach((outlet, o) => {
         const settlementId = uuid(merchant.index, 2, day * 10 + o);
