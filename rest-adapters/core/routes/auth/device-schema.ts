@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { INDONESIAN_PHONE_FORMS } from '@lib/phone/indonesian-phone';
 
 /** The device fields every login path accepts (core-api.md §4). */
 export const DeviceFields = {
@@ -9,7 +10,8 @@ export const DeviceFields = {
     Type.String({
       minLength: 16,
       maxLength: 200,
-      description: 'A random per-install id (e.g. a UUID); a verified device becomes trusted for the user.',
+      description:
+        'A random per-install id (e.g. a UUID): 16–200 visible ASCII characters, surrounding spaces trimmed. A verified device becomes trusted for the user; only its hash is stored.',
     }),
   ),
   device_name: Type.Optional(Type.String({ maxLength: 200 })),
@@ -18,7 +20,7 @@ export const DeviceFields = {
 export const PhoneField = Type.String({
   minLength: 1,
   maxLength: 32,
-  description: 'Indonesian number: 08…, 628… or +628… (stored E.164).',
+  description: INDONESIAN_PHONE_FORMS,
 });
 
 export function deviceVariables(body: { platform_code?: string; device_id?: string; device_name?: string }) {

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
+import { INDONESIAN_PHONE_FORMS } from '@lib/phone/indonesian-phone';
 import { Nullable } from '@lib/rest/schema-helpers';
 
-const Phone = Type.String({ minLength: 1, maxLength: 32, description: 'The user’s Indonesian phone number.' });
+const Phone = Type.String({ minLength: 1, maxLength: 32, description: `The user’s phone. ${INDONESIAN_PHONE_FORMS}` });
 const Notes = Type.Optional(Nullable(Type.String({ maxLength: 500 })));
 const Reviewer = Type.Optional(Nullable(Type.String({ format: 'uuid' })));
 

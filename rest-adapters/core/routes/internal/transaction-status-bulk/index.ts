@@ -46,6 +46,12 @@ export default defineRoute({
   method: 'POST',
   url: '/internal/transactions/transaction-status/bulk',
   summary: 'Receive many payment gateway transaction statuses',
+  description: [
+    'Server to server, with `X-Internal-API-Key` (missing or wrong → 401 `unauthorized`). 1 to 500 payloads, each validated and processed exactly as by `POST /internal/transactions/transaction-status`, 8 at a time.',
+    '',
+    '- 200 with one result per item, in input order: `{index, status: processed, result}` or `{index, status: error, error: {code, message}}` with the code the single endpoint would have answered (e.g. `bad_request`, `merchant_not_found`), so one bad item never fails the others.',
+    '- 400 `bad_request` for the whole request when `items` is missing, empty or longer than 500.',
+  ].join('\n'),
   tags: ['core: internal'],
   schema: { body: BulkBody, response: { 200: BulkResponse, ...errorResponses(400, 401, 413) } },
   // Unique (the single endpoint is ResolvePaymentTarget).

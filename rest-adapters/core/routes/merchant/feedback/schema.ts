@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { INDONESIAN_PHONE_FORMS } from '@lib/phone/indonesian-phone';
 import { Nullable } from '@lib/rest/schema-helpers';
 
 /** Bounds (docs/decisions/0020-input-bounds-where-specs-are-silent.md): category_code ^[a-z][a-z0-9_]{1,49}$, label 1–100, rating 1–5, message ≤ 2000, Indonesian phone. */
@@ -7,7 +8,7 @@ export const FeedbackBody = Type.Object({
   category_label: Type.String({ minLength: 1, maxLength: 100 }),
   rating: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 5 }))),
   message: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  contact_phone: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
+  contact_phone: Type.Optional(Nullable(Type.String({ maxLength: 32, description: `${INDONESIAN_PHONE_FORMS} Empty: none.` }))),
   allow_follow_up: Type.Optional(Nullable(Type.Boolean())),
 });
 

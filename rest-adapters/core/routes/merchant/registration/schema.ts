@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { INDONESIAN_PHONE_FORMS } from '@lib/phone/indonesian-phone';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { ProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 
@@ -21,7 +22,7 @@ export const RegistrationBody = Type.Object({
   business_scale_code: Text(64),
   business_scale_name: Text(200),
   referral_code: Text(64),
-  contact_phone: Type.String({ minLength: 1, maxLength: 32, description: 'Indonesian: 08…, 628…, +628….' }),
+  contact_phone: Type.String({ minLength: 1, maxLength: 32, description: INDONESIAN_PHONE_FORMS }),
   contact_email: Text(254),
   address_line: Text(300),
   country_id: Id,

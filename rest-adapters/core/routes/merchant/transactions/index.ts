@@ -20,6 +20,13 @@ export default defineRoute({
   method: 'GET',
   url: '/merchant/transactions',
   summary: 'The merchant’s transactions of a period',
+  description: [
+    'The calendar period that contains now, in Asia/Makassar (+08:00): `today` (default), `week` (Monday to Sunday), `month` or `year`.',
+    '',
+    '- `summary` covers the whole period and counts `success` transactions only: `service_fee_amount` is the sum of their platform fees (the daily service fee), `net_amount` = gross − MDR − service fees.',
+    '- `items`: the period’s transactions of every status, newest first, at most 500.',
+    '- Only an `active` merchant has data: a merchant in any other status answers its id, name and status with a zero summary and no items; a user without a merchant answers nulls, a zero summary and no items.',
+  ].join('\n'),
   tags: ['core: merchant'],
   schema: { querystring: TransactionsQuery, response: { 200: MerchantTransactionsResponse, ...errorResponses(400, 401) } },
   operationId: 'ViewerMerchantTransactions',

@@ -12,6 +12,13 @@ export default defineRoute({
   method: 'GET',
   url: '/webhooks/messaging/status',
   summary: 'Messaging webhook subscription check',
+  description: [
+    'The messaging provider’s subscription check (WhatsApp Cloud API-like).',
+    '',
+    '- 200 with the raw `hub.challenge` as `text/plain` when `hub.mode` is `subscribe` and `hub.verify_token` equals the configured `MESSAGING_WEBHOOK_VERIFY_TOKEN` (compared in constant time).',
+    '- 403 `forbidden` for anything else (wrong mode or token, no challenge).',
+    '- 503 `webhook_not_configured` while `MESSAGING_WEBHOOK_VERIFY_TOKEN` is unset: there is no default token.',
+  ].join('\n'),
   tags: ['core: webhooks'],
   schema: { querystring: VerifyQuery, response: { 200: ChallengeResponse, ...errorResponses(403) } },
   operationId: 'CoreMessagingWebhookVerify',

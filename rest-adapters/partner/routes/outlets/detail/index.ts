@@ -9,8 +9,13 @@ export default defineRoute({
   method: 'GET',
   url: '/api/partner/v1/merchants/:merchant_id/outlets/:outlet_id',
   summary: 'One outlet of a merchant in the calling partner’s scope',
-  description:
-    'Scope merchant.read; enabled per credential by an operator (otherwise 403). Same object in both contracts; times follow the contract.',
+  description: [
+    'Scope `merchant.read`. The outlet endpoints are enabled per credential by an operator (`outlets_enabled`); that switch is checked first, so without it every outlet endpoint answers 403 `forbidden`.',
+    '',
+    '- The same outlet object in both contracts; times: contract A in Asia/Jakarta (+07:00), B in UTC.',
+    '- 403 `forbidden`: outlet endpoints not enabled, scope missing, or the merchant is outside the partner’s scope.',
+    '- 404 `not_found`: any `outlet_id` that is not a live outlet of this merchant (another merchant’s, deleted, unknown or malformed): the merchant is in scope, the outlet is not there.',
+  ].join('\n'),
   tags: ['partner: outlets'],
   schema: { params: OutletParams, response: { 200: PartnerOutlet, ...errorResponses(401, 403, 404, 429) } },
   operationId: 'PartnerMerchantOutlet',

@@ -15,8 +15,13 @@ export default defineRoute({
   method: 'GET',
   url: '/api/partner/v1/merchants/:merchant_id/outlets/:outlet_id/transactions',
   summary: 'Transactions of one outlet of a merchant in the calling partner’s scope',
-  description:
-    'Scope transaction.read; enabled per credential by an operator (otherwise 403). Parameters as the merchant transactions endpoint.',
+  description: [
+    'Scope `transaction.read`. The outlet endpoints are enabled per credential by an operator (`outlets_enabled`); that switch is checked first, so without it every outlet endpoint answers 403 `forbidden`.',
+    '',
+    '- Exactly `GET /api/partner/v1/merchants/{merchant_id}/transactions` (same parameters, bodies and totals per contract) restricted to this outlet, with `outlet_id` after `merchant_id` in the body. Transaction bodies carry no outlet, device or gateway identifiers.',
+    '- 403 `forbidden`: outlet endpoints not enabled, scope missing, or the merchant is outside the partner’s scope.',
+    '- 404 `not_found`: any `outlet_id` that is not a live outlet of this merchant (another merchant’s, deleted, unknown or malformed).',
+  ].join('\n'),
   tags: ['partner: outlets'],
   schema: {
     params: OutletParams,

@@ -35,7 +35,7 @@ export const ProductFields = {
   unit_label: Type.Optional(Nullable(Type.String({ maxLength: 32 }))),
   description: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
   image_url: Type.Optional(Nullable(Type.String({ maxLength: 2000 }))),
-  tax_rate_bps: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000 }))),
+  tax_rate_bps: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 10_000, description: 'Basis points: 1100 is 11 %.' }))),
   track_stock: Type.Optional(Nullable(Type.Boolean())),
   is_active: Type.Optional(Nullable(Type.Boolean())),
   sort_order: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1_000_000 }))),

@@ -6,14 +6,20 @@ const header = {
   id: Type.String({ format: 'uuid' }),
   merchant_id: Type.String({ format: 'uuid' }),
   outlet_id: Type.String({ format: 'uuid' }),
-  receipt_number: Type.String(),
-  status: Type.String({ description: 'open, completed, voided or refunded.' }),
-  source: Type.String(),
-  transacted_at: Type.String({ format: 'date-time' }),
-  subtotal_amount: Type.Integer(),
-  total_amount: Type.Integer(),
-  paid_amount: Type.Integer(),
-  change_amount: Type.Integer(),
+  receipt_number: Type.String({
+    description:
+      '`<YYYYMMDD>-<n>`: the Asia/Jakarta date of `transacted_at`, then the running number of the (merchant, outlet), at least 6 digits, e.g. `20261124-000042`. Unique per outlet, without gaps.',
+  }),
+  status: Type.String({ description: 'open, completed, voided or refunded (devices push completed orders).' }),
+  source: Type.String({ description: 'As the device sent it; `offline` when it sent none.' }),
+  transacted_at: Type.String({ format: 'date-time', description: 'When the device made the sale.' }),
+  subtotal_amount: Type.Integer({ description: 'Rupiah: Σ line_total_amount.' }),
+  total_amount: Type.Integer({
+    description:
+      'Rupiah: subtotal − order discount + tax, both as the device computed them (the server does not recompute tax from the products’ tax_rate_bps).',
+  }),
+  paid_amount: Type.Integer({ description: 'Rupiah: Σ payments; never less than total_amount.' }),
+  change_amount: Type.Integer({ description: 'Rupiah: paid_amount − total_amount.' }),
   voided_at: Nullable(Type.String({ format: 'date-time' })),
 };
 
@@ -28,14 +34,16 @@ export const SalesOrderDetail = Type.Object({
       id: Type.String({ format: 'uuid' }),
       line_no: Type.Integer(),
       variant_id: Nullable(Type.String({ format: 'uuid' })),
-      sku_snapshot: Nullable(Type.String()),
-      name_snapshot: Type.String(),
-      quantity: Type.Integer(),
-      unit_price_amount: Type.Integer(),
-      line_total_amount: Type.Integer(),
+      sku_snapshot: Nullable(Type.String({ description: 'As sold; the variant’s SKU when the device sent none.' })),
+      name_snapshot: Type.String({ description: 'As sold; the product’s name when the device sent none.' }),
+      quantity: Type.Integer({ description: 'Whole units, at least 1.' }),
+      unit_price_amount: Type.Integer({ description: 'Rupiah.' }),
+      line_total_amount: Type.Integer({ description: 'Rupiah: quantity × unit_price_amount.' }),
     }),
   ),
-  payments: Type.Array(Type.Object({ id: Type.String({ format: 'uuid' }), method: Type.String(), amount: Type.Integer() })),
+  payments: Type.Array(
+    Type.Object({ id: Type.String({ format: 'uuid' }), method: Type.String(), amount: Type.Integer({ description: 'Rupiah, above 0.' }) }),
+  ),
 });
 
 export function toHeader(o: PosSalesOrderHeaderFragment) {

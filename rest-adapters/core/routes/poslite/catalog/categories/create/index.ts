@@ -16,6 +16,7 @@ export default posRoutes({
   method: 'POST',
   path: '/catalog/categories',
   summary: 'Create a category',
+  description: ['`parent_id` must be a live category of the merchant (otherwise 400 `bad_request`).'].join('\n'),
   schema: { body: Body, response: { 201: PosCategory, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'CreatePosCategory',
   status: 201,

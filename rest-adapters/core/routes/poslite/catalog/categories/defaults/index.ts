@@ -14,6 +14,12 @@ export default posRoutes({
   method: 'GET',
   path: '/catalog/categories/defaults',
   summary: 'Suggested starting categories for a business type',
+  description: [
+    'The curated starting categories of the business type’s category (FOOD_BEVERAGE, RETAIL_GROCERY, FASHION, SERVICES, HEALTH_BEAUTY, EDUCATION, TRANSPORT_AUTOMOTIVE, AGRICULTURE_FISHERY, DIGITAL_CREATIVE, OTHER).',
+    '',
+    '- `business_type_name` is matched, trimmed and case-insensitively, against the active business types that accept QRIS (`/references/business-types`); an unknown name gets the OTHER list.',
+    '- 503 `reference_db_unavailable` (with `retry_after_secs`) when the reference data cannot be read or holds no business types.',
+  ].join('\n'),
   schema: {
     querystring: Type.Object({ business_type_name: Type.String({ minLength: 1, maxLength: 200 }) }),
     response: {

@@ -8,6 +8,7 @@ export default posRoutes({
   method: 'DELETE',
   path: '/catalog/categories/:id',
   summary: 'Soft-delete a category',
+  description: ['204 without a body; 404 `not_found` for a category that is not a live one of the merchant.'].join('\n'),
   schema: { params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'DeletePosCategory',
   status: 204,

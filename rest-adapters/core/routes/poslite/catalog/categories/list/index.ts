@@ -7,6 +7,7 @@ export default posRoutes({
   method: 'GET',
   path: '/catalog/categories',
   summary: 'List the merchant’s categories in display order',
+  description: ['The live (not deleted) categories, inactive ones included, by `sort_order`, then name.'].join('\n'),
   schema: { response: { 200: PosCategories, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'PosCategories',
   run: async (_input, { execute }) => {

@@ -15,6 +15,9 @@ export default posRoutes({
   method: 'POST',
   path: '/catalog/categories/provision',
   summary: 'First-run categories (idempotent: a merchant with categories gets them back, nothing is inserted)',
+  description: [
+    'Inserts `selected` then `custom`, each name once (case-insensitive), with `sort_order` 1, 2, … — only when the merchant has no live category. Otherwise nothing is inserted and the existing categories are returned. Concurrent provisions of one merchant insert once.',
+  ].join('\n'),
   schema: {
     body: Type.Object({ selected: Type.Array(Choice, { maxItems: 100 }), custom: Type.Array(Choice, { maxItems: 100 }) }),
     response: { 200: PosCategories, ...errorResponses(400, 401, 403, 429) },

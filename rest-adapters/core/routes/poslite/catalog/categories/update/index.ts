@@ -20,6 +20,9 @@ export default posRoutes({
   method: 'PATCH',
   path: '/catalog/categories/:id',
   summary: 'Change a category (absent or null fields stay)',
+  description: [
+    'A new `parent_id` must be a live category of the merchant and neither the category itself nor one of its descendants (otherwise 400 `bad_request`); `""` moves it to the top level.',
+  ].join('\n'),
   schema: { params: IdParams, body: Body, response: { 200: PosCategory, ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'UpdatePosCategory',
   run: async ({ params, body }, { execute }) => {

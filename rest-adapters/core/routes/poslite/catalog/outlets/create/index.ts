@@ -18,6 +18,7 @@ export default posRoutes({
   method: 'POST',
   path: '/catalog/outlets',
   summary: 'Create an outlet (409 code_conflict when the merchant has a live outlet with the code)',
+  description: ['409 `code_conflict` when a live outlet of the merchant has the `code`; a deleted outlet frees its code.'].join('\n'),
   schema: { body: Body, response: { 201: PosOutlet, ...errorResponses(400, 401, 403, 409, 429) } },
   operationId: 'CreatePosOutlet',
   status: 201,

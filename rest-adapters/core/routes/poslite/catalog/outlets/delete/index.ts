@@ -8,6 +8,9 @@ export default posRoutes({
   method: 'DELETE',
   path: '/catalog/outlets/:id',
   summary: 'Soft-delete an outlet',
+  description: [
+    '204 without a body; the outlet’s `code` becomes free, its NMID does not. 404 `not_found` for an outlet that is not a live one of the merchant.',
+  ].join('\n'),
   schema: { params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'DeletePosOutlet',
   status: 204,

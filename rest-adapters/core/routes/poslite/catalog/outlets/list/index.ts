@@ -8,6 +8,9 @@ export default posRoutes({
   method: 'GET',
   path: '/catalog/outlets',
   summary: 'List the merchant’s outlets',
+  description: [
+    'The live (not deleted) outlets, the default outlet first, then by `code`; on the app surface, a member bound to outlets sees only those.',
+  ].join('\n'),
   schema: { response: { 200: Type.Object({ outlets: Type.Array(PosOutlet) }), ...errorResponses(400, 401, 403, 429) } },
   operationId: 'PosOutlets',
   run: async (_input, { execute }) => {

@@ -20,6 +20,9 @@ export default posRoutes({
   method: 'PATCH',
   path: '/catalog/outlets/:id',
   summary: 'Change an outlet (absent or null fields stay; nmid 409 nmid_taken when another outlet has it)',
+  description: [
+    '409 `nmid_taken` when another outlet has the `nmid`: NMIDs are unique over all outlets of all merchants, deleted ones included.',
+  ].join('\n'),
   schema: { params: IdParams, body: Body, response: { 200: PosOutlet, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   operationId: 'UpdatePosOutlet',
   run: async ({ params, body }, { execute }) => {

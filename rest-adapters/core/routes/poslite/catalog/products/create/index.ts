@@ -16,6 +16,13 @@ export default posRoutes({
   method: 'POST',
   path: '/catalog/products',
   summary: 'Create a product and its default variant (409 sku_conflict, barcode_conflict)',
+  description: [
+    'Creates the product with one default variant, which carries the `barcode`.',
+    '',
+    '- 409 `sku_conflict`: a live product of the merchant has the SKU (a deleted product frees it).',
+    '- 409 `barcode_conflict`: a live variant of any merchant has the barcode: a barcode identifies one product across the platform.',
+    '- `category_id` must be a live category of the merchant (otherwise 400 `bad_request`).',
+  ].join('\n'),
   schema: { body: Body, response: { 201: PosProduct, ...errorResponses(400, 401, 403, 409, 429) } },
   operationId: 'CreatePosProduct',
   status: 201,

@@ -8,6 +8,9 @@ export default posRoutes({
   method: 'DELETE',
   path: '/catalog/products/:id',
   summary: 'Soft-delete a product and its variants',
+  description: [
+    '204 without a body; the SKU and barcode become free for other products. 404 `not_found` for a product that is not a live one of the merchant.',
+  ].join('\n'),
   schema: { params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'DeletePosProduct',
   status: 204,

@@ -16,6 +16,12 @@ export default posRoutes({
   method: 'GET',
   path: '/catalog/products',
   summary: 'List products (with barcode) in display order',
+  description: [
+    'Live (not deleted) products by `sort_order`, then name. Pages by `limit` (default 50, at most 200) and `offset`.',
+    '',
+    '- `q`: a case-insensitive substring of the name or the SKU; `%`, `_` and `\\` match themselves.',
+    '- `active`: active products (default) or inactive ones.',
+  ].join('\n'),
   schema: {
     querystring: Query,
     response: { 200: Type.Object({ products: Type.Array(PosProduct) }), ...errorResponses(400, 401, 403, 429) },

@@ -21,6 +21,12 @@ export default posRoutes({
   method: 'PATCH',
   path: '/catalog/products/:id',
   summary: 'Change a product (absent or null fields stay; 409 barcode_conflict)',
+  description: [
+    'The SKU and product type cannot be changed.',
+    '',
+    '- 409 `barcode_conflict`: a live variant of any merchant has the barcode.',
+    '- `category_id` must be a live category of the merchant (otherwise 400 `bad_request`); `""` leaves the product uncategorised.',
+  ].join('\n'),
   schema: { params: IdParams, body: Body, response: { 200: PosProduct, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   operationId: 'UpdatePosProduct',
   run: async ({ params, body }, { execute }) => {

@@ -10,14 +10,15 @@ const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 
 const Day = (description: string) => Type.String({ format: 'date', description });
 
-/**
- * date_from and date_to are Asia/Jakarta calendar days, both inclusive: orders transacted in
- * [00:00 of date_from, 00:00 of the day after date_to) Jakarta time (docs/decisions/0017-local-time-through-iana-zones.md).
- */
 export default posRoutes({
   method: 'GET',
   path: '/sales/orders',
   summary: 'List sales orders (headers only), newest first',
+  description: [
+    'Newest first (`transacted_at`, then id). Pages by `limit` (default 50, at most 200) and `offset`.',
+    '',
+    '- `date_from` and `date_to` are Asia/Jakarta calendar days, both inclusive: orders transacted from 00:00 of `date_from` to before 00:00 of the day after `date_to`, Jakarta time. `date_from` after `date_to` → 400 `bad_request`.',
+  ].join('\n'),
   schema: {
     querystring: Type.Object({
       outlet_id: Type.Optional(Type.String({ format: 'uuid' })),

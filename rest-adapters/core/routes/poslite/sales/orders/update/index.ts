@@ -6,14 +6,17 @@ import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { VoidPosSalesOrderDocument } from '@rest-adapters/generated/operations';
 import { SalesOrderDetail, toDetail } from '../pos-sales-order';
 
-/**
- * Only `void` (any other action is 400 bad_request). Voiding a voided order is 500 internal_error with a
- * message saying so, as core-api.md §7 documents (a 409 would be the better contract: docs/decisions/0059-voided-order-documented-500.md).
- */
+/** Voiding a voided order answers the documented 500 (docs/decisions/0059-voided-order-documented-500.md). */
 export default posRoutes({
   method: 'PATCH',
   path: '/sales/orders/:id',
   summary: 'Void a sales order (stock of tracked products returns)',
+  description: [
+    'Only `action: void` (any other action is 400 `bad_request`). Sets the order `voided` with `voided_at` now and `void_reason`, and returns the stock its tracked products took through `void` movements, in one transaction.',
+    '',
+    '- 404 `not_found`: no such order of the merchant.',
+    '- **500 `internal_error`** with the message `the sales order is already voided` when the order is already voided, as core-api.md §7 documents (a 409 would fit better; see docs/decisions/0059).',
+  ].join('\n'),
   schema: {
     params: IdParams,
     body: Type.Object({
