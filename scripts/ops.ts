@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
+import { closest, distance } from 'fastest-levenshtein';
 import { OPERATOR_ROLES, type OperatorRole } from '@lib/auth/operator-roles';
 import { OPERATOR_TOKEN_MAX_TTL_SECS, signOperatorToken } from '@lib/auth/operator-token';
-import { loadConfig } from '@lib/config/config';
+import { type Config, loadConfig } from '@lib/config/config';
 import { openDatabaseTarget } from '@lib/db/database-target';
 import {
   changeMerchantStatus,
@@ -21,232 +22,363 @@ import {
   seedReference,
   setBankWebhook,
 } from './database-tasks';
+import type { PartnerAccessType } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 
 /**
- * Operator command line: `npm run ops -- <command> [options]`, JSON on stdout. Works against the database
- * of a running `npm start` (same DATA_DIR or DATABASE_URL) while it runs.
+ * Operator command line: `npm run ops -- <command> [options]`. A result is JSON on stdout (exit 0); an error is
+ * one JSON object on stderr, `{"error":{"code","message",…}}`, with exit 2 for a usage mistake (unknown command or
+ * option, missing or invalid value: nothing was done) and 1 for a failed command. Works against the database of a
+ * running `npm start` (same DATA_DIR or DATABASE_URL) while it runs.
  */
-type Options = Record<string, string | string[] | boolean | undefined>;
-/** `noDatabase`: the command needs no database (none is opened or started for it). */
-const COMMANDS: Record<string, { help: string; noDatabase?: boolean; run: (adminUrl: string, options: Options) => Promise<unknown> }> = {
+
+interface OptionSpec {
+  type: 'string' | 'boolean';
+  description: string;
+  required?: boolean;
+  multiple?: boolean;
+  /** The allowed values (checked before the command runs). */
+  values?: readonly string[];
+  /** A positive integer (at most 6 digits). */
+  integer?: boolean;
+  default?: string;
+}
+type Values = Record<string, string | string[] | boolean | undefined>;
+interface Command {
+  summary: string;
+  options: Record<string, OptionSpec>;
+  /** The command needs no database (none is opened or started for it). */
+  noDatabase?: boolean;
+  run: (adminUrl: string, values: Values, config: Config) => Promise<unknown>;
+}
+
+/** A mistake in the command line: nothing was done (exit 2). */
+class UsageError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+const LIMIT: OptionSpec = { type: 'string', integer: true, description: 'rows to list, at most 500', default: '50' };
+const ACCESS_OPTIONS: Record<string, OptionSpec> = {
+  partner: { type: 'string', required: true, description: 'partner code' },
+  merchant: { type: 'string', required: true, description: 'merchant id (UUID)' },
+};
+
+export const COMMANDS: Record<string, Command> = {
   'db:migrate': {
-    help: 'create the subgraph roles and schemas, apply pending migrations',
-    run: (adminUrl) => migrateAll(loadConfig(), adminUrl),
+    summary: 'create the subgraph roles and schemas, apply pending migrations',
+    options: {},
+    run: (adminUrl, _o, config) => migrateAll(config, adminUrl),
   },
   'seed:reference': {
-    help: 'import regions, postal codes and coordinates (--geo-csv FILE, default the shipped sample), business data, legal documents',
-    run: (adminUrl, options) => seedReference(loadConfig(), adminUrl, options['geo-csv'] as string | undefined),
+    summary: 'import regions, postal codes and coordinates, business data, legal documents',
+    options: { 'geo-csv': { type: 'string', description: 'regions CSV to import (default: the shipped sample)' } },
+    run: (adminUrl, o, config) => seedReference(config, adminUrl, o['geo-csv'] as string | undefined),
+  },
+  'seed:demo': {
+    summary: 'write the demo merchant, outlets, transactions and categories (idempotent)',
+    options: {},
+    run: (adminUrl, _o, config) => seedDemo(config, adminUrl),
   },
   'bank:create': {
-    help: 'onboard a bank: --code C --name N [--tier tier1|external]; prints its lookup and event keys (secrets shown once)',
-    run: async (adminUrl, o) => {
-      const tier = (o.tier as string | undefined) ?? 'external';
-      if (tier !== 'tier1' && tier !== 'external') throw new Error('--tier must be tier1 or external');
-      const bank = await createBank(loadConfig(), adminUrl, { code: required(o, 'code'), name: required(o, 'name'), tier });
-      const { bank_id: _id, tier: _tier, ...keys } = bank;
+    summary: 'onboard a bank; prints its lookup and event keys (secrets shown once)',
+    options: {
+      code: { type: 'string', required: true, description: 'bank code' },
+      name: { type: 'string', required: true, description: 'bank name' },
+      tier: { type: 'string', values: ['tier1', 'external'], default: 'external', description: 'bank tier' },
+    },
+    run: async (adminUrl, o, config) => {
+      const tier = o.tier as 'tier1' | 'external';
+      const { bank_id: _id, tier: _tier, ...keys } = await createBank(config, adminUrl, { code: str(o.code), name: str(o.name), tier });
       return keys;
     },
   },
+  'bank:webhook': {
+    summary: "set a bank's lifecycle webhook endpoint; prints a new signing secret (shown once)",
+    options: {
+      bank: { type: 'string', required: true, description: 'bank code' },
+      url: { type: 'string', required: true, description: 'endpoint URL (https in production)' },
+    },
+    run: (adminUrl, o, config) => setBankWebhook(config, adminUrl, { bankCode: str(o.bank), url: str(o.url) }),
+  },
   'merchant:create': {
-    help: 'onboard an active, KYC-verified merchant: --name N --bank C --nmid ID [--nmid ID …] [--category MCC] [--referral CODE] [--outlets N]',
-    run: (adminUrl, o) =>
-      onboardMerchant(loadConfig(), adminUrl, {
-        name: required(o, 'name'),
-        bankCode: required(o, 'bank'),
+    summary: 'onboard an active, KYC-verified merchant',
+    options: {
+      name: { type: 'string', required: true, description: 'merchant name' },
+      bank: { type: 'string', required: true, description: 'code of the bank that issues its NMIDs' },
+      nmid: { type: 'string', multiple: true, description: 'an NMID for an outlet (repeat for several)' },
+      category: { type: 'string', description: 'merchant category code (MCC)' },
+      referral: { type: 'string', description: "a partner's referral code" },
+      outlets: { type: 'string', integer: true, default: '1', description: 'number of outlets' },
+    },
+    run: (adminUrl, o, config) =>
+      onboardMerchant(config, adminUrl, {
+        name: str(o.name),
+        bankCode: str(o.bank),
         nmids: (o.nmid as string[] | undefined) ?? [],
-        outlets: o.outlets ? Number(o.outlets) : 1,
+        outlets: Number(o.outlets),
         categoryCode: o.category as string | undefined,
         referralCode: o.referral as string | undefined,
       }),
   },
-  'seed:demo': {
-    help: 'write the demo merchant, outlets, transactions and categories (idempotent)',
-    run: (adminUrl) => seedDemo(loadConfig(), adminUrl),
-  },
-  'bank:webhook': {
-    help: "set a bank's lifecycle webhook endpoint: --bank C --url U (https in production); prints a new signing secret (shown once)",
-    run: (adminUrl, o) => setBankWebhook(loadConfig(), adminUrl, { bankCode: required(o, 'bank'), url: required(o, 'url') }),
+  'merchant:status': {
+    summary: 'move a merchant along its lifecycle',
+    options: {
+      id: { type: 'string', required: true, description: 'merchant id (UUID)' },
+      to: { type: 'string', required: true, values: ['active', 'suspended', 'deleted'], description: 'target status' },
+      reason: { type: 'string', description: 'required to suspend or delete' },
+    },
+    run: (adminUrl, o, config) =>
+      changeMerchantStatus(config, adminUrl, { merchantId: str(o.id), targetStatus: str(o.to), reason: o.reason as string | undefined }),
   },
   'webhook:deliveries': {
-    help: 'list lifecycle webhook deliveries, newest first: [--status pending|delivered|failed] [--bank C] [--limit N (default 50, max 500)]',
-    run: (adminUrl, o) =>
-      listWebhookDeliveries(loadConfig(), adminUrl, {
+    summary: 'list lifecycle webhook deliveries, newest first',
+    options: {
+      status: { type: 'string', values: ['pending', 'delivered', 'failed'], description: 'only deliveries in this state' },
+      bank: { type: 'string', description: 'only this bank (code)' },
+      limit: LIMIT,
+    },
+    run: (adminUrl, o, config) =>
+      listWebhookDeliveries(config, adminUrl, {
         status: o.status as string | undefined,
         bankCode: o.bank as string | undefined,
-        limit: o.limit === undefined ? undefined : Number(o.limit),
+        limit: Number(o.limit),
       }),
   },
   'webhook:redeliver': {
-    help: 'send a delivery again now (its attempts are kept): --id EVENT_ID',
-    run: (adminUrl, o) =>
-      redeliverWebhook(loadConfig(), adminUrl, required(o, 'id'), {
+    summary: 'send a delivery again now (its attempts are kept)',
+    options: { id: { type: 'string', required: true, description: 'the delivery’s event id' } },
+    run: (adminUrl, o, config) =>
+      redeliverWebhook(config, adminUrl, str(o.id), {
         info: (fields, msg) =>
           process.stderr.write(JSON.stringify({ level: 'info', time: Date.now(), service: 'ops', ...fields, msg }) + '\n'),
       }),
   },
-  'merchant:status': {
-    help: 'move a merchant along its lifecycle: --id ID --to active|suspended|deleted [--reason R] (required to suspend or delete)',
-    run: (adminUrl, o) =>
-      changeMerchantStatus(loadConfig(), adminUrl, {
-        merchantId: required(o, 'id'),
-        targetStatus: required(o, 'to'),
-        reason: o.reason as string | undefined,
-      }),
-  },
   'dev:outbox': {
-    help: 'recorded notifications, newest first (the log provider delivers OTPs here in development): [--phone P] [--limit N (default 50, max 500)]',
-    run: (adminUrl, o) =>
-      listOutbox(loadConfig(), adminUrl, {
-        phone: o.phone as string | undefined,
-        limit: o.limit === undefined ? undefined : Number(o.limit),
-      }),
+    summary: 'recorded notifications, newest first (the log provider delivers OTPs here in development)',
+    options: { phone: { type: 'string', description: 'only messages to this phone' }, limit: LIMIT },
+    run: (adminUrl, o, config) => listOutbox(config, adminUrl, { phone: o.phone as string | undefined, limit: Number(o.limit) }),
   },
   'partner:create': {
-    help: 'onboard a partner: --code C --name N --referral-code R (merchants registered with R are its referrals)',
-    run: (adminUrl, o) =>
-      createPartner(loadConfig(), adminUrl, {
-        code: required(o, 'code'),
-        name: required(o, 'name'),
-        referralCode: required(o, 'referral-code'),
-      }),
+    summary: 'onboard a partner (merchants registered with its referral code are its referrals)',
+    options: {
+      code: { type: 'string', required: true, description: 'partner code' },
+      name: { type: 'string', required: true, description: 'partner name' },
+      'referral-code': { type: 'string', required: true, description: 'its referral code' },
+    },
+    run: (adminUrl, o, config) =>
+      createPartner(config, adminUrl, { code: str(o.code), name: str(o.name), referralCode: str(o['referral-code']) }),
   },
   'partner:credential': {
-    help: 'issue a partner credential: --partner C --contract A|B --scopes merchant.read,transaction.read,… [--auth jwt|hmac] [--rate N per minute, default 60] [--outlets] [--name N]; the secret is shown once',
-    run: (adminUrl, o) => {
-      const partnerCode = required(o, 'partner');
-      const contract = required(o, 'contract');
-      const mode = (o.auth as string | undefined) ?? 'jwt';
-      if (contract !== 'A' && contract !== 'B') throw new Error('--contract must be A or B');
-      if (mode !== 'jwt' && mode !== 'hmac') throw new Error('--auth must be jwt or hmac');
-      return issuePartnerCredential(loadConfig(), adminUrl, {
+    summary: 'issue a partner credential; the secret is shown once',
+    options: {
+      partner: { type: 'string', required: true, description: 'partner code' },
+      contract: { type: 'string', required: true, values: ['A', 'B'], description: 'response contract' },
+      scopes: { type: 'string', required: true, description: 'comma-separated, e.g. merchant.read,transaction.read' },
+      auth: { type: 'string', values: ['jwt', 'hmac'], default: 'jwt', description: 'authentication mode' },
+      rate: { type: 'string', integer: true, default: '60', description: 'requests per minute' },
+      outlets: { type: 'boolean', description: 'enable the outlet endpoints' },
+      name: { type: 'string', description: 'credential name (default: partner, contract and date)' },
+    },
+    run: (adminUrl, o, config) => {
+      const partnerCode = str(o.partner);
+      const contract = o.contract as 'A' | 'B';
+      return issuePartnerCredential(config, adminUrl, {
         partnerCode,
         name: (o.name as string | undefined) ?? `${partnerCode} contract ${contract} (${new Date().toISOString().slice(0, 10)})`,
         contract,
-        mode,
-        scopes: required(o, 'scopes').split(','),
-        outletsEnabled: o['outlets-enabled'] === true,
-        ...(o.rate === undefined ? {} : { rateLimitPerMinute: positiveInteger(o.rate, '--rate') }),
+        mode: o.auth as 'jwt' | 'hmac',
+        scopes: str(o.scopes).split(','),
+        outletsEnabled: o.outlets === true,
+        rateLimitPerMinute: Number(o.rate),
       });
     },
   },
   'partner:revoke': {
-    help: 'revoke a partner credential: --key K (its tokens stop within PARTNER_CREDENTIAL_CACHE_MS, at most 60 s)',
-    run: (adminUrl, o) => revokePartnerCredential(loadConfig(), adminUrl, required(o, 'key')),
+    summary: 'revoke a partner credential (its tokens stop within PARTNER_CREDENTIAL_CACHE_MS, at most 60 s)',
+    options: { key: { type: 'string', required: true, description: 'credential key' } },
+    run: (adminUrl, o, config) => revokePartnerCredential(config, adminUrl, str(o.key)),
   },
   'partner:grant': {
-    help: "put a merchant in a partner's scope: --partner C --merchant ID --type consent|assignment",
-    run: (adminUrl, o) => grantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
+    summary: "put a merchant in a partner's scope",
+    options: { ...ACCESS_OPTIONS, type: { type: 'string', required: true, values: ['consent', 'assignment'], description: 'access type' } },
+    run: (adminUrl, o, config) => grantPartnerAccess(config, adminUrl, accessArgs(o)),
+  },
+  'partner:ungrant': {
+    summary: 'end a live grant (e.g. a withdrawn consent)',
+    options: {
+      ...ACCESS_OPTIONS,
+      type: { type: 'string', required: true, values: ['consent', 'assignment', 'referral'], description: 'access type' },
+    },
+    run: (adminUrl, o, config) => ungrantPartnerAccess(config, adminUrl, accessArgs(o)),
   },
   'operator:token': {
-    help: `a development operator token for the gateway: --name N --roles ${OPERATOR_ROLES.join(',')} [--ttl secs, default 3600]; refused in production`,
+    summary: 'a development operator token for the gateway; refused in production',
     noDatabase: true,
-    run: async (_adminUrl, o) => {
-      const config = loadConfig();
+    options: {
+      name: { type: 'string', required: true, description: 'operator name' },
+      roles: { type: 'string', required: true, description: `comma-separated, of: ${OPERATOR_ROLES.join(', ')}` },
+      ttl: { type: 'string', integer: true, default: '3600', description: `lifetime in seconds, at most ${OPERATOR_TOKEN_MAX_TTL_SECS}` },
+    },
+    run: async (_adminUrl, o, config) => {
       if (config.isProduction)
         throw new Error('operator:token is for development: production operators sign in through the identity provider');
-      const roles = required(o, 'roles')
+      const roles = str(o.roles)
         .split(',')
         .map((r) => r.trim());
       const unknown = roles.filter((r) => !(OPERATOR_ROLES as readonly string[]).includes(r));
-      if (unknown.length > 0) throw new Error(`unknown roles: ${unknown.join(', ')} (known: ${OPERATOR_ROLES.join(', ')})`);
-      const ttlSecs = o.ttl === undefined ? 3600 : positiveInteger(o.ttl, '--ttl');
-      if (ttlSecs > OPERATOR_TOKEN_MAX_TTL_SECS) throw new Error(`--ttl must be at most ${OPERATOR_TOKEN_MAX_TTL_SECS}`);
-      const token = await signOperatorToken({ name: required(o, 'name'), roles: roles as OperatorRole[], ttlSecs }, config.operatorTokens);
+      if (unknown.length > 0)
+        throw new UsageError('invalid_option', `--roles: unknown roles ${unknown.join(', ')}`, { allowed: OPERATOR_ROLES });
+      const ttlSecs = Number(o.ttl);
+      if (ttlSecs > OPERATOR_TOKEN_MAX_TTL_SECS)
+        throw new UsageError('invalid_option', `--ttl must be at most ${OPERATOR_TOKEN_MAX_TTL_SECS}`);
+      const token = await signOperatorToken({ name: str(o.name), roles: roles as OperatorRole[], ttlSecs }, config.operatorTokens);
       return { token, authorization: `Bearer ${token}`, roles, expires_in_secs: ttlSecs };
     },
   },
-  'partner:ungrant': {
-    help: 'end a live grant (e.g. a withdrawn consent): --partner C --merchant ID --type consent|assignment|referral',
-    run: (adminUrl, o) => ungrantPartnerAccess(loadConfig(), adminUrl, partnerAccessArgs(o)),
-  },
 };
 
-function partnerAccessArgs(o: Options) {
-  const type = required(o, 'type');
-  if (type !== 'consent' && type !== 'assignment' && type !== 'referral') throw new Error('--type must be consent, assignment or referral');
-  return { partnerCode: required(o, 'partner'), merchantId: required(o, 'merchant'), type } as const;
+function accessArgs(o: Values) {
+  return { partnerCode: str(o.partner), merchantId: str(o.merchant), type: o.type as PartnerAccessType };
 }
 
-function positiveInteger(value: Options[string], flag: string): number {
-  const n = typeof value === 'string' && /^[1-9][0-9]{0,5}$/.test(value) ? Number(value) : NaN;
-  if (!Number.isInteger(n)) throw new Error(`${flag} must be a positive integer`);
-  return n;
+/** A string option that `parse` has checked. */
+function str(value: Values[string]): string {
+  return value as string;
 }
 
-function required(options: Options, name: string): string {
-  const value = options[name];
-  if (typeof value !== 'string' || !value) throw new Error(`--${name} is required`);
-  return value;
+/** What `ops <command> --help` prints: every option with its allowed values and default. */
+function commandUsage(name: string, command: Command): Record<string, unknown> {
+  return {
+    usage: `npm run ops -- ${name} [options]`,
+    summary: command.summary,
+    options: Object.fromEntries(
+      Object.entries(command.options).map(([option, spec]) => [
+        `--${option}${spec.type === 'string' ? ' <value>' : ''}`,
+        {
+          description: spec.description,
+          ...(spec.required ? { required: true } : {}),
+          ...(spec.multiple ? { repeatable: true } : {}),
+          ...(spec.values ? { values: spec.values } : {}),
+          ...(spec.integer ? { type: 'positive integer' } : {}),
+          ...(spec.default !== undefined ? { default: spec.default } : {}),
+        },
+      ]),
+    ),
+  };
 }
 
-/**
- * `--outlets` is a count for merchant:create and a switch for partner:credential (the issue's interface); one
- * parser serves every command, so the switch is renamed before parsing.
- */
-function normalisedArgs(argv: string[]): string[] {
-  return argv[0] === 'partner:credential' ? argv.map((arg) => (arg === '--outlets' ? '--outlets-enabled' : arg)) : argv;
+function generalUsage(): Record<string, unknown> {
+  return {
+    usage: 'npm run ops -- <command> [options]   (npm run ops -- <command> --help for its options)',
+    commands: Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.summary])),
+  };
 }
 
-async function main(): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: normalisedArgs(process.argv.slice(2)),
-    allowPositionals: true,
-    options: {
-      'geo-csv': { type: 'string' },
-      code: { type: 'string' },
-      name: { type: 'string' },
-      rate: { type: 'string' },
-      tier: { type: 'string' },
-      bank: { type: 'string' },
-      nmid: { type: 'string', multiple: true },
-      category: { type: 'string' },
-      referral: { type: 'string' },
-      outlets: { type: 'string' },
-      url: { type: 'string' },
-      status: { type: 'string' },
-      limit: { type: 'string' },
-      id: { type: 'string' },
-      to: { type: 'string' },
-      reason: { type: 'string' },
-      'referral-code': { type: 'string' },
-      partner: { type: 'string' },
-      contract: { type: 'string' },
-      scopes: { type: 'string' },
-      auth: { type: 'string' },
-      'outlets-enabled': { type: 'boolean' },
-      key: { type: 'string' },
-      merchant: { type: 'string' },
-      type: { type: 'string' },
-      phone: { type: 'string' },
-      roles: { type: 'string' },
-      ttl: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-  });
-  const command = COMMANDS[positionals[0] ?? ''];
-  if (!command || values.help) {
-    const usage = Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, c.help]));
-    process.stdout.write(JSON.stringify({ usage: 'npm run ops -- <command> [options]', commands: usage }, null, 2) + '\n');
-    return command || values.help ? 0 : 2;
-  }
-  if (command.noDatabase) {
-    process.stdout.write(JSON.stringify({ command: positionals[0], result: await command.run('', values) }, null, 2) + '\n');
-    return 0;
-  }
-  const target = await openDatabaseTarget(loadConfig());
+/** The commands nearest a mistyped one, nearest first: by edit distance, plus those that contain it (`webhook`). */
+function suggestionsFor(name: string): string[] {
+  const bound = Math.max(2, Math.floor(name.length / 4));
+  const near = Object.keys(COMMANDS)
+    .map((n) => ({ n, d: distance(n, name) }))
+    .filter(({ n, d }) => d <= bound || (name.length >= 3 && n.includes(name)))
+    .sort((a, b) => a.d - b.d)
+    .map(({ n }) => n);
+  return near.length > 0 ? near : [closest(name, Object.keys(COMMANDS))];
+}
+
+/** Parses and checks the command's options: unknown options, missing required ones and invalid values are usage errors. */
+function parse(name: string, command: Command, args: string[]): Values {
+  let values: Values;
   try {
-    const result = await command.run(target.adminUrl, values);
-    process.stdout.write(JSON.stringify({ command: positionals[0], database: target.source, result }, null, 2) + '\n');
-    return 0;
-  } finally {
-    await target.embedded?.stop();
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(
+          Object.entries(command.options).map(([option, spec]) => [option, { type: spec.type, multiple: spec.multiple === true }]),
+        ),
+      },
+    }));
+  } catch (error) {
+    throw new UsageError('invalid_arguments', (error as Error).message, { help: `npm run ops -- ${name} --help` });
+  }
+  if (values.help) return values;
+  for (const [option, spec] of Object.entries(command.options)) {
+    const value = values[option] ?? spec.default;
+    if (value === undefined || value === '') {
+      if (spec.required) throw new UsageError('missing_option', `--${option} is required`, { help: `npm run ops -- ${name} --help` });
+      continue;
+    }
+    if (spec.values && !spec.values.includes(value as string))
+      throw new UsageError('invalid_option', `--${option} must be one of ${spec.values.join(', ')}`, { allowed: spec.values });
+    if (spec.integer && !/^[1-9][0-9]{0,5}$/.test(value as string))
+      throw new UsageError('invalid_option', `--${option} must be a positive integer`);
+    values[option] = value;
+  }
+  return values;
+}
+
+export interface OpsIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** Runs one command line; answers the exit code. */
+export async function runOps(argv: string[], env: NodeJS.ProcessEnv, io: OpsIo): Promise<number> {
+  const print = (body: unknown) => io.stdout(JSON.stringify(body, null, 2) + '\n');
+  const fail = (code: string, message: string, details: Record<string, unknown> = {}) =>
+    io.stderr(JSON.stringify({ error: { code, message, ...details } }) + '\n');
+  const warn = (code: string, message: string) => io.stderr(JSON.stringify({ warning: { code, message } }) + '\n');
+  const [name, ...args] = argv;
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      print(generalUsage());
+      return name === undefined ? 2 : 0;
+    }
+    const command = COMMANDS[name];
+    if (!command) throw new UsageError('unknown_command', `unknown command "${name}"`, { did_you_mean: suggestionsFor(name) });
+    const values = parse(name, command, args);
+    if (values.help) {
+      print(commandUsage(name, command));
+      return 0;
+    }
+    const config = loadConfig(env);
+    if (command.noDatabase) {
+      print({ command: name, result: await command.run('', values, config) });
+      return 0;
+    }
+    const target = await openDatabaseTarget(config, () =>
+      warn(
+        'no_running_database',
+        `no running database found (DATABASE_URL is unset and no npm start serves ${config.database.dataDir}): ` +
+          'starting an embedded PostgreSQL on that folder for this command only. Start npm start first, or set DATABASE_URL, to act on a running system.',
+      ),
+    );
+    try {
+      print({ command: name, database: target.source, result: await command.run(target.adminUrl, values, config) });
+      return 0;
+    } finally {
+      await target.embedded?.stop();
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      fail(error.code, error.message, error.details);
+      return 2;
+    }
+    fail('command_failed', (error as Error).message);
+    return 1;
   }
 }
 
-main().then(
-  (code) => process.exit(code),
-  (error: Error) => {
-    process.stdout.write(JSON.stringify({ error: error.message }) + '\n');
-    process.exit(1);
-  },
-);
+if (require.main === module) {
+  void runOps(process.argv.slice(2), process.env, {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  }).then((code) => process.exit(code));
+}

@@ -13,14 +13,15 @@ export interface DatabaseTarget {
 
 /**
  * DATABASE_URL when set; otherwise the embedded server of DATA_DIR: reused when another process (a running
- * `npm start`) already serves that folder, started otherwise.
+ * `npm start`) already serves that folder, started otherwise (after `beforeStart`, e.g. a warning).
  */
-export async function openDatabaseTarget(config: Config): Promise<DatabaseTarget> {
+export async function openDatabaseTarget(config: Config, beforeStart?: () => void): Promise<DatabaseTarget> {
   if (config.database.adminUrl) return { adminUrl: config.database.adminUrl, source: 'DATABASE_URL' };
   const running = runningEmbeddedPort(config.database.dataDir);
   if (running) {
     return { adminUrl: embeddedAdminUrl(running), source: 'embedded (already running)' };
   }
+  beforeStart?.();
   const embedded = await startEmbeddedPostgres(config.database.dataDir, config.database.embeddedPort);
   await ensureDatabase(embedded.adminUrl);
   return { adminUrl: embedded.adminUrl, embedded, source: 'embedded (started)' };

@@ -1,0 +1,96 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runOps } from '@scripts/ops';
+import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
+
+/** The operator CLI as an operator meets it: exit codes, JSON results on stdout, one JSON error shape on stderr. */
+async function ops(argv: string[], env: NodeJS.ProcessEnv) {
+  let stdout = '';
+  let stderr = '';
+  const code = await runOps(argv, env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
+  const lines = stderr.trim()
+    ? stderr
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, any>)
+    : [];
+  return { code, stdout: stdout ? (JSON.parse(stdout) as Record<string, any>) : null, stderr: lines };
+}
+
+describe('npm run ops', () => {
+  let db: TestDatabase;
+  let env: NodeJS.ProcessEnv;
+
+  beforeAll(async () => {
+    db = await cloneTemplateDatabase();
+    env = { ...process.env, DATABASE_URL: db.adminUrl, NODE_ENV: 'development' };
+  });
+  afterAll(() => db?.drop());
+
+  const banks = (code: string) => adminQuery(db.adminUrl, 'select code from merchant.banks where code = $1', [code]);
+
+  it('names the nearest commands for a mistyped one, on stderr, with exit 2', async () => {
+    const typo = await ops(['partner:credentail', '--partner', 'X'], env);
+    expect(typo).toEqual({
+      code: 2,
+      stdout: null,
+      stderr: [
+        { error: { code: 'unknown_command', message: 'unknown command "partner:credentail"', did_you_mean: ['partner:credential'] } },
+      ],
+    });
+    const part = await ops(['webhook'], env);
+    expect(part.stderr[0].error.did_you_mean).toHaveLength(3);
+    expect(part.stderr[0].error.did_you_mean).toEqual(expect.arrayContaining(['webhook:deliveries', 'webhook:redeliver', 'bank:webhook']));
+  });
+
+  it('prints every option of a command, with its allowed values and default, for --help', async () => {
+    const help = await ops(['partner:credential', '--help'], env);
+    expect(help.code).toBe(0);
+    expect(help.stderr).toEqual([]);
+    expect(help.stdout!.options['--contract <value>']).toEqual({ description: 'response contract', required: true, values: ['A', 'B'] });
+    expect(help.stdout!.options['--auth <value>']).toMatchObject({ values: ['jwt', 'hmac'], default: 'jwt' });
+    expect(help.stdout!.options['--outlets']).toEqual({ description: 'enable the outlet endpoints' });
+    const general = await ops(['--help'], env);
+    expect(Object.keys(general.stdout!.commands)).toContain('bank:create');
+  });
+
+  it.each([
+    [['bank:create', '--code', 'OPSX'], 'missing_option', '--name is required'],
+    [['bank:create', '--code', 'OPSX', '--name', 'Ops', '--tier', 'gold'], 'invalid_option', '--tier must be one of tier1, external'],
+    [['bank:create', '--code', 'OPSX', '--nmae', 'Ops'], 'invalid_arguments', expect.stringContaining("Unknown option '--nmae'")],
+    [['bank:create', '--code', 'OPSX', '--name', 'Ops', 'extra'], 'invalid_arguments', expect.stringContaining('extra')],
+  ])('refuses %j with %s and changes nothing', async (argv, code, message) => {
+    const result = await ops(argv, env);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBeNull();
+    expect(result.stderr).toEqual([{ error: expect.objectContaining({ code, message }) }]);
+    expect(await banks('OPSX')).toEqual([]);
+  });
+
+  it('prints the result of a command on stdout and exits 0', async () => {
+    const result = await ops(['bank:create', '--code', 'OPSB', '--name', 'Ops Bank', '--tier', 'tier1'], env);
+    expect(result.stderr).toEqual([]);
+    expect(result).toMatchObject({ code: 0, stdout: { command: 'bank:create', database: 'DATABASE_URL', result: { bank_code: 'OPSB' } } });
+    expect(await banks('OPSB')).toEqual([{ code: 'OPSB' }]);
+  });
+
+  it('answers a failed command with exit 1 and the error on stderr', async () => {
+    const result = await ops(['merchant:status', '--id', '0190f1a0-0000-7000-8000-000000000000', '--to', 'active'], env);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBeNull();
+    expect(result.stderr).toEqual([{ error: { code: 'command_failed', message: expect.any(String) } }]);
+  });
+
+  it('warns when no running database is found, before it starts an embedded one for the command', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'ops-cli-'));
+    try {
+      const { DATABASE_URL: _unset, ...rest } = env;
+      const result = await ops(['dev:outbox'], { ...rest, DATA_DIR: dataDir, EMBEDDED_PG_PORT: '25499' });
+      // (Jest's module loader cannot start the embedded server, which the built CLI does: only the warning is checked.)
+      expect(result.stderr[0]).toEqual({ warning: { code: 'no_running_database', message: expect.stringContaining(dataDir) } });
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
