@@ -70,19 +70,34 @@ export async function posUserAuth(req: FastifyRequest, runtime: RouteRuntime): P
   };
 }
 
+/** What every point-of-sale route's description says about its surface (who may call it, for which merchant). */
+const SCOPED =
+  'Everything is scoped by that merchant: another merchant’s object named in the path answers 404 `not_found`, as an unknown or deleted one.';
 const SURFACES = [
-  { prefix: '/poslite', authenticate: posInternalAuth, tag: 'core: point of sale (service)', suffix: 'Service' },
-  { prefix: '/merchant/poslite', authenticate: posUserAuth, tag: 'core: point of sale (app)', suffix: 'App' },
+  {
+    prefix: '/poslite',
+    authenticate: posInternalAuth,
+    tag: 'core: point of sale (service)',
+    suffix: 'Service',
+    access: `Service surface, for trusted services: \`X-Internal-API-Key\` (missing or wrong → 401 \`unauthorized\`), then \`X-Merchant-ID\`, the UUID of the merchant to act for (missing or not a UUID → 400 \`bad_request\`). ${SCOPED} 600 requests a minute per merchant.`,
+  },
+  {
+    prefix: '/merchant/poslite',
+    authenticate: posUserAuth,
+    tag: 'core: point of sale (app)',
+    suffix: 'App',
+    access: `App surface: bearer access token (missing, invalid, expired or of an ended session → 401 \`unauthorized\`). The merchant is the user’s (active preferred), never chosen by the request; a user without a merchant, a role that may not do this, or an outlet outside the member’s outlets → 403 \`forbidden\`. ${SCOPED} 600 requests a minute per user.`,
+  },
 ] as const;
 
 /** A point-of-sale route on both surfaces from one definition: same schemas, operations and mapping. */
 export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): RestRoute<S>[] {
-  return SURFACES.map(({ prefix, authenticate, tag, suffix }) =>
+  return SURFACES.map(({ prefix, authenticate, tag, suffix, access }) =>
     defineRoute<S>({
       method: def.method,
       url: `${prefix}${def.path}`,
       summary: def.summary,
-      description: def.description,
+      description: [access, def.description].filter(Boolean).join('\n\n'),
       tags: [tag],
       schema: def.schema,
       operationId: `${def.operationId}${suffix}`,

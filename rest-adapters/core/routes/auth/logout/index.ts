@@ -9,6 +9,11 @@ export default defineRoute({
   method: 'POST',
   url: '/auth/logout',
   summary: 'Log out (end this session)',
+  description: [
+    'Ends the session of the bearer access token: its refresh tokens stop at once (`invalid_refresh_token`), its access tokens at once on this server and within 30 s on the others. Other sessions of the user are untouched.',
+    '',
+    '- 401 `unauthorized`: no bearer token, or one that is malformed, forged, expired or of a session that already ended (so a second logout with the same token is 401).',
+  ].join('\n'),
   tags: ['core: auth'],
   schema: {
     response: { 200: Type.Object({ status: Type.Literal('logged_out') }, { additionalProperties: false }), ...errorResponses(401) },

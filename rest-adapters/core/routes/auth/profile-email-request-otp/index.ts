@@ -9,6 +9,13 @@ export default defineRoute({
   method: 'POST',
   url: '/auth/profile/email/request-otp',
   summary: 'Send an email verification code',
+  description: [
+    'Bearer (401 `unauthorized`). A six-digit code by email to the given address, valid 300 s and usable once; it replaces every earlier email code of the user. The same limits as login codes apply, counted per user:',
+    '',
+    '- **429 `otp_cooldown`**: a code was sent less than 60 s ago; **429 `otp_rate_limited`**: 5 codes per user, or 20 per client address with login codes (defaults, rolling hour). Both carry `retry_after_secs`.',
+    '- **503 `otp_delivery_failed`** (`retry_after_secs` 30): the email provider did not take it; the code is discarded and counts for neither the cooldown nor the caps.',
+    '- 400 `bad_request`: not an email address.',
+  ].join('\n'),
   tags: ['core: auth'],
   schema: {
     body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }),

@@ -9,6 +9,14 @@ export default defineRoute({
   method: 'POST',
   url: '/auth/profile/email/verify-otp',
   summary: 'Verify an email code',
+  description: [
+    'Bearer (401 `unauthorized`). Checks the user’s latest email code; the address must be the one it was sent to. On success the profile’s email becomes this address, verified.',
+    '',
+    '- **400 `invalid_otp`**: a wrong code or another address (a wrong try either way; the message says how many are left), or no code was requested.',
+    '- **400 `otp_expired`**: the code is past its 300 s or already used.',
+    '- **429 `otp_attempts_exceeded`**: the fifth wrong try; the code is dead, request a new one.',
+    '- 400 `bad_request`: not an email address, or a code that is not six digits.',
+  ].join('\n'),
   tags: ['core: auth'],
   schema: {
     body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), code: Type.String({ pattern: '^[0-9]{6}$' }) }),

@@ -10,6 +10,13 @@ export default defineRoute({
   method: 'POST',
   url: '/auth/resolve-phone',
   summary: 'Resolve a phone: session on a trusted device, else verification required',
+  description: [
+    'The first step of the phone login; it never creates an account or sends a code.',
+    '',
+    '- A phone with an account and a `device_id` trusted for that user (a device that verified before and whose login was not cancelled): a session, `status: authenticated`.',
+    '- Otherwise `status: verification_required` with `verification_channel: messaging` (send the code with `POST /auth/request-otp`) and a `reason`: `new_user` when no account has the phone, `new_device` when one has but `device_id` is missing or not trusted for it.',
+    '- 400 `bad_request`: a phone that is not Indonesian or malformed device fields. 429 `rate_limit_exceeded`: more than 30 requests a minute from the client address.',
+  ].join('\n'),
   tags: ['core: auth'],
   schema: { body: ResolvePhoneBody, response: { 200: ResolvePhoneResponse, ...errorResponses(400, 429) } },
   operationId: 'CoreResolvePhone',

@@ -14,7 +14,12 @@ export default defineRoute({
   method: 'POST',
   url: '/api/partner/v1/auth/token',
   summary: 'Exchange a partner credential for an access token',
-  description: 'Contract A: 900 s, `scope`, `credential_name`. Contract B: 3600 s, `scopes`. Which one answers is fixed per credential.',
+  description: [
+    'Only an active credential in JWT mode, of an active partner, gets a token. The body is fixed per credential by its contract, told apart by `token_type`: contract A (`Bearer`) 900 s, `expires_in_secs`, `scope`, `credential_name`; contract B (`bearer`) 3600 s, `expires_in`, `scopes`.',
+    '',
+    '- **401 `unauthorized`**, the same answer (and the same time) for an unknown key, a wrong secret, a revoked credential, an HMAC-mode credential and a suspended partner, so keys cannot be probed.',
+    '- 400 `bad_request`: a field missing, empty or too long. 429 `rate_limit_exceeded`: more than 60 requests a minute from the client address.',
+  ].join('\n'),
   tags: ['partner: auth'],
   schema: { body: TokenRequest, response: { 200: TokenResponse, ...errorResponses(400, 401, 429) } },
   operationId: 'PartnerVerifyCredential',
