@@ -1996,6 +1996,7 @@ export type PspRecordPaymentEventsMutation = {
 export type PspMerchantsByNmidQueryVariables = Exact<{
   requests: Array<NmidOfBankInput> | NmidOfBankInput;
   includeOutlets: boolean;
+  includeOwners: boolean;
 }>;
 
 export type PspMerchantsByNmidQuery = {
@@ -2030,6 +2031,7 @@ export type PspMerchantsByNmidQuery = {
         province: string | null;
         postalCode: string | null;
       }>;
+      owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
     };
   } | null>;
@@ -2038,6 +2040,7 @@ export type PspMerchantsByNmidQuery = {
 export type PspMerchantByNmidQueryVariables = Exact<{
   nmid: string;
   includeOutlets: boolean;
+  includeOwners: boolean;
 }>;
 
 export type PspMerchantByNmidQuery = {
@@ -2072,6 +2075,7 @@ export type PspMerchantByNmidQuery = {
         province: string | null;
         postalCode: string | null;
       }>;
+      owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
     };
   } | null;
@@ -2080,6 +2084,7 @@ export type PspMerchantByNmidQuery = {
 export type PspMerchantDetailQueryVariables = Exact<{
   id: string;
   includeOutlets: boolean;
+  includeOwners: boolean;
 }>;
 
 export type PspMerchantDetailQuery = {
@@ -2113,6 +2118,7 @@ export type PspMerchantDetailQuery = {
       province: string | null;
       postalCode: string | null;
     }>;
+    owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
     address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
   } | null;
 };
@@ -2247,6 +2253,7 @@ export type PspMerchantDetailFieldsFragment = {
     province: string | null;
     postalCode: string | null;
   }>;
+  owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
   address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
 };
 

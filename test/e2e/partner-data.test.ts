@@ -454,6 +454,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         'avg_ticket_size',
         'growth_30d',
         'growth_90d',
+        'insufficient_data',
         'merchant_id',
         'merchant_name',
         'merchant_status',
@@ -472,12 +473,46 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         'average_monthly_transaction_count',
         'avg_ticket_size',
         'growth_30d',
+        'insufficient_data',
         'merchant_id',
         'months_sampled',
         'settlement_consistency_score',
         'transaction_stability_score',
       ]);
       expect(res.json().merchant_id).toBe(referred);
+    });
+
+    it('never answers null for a merchant without data: the documented types, and insufficient_data names the defaults', async () => {
+      // `consented` has no transaction at all (docs/scoring.md §8, decisions/0104).
+      const a = await get(tokens.A, `/merchants/${consented}/scoring-summary`, 'A');
+      expect(a.statusCode).toBe(200);
+      expect(a.json()).toEqual({
+        merchant_id: consented,
+        merchant_name: 'Toko Setuju',
+        merchant_status: 'active',
+        average_monthly_gross_amount: 0,
+        average_monthly_transaction_count: 0,
+        avg_ticket_size: 0,
+        growth_30d: 0,
+        growth_90d: 0,
+        settlement_consistency_score: 0,
+        transaction_stability_score: 0,
+        insufficient_data: ['growth_30d', 'growth_90d', 'settlement_consistency_score', 'transaction_stability_score'],
+      });
+      const b = await get(tokens.B, `/merchants/${consented}/scoring-summary`, 'B');
+      expect(b.statusCode).toBe(200);
+      expect(b.json()).toEqual({
+        merchant_id: consented,
+        average_monthly_gross_amount: 0,
+        average_monthly_transaction_count: 0,
+        avg_ticket_size: 0,
+        growth_30d: 0,
+        settlement_consistency_score: 35,
+        transaction_stability_score: 40,
+        months_sampled: 0,
+        insufficient_data: ['growth_30d', 'settlement_consistency_score', 'transaction_stability_score'],
+      });
+      expect(Object.values((await get(tokens.A, `/merchants/${referred}/scoring-summary`)).json())).not.toContain(null);
     });
 
     it('refuses a token without scoring.read / risk-summary.read and a merchant outside scope', async () => {

@@ -166,17 +166,19 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         {
           key: eventKeyA,
           body: successEvent(`mixed-xa-${i}`, { nmid: 'ID1026112239999' }),
-          expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null },
+          status: 422,
+          expect: { code: 'unknown_nmid', flow: 'recorded_unapplied', merchant_id: null },
         },
         {
           key: eventKeyB,
           body: successEvent(`mixed-xb-${i}`, { nmid: 'ID1026112230000' }),
-          expect: { status: 'rejected', error_code: 'unknown_nmid', merchant_id: null },
+          status: 422,
+          expect: { code: 'unknown_nmid', flow: 'recorded_unapplied', merchant_id: null },
         },
       ]).flat();
       const answers = await Promise.all(sends.map(({ key, body }) => post(key, '/psp/v1/events', body)));
       answers.forEach((answer, i) => {
-        expect(answer.statusCode).toBe(200);
+        expect(answer.statusCode).toBe((sends[i] as { status?: number }).status ?? 200);
         expect(answer.json()).toMatchObject(sends[i].expect);
       });
       // A's two copies: one success, one duplicate_skipped, the same event id.
@@ -199,21 +201,29 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       expect((await graphqlCalls()) - before).toBeLessThan(50);
     });
 
-    it('stores an event it cannot apply and says why: unknown NMID, another bank’s NMID, refund of an unknown transaction', async () => {
-      const unknown = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-unknown', { nmid: 'ID9999999999999' }))).json();
-      expect(unknown).toMatchObject({ status: 'rejected', flow: 'recorded_unapplied', error_code: 'unknown_nmid', merchant_id: null });
-      const foreign = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-foreign', { nmid: 'ID1026112239999' }))).json();
-      expect(foreign).toMatchObject({ status: 'rejected', error_code: 'unknown_nmid' });
-      const refund = (
-        await post(eventKeyA, '/psp/v1/events', {
-          external_event_id: 'evt-refund-x',
-          event_type: 'transaction.refunded',
-          nmid: 'ID1026112230000',
-          transaction_code: 'NOPE',
-          transaction_at: jakartaNow(),
-        })
-      ).json();
-      expect(refund).toMatchObject({ status: 'rejected', error_code: 'original_not_found' });
+    it('stores an event it cannot apply and answers 422 with the error body: unknown NMID, another bank’s NMID, refund of an unknown transaction', async () => {
+      const unknown = await post(eventKeyA, '/psp/v1/events', successEvent('evt-unknown', { nmid: 'ID9999999999999' }));
+      expect(unknown.statusCode).toBe(422);
+      expect(unknown.json()).toEqual({
+        error: expect.any(String),
+        code: 'unknown_nmid',
+        event_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        flow: 'recorded_unapplied',
+        merchant_id: null,
+      });
+      // Another bank's NMID is the same unknown_nmid: nothing tells the bank that someone else holds it.
+      const foreign = await post(eventKeyA, '/psp/v1/events', successEvent('evt-foreign', { nmid: 'ID1026112239999' }));
+      expect(foreign.statusCode).toBe(422);
+      expect(foreign.json()).toMatchObject({ code: 'unknown_nmid', merchant_id: null });
+      const refund = await post(eventKeyA, '/psp/v1/events', {
+        external_event_id: 'evt-refund-x',
+        event_type: 'transaction.refunded',
+        nmid: 'ID1026112230000',
+        transaction_code: 'NOPE',
+        transaction_at: jakartaNow(),
+      });
+      expect(refund.statusCode).toBe(422);
+      expect(refund.json()).toMatchObject({ code: 'original_not_found', merchant_id: merchantA.merchant_id });
       expect(await count('payment_events', "external_event_id in ('evt-unknown', 'evt-foreign', 'evt-refund-x')")).toBe(3);
     });
 
@@ -275,8 +285,9 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       const [outlet] = await adminQuery(stack.database.adminUrl, `select nmid_status from outlet.outlets where nmid = 'ID1026112230001'`);
       expect(outlet).toEqual({ nmid_status: 'suspended' });
       expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped' });
-      const blocked = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-on-suspended', { nmid: 'ID1026112230001' }))).json();
-      expect(blocked).toMatchObject({ status: 'rejected', error_code: 'nmid_suspended' });
+      const blocked = await post(eventKeyA, '/psp/v1/events', successEvent('evt-on-suspended', { nmid: 'ID1026112230001' }));
+      expect(blocked.statusCode).toBe(422);
+      expect(blocked.json()).toMatchObject({ code: 'nmid_suspended', flow: 'recorded_unapplied' });
     });
 
     describe('refuses without storing anything', () => {
@@ -381,17 +392,78 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       expect(again).toMatchObject({ status: 'duplicate_skipped', settlement_ref: body.settlement_ref });
     });
 
-    it('reports a discrepancy, and stores an unknown NMID’s batch as rejected', async () => {
+    it('reports a discrepancy, and stores an unknown NMID’s batch, answering 422 unknown_nmid', async () => {
       expect((await post(eventKeyA, '/psp/v1/settlements', settlement('2', 5_000))).json()).toMatchObject({
         status: 'success',
         matched_count: 0,
         discrepancy_amount: 5_000,
         reconciled: false,
       });
-      expect((await post(eventKeyA, '/psp/v1/settlements', settlement('3', 5_000, { nmid: 'ID9999999999999' }))).json()).toMatchObject({
-        status: 'rejected',
-        error_code: 'unknown_nmid',
+      const unknown = await post(eventKeyA, '/psp/v1/settlements', settlement('3', 5_000, { nmid: 'ID9999999999999' }));
+      expect(unknown.statusCode).toBe(422);
+      expect(unknown.json()).toEqual({
+        error: expect.any(String),
+        code: 'unknown_nmid',
+        settlement_ref: expect.stringMatching(/^[0-9a-f-]{36}$/),
+        settlement_id: 'STL-3',
       });
+      expect(await count('settlements', "settlement_id = 'STL-3'")).toBe(1);
+    });
+
+    it('a replay of an unapplied event or settlement is a new attempt: 422 until its NMID exists, then applied once, then duplicate_skipped', async () => {
+      const nmid = 'ID1026112230077';
+      const event = successEvent('evt-early', { nmid, transaction_code: 'TRX-early' });
+      const first = await post(eventKeyA, '/psp/v1/events', event);
+      expect(first.statusCode).toBe(422);
+      const eventId = first.json().event_id;
+      // Bank B holding the same external id is its own event (ids are per bank).
+      expect((await post(eventKeyB, '/psp/v1/events', event)).json()).toMatchObject({ code: 'unknown_nmid' });
+      const again = await post(eventKeyA, '/psp/v1/events', event);
+      expect(again.statusCode).toBe(422);
+      expect(again.json()).toMatchObject({ code: 'unknown_nmid', event_id: eventId });
+      const early = settlement('early', 100_000, { nmid });
+      const stored = await post(eventKeyA, '/psp/v1/settlements', early);
+      expect(stored.statusCode).toBe(422);
+
+      const late = await onboardMerchant(stack.config, stack.database.adminUrl, {
+        name: 'Toko Terlambat',
+        bankCode: 'BANKA',
+        nmids: [nmid],
+        outlets: 1,
+        categoryCode: '5411',
+      });
+      // Bank B still does not see bank A's NMID: its copy stays unapplied.
+      expect((await post(eventKeyB, '/psp/v1/events', event)).statusCode).toBe(422);
+      // Five concurrent replays: applied exactly once (one success), the others find it applied.
+      const replays = await Promise.all(Array.from({ length: 5 }, () => post(eventKeyA, '/psp/v1/events', event)));
+      expect(replays.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200]);
+      expect(replays.map((r) => r.json().status).sort()).toEqual([
+        'duplicate_skipped',
+        'duplicate_skipped',
+        'duplicate_skipped',
+        'duplicate_skipped',
+        'success',
+      ]);
+      for (const r of replays) {
+        expect(r.json()).toMatchObject({ event_id: eventId, merchant_id: late.merchant_id, flow: 'transaction.created' });
+      }
+      expect(await count('payment_events', "external_event_id = 'evt-early' and bank_code = 'BANKA'")).toBe(1);
+      expect(await count('transactions', "transaction_code = 'TRX-early'")).toBe(1);
+      expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped', event_id: eventId });
+
+      const settled = await Promise.all(Array.from({ length: 3 }, () => post(eventKeyA, '/psp/v1/settlements', early)));
+      expect(settled.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+      expect(settled.map((r) => r.json().status).sort()).toEqual(['duplicate_skipped', 'duplicate_skipped', 'success']);
+      for (const r of settled) {
+        expect(r.json()).toMatchObject({
+          settlement_ref: stored.json().settlement_ref,
+          matched_count: 1,
+          matched_amount: 100_000,
+          reconciled: true,
+        });
+      }
+      expect(await count('settlements', "settlement_id = 'STL-early'")).toBe(1);
+      expect(await count('transactions', "transaction_code = 'TRX-early' and settlement_status = 'settled'")).toBe(1);
     });
 
     it.each([

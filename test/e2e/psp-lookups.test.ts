@@ -199,6 +199,58 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
       expect(full.outlets).toHaveLength(2);
     });
 
+    it('fills owners when include_owners=true: live owners only, the name in full, phone and email masked', async () => {
+      const url = stack.database.adminUrl;
+      const { merchant_id: id, outlets } = merchantsA[4];
+      const person = async (phone: string, fullName: string, email: string | null) => {
+        const [{ id: userId }] = await adminQuery<{ id: string }>(
+          url,
+          `insert into merchant.users (id, phone, full_name, email, created_at, updated_at)
+           values (gen_random_uuid(), $1, $2, $3, now(), now()) returning id`,
+          [phone, fullName, email],
+        );
+        return userId;
+      };
+      const member = (userId: string, role: string, revoked = false) =>
+        adminQuery(
+          url,
+          `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at, revoked_at)
+           values (gen_random_uuid(), $1, $2, $3, '2026-11-01T03:00:00Z', $4)`,
+          [id, userId, role, revoked ? new Date() : null],
+        );
+      const owner = await person('+6281234567890', 'Budi Santoso', 'budi.santoso@example.com');
+      await member(owner, 'owner');
+      await member(await person('+6281298765432', 'Sari Admin', null), 'admin');
+      await member(await person('+6281355550000', 'Former Owner', null), 'owner', true);
+      const expected = [
+        {
+          user_id: owner,
+          full_name: 'Budi Santoso',
+          phone: '+62812****7890',
+          email: 'b***@example.com',
+          role: 'owner',
+          since: '2026-11-01T03:00:00.000Z',
+        },
+      ];
+
+      const detail = await get(bankA, `/api/psp/v1/merchants/${id}?include_owners=true`);
+      expect(detail.statusCode).toBe(200);
+      expect(detail.json().owners).toEqual(expected);
+      expect(detail.body).not.toContain('6281234567890');
+      expect(detail.body).not.toContain('budi.santoso@');
+      expect((await get(bankA, `/api/psp/v1/merchants/${id}?include_outlets=true`)).json().owners).toEqual([]);
+      // By NMID, alone and in a micro-batch with another bank's lookups (each bank sees only its own merchants).
+      expect((await get(bankA, `/api/psp/v1/merchants/by-nmid/${outlets[1].nmid}?include_owners=true`)).json().owners).toEqual(expected);
+      const together = await Promise.all([
+        get(bankA, `/api/psp/v1/merchants/by-nmid/${outlets[0].nmid}?include_owners=true&include_outlets=true`),
+        get(bankB, `/api/psp/v1/merchants/by-nmid/${merchantB.outlets[0].nmid}?include_owners=true&include_outlets=true`),
+        get(bankB, `/api/psp/v1/merchants/by-nmid/${outlets[0].nmid}?include_owners=true&include_outlets=true`),
+      ]);
+      expect(together.map((r) => r.statusCode)).toEqual([200, 200, 404]);
+      expect(together[0].json().owners).toEqual(expected);
+      expect(together[1].json().owners).toEqual([]);
+    });
+
     it('answers 404 for another bank’s merchant and for an unknown id, 400 for a non-UUID', async () => {
       expect((await get(bankA, `/api/psp/v1/merchants/${merchantB.merchant_id}`)).statusCode).toBe(404);
       expect((await get(bankA, '/api/psp/v1/merchants/019a0000-0000-7000-8000-000000000000')).json()).toEqual({

@@ -3,7 +3,7 @@ import type {
   PspMerchantFieldsFragment,
   PspOutletFieldsFragment,
 } from '@rest-adapters/generated/operations';
-import type { PspMerchant, PspMerchantDetail, PspOutlet } from './psp-merchant.schema';
+import type { PspMerchant, PspMerchantDetail, PspOutlet, PspOwner } from './psp-merchant.schema';
 
 /** Stored lifecycle → what a bank sees (DESIGN.md §9): draft and inactive are both `inactive`. */
 const STATUS: Record<string, PspMerchant['status']> = {
@@ -55,11 +55,17 @@ export function toPspOutlet(o: PspOutletFieldsFragment): PspOutlet {
   };
 }
 
-/** Detail and by-NMID share this body; owners stay empty until user accounts exist. */
+type OwnerFields = NonNullable<PspMerchantDetailFieldsFragment['owners']>[number];
+
+export function toPspOwner(o: OwnerFields): PspOwner {
+  return { user_id: o.id, full_name: o.fullName, phone: o.phoneMasked, email: o.emailMasked, role: o.role, since: o.since };
+}
+
+/** Detail and by-NMID share this body; outlets and owners are empty unless the query asked for them. */
 export function toPspMerchantDetail(m: PspMerchantDetailFieldsFragment): PspMerchantDetail {
   return {
     merchant: { ...toPspMerchant(m), device_model: m.terminal?.model ?? null, device_status: m.terminal?.status ?? null },
     outlets: (m.outlets ?? []).map(toPspOutlet),
-    owners: [],
+    owners: (m.owners ?? []).map(toPspOwner),
   };
 }

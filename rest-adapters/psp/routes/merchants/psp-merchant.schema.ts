@@ -52,11 +52,23 @@ export const PspOutlet = Type.Object(
 );
 export type PspOutlet = Static<typeof PspOutlet>;
 
-/** Owners (include_owners): people who own the merchant; filled once user accounts exist (core issue). */
+/**
+ * An owner of the merchant (include_owners=true): the spec leaves the fields open; these are ours. The name is in
+ * full, the person's own login phone and email are masked (the merchant's business phone and email are in the
+ * merchant object). docs/decisions/0103-psp-owners.md.
+ */
 export const PspOwner = Type.Object(
-  { user_id: Type.String({ format: 'uuid' }), full_name: Nullable(Type.String()), phone: Nullable(Type.String()) },
+  {
+    user_id: Type.String({ format: 'uuid', description: "The owner's user id, stable across lookups." }),
+    full_name: Nullable(Type.String({ description: 'As the owner entered it; null when not given yet.' })),
+    phone: Type.String({ description: 'E.164, masked: country code and operator prefix, *, the last 4 digits (+62812****7890).' }),
+    email: Nullable(Type.String({ description: 'Masked: first character, ***, @ and the domain (b***@example.com).' })),
+    role: Type.String({ description: 'owner (the corporate role).' }),
+    since: Type.String({ format: 'date-time', description: 'When the person became an owner.' }),
+  },
   { $id: 'PspOwner', title: 'PspOwner' },
 );
+export type PspOwner = Static<typeof PspOwner>;
 
 /** Detail, by-NMID: the merchant with device fields, and outlets and owners filled only when asked for. */
 export const PspMerchantDetail = Type.Object({
@@ -65,7 +77,9 @@ export const PspMerchantDetail = Type.Object({
     Type.Object({ device_model: Nullable(Type.String()), device_status: Nullable(Type.String()) }),
   ]),
   outlets: Type.Array(Type.Ref(PspOutlet)),
-  owners: Type.Array(Type.Ref(PspOwner)),
+  owners: Type.Array(Type.Ref(PspOwner), {
+    description: 'The merchant’s owners, oldest first, when include_owners=true; otherwise empty.',
+  }),
 });
 export type PspMerchantDetail = Static<typeof PspMerchantDetail>;
 

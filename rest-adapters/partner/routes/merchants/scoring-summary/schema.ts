@@ -1,6 +1,17 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Nullable } from '@lib/rest/schema-helpers';
 import { MerchantStatusSchema } from '@rest-adapters/partner/routes/partner-data';
+
+/**
+ * The values a merchant's data may be too thin for. They are never null (typed lender clients reject null where
+ * partner-api.md §2 gives a number): without data they carry the no-data value of docs/scoring.md §8 and are named
+ * in `insufficient_data`. docs/decisions/0104-scores-without-null.md.
+ */
+const InsufficientData = <T extends string>(fields: readonly T[]) =>
+  Type.Array(Type.Union(fields.map((f) => Type.Literal(f))), {
+    description:
+      'The fields whose value is a default for lack of data (growth 0, the lowest score), not a computed result; empty when every value was computed. ' +
+      'A lender should read a named field as "not enough data", not as "bad".',
+  });
 
 /** Contract A (partner-api.md §2 "Scoring summary"; docs/scoring.md §5): 12-month averages, ratios 0..1. */
 export const ScoringSummaryA = Type.Object(
@@ -11,10 +22,15 @@ export const ScoringSummaryA = Type.Object(
     average_monthly_gross_amount: Type.Integer(),
     average_monthly_transaction_count: Type.Integer(),
     avg_ticket_size: Type.Integer(),
-    growth_30d: Nullable(Type.Number({ description: 'Ratio (0.082 = +8.2 %); null without a base.' })),
-    growth_90d: Nullable(Type.Number()),
-    settlement_consistency_score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-    transaction_stability_score: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    growth_30d: Type.Number({ description: 'Ratio (0.082 = +8.2 %); 0 without a base (listed in insufficient_data).' }),
+    growth_90d: Type.Number({ description: 'Ratio; 0 without a base (listed in insufficient_data).' }),
+    settlement_consistency_score: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: '0 when nothing could be judged (insufficient_data).',
+    }),
+    transaction_stability_score: Type.Number({ minimum: 0, maximum: 1, description: '0 with fewer than 3 months (insufficient_data).' }),
+    insufficient_data: InsufficientData(['growth_30d', 'growth_90d', 'settlement_consistency_score', 'transaction_stability_score']),
   },
   { additionalProperties: false, title: 'PartnerScoringSummaryA' },
 );
@@ -27,10 +43,19 @@ export const ScoringSummaryB = Type.Object(
     average_monthly_gross_amount: Type.Integer(),
     average_monthly_transaction_count: Type.Integer(),
     avg_ticket_size: Type.Integer(),
-    growth_30d: Nullable(Type.Number({ description: 'Percent (8.2 = +8.2 %) versus the previous month.' })),
-    settlement_consistency_score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
-    transaction_stability_score: Nullable(Type.Integer({ minimum: 0, maximum: 100 })),
+    growth_30d: Type.Number({ description: 'Percent (8.2 = +8.2 %) versus the previous month; 0 without a base (insufficient_data).' }),
+    settlement_consistency_score: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: 'Bucket 95/85/70/55/35; 35 when nothing could be judged (insufficient_data).',
+    }),
+    transaction_stability_score: Type.Integer({
+      minimum: 0,
+      maximum: 100,
+      description: 'Bucket 90/75/60/40; 40 with fewer than 3 months (insufficient_data).',
+    }),
     months_sampled: Type.Integer(),
+    insufficient_data: InsufficientData(['growth_30d', 'settlement_consistency_score', 'transaction_stability_score']),
   },
   { additionalProperties: false, title: 'PartnerScoringSummaryB' },
 );

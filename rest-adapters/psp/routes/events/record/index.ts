@@ -3,14 +3,16 @@ import { defineRoute } from '@lib/rest/route';
 import { PspChangeNmidStatusDocument, PspMarkPaymentEventAppliedDocument } from '@rest-adapters/generated/operations';
 import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { recordEvent } from './intake';
-import { assertComplete, toEventResponse } from './mapper';
-import { EventResponse, PaymentEvent } from './schema';
+import { assertComplete, toEventRejection, toEventResponse } from './mapper';
+import { EventRejection, EventResponse, PaymentEvent } from './schema';
 
 /**
  * Signature → per-type validation → resolve the NMID (outlet, merchant) → record once (the inbox
  * de-duplicates by bank and external_event_id); events arriving together are resolved and recorded together
  * (intake.ts). An NMID status change is applied in the outlet subgraph
  * after it is recorded, then marked applied; a replay of one recorded but not applied applies it again.
+ * An event stored but not applied answers 422 with its code; a replay of it is a new attempt
+ * (docs/decisions/0102-unapplied-bank-events.md).
  */
 export default defineRoute({
   method: 'POST',
@@ -18,9 +20,15 @@ export default defineRoute({
   summary: 'Receive a payment event from a bank',
   description:
     'Signed with the event key (X-PSP-Key-ID, X-PSP-Timestamp, X-PSP-Signature over method, path, timestamp and raw body). ' +
-    'Every signed, well-formed event is stored; one that cannot be applied answers status rejected with error_code.',
+    'Every signed, well-formed event is stored. 200 means applied: status success, or duplicate_skipped for an external_event_id ' +
+    'applied before. An event that cannot be applied is still stored for reconciliation and answers 422 with the error body ' +
+    '(error, code) plus event_id, flow recorded_unapplied and merchant_id; code is one of unknown_nmid (also for another ' +
+    'bank’s NMID), merchant_not_active, nmid_suspended, duplicate_transaction_code, original_not_found, original_not_eligible, ' +
+    'refund_exceeds_original. Sending the same external_event_id again is a new attempt of an unapplied event (with the body ' +
+    'sent and the NMID as it is then): 200 success once it applies (e.g. after the NMID is assigned), 422 again otherwise; ' +
+    'concurrent replays apply it once. A 400 (malformed or incomplete body) stores nothing.',
   tags: ['psp: intake'],
-  schema: { body: PaymentEvent, response: { 200: EventResponse, ...errorResponses(400, 401, 413, 429) } },
+  schema: { body: PaymentEvent, response: { 200: EventResponse, 422: EventRejection, ...errorResponses(400, 401, 413, 429) } },
   operationId: 'PspRecordPaymentEvent',
   authenticate: bankSignature('event'),
   rateLimit: { max: 6000, windowSecs: 60 },
@@ -35,6 +43,10 @@ export default defineRoute({
       });
       const marked = (await ctx.execute(PspMarkPaymentEventAppliedDocument, { eventId: result.eventId })).markPaymentEventApplied;
       result = { ...marked, status: result.status };
+    }
+    if (result.errorCode) {
+      ctx.status(422);
+      return toEventRejection(result);
     }
     return toEventResponse(result);
   },

@@ -1,7 +1,7 @@
 import { HttpError } from '@lib/rest/error-body';
 import type { PaymentEventResultFieldsFragment } from '@rest-adapters/generated/operations';
 import type { PaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
-import type { EventResponse, EventType, PaymentEvent } from './schema';
+import { type EventRejection, type EventResponse, type EventType, type PaymentEvent, UNAPPLIED_EVENT_CODES } from './schema';
 
 const SUCCESS: EventType[] = ['transaction.success', 'qris.payment.success'];
 const ATTEMPTS: EventType[] = ['transaction.failed', 'qris.payment.failed', 'transaction.cancelled'];
@@ -51,13 +51,26 @@ export function toRecordInput(event: PaymentEvent, payload: Record<string, unkno
 
 export type PaymentEventResult = PaymentEventResultFieldsFragment;
 
+/** An applied event (success, or duplicate_skipped of an applied one): the 200 of psp-api.md §2. */
 export function toEventResponse(result: PaymentEventResult): EventResponse {
   return {
     status: result.status as EventResponse['status'],
     flow: result.flow,
     event_id: result.eventId,
-    merchant_id: result.merchantId,
+    // An applied event always resolved its NMID.
+    merchant_id: result.merchantId!,
     ...(result.outletId ? { outlet_id: result.outletId } : {}),
-    ...(result.errorCode ? { error_code: result.errorCode } : {}),
+  };
+}
+
+/** A stored event that was not applied (errorCode set): the 422 body. */
+export function toEventRejection(result: PaymentEventResult): EventRejection {
+  const code = result.errorCode as keyof typeof UNAPPLIED_EVENT_CODES;
+  return {
+    error: `event stored but not applied: ${UNAPPLIED_EVENT_CODES[code] ?? code}`,
+    code,
+    event_id: result.eventId,
+    flow: 'recorded_unapplied',
+    merchant_id: result.merchantId,
   };
 }

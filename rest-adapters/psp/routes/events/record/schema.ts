@@ -42,16 +42,48 @@ export const PaymentEvent = Type.Object({
 });
 export type PaymentEvent = Static<typeof PaymentEvent>;
 
+/** psp-api.md §2 "Event response 200": only ever for an event that was applied (now, or by an earlier delivery). */
 export const EventResponse = Type.Object({
-  status: Type.Union([Type.Literal('success'), Type.Literal('duplicate_skipped'), Type.Literal('rejected')], {
-    description: 'rejected: stored for reconciliation but not applied; error_code says why.',
+  status: Type.Union([Type.Literal('success'), Type.Literal('duplicate_skipped')], {
+    description: 'success: applied now; duplicate_skipped: this external_event_id was applied before (the first answer).',
   }),
   flow: Type.String({
-    description: 'The path taken: transaction.created, transaction.refunded, nmid.status_changed, recorded_unapplied, …',
+    description:
+      'The path taken: transaction.created, transaction.failed_recorded, transaction.cancelled_recorded, transaction.refunded, transaction.reversed, nmid.status_changed.',
   }),
   event_id: Type.String({ format: 'uuid', description: 'Our event-log id (the first one for a duplicate).' }),
-  merchant_id: Nullable(Type.String({ format: 'uuid' })),
+  merchant_id: Type.String({ format: 'uuid' }),
   outlet_id: Type.Optional(Type.String({ format: 'uuid', description: 'Present for merchants with several outlets.' })),
-  error_code: Type.Optional(Type.String()),
 });
 export type EventResponse = Static<typeof EventResponse>;
+
+/**
+ * Why a stored event was not applied: the `code` of a 422 (docs/decisions/0102-unapplied-bank-events.md). An NMID
+ * of another bank is unknown_nmid too: a bank cannot learn which NMIDs other banks hold (0026).
+ */
+export const UNAPPLIED_EVENT_CODES = {
+  unknown_nmid: 'the NMID is not one of this bank’s (unknown, or not yet assigned)',
+  merchant_not_active: 'the merchant of the NMID is not active: the payment is recorded, no transaction is created',
+  nmid_suspended: 'a successful payment on an NMID the bank suspended',
+  duplicate_transaction_code: 'transaction_code already belongs to a transaction of another event',
+  original_not_found: 'no transaction of this bank and merchant matches the refund or reversal',
+  original_not_eligible: 'the original is not a successful transaction',
+  refund_exceeds_original: 'the refund is larger than what is left to refund',
+  unsupported_event_type: 'not one of the nine event types',
+} as const;
+
+/** 422: the error body, plus the stored record (the event is kept for reconciliation). */
+export const EventRejection = Type.Object(
+  {
+    error: Type.String({ description: 'Human-readable reason.' }),
+    code: Type.Union(
+      Object.keys(UNAPPLIED_EVENT_CODES).map((code) => Type.Literal(code)),
+      { description: 'Machine-readable reason (stable).' },
+    ),
+    event_id: Type.String({ format: 'uuid', description: 'Our event-log id of the stored, unapplied event.' }),
+    flow: Type.Literal('recorded_unapplied'),
+    merchant_id: Nullable(Type.String({ format: 'uuid', description: 'When the NMID resolved (e.g. merchant_not_active).' })),
+  },
+  { title: 'PspEventRejection' },
+);
+export type EventRejection = Static<typeof EventRejection>;

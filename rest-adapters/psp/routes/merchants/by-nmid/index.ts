@@ -10,7 +10,9 @@ export default defineRoute({
   method: 'GET',
   url: '/api/psp/v1/merchants/by-nmid/:nmid',
   summary: 'Find the merchant of an NMID (any of its outlets)',
-  description: 'The most frequent call. Answers are cached for 30 s per bank (psp-api.md §8).',
+  description:
+    'The most frequent call. Answers are cached for 30 s per bank (psp-api.md §8).' +
+    ' include_outlets=true fills outlets; include_owners=true fills owners (PspOwner: user_id, full_name, phone and email masked, role, since), otherwise both are empty.',
   tags: ['psp: lookups'],
   schema: { params: ByNmidParams, querystring: ByNmidQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operationId: 'PspMerchantByNmid',
@@ -27,6 +29,7 @@ export default defineRoute({
         log: ctx.request.log,
         nmid: params.nmid,
         includeOutlets: query.include_outlets,
+        includeOwners: query.include_owners,
       }),
     ),
 });

@@ -10,7 +10,9 @@ export default defineRoute({
   method: 'GET',
   url: '/api/psp/v1/merchants/:id',
   summary: "Get one of the calling bank's merchants",
-  description: 'Answers are cached for 30 s per bank, as psp-api.md §8 allows.',
+  description:
+    'Answers are cached for 30 s per bank, as psp-api.md §8 allows.' +
+    ' include_outlets=true fills outlets; include_owners=true fills owners (PspOwner: user_id, full_name, phone and email masked, role, since), otherwise both are empty.',
   tags: ['psp: lookups'],
   schema: { params: DetailParams, querystring: DetailQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operationId: 'PspMerchantDetail',
@@ -19,7 +21,11 @@ export default defineRoute({
   cache: 'per-principal',
   cacheSecs: 30,
   run: async ({ params, query }, { execute }) => {
-    const data = await execute(PspMerchantDetailDocument, { id: params.id, includeOutlets: query.include_outlets });
+    const data = await execute(PspMerchantDetailDocument, {
+      id: params.id,
+      includeOutlets: query.include_outlets,
+      includeOwners: query.include_owners,
+    });
     return toDetailResponse(data);
   },
 });

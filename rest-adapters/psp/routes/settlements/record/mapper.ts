@@ -2,7 +2,7 @@ import type { Principal } from '@lib/auth/principal';
 import { HttpError } from '@lib/rest/error-body';
 import type { PspRecordSettlementMutation } from '@rest-adapters/generated/operations';
 import type { PaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
-import type { SettlementRequest, SettlementResponse } from './schema';
+import type { SettlementRejection, SettlementRequest, SettlementResponse } from './schema';
 
 /** net = gross − mdr_total, and the batch is the caller's own (bank_code); anything else changes nothing. */
 export function assertConsistent(body: SettlementRequest, principal: Principal | undefined): void {
@@ -30,7 +30,19 @@ export function toSettlementInput(body: SettlementRequest, payload: Record<strin
   };
 }
 
-export function toSettlementResponse(r: PspRecordSettlementMutation['recordSettlement']): SettlementResponse {
+type SettlementResult = PspRecordSettlementMutation['recordSettlement'];
+
+/** A stored settlement that was not applied (errorCode set): the 422 body. */
+export function toSettlementRejection(r: SettlementResult): SettlementRejection {
+  return {
+    error: 'settlement stored but not applied: the NMID is not one of this bank’s',
+    code: r.errorCode as SettlementRejection['code'],
+    settlement_ref: r.settlementRef,
+    settlement_id: r.settlementId,
+  };
+}
+
+export function toSettlementResponse(r: SettlementResult): SettlementResponse {
   return {
     status: r.status as SettlementResponse['status'],
     settlement_ref: r.settlementRef,
@@ -40,6 +52,5 @@ export function toSettlementResponse(r: PspRecordSettlementMutation['recordSettl
     gross_amount: r.grossAmount,
     discrepancy_amount: r.discrepancyAmount,
     reconciled: r.reconciled,
-    ...(r.errorCode ? { error_code: r.errorCode } : {}),
   };
 }

@@ -16,9 +16,9 @@ export const SettlementRequest = Type.Object({
 });
 export type SettlementRequest = Static<typeof SettlementRequest>;
 
-/** Our answer (the spec leaves it open): what matched, and how far the bank's figure is from ours. */
+/** Our answer (the spec leaves it open): what matched, and how far the bank's figure is from ours. Only for an applied settlement. */
 export const SettlementResponse = Type.Object({
-  status: Type.Union([Type.Literal('success'), Type.Literal('duplicate_skipped'), Type.Literal('rejected')]),
+  status: Type.Union([Type.Literal('success'), Type.Literal('duplicate_skipped')]),
   settlement_ref: Type.String({ format: 'uuid', description: 'Our id of this settlement (the first one for a duplicate).' }),
   settlement_id: Type.String(),
   matched_count: Type.Integer({ description: 'Successful transactions of the NMID on that business date now marked settled.' }),
@@ -26,6 +26,19 @@ export const SettlementResponse = Type.Object({
   gross_amount: Type.Integer(),
   discrepancy_amount: Type.Integer({ description: 'gross_amount − matched_amount; 0 when reconciled.' }),
   reconciled: Type.Boolean(),
-  error_code: Type.Optional(Type.String({ description: 'unknown_nmid when rejected.' })),
 });
 export type SettlementResponse = Static<typeof SettlementResponse>;
+
+/** 422: the error body, plus the stored settlement (kept for reconciliation). docs/decisions/0102-unapplied-bank-events.md. */
+export const SettlementRejection = Type.Object(
+  {
+    error: Type.String({ description: 'Human-readable reason.' }),
+    code: Type.Literal('unknown_nmid', {
+      description: 'The NMID is not one of this bank’s (unknown, not yet assigned, or another bank’s).',
+    }),
+    settlement_ref: Type.String({ format: 'uuid', description: 'Our id of the stored, unapplied settlement.' }),
+    settlement_id: Type.String(),
+  },
+  { title: 'PspSettlementRejection' },
+);
+export type SettlementRejection = Static<typeof SettlementRejection>;

@@ -1,9 +1,10 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
+import { banksOf } from '@lib/auth/bank-scope';
 import { assertUserMay } from '@lib/auth/user-scope';
 import { ForbiddenError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantType } from '../merchant/merchant.type';
-import { InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './member.type';
+import { InviteMemberInput, MerchantMemberType, MerchantOwnerType, UpdateMemberInput } from './member.type';
 
 /** Owners invite and manage every member; admins staff and viewers of their outlets (member.service.ts). */
 @Resolver()
@@ -36,6 +37,18 @@ export class MerchantMembersResolver {
   members(@Root() merchant: MerchantType, @Ctx() ctx: MerchantContext): Promise<MerchantMemberType[]> {
     assertUserMay(ctx.principal, 'manage', { merchantId: merchant.id });
     return ctx.services.member.ofMerchant(merchant.id);
+  }
+
+  @Authorized('bank', 'banks')
+  @FieldResolver(() => [MerchantOwnerType], {
+    description:
+      "The merchant's live owners, oldest first, for its bank (psp-api.md include_owners): names in full, phone and email masked. Empty for a merchant of another bank.",
+  })
+  owners(@Root() merchant: MerchantType, @Ctx() ctx: MerchantContext): Promise<MerchantOwnerType[]> {
+    // The merchant reached the bank through its own scope already; a micro-batch ('banks') sees several banks'
+    // merchants, so each merchant's owners go only to a bank of that merchant.
+    if (!banksOf(ctx.principal).some((bank) => bank.bankCode === merchant.bankCode)) return Promise.resolve([]);
+    return ctx.services.member.ownersOf(merchant.id);
   }
 }
 

@@ -7,7 +7,8 @@ import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { MERCHANT_ROLES, type MerchantUser, type User } from '../user/user.entity';
 import { MemberConflictError } from './member.errors';
 import { MemberRepository } from './member.repository';
-import type { AppUserType, InviteMemberInput, MerchantMemberType, UpdateMemberInput } from './member.type';
+import type { AppUserType, InviteMemberInput, MerchantMemberType, MerchantOwnerType, UpdateMemberInput } from './member.type';
+import { maskEmail, maskPhone } from './owner-masking';
 
 interface Assignment {
   role: MemberRole;
@@ -38,6 +39,21 @@ export class MemberService {
   async ofMerchant(merchantId: string): Promise<MerchantMemberType[]> {
     if (!UUID_PATTERN.test(merchantId)) return [];
     return (await this.byMerchantId.load(merchantId)).map(toMemberType);
+  }
+
+  /** The live owners, oldest first, as a bank sees them (contacts masked; batched over merchants with ofMerchant). */
+  async ownersOf(merchantId: string): Promise<MerchantOwnerType[]> {
+    if (!UUID_PATTERN.test(merchantId)) return [];
+    return (await this.byMerchantId.load(merchantId))
+      .filter((member) => member.role === 'owner')
+      .map((member) => ({
+        id: member.user.id,
+        fullName: member.user.fullName ?? null,
+        phoneMasked: maskPhone(member.user.phone),
+        emailMasked: maskEmail(member.user.email),
+        role: member.role,
+        since: member.createdAt,
+      }));
   }
 
   async invite(actor: MemberScope, input: InviteMemberInput, now = new Date()): Promise<MerchantMemberType> {

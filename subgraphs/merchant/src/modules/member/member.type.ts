@@ -72,3 +72,27 @@ export class UpdateMemberInput {
   @Field(() => ID, { nullable: true, description: 'Unchanged when omitted; "" removes the device limit.' })
   terminalId?: string | null;
 }
+
+@ObjectType('MerchantOwner', {
+  description:
+    "An owner of a merchant as its bank sees it (psp-api.md include_owners): the person's name in full, their login phone and email masked. docs/decisions/0103-psp-owners.md.",
+})
+export class MerchantOwnerType {
+  @Field(() => ID, { description: "The owner's user id (stable across lookups)." })
+  id!: string;
+
+  @Field(() => String, { nullable: true, description: 'As the owner entered it (KYC name once verified); null when not given yet.' })
+  fullName!: string | null;
+
+  @Field({ description: 'E.164 with the middle digits masked: country code and operator prefix, then * and the last 4 digits.' })
+  phoneMasked!: string;
+
+  @Field(() => String, { nullable: true, description: 'First character of the local part, ***, then @ and the domain in full.' })
+  emailMasked!: string | null;
+
+  @Field({ description: 'owner (the corporate role of partner-api.md §1).' })
+  role!: string;
+
+  @Field(() => DateTimeResolver, { description: 'When the membership began.' })
+  since!: Date;
+}

@@ -2,7 +2,8 @@ import { NotFoundError } from '@lib/errors/app-error';
 
 /**
  * Why a stored event was not applied (`errorCode` of a `rejected` result). These are answers, not GraphQL
- * errors: the event is kept for reconciliation and the bank gets HTTP 200 with the code.
+ * errors: the event is kept for reconciliation, the bank gets HTTP 422 with the code, and a replay of it is a
+ * new attempt (docs/decisions/0102-unapplied-bank-events.md).
  */
 export const EVENT_ERROR_CODES = {
   unsupported_event_type: 'not one of the nine event types of psp-api.md §6',

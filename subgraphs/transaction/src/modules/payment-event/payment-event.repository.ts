@@ -6,6 +6,8 @@ import { PaymentEvent } from './payment-event.entity';
 
 const EVENT_KEY = ['bank_code', 'external_event_id'];
 const TRANSACTION_KEY = ['bank_code', 'transaction_code'];
+/** What a new attempt of a stored event keeps of its first delivery. */
+const FIRST_DELIVERY = ['id', 'bank_code', 'external_event_id', 'received_at'];
 
 /** What applying a stored event came to, as written back onto it. */
 export interface EventOutcome {
@@ -35,13 +37,25 @@ export class PaymentEventRepository extends Repository {
     return insertSkippingConflicts(this.db, '"transaction".payment_events', events.map(eventRow), EVENT_KEY);
   }
 
-  /** The stored event of the bank with this external id. */
-  async firstOf(bankCode: string, externalEventId: string): Promise<PaymentEvent> {
-    const [first] = await this.rows('select * from "transaction".payment_events where bank_code = ? and external_event_id = ?', [
+  /**
+   * The stored event of the bank with this external id, locked for update: concurrent replays of an unapplied
+   * event take turns, and each sees what the one before it wrote.
+   */
+  async lockFirst(bankCode: string, externalEventId: string): Promise<PaymentEvent> {
+    const [first] = await this.rows('select * from "transaction".payment_events where bank_code = ? and external_event_id = ? for update', [
       bankCode,
       externalEventId,
     ]);
     return this.em.map(PaymentEvent, first);
+  }
+
+  /**
+   * A new attempt of a stored, unapplied event: the row takes everything of `event` but its id, bank, external id
+   * and received_at (the first delivery's).
+   */
+  async replaceAttempt(event: PaymentEvent): Promise<void> {
+    const attempt = Object.fromEntries(Object.entries(eventRow(event)).filter(([column]) => !FIRST_DELIVERY.includes(column)));
+    await this.db('transaction.payment_events').where({ id: event.id }).update(attempt);
   }
 
   /** The stored events of these (bank, external_event_id) keys. */

@@ -9,7 +9,7 @@ export class PaymentEventResolver {
   @Authorized('bank')
   @Mutation(() => PaymentEventResult, {
     description:
-      "Stores a bank's payment event (the bank is the caller) and applies it; a repeated externalEventId answers duplicate_skipped with the first result.",
+      "Stores a bank's payment event (the bank is the caller) and applies it; a repeated externalEventId answers duplicate_skipped with the first result once applied, and attempts a rejected one again.",
   })
   async recordPaymentEvent(
     @Arg('input', () => PaymentEventInput) input: PaymentEventInput,

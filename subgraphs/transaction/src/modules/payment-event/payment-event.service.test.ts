@@ -282,11 +282,17 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       expect(await countEvents('external_event_id = ?', [input.externalEventId])).toBe(1);
     });
 
-    it('repeat the error code of a rejected first event', async () => {
+    it('attempt a rejected event again: rejected while its NMID is unknown, applied once it resolves, then duplicate_skipped', async () => {
       const input = event({ target: null });
       const first = await record(input);
       expect(first).toMatchObject({ status: 'rejected', errorCode: 'unknown_nmid' });
-      expect(await record(input)).toEqual({ ...first, status: 'duplicate_skipped' });
+      expect(await record(input)).toEqual(first);
+      const t = target();
+      const applied = await record({ ...input, target: t });
+      expect(applied).toMatchObject({ eventId: first.eventId, status: 'success', flow: 'transaction.created', merchantId: t.merchantId });
+      expect(await record({ ...input, target: t })).toEqual({ ...applied, status: 'duplicate_skipped' });
+      expect(await countEvents('external_event_id = ?', [input.externalEventId])).toBe(1);
+      expect(await eventRowOf(first.eventId)).toMatchObject({ status: 'success', error_code: null, merchant_id: t.merchantId });
     });
 
     it('make exactly one event and one transaction of 200 events each sent 5 times at once', async () => {
@@ -756,8 +762,9 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       ]);
     });
 
-    it('answers a replayed batch with the first answers, duplicate_skipped, and stores nothing more', async () => {
-      const items = await mixedScenario();
+    it('answers a replayed batch with the first answers (duplicate_skipped, or rejected again), and stores nothing more', async () => {
+      // Without item 11 (a refund that came before its original): its replay applies it (the next test).
+      const items = (await mixedScenario()).filter((_, i) => i !== 11);
       const first = await batch(items);
       const count = async () =>
         (
@@ -767,10 +774,28 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         )[0];
       const before = await count();
       const replay = await batch(items);
+      // An applied event is a duplicate; a rejected one is attempted again and, nothing having changed, rejected again.
       expect(replay).toEqual(
-        first.map(({ result, inputError }) => ({ inputError, result: result && { ...result, status: 'duplicate_skipped' } })),
+        first.map(({ result, inputError }) => ({
+          inputError,
+          result: result && (result.status === 'rejected' ? result : { ...result, status: 'duplicate_skipped' }),
+        })),
       );
       expect(await count()).toEqual(before);
+    });
+
+    it('applies on replay a refund rejected because its original had not arrived yet', async () => {
+      const items = await mixedScenario();
+      const first = await batch(items);
+      expect(first[11].result).toMatchObject({ status: 'rejected', errorCode: 'original_not_found' });
+      const replay = await batch([items[11]]);
+      expect(replay[0].result).toMatchObject({
+        eventId: first[11].result!.eventId,
+        status: 'success',
+        flow: 'transaction.refunded',
+        transactionId: first[12].result!.transactionId,
+      });
+      expect((await batch([items[11]]))[0].result).toEqual({ ...replay[0].result, status: 'duplicate_skipped' });
     });
 
     it('records each event as its own bank', async () => {
@@ -842,9 +867,19 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       batches.forEach((items, b) =>
         items.forEach(({ input }, i) => expect(answers[b][i].result!.eventId).toBe(eventIdOf.get(input.externalEventId))),
       );
-      // Each event answered success or rejected once, duplicate_skipped otherwise.
-      const firsts = answers.flat().filter(({ result }) => result!.status !== 'duplicate_skipped');
-      expect(firsts).toHaveLength(sent.size);
+      // Each event applied at most once: one success and duplicates after it, or rejected every time (a rejected
+      // event is attempted again by every replay, and nothing here would make it apply).
+      const statusesOf = new Map<string, string[]>();
+      batches.forEach((items, b) =>
+        items.forEach(({ input }, i) =>
+          statusesOf.set(input.externalEventId, [...(statusesOf.get(input.externalEventId) ?? []), answers[b][i].result!.status]),
+        ),
+      );
+      for (const statuses of statusesOf.values()) {
+        const applied = statuses.filter((s) => s === 'success').length;
+        expect(applied === 1 ? statuses.every((s) => s !== 'rejected') : statuses.every((s) => s === 'rejected')).toBe(true);
+      }
+      const firsts = answers.flat().filter(({ result }) => result!.status === 'success');
       const codes = await sql(
         'select transaction_code, count(*)::int as n from "transaction".transactions where transaction_code = any(?) group by 1',
         [pool.map((input) => input.transactionCode)],

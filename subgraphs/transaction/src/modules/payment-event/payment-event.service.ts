@@ -105,15 +105,31 @@ export class PaymentEventService {
 
   /** Stores and applies one event of `bankCode` (the calling bank principal's, never the body's). */
   async record(input: PaymentEventInput, bankCode: string): Promise<PaymentEventResult> {
-    const { event, apply } = draftOf(input, bankCode);
+    const draft = draftOf(input, bankCode);
+    const { event, apply } = draft;
     return this.repo.transactional(async (tx) => {
-      if (!(await tx.claim(event))) {
-        // A replay (also one racing the first delivery: the insert waited for it to commit): the first answer.
-        return resultOf(await tx.firstOf(bankCode, input.externalEventId), 'duplicate_skipped');
-      }
+      // A replay (also one racing the first delivery: the insert waited for it to commit).
+      if (!(await tx.claim(event))) return this.replay(tx, draft);
       if (apply) await settle(tx, event, await this.apply(tx, apply.kind, input, apply.target, bankCode, event));
       return resultOf(event);
     });
+  }
+
+  /**
+   * A delivery of an event already stored. An applied one answers duplicate_skipped with its first result. One
+   * stored but not applied (rejected) is a new attempt, docs/decisions/0102-unapplied-bank-events.md: the stored
+   * row takes this delivery (its body and the target resolved now) and is applied as a first delivery would be,
+   * answering success or rejected afresh. The row is locked first, so concurrent replays apply it once: the
+   * others then find it applied and answer duplicate_skipped.
+   */
+  private async replay(tx: PaymentEventRepository, draft: Draft): Promise<PaymentEventResult> {
+    const first = await tx.lockFirst(draft.bankCode, draft.input.externalEventId);
+    if (first.status !== 'rejected') return resultOf(first, 'duplicate_skipped');
+    const event: PaymentEvent = { ...draft.event, id: first.id, receivedAt: first.receivedAt };
+    await tx.replaceAttempt(event);
+    const { apply } = draft;
+    if (apply) await settle(tx, event, await this.apply(tx, apply.kind, draft.input, apply.target, draft.bankCode, event));
+    return resultOf(event);
   }
 
   /**
@@ -187,13 +203,20 @@ export class PaymentEventService {
     }
 
     const results = new Map<Draft, PaymentEventResult>(stored.map((d) => [d, resultOf(d.event)]));
-    // Replays, of earlier deliveries or of an event earlier in this batch: the first event's final answer.
+    // Replays, of earlier deliveries or of an event earlier in this batch: an applied first event's final answer;
+    // one stored but not applied is attempted again (replay()), one delivery at a time in key order.
     const replays = drafts.filter((d) => !results.has(d));
     if (replays.length > 0) {
       const keys = firstPer(replays, eventKeyOf).map(eventKeyOf);
       const firstOf = new Map<string, PaymentEvent>();
       for (const event of await tx.byKeys(keys)) firstOf.set(keyOf([event.bankCode, event.externalEventId]), event);
-      for (const d of replays) results.set(d, resultOf(firstOf.get(keyOf(eventKeyOf(d)))!, 'duplicate_skipped'));
+      const unapplied: Draft[] = [];
+      for (const d of replays) {
+        const first = firstOf.get(keyOf(eventKeyOf(d)))!;
+        if (first.status === 'rejected') unapplied.push(d);
+        else results.set(d, resultOf(first, 'duplicate_skipped'));
+      }
+      for (const d of sortedBy(unapplied, eventKeyOf)) results.set(d, await this.replay(tx, d));
     }
     return drafts.map((d) => results.get(d)!);
   }

@@ -108,7 +108,7 @@ export class PaymentEventResult {
   })
   transactionId!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Why it was rejected (also on a duplicate of a rejected event).' })
+  @Field(() => String, { nullable: true, description: 'Why it was rejected (a replay of a rejected event is attempted again).' })
   errorCode!: string | null;
 
   @Field({ description: 'False only while an accepted nmid.status_changed waits to be applied in the outlet subgraph.' })

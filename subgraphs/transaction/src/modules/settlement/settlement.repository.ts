@@ -85,6 +85,35 @@ export class SettlementRepository extends Repository {
     return this.em.map(Settlement, first);
   }
 
+  /** As firstOf, locked for update: concurrent replays of an unapplied settlement take turns. */
+  async lockFirst(bankCode: string, settlementId: string, externalEventId: string): Promise<Settlement> {
+    const [first] = await this.rows(
+      `select ${SETTLEMENT_COLUMNS} from "transaction".settlements
+            where bank_code = ? and (settlement_id = ? or external_event_id = ?) order by received_at, id limit 1 for update`,
+      [bankCode, settlementId, externalEventId],
+    );
+    return this.em.map(Settlement, first);
+  }
+
+  /** A new attempt of a stored, unapplied settlement: this delivery's body, target and outcome; id, ids and received_at kept. */
+  async replaceAttempt(id: string, s: NewSettlement): Promise<void> {
+    await this.db('transaction.settlements')
+      .where({ id })
+      .update({
+        nmid: s.nmid,
+        merchant_id: s.merchantId,
+        outlet_id: s.outletId,
+        gross_amount: s.grossAmount,
+        mdr_total: s.mdrTotal,
+        net_amount: s.netAmount,
+        settlement_date: s.settlementDate,
+        completed_at: s.completedAt,
+        payload: JSON.stringify(s.payload),
+        status: s.status,
+        error_code: s.errorCode,
+      });
+  }
+
   async byId(id: string): Promise<Settlement> {
     const [row] = await this.rows(`select ${SETTLEMENT_COLUMNS} from "transaction".settlements where id = ?`, [id]);
     return this.em.map(Settlement, row);

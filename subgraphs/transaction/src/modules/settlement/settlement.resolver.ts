@@ -8,7 +8,7 @@ export class SettlementResolver {
   @Authorized('bank')
   @Mutation(() => SettlementResult, {
     description:
-      "Stores a bank's settlement (the bank is the caller) and settles its matching transactions; a repeated settlementId or externalEventId answers duplicate_skipped with the first result.",
+      "Stores a bank's settlement (the bank is the caller) and settles its matching transactions; a repeated settlementId or externalEventId answers duplicate_skipped with the first result once applied, and attempts a rejected one (same two ids) again.",
   })
   async recordSettlement(
     @Arg('input', () => SettlementInput) input: SettlementInput,

@@ -212,7 +212,7 @@ describe('SettlementService (real PostgreSQL)', () => {
     expect(await settle(o.settlement({ grossAmount: 11_000 }), OTHER_BANK)).toMatchObject({ matchedCount: 1, reconciled: true });
   });
 
-  it('stores a settlement of an unknown NMID and rejects it with unknown_nmid', async () => {
+  it('stores a settlement of an unknown NMID and rejects it with unknown_nmid; a replay is a new attempt', async () => {
     const o = newOutlet();
     await o.pay('2026-11-22T05:00:00Z', 10_000);
     const input = o.settlement({ grossAmount: 10_000, outletId: null, merchantId: null });
@@ -235,7 +235,16 @@ describe('SettlementService (real PostgreSQL)', () => {
       error_code: 'unknown_nmid',
       payload: { settlement_id: 'as sent' },
     });
-    expect(await settle(input)).toEqual({ ...result, status: 'duplicate_skipped' });
+    // Still unknown: rejected again, the same stored settlement (decisions/0102).
+    expect(await settle(input)).toEqual(result);
+    // Resolved now: applied, once, on the stored row.
+    const resolved = { ...input, outletId: o.outletId, merchantId: o.merchantId };
+    const applied = await Promise.all(Array.from({ length: 3 }, () => settle(resolved)));
+    expect(applied.map((r) => r.status).sort()).toEqual(['duplicate_skipped', 'duplicate_skipped', 'success']);
+    for (const r of applied) {
+      expect(r).toMatchObject({ settlementRef: result.settlementRef, matchedCount: 1, reconciled: true, errorCode: null });
+    }
+    expect(await countSettlements('settlement_id = ?', [input.settlementId])).toBe(1);
   });
 
   it('answers a repeated settlement_id or external_event_id with the first result and changes nothing', async () => {

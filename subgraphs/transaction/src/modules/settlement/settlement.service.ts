@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import type { Settlement } from './settlement.entity';
-import { SettlementRepository } from './settlement.repository';
+import { type NewSettlement, SettlementRepository } from './settlement.repository';
 import type { SettlementInput, SettlementResult } from './settlement.type';
 
 const MAX_ID_LENGTH = 128;
@@ -23,7 +23,7 @@ export class SettlementService {
 
   /**
    * Stores and reconciles one settlement of `bankCode` (the calling bank principal's). An unknown NMID (no
-   * outlet) is stored and rejected with unknown_nmid. Otherwise it settles the bank's `success` transactions
+   * outlet) is stored and rejected with unknown_nmid; a replay of it is attempted again. Otherwise it settles the bank's `success` transactions
    * of that outlet or carrying that NMID whose transaction_at falls on settlement_date in Asia/Jakarta and
    * that no settlement settled yet: settled_at = completedAt, settlement_status settled, settlement_ref = it.
    * Partly refunded transactions are still `success` and match with their full gross; refunded, reversed,
@@ -34,7 +34,7 @@ export class SettlementService {
     const id = uuidv7();
     const outletId = input.outletId ?? null;
     return this.repo.transactional(async (tx) => {
-      const claimed = await tx.claim({
+      const delivery: NewSettlement = {
         id,
         bankCode,
         externalEventId: input.externalEventId,
@@ -51,14 +51,29 @@ export class SettlementService {
         status: outletId ? 'success' : 'rejected',
         errorCode: outletId ? null : 'unknown_nmid',
         receivedAt: new Date(),
-      });
-      if (!claimed) {
-        // The first settlement with this settlement_id or external_event_id (the insert waited for it to commit).
-        return resultOf(await tx.firstOf(bankCode, input.settlementId, input.externalEventId), 'duplicate_skipped');
+      };
+      let stored = id;
+      if (!(await tx.claim(delivery))) {
+        // The first settlement with this settlement_id or external_event_id (the insert waited for it to commit),
+        // locked: concurrent replays take turns. An applied one is a duplicate. One stored but not applied
+        // (unknown_nmid) with the same two ids is a new attempt with this delivery, applied once its NMID
+        // resolves (docs/decisions/0102-unapplied-bank-events.md); one that shares only one of the ids is not this
+        // settlement, and answers as a duplicate of it.
+        const first = await tx.lockFirst(bankCode, input.settlementId, input.externalEventId);
+        const sameSettlement = first.settlementId === input.settlementId && first.externalEventId === input.externalEventId;
+        if (first.status !== 'rejected' || !sameSettlement) return resultOf(first, 'duplicate_skipped');
+        await tx.replaceAttempt(first.id, delivery);
+        stored = first.id;
       }
-      if (!outletId) return resultOf(await tx.byId(id));
+      if (!outletId) return resultOf(await tx.byId(stored));
       return resultOf(
-        await tx.settle(id, { bankCode, outletId, nmid: input.nmid, settlementDate: input.settlementDate, completedAt: input.completedAt }),
+        await tx.settle(stored, {
+          bankCode,
+          outletId,
+          nmid: input.nmid,
+          settlementDate: input.settlementDate,
+          completedAt: input.completedAt,
+        }),
       );
     });
   }
