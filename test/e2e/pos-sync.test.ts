@@ -234,6 +234,62 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     expect(deleted.body.rejected).toEqual({});
   });
 
+  it('accepts a push of the documented maximum: 500 sales orders of 10 lines and 3 payments each (about 1.4 MB)', async () => {
+    const asA = posRequest(stack, 'app', a);
+    const variants = [tracked.variant, untracked.variant];
+    for (let n = 0; n < 8; n++) {
+      const created = await asA('POST', '/catalog/products', {
+        name: `Menu ${n}`,
+        sku: `MAX-${n}`,
+        sell_price_amount: 12500,
+        track_stock: n % 2 === 0,
+      });
+      expect(created.status).toBe(201);
+      variants.push((await q(`select id from catalog.variants where product_id = $1`, [created.body.id]))[0].id);
+    }
+    const outlet = randomUUID();
+    const bigOrder = (n: number) => {
+      const lines = variants.map((variant_id, i) => {
+        const quantity = 1 + ((n + i) % 3);
+        return {
+          line_no: i + 1,
+          variant_id,
+          sku_snapshot: `SKU-${String(i).padStart(4, '0')}-${n}`,
+          name_snapshot: `Kopi Susu Gula Aren Ukuran Besar Tanpa Es No. ${i}`,
+          quantity,
+          unit_price_amount: 12500,
+          line_total_amount: quantity * 12500,
+        };
+      });
+      const total = lines.reduce((sum, l) => sum + l.line_total_amount, 0);
+      return order({
+        outlet_id: outlet,
+        transacted_at: Date.parse('2026-11-24T10:00:00+07:00') + n * 60_000,
+        items: lines,
+        payments: [
+          { method: 'cash', amount: 50_000 },
+          { method: 'qris', amount: total - 60_000 },
+          { method: 'debit_card', amount: 20_000 },
+        ],
+        subtotal_amount: total,
+        total_amount: total,
+        paid_amount: total + 10_000,
+        change_amount: 10_000,
+      });
+    };
+    // 500 two-line orders (about 400 kB) once failed as 500 internal_error: the gateway refused the body.
+    const small = Array.from({ length: 500 }, () => item('sales_order', 'create', order({ outlet_id: randomUUID() })));
+    const first = await asA('POST', '/sync/push', { items: small });
+    expect([first.status, first.body.accepted?.length]).toEqual([200, 500]);
+    const items = Array.from({ length: 500 }, (_, n) => item('sales_order', 'create', bigOrder(n)));
+    expect(JSON.stringify({ items }).length).toBeGreaterThan(1.25 * 1024 * 1024);
+    const res = await asA('POST', '/sync/push', { items });
+    expect(res.status).toBe(200);
+    expect(res.body.rejected).toEqual({});
+    expect(res.body.accepted).toHaveLength(500);
+    expect(Number((await q(`select count(*) as n from catalog.sales_orders where outlet_id = $1`, [outlet]))[0].n)).toBe(500);
+  }, 120_000);
+
   it('numbers receipts per outlet without gaps or repeats under concurrent pushes', async () => {
     const outlet = randomUUID();
     const pushes = Array.from({ length: 8 }, () => item('sales_order', 'create', order({ outlet_id: outlet })));
