@@ -10,9 +10,11 @@ import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import { metricsPlugin } from '@lib/http/metrics';
+import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '@lib/logging/logger';
 import { AppError, ErrorCode } from '@lib/errors/app-error';
+import { bodyLimitPlugin, PAYLOAD_TOO_LARGE_BODY } from './body-limit';
 import { CallerAuthenticator } from './caller-auth';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
@@ -34,8 +36,19 @@ export interface GatewayOptions {
  * caller is authenticated once, its principal signed once, and forwarded to every subgraph fetch.
  */
 export async function createGatewayApp({ config, subgraphUrls = {}, logStream }: GatewayOptions): Promise<FastifyInstance> {
-  const app = Fastify({ ...fastifyLoggingOptions(config, 'gateway', logStream), ...serverTimeoutOptions(config), bodyLimit: 256 * 1024 });
+  // The largest limit here; each request's own (by caller) is checked while its body arrives (body-limit.ts).
+  const app = Fastify({
+    ...fastifyLoggingOptions(config, 'gateway', logStream),
+    ...serverTimeoutOptions(config),
+    bodyLimit: GATEWAY_SERVICE_BODY_LIMIT,
+  });
   enforceBodyDeadline(app, config);
+  bodyLimitPlugin(app, config.secrets.serviceTokenSecret);
+  // A body over the limit answers as GraphQL (the REST adapters map PAYLOAD_TOO_LARGE to 413 payload_too_large).
+  app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
+    if (error.statusCode === 413) return reply.code(413).send(PAYLOAD_TOO_LARGE_BODY);
+    return reply.send(error);
+  });
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
@@ -108,6 +121,8 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
         principal,
         principalToken: await signPrincipal(principal, config.secrets.principalSecret),
         requestId: req.id,
+        // Only a REST adapter (service token) may ask for a longer deadline, e.g. the sync push's.
+        subgraphTimeoutMs: req.serviceCaller ? requestedTimeoutMs(req.headers[CALL_TIMEOUT_HEADER]) : undefined,
       };
     },
   });

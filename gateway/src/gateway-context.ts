@@ -5,6 +5,8 @@ export interface GatewayContext {
   /** The principal signed for the subgraphs (one signature per incoming request). */
   principalToken: string;
   requestId: string;
+  /** The deadline of this request's subgraph fetches when a REST adapter asked for a longer one (x-timeout-ms). */
+  subgraphTimeoutMs?: number;
   /** Set only by the start-up warm-up: plan and validate, never call a subgraph. */
   warmup?: boolean;
 }

@@ -2,6 +2,7 @@ import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@
 import { Agent, request } from 'undici';
 import { PRINCIPAL_HEADER } from '@lib/auth/principal';
 import { AppError, ErrorCode } from '@lib/errors/app-error';
+import { CALL_TIMEOUT_HEADER, SUBGRAPH_FETCH_TIMEOUT_MS, requestedTimeoutMs } from '@lib/http/request-limits';
 import type { GatewayContext } from './gateway-context';
 
 /** One keep-alive connection pool for all subgraph calls of this process. */
@@ -11,17 +12,19 @@ type Fetcher = NonNullable<ConstructorParameters<typeof RemoteGraphQLDataSource>
 
 /**
  * undici-based fetcher (about 1.5× faster than the default make-fetch-happen one, STACK.md). It returns the
- * small Response-like object the data source reads. A subgraph that cannot be reached is a 503-class error.
+ * small Response-like object the data source reads. A subgraph that cannot be reached is a 503-class error. The
+ * deadline is SUBGRAPH_FETCH_TIMEOUT_MS unless the request carries a longer one (`willSendRequest`).
  */
 const undiciFetcher = (async (url: string, init: { method?: string; headers?: Record<string, string>; body?: string }) => {
+  const timeoutMs = requestedTimeoutMs(init.headers?.[CALL_TIMEOUT_HEADER]) ?? SUBGRAPH_FETCH_TIMEOUT_MS;
   try {
     const response = await request(url, {
       method: (init.method ?? 'POST') as 'POST',
       headers: init.headers,
       body: init.body,
       dispatcher: agent,
-      headersTimeout: 10_000,
-      bodyTimeout: 10_000,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
     });
     const text = await response.body.text();
     const headers = new Headers();
@@ -65,13 +68,37 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> 
     if (!context?.principalToken) return;
     outgoing.http?.headers.set(PRINCIPAL_HEADER, context.principalToken);
     outgoing.http?.headers.set('x-request-id', context.requestId);
+    if (context.subgraphTimeoutMs !== undefined) outgoing.http?.headers.set(CALL_TIMEOUT_HEADER, String(context.subgraphTimeoutMs));
   }
 
-  /** A subgraph answering non-2xx: no subgraph URL or body leaks to the caller. */
-  override async errorFromResponse(response: { status: number }): Promise<AppError> {
-    const unavailable = response.status === 502 || response.status === 503 || response.status === 504;
-    return unavailable
-      ? new AppError('a backing service is unavailable', ErrorCode.SERVICE_UNAVAILABLE)
-      : new AppError(`a backing service answered ${response.status}`, ErrorCode.INTERNAL_SERVER_ERROR);
+  /**
+   * A subgraph answering non-2xx: no subgraph URL or body leaks to the caller, but a cause the caller can act on
+   * keeps its code (docs/decisions/0101-request-size-limits-and-downstream-errors.md): a body over the subgraph's
+   * limit is PAYLOAD_TOO_LARGE, a variable the subgraph refuses (400 BAD_USER_INPUT) keeps its message.
+   */
+  override async errorFromResponse(response: { status: number; text?: () => Promise<string> }): Promise<AppError> {
+    const { status } = response;
+    if (status === 502 || status === 503 || status === 504)
+      return new AppError('a backing service is unavailable', ErrorCode.SERVICE_UNAVAILABLE);
+    if (status === 413) return new AppError('request body too large', ErrorCode.PAYLOAD_TOO_LARGE);
+    if (status === 400) {
+      const first = await firstError(response);
+      if (first?.extensions?.code === ErrorCode.BAD_USER_INPUT && typeof first.message === 'string') {
+        return new AppError(first.message, ErrorCode.BAD_USER_INPUT);
+      }
+    }
+    return new AppError(`a backing service answered ${status}`, ErrorCode.INTERNAL_SERVER_ERROR);
+  }
+}
+
+/** The first GraphQL error of a subgraph's answer, if its body is one. */
+async function firstError(response: {
+  text?: () => Promise<string>;
+}): Promise<{ message?: unknown; extensions?: { code?: unknown } } | undefined> {
+  try {
+    const body = JSON.parse((await response.text?.()) ?? '') as { errors?: { message?: unknown; extensions?: { code?: unknown } }[] };
+    return Array.isArray(body.errors) ? body.errors[0] : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -13,6 +13,8 @@ export const ErrorCode = {
   CONFLICT: 'CONFLICT',
   RATE_LIMITED: 'RATE_LIMITED',
   SERVICE_UNAVAILABLE: 'SERVICE_UNAVAILABLE',
+  /** A request body above a hop's limit (lib/http/request-limits.ts): 413 payload_too_large at the REST adapters. */
+  PAYLOAD_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   INTERNAL_SERVER_ERROR: 'INTERNAL_SERVER_ERROR',
   /** Gateway limits (docs/graphql.md "Limits"): refused before execution. */
   QUERY_TOO_DEEP: 'QUERY_TOO_DEEP',

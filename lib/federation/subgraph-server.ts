@@ -10,6 +10,7 @@ import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
 import { metricsPlugin } from '../http/metrics';
+import { SUBGRAPH_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import type { SubgraphContext } from './subgraph-context';
@@ -53,7 +54,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   const app = Fastify({
     ...fastifyLoggingOptions(config, `subgraph-${name}`, logStream),
     ...serverTimeoutOptions(config),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: SUBGRAPH_BODY_LIMIT,
   });
   enforceBodyDeadline(app, config);
 

@@ -1,7 +1,8 @@
 import { Pool } from 'undici';
 import { ACTING_PRINCIPAL_HEADER, type Principal, encodeActingPrincipal } from '../auth/principal';
 import { ServiceTokenHolder } from '../auth/service-token';
-import { httpErrorFromGraphQL, serviceUnavailable } from './error-map';
+import { CALL_TIMEOUT_HEADER } from '../http/request-limits';
+import { httpErrorFromGraphQL, httpErrorFromStatus, serviceUnavailable } from './error-map';
 import { HttpError } from './error-body';
 import type { FixedOperationDocument } from './operation';
 
@@ -9,11 +10,14 @@ export interface ExecuteOptions {
   requestId: string;
   /** Who the adapter acts for; omitted, the adapter acts as itself (public data, health). */
   acting?: Principal;
+  /** This call's deadline when longer than the default (a route's `timeoutMs`); the gateway is asked for it too. */
+  timeoutMs?: number;
 }
 
 /**
  * Runs fixed operations against the gateway over a keep-alive pool, with the adapter's service token.
- * GraphQL errors become the documented HTTP errors; an unreachable gateway is a 503.
+ * GraphQL errors become the documented HTTP errors; an unreachable gateway is a 503; a 4xx of the gateway itself
+ * (e.g. its body limit) is the documented 4xx closest to it, never a 500.
  */
 export class GatewayClient {
   private readonly pool: Pool;
@@ -43,29 +47,51 @@ export class GatewayClient {
       'x-request-id': options.requestId,
     };
     if (options.acting) headers[ACTING_PRINCIPAL_HEADER] = encodeActingPrincipal(options.acting);
-    let payload: { data?: TResult | null; errors?: { message?: string; extensions?: Record<string, unknown> }[] };
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
+    if (options.timeoutMs !== undefined) headers[CALL_TIMEOUT_HEADER] = String(options.timeoutMs);
+    let status: number;
+    let text: string;
     try {
       const response = await this.pool.request({
         method: 'POST',
         path: this.path,
         headers,
         body: JSON.stringify({ query: operation.document, operationName: operation.name, variables }),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
         // The header and body timeouts start once the request is on a connection; under a burst, requests wait
         // in the pool's queue first. The signal bounds the whole call, so no answer takes longer than the timeout.
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(timeoutMs),
       });
-      payload = (await response.body.json()) as typeof payload;
+      status = response.statusCode;
+      text = await response.body.text();
     } catch {
       throw serviceUnavailable();
     }
-    if (payload.errors?.length) throw httpErrorFromGraphQL(payload.errors[0]);
+    const payload = parseGraphQLResponse<TResult>(text);
+    if (payload?.errors?.length) throw httpErrorFromGraphQL(payload.errors[0], status);
+    if (status >= 400 && status < 500) throw httpErrorFromStatus(status);
+    if (!payload) throw serviceUnavailable();
     if (!payload.data) throw new HttpError(500, 'internal_error', 'internal error');
     return payload.data;
   }
 
   async close(): Promise<void> {
     await this.pool.close();
+  }
+}
+
+interface GraphQLResponse<TResult> {
+  data?: TResult | null;
+  errors?: { message?: string; extensions?: Record<string, unknown> }[];
+}
+
+/** The gateway's JSON answer; undefined when it is not JSON (e.g. a proxy's HTML error page). */
+function parseGraphQLResponse<TResult>(text: string): GraphQLResponse<TResult> | undefined {
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return parsed !== null && typeof parsed === 'object' ? (parsed as GraphQLResponse<TResult>) : undefined;
+  } catch {
+    return undefined;
   }
 }

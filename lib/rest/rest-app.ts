@@ -1,4 +1,5 @@
 import swagger from '@fastify/swagger';
+import { Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import swaggerUi from '@fastify/swagger-ui';
@@ -6,6 +7,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, ty
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
+import { REST_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { ErrorBody, HttpError } from './error-body';
@@ -38,7 +40,7 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export async function createRestApp({ config, adapters, gateway, logStream }: RestAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...fastifyLoggingOptions(config, 'rest', logStream),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: REST_BODY_LIMIT,
     ...serverTimeoutOptions(config),
   });
   enforceBodyDeadline(app, config);
@@ -131,13 +133,15 @@ function registerRoute(
 ): void {
   const runtimeFor = (req: FastifyRequest): RouteRuntime => ({
     config,
-    execute: (operation, variables, options) => client.execute(operation, variables, { requestId: req.id, acting: req.acting, ...options }),
+    execute: (operation, variables, options) =>
+      client.execute(operation, variables, { requestId: req.id, acting: req.acting, timeoutMs: route.timeoutMs, ...options }),
   });
   const privateCache = route.cache === 'per-principal' ? new ResponseCache(route.cacheSecs, 50_000, 'private') : undefined;
   const authenticate = route.authenticate;
   app.route({
     method: route.method,
     url: route.url,
+    ...(route.bodyLimit === undefined ? {} : { bodyLimit: route.bodyLimit }),
     ...rateLimitRouteConfig(route.rateLimit),
     schema: {
       summary: route.summary,
@@ -145,6 +149,8 @@ function registerRoute(
       tags: route.tags.length > 0 ? route.tags : [adapter.name],
       operationId: route.operationId,
       ...route.schema,
+      // Every route with a body may answer 413 payload_too_large (its bodyLimit, else REST_BODY_LIMIT).
+      response: route.schema.body ? { 413: Type.Ref(ErrorBody), ...route.schema.response } : route.schema.response,
     },
     // Authentication runs before validation: a stranger learns nothing from validation errors.
     preValidation: authenticate

@@ -76,6 +76,10 @@ interface RouteBase<S extends RouteSchemas> {
   schema: S;
   /** Requests allowed per credential (req.rateLimitKey, else the client address) in a window. */
   rateLimit?: RateLimit;
+  /** Largest body in bytes when not REST_BODY_LIMIT (lib/http/request-limits.ts); larger is 413 payload_too_large. */
+  bodyLimit?: number;
+  /** Deadline of each gateway call when longer than GATEWAY_TIMEOUT_MS (lib/http/request-limits.ts). */
+  timeoutMs?: number;
 }
 
 /** A route that answers per request: it may set its status and headers. */

@@ -1473,7 +1473,7 @@ export type PosSyncPullQueryVariables = Exact<{
   limit: number;
 }>;
 
-export type PosSyncPullQuery = { posChanges: { rows: Array<Record<string, unknown>>; watermark: string; hasMore: boolean } };
+export type PosSyncPullQuery = { posChanges: { rows: Array<Record<string, unknown>>; serverTime: number; hasMore: boolean } };
 
 export type PosSyncPullOutletsQueryVariables = Exact<{
   merchantId?: string | null | undefined;
@@ -1481,7 +1481,7 @@ export type PosSyncPullOutletsQueryVariables = Exact<{
   limit: number;
 }>;
 
-export type PosSyncPullOutletsQuery = { posOutletChanges: { rows: Array<Record<string, unknown>>; watermark: string; hasMore: boolean } };
+export type PosSyncPullOutletsQuery = { posOutletChanges: { rows: Array<Record<string, unknown>>; serverTime: number; hasMore: boolean } };
 
 export type PosSyncPushMutationVariables = Exact<{
   merchantId?: string | null | undefined;

@@ -234,6 +234,62 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     expect(deleted.body.rejected).toEqual({});
   });
 
+  it('accepts a push of the documented maximum: 500 sales orders of 10 lines and 3 payments each (about 1.4 MB)', async () => {
+    const asA = posRequest(stack, 'app', a);
+    const variants = [tracked.variant, untracked.variant];
+    for (let n = 0; n < 8; n++) {
+      const created = await asA('POST', '/catalog/products', {
+        name: `Menu ${n}`,
+        sku: `MAX-${n}`,
+        sell_price_amount: 12500,
+        track_stock: n % 2 === 0,
+      });
+      expect(created.status).toBe(201);
+      variants.push((await q(`select id from catalog.variants where product_id = $1`, [created.body.id]))[0].id);
+    }
+    const outlet = randomUUID();
+    const bigOrder = (n: number) => {
+      const lines = variants.map((variant_id, i) => {
+        const quantity = 1 + ((n + i) % 3);
+        return {
+          line_no: i + 1,
+          variant_id,
+          sku_snapshot: `SKU-${String(i).padStart(4, '0')}-${n}`,
+          name_snapshot: `Kopi Susu Gula Aren Ukuran Besar Tanpa Es No. ${i}`,
+          quantity,
+          unit_price_amount: 12500,
+          line_total_amount: quantity * 12500,
+        };
+      });
+      const total = lines.reduce((sum, l) => sum + l.line_total_amount, 0);
+      return order({
+        outlet_id: outlet,
+        transacted_at: Date.parse('2026-11-24T10:00:00+07:00') + n * 60_000,
+        items: lines,
+        payments: [
+          { method: 'cash', amount: 50_000 },
+          { method: 'qris', amount: total - 60_000 },
+          { method: 'debit_card', amount: 20_000 },
+        ],
+        subtotal_amount: total,
+        total_amount: total,
+        paid_amount: total + 10_000,
+        change_amount: 10_000,
+      });
+    };
+    // 500 two-line orders (about 400 kB) once failed as 500 internal_error: the gateway refused the body.
+    const small = Array.from({ length: 500 }, () => item('sales_order', 'create', order({ outlet_id: outlet })));
+    const first = await asA('POST', '/sync/push', { items: small });
+    expect([first.status, first.body.accepted?.length]).toEqual([200, 500]);
+    const items = Array.from({ length: 500 }, (_, n) => item('sales_order', 'create', bigOrder(n)));
+    expect(JSON.stringify({ items }).length).toBeGreaterThan(1.25 * 1024 * 1024);
+    const res = await asA('POST', '/sync/push', { items });
+    expect(res.status).toBe(200);
+    expect(res.body.rejected).toEqual({});
+    expect(res.body.accepted).toHaveLength(500);
+    expect(Number((await q(`select count(*) as n from catalog.sales_orders where outlet_id = $1`, [outlet]))[0].n)).toBe(1000);
+  }, 120_000);
+
   it('numbers receipts per outlet without gaps or repeats under concurrent pushes', async () => {
     const outlet = randomUUID();
     const pushes = Array.from({ length: 8 }, () => item('sales_order', 'create', order({ outlet_id: outlet })));
@@ -260,7 +316,7 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
       const gone = (await asA('POST', '/catalog/products', { name: `Hapus ${surface}`, sku: `DEL-${surface}` })).body.id;
       await asA('DELETE', `/catalog/products/${gone}`);
       for (const entity of ['outlets', 'categories', 'products', 'variants', 'product_stock', 'customers']) {
-        // Rows just written may wait for a transaction elsewhere on the server (the bound is cluster-wide).
+        // Rows just written may wait for another writer of the same schema that is still open.
         let res = await asA('GET', `/sync/pull?entity=${entity}&since=&limit=200`);
         for (let waited = 0; res.body.rows?.length === 0 && waited < 10_000; waited += 100) {
           await new Promise((r) => setTimeout(r, 100));
@@ -272,7 +328,7 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
         for (const row of res.body.rows) {
           expect(row.merchant_id).toBe(A);
           expect(typeof row.updated_at).toBe('number');
-          expect(row.sync_version).toBeUndefined();
+          expect(row.updated_at).toBeLessThanOrEqual(res.body.server_time);
           if ('is_active' in row) expect([0, 1]).toContain(row.is_active);
         }
         const empty = await asA('GET', `/sync/pull?entity=${entity}&since=${res.body.server_time}`);
@@ -282,7 +338,7 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
           true,
         );
       }
-      // The deletion, too, may wait for a transaction elsewhere on the shared server before it is safe to deliver.
+      // The deletion, too, may wait for another open writer before it is safe to deliver.
       let deleted: { id: string; deleted_at: number | null } | undefined;
       for (let waited = 0; !deleted?.deleted_at && waited < 10_000; waited += 100) {
         if (waited > 0) await new Promise((r) => setTimeout(r, 100));
@@ -297,7 +353,7 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     });
   });
 
-  it('never skips or repeats a row version while writers commit in another order than they started', async () => {
+  it('never skips or repeats a row version while writers commit in another order than they started (server_time in epoch ms)', async () => {
     const pull = posRequest(stack, 'service', a);
     for (const n of [1, 2, 3, 4])
       expect((await pull('POST', '/catalog/products', { name: `Sync ${n}`, sku: `SYNC-${n}` })).status).toBe(201);
@@ -337,12 +393,14 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
         }
         await writers[1].query('commit');
         await drain(1);
-        // Writer 1 committed, but writer 0 (older xid) is still open: nothing at or above its xid is delivered yet.
+        // Writer 1 committed, but writer 0 (which wrote first) is still open: nothing written since its first write
+        // is delivered yet, and server_time stays before that write.
         expect(device.get(ids[1])).not.toBe(`r${round}-w1`);
+        expect(Math.abs(since - Date.now())).toBeLessThan(60_000);
         await writers[2].query('commit');
         await drain(1);
         await writers[0].query('commit');
-        // The bound is cluster-wide (pg_snapshot_xmin): a transaction elsewhere on the server may delay delivery, never skip it.
+        // Another open writer of the catalog may delay delivery, never skip it.
         for (let waited = 0; [0, 1, 2].some((w) => device.get(ids[w]) !== `r${round}-w${w}`) && waited < 10_000; waited += 50) {
           await drain(1);
           await new Promise((r) => setTimeout(r, 50));
@@ -379,5 +437,113 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     for (const row of truth) expect(device.get(row.id)).toBe(row.name);
     // A row version is (id, name) here, names being unique per write.
     expect(new Set(delivered).size).toBe(delivered.length);
+  });
+
+  describe('epoch milliseconds (core-api.md §4 Sync)', () => {
+    const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    /** Pulls `entity` from `since` until `found` holds for the rows (writes of another open transaction may delay them). */
+    const pullUntil = async (
+      asA: ReturnType<typeof posRequest>,
+      entity: string,
+      since: number,
+      found: (rows: Record<string, unknown>[]) => boolean,
+    ) => {
+      let res = await asA('GET', `/sync/pull?entity=${entity}&since=${since}&limit=200`);
+      for (let waited = 0; res.status === 200 && !found(res.body.rows) && waited < 10_000; waited += 100) {
+        await pause(100);
+        res = await asA('GET', `/sync/pull?entity=${entity}&since=${since}&limit=200`);
+      }
+      return res;
+    };
+
+    it('a device that seeds since from its own clock, or from a row’s updated_at, receives every later write of every entity', async () => {
+      const asA = posRequest(stack, 'app', a);
+      const clock = Date.now();
+      await pause(5);
+      const outlet = await asA('POST', '/catalog/outlets', { code: `MS-${clock}`, name: 'Outlet ms' });
+      const category = await asA('POST', '/catalog/categories', { name: `Kategori ${clock}` });
+      const product = await asA('POST', '/catalog/products', { name: 'Teh ms', sku: `MS-${clock}`, track_stock: true });
+      expect([outlet.status, category.status, product.status]).toEqual([201, 201, 201]);
+      const variant = (await q(`select id from catalog.variants where product_id = $1`, [product.body.id]))[0].id;
+      const customer = randomUUID();
+      const pushed = await asA('POST', '/sync/push', {
+        items: [
+          item('stock_movement', 'create', {
+            outlet_id: OUTLET,
+            variant_id: variant,
+            quantity_delta: 5,
+            reason: 'restock',
+            occurred_at: Date.now(),
+          }),
+          item('customer', 'upsert', { name: 'Pak Milidetik' }, customer),
+        ],
+      });
+      expect(pushed.body.rejected).toEqual({});
+      const expected: Record<string, (row: Record<string, unknown>) => boolean> = {
+        outlets: (row) => row.id === outlet.body.id,
+        categories: (row) => row.id === category.body.id,
+        products: (row) => row.id === product.body.id,
+        variants: (row) => row.id === variant,
+        product_stock: (row) => row.variant_id === variant && row.quantity === 5,
+        customers: (row) => row.id === customer,
+      };
+      const seen: Record<string, Record<string, unknown>> = {};
+      for (const [entity, isIt] of Object.entries(expected)) {
+        const res = await pullUntil(asA, entity, clock, (rows) => rows.some(isIt));
+        expect(res.status).toBe(200);
+        expect(res.body.rows.find(isIt)).toBeDefined();
+        // server_time is a time on the same clock, not a counter: after the device's clock reading, not in the future.
+        expect(res.body.server_time).toBeGreaterThan(clock);
+        expect(res.body.server_time).toBeLessThanOrEqual(Date.now());
+        for (const row of res.body.rows as Record<string, number>[]) {
+          expect(row.updated_at).toBeGreaterThan(clock);
+          expect(row.updated_at).toBeLessThanOrEqual(res.body.server_time);
+        }
+        seen[entity] = res.body.rows.find(isIt);
+      }
+
+      // Since seeded from a row's updated_at: that row is not sent again, a later write is.
+      const from = seen.products.updated_at as number;
+      await pause(5);
+      expect((await asA('PATCH', `/catalog/products/${tracked.id}`, { description: `after ${from}` })).status).toBe(200);
+      const later = await pullUntil(asA, 'products', from, (rows) => rows.some((r) => r.id === tracked.id));
+      const ids = (later.body.rows as { id: string }[]).map((r) => r.id);
+      expect(ids).toContain(tracked.id);
+      expect(ids).not.toContain(product.body.id);
+      // A clock ahead of the server's: nothing is lost, server_time never runs ahead of the server's clock.
+      const ahead = await asA('GET', `/sync/pull?entity=products&since=${Date.now() + 3_600_000}`);
+      expect(ahead.body.rows).toEqual([]);
+      expect(ahead.body.server_time).toBeLessThanOrEqual(Date.now());
+    });
+
+    it('pages end on a millisecond boundary: rows written in one statement are each delivered once', async () => {
+      const asA = posRequest(stack, 'service', a);
+      const clock = Date.now();
+      await pause(5);
+      const written = (
+        await q<{ id: string; ms: string }>(
+          `insert into catalog.customers (id, merchant_id, name, created_at, updated_at)
+           select gen_random_uuid(), $1, 'Massal ' || n, now(), now() from generate_series(1, 150) n
+           returning id, floor(extract(epoch from updated_at) * 1000)::text as ms`,
+          [A],
+        )
+      ).map((r) => r.id);
+      const delivered: string[] = [];
+      let since = clock;
+      for (let pulls = 0, more = true; (more || delivered.length < written.length) && pulls < 500; pulls++) {
+        const res = await asA('GET', `/sync/pull?entity=customers&since=${since}&limit=7`);
+        expect(res.status).toBe(200);
+        const rows = res.body.rows as { id: string; updated_at: number }[];
+        // A page holds at most `limit` rows unless they all share one millisecond.
+        if (rows.length > 7) expect(new Set(rows.map((r) => r.updated_at)).size).toBe(1);
+        delivered.push(...rows.map((r) => r.id));
+        expect(res.body.server_time).toBeGreaterThanOrEqual(since);
+        since = res.body.server_time;
+        more = res.body.has_more;
+        if (!more && delivered.length < written.length) await pause(20);
+      }
+      expect(delivered.filter((id) => written.includes(id)).sort()).toEqual([...written].sort());
+      expect(new Set(delivered).size).toBe(delivered.length);
+    });
   });
 });

@@ -1,6 +1,11 @@
+import http from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
+import { createGatewayApp } from '@gateway/src/app';
+import { issueServiceToken } from '@lib/auth/service-token';
 import { loadConfig } from '@lib/config/config';
+import { GATEWAY_BODY_LIMIT, REST_BODY_LIMIT } from '@lib/http/request-limits';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { ALL_ROUTES, authedRequest, demoCredentials } from '../support/route-requests';
@@ -20,10 +25,10 @@ describe('limits', () => {
   afterAll(() => stack?.close());
 
   it.each(ALL_ROUTES.filter((r) => r.schema.body).map((r) => [`${r.method} ${r.url}`, r] as const))(
-    '%s: a 2 MB body → 413 payload_too_large',
+    '%s: a body over its limit → 413 payload_too_large',
     async (_n, route) => {
       const credentials = await demoCredentials(stack);
-      const body = JSON.stringify({ filler: 'x'.repeat(2 * 1024 * 1024) });
+      const body = JSON.stringify({ filler: 'x'.repeat((route.bodyLimit ?? REST_BODY_LIMIT) + 1024 * 1024) });
       const res = await stack.rest.inject(authedRequest(route, credentials, { body }));
       expect([res.statusCode, res.json()]).toEqual([413, { error: 'request body too large', code: 'payload_too_large' }]);
     },
@@ -122,6 +127,140 @@ describe('limits', () => {
       const health = await request(stack.gatewayUrl.replace('/graphql', '/health'));
       expect(health.statusCode).toBe(200);
       await health.body.dump();
+    });
+  });
+
+  describe('body limits and errors of the hops behind the REST adapters', () => {
+    const gql = async (headers: Record<string, string>, body: string) => {
+      const res = await request(stack.gatewayUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body,
+        headersTimeout: 30_000,
+      });
+      return { status: res.statusCode, body: (await res.body.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] } };
+    };
+
+    it('the gateway takes a large body from the adapters’ service principal only, and answers an oversized one as GraphQL', async () => {
+      const filler = (bytes: number) => JSON.stringify({ query: '{ __typename }', variables: { filler: 'x'.repeat(bytes) } });
+      const anonymous = await gql({}, filler(GATEWAY_BODY_LIMIT + 1024));
+      expect(anonymous.status).toBe(413);
+      expect(anonymous.body.errors?.[0].extensions?.code).toBe('PAYLOAD_TOO_LARGE');
+      const service = `Bearer ${await issueServiceToken('rest-adapters', stack.config.secrets.serviceTokenSecret)}`;
+      const large = await gql({ authorization: service }, filler(4 * 1024 * 1024));
+      expect(large).toMatchObject({ status: 200, body: { data: { __typename: 'Query' } } });
+      // A forged token does not buy the larger limit.
+      const forged = await gql({ authorization: 'Bearer not-a-token' }, filler(GATEWAY_BODY_LIMIT + 1024));
+      expect(forged.status).toBe(413);
+    });
+
+    describe('a downstream 4xx is answered as a documented 4xx, never 500', () => {
+      let fake: http.Server;
+      let answer: { status: number; type: string; body: string } = { status: 200, type: 'application/json', body: '{}' };
+      let fakeUrl: string;
+      const apps: FastifyInstance[] = [];
+      beforeAll(async () => {
+        fake = http.createServer((req, res) => {
+          req.resume();
+          req.on('end', () => res.writeHead(answer.status, { 'content-type': answer.type }).end(answer.body));
+        });
+        await new Promise<void>((resolve) => fake.listen(0, '127.0.0.1', resolve));
+        fakeUrl = `http://127.0.0.1:${(fake.address() as AddressInfo).port}/graphql`;
+      });
+      afterAll(async () => {
+        for (const app of apps) await app.close();
+        await new Promise((r) => fake.close(r));
+      });
+      const restOver = async (gatewayUrl: string) => {
+        const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_URL: gatewayUrl });
+        const app = await createRestApp({ config, adapters: REST_ADAPTERS });
+        apps.push(app);
+        return { app, config };
+      };
+      const posCall = (app: FastifyInstance, internalKey: string, method: 'GET' | 'POST', url: string, payload?: object) =>
+        app.inject({
+          method,
+          url,
+          headers: { 'x-internal-api-key': internalKey, 'x-merchant-id': '00000000-0000-4000-8000-000000000001' },
+          ...(payload ? { payload } : {}),
+        });
+      const push = {
+        items: [
+          {
+            outbox_id: '00000000-0000-4000-8000-0000000000aa',
+            entity_type: 'customer',
+            entity_id: '00000000-0000-4000-8000-0000000000ab',
+            op: 'upsert',
+            payload: { name: 'x' },
+          },
+        ],
+      };
+
+      it.each([
+        [
+          'the gateway’s own 413 (framework body)',
+          {
+            status: 413,
+            type: 'application/json',
+            body: '{"statusCode":413,"code":"FST_ERR_CTP_BODY_TOO_LARGE","error":"Payload Too Large","message":"Request body is too large"}',
+          },
+          413,
+          'payload_too_large',
+        ],
+        [
+          'a 413 page of a proxy',
+          { status: 413, type: 'text/html', body: '<html>413 Request Entity Too Large</html>' },
+          413,
+          'payload_too_large',
+        ],
+        [
+          'a 400 with a GraphQL error of an unknown code',
+          {
+            status: 400,
+            type: 'application/json',
+            body: JSON.stringify({ errors: [{ message: 'Variable "$items" is invalid', extensions: { code: 'BAD_REQUEST' } }] }),
+          },
+          400,
+          'bad_request',
+        ],
+        ['a 400 without a GraphQL body', { status: 400, type: 'text/plain', body: 'bad request' }, 400, 'bad_request'],
+      ])('REST adapter → gateway: %s', async (_what, gatewayAnswer, status, code) => {
+        answer = gatewayAnswer;
+        const { app, config } = await restOver(fakeUrl);
+        const res = await posCall(app, config.secrets.internalApiKey, 'POST', '/poslite/sync/push', push);
+        expect([res.statusCode, res.json().code]).toEqual([status, code]);
+      });
+
+      it('gateway → subgraph: a subgraph’s 413 is 413 payload_too_large, its 400 BAD_USER_INPUT a 400 with its message', async () => {
+        const gateway = await createGatewayApp({ config: stack.config, subgraphUrls: { catalog: fakeUrl } });
+        apps.push(gateway);
+        const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
+        const { app, config } = await restOver(gatewayUrl);
+        answer = {
+          status: 413,
+          type: 'application/json',
+          body: '{"statusCode":413,"error":"Payload Too Large","message":"Request body is too large"}',
+        };
+        const tooLarge = await posCall(app, config.secrets.internalApiKey, 'POST', '/poslite/sync/push', push);
+        expect([tooLarge.statusCode, tooLarge.json()]).toEqual([413, { error: 'request body too large', code: 'payload_too_large' }]);
+        answer = {
+          status: 400,
+          type: 'application/json',
+          body: JSON.stringify({
+            errors: [{ message: 'Variable "$limit" got invalid value 9999999999', extensions: { code: 'BAD_USER_INPUT' } }],
+          }),
+        };
+        const invalid = await posCall(app, config.secrets.internalApiKey, 'GET', '/poslite/sync/pull?entity=products');
+        expect([invalid.statusCode, invalid.json()]).toEqual([
+          400,
+          { error: 'Variable "$limit" got invalid value 9999999999', code: 'bad_request' },
+        ]);
+        // Anything else a subgraph answers stays an internal error, without its body.
+        answer = { status: 401, type: 'application/json', body: '{"errors":[{"message":"secret detail"}]}' };
+        const other = await posCall(app, config.secrets.internalApiKey, 'GET', '/poslite/sync/pull?entity=products');
+        expect(other.statusCode).toBe(500);
+        expect(other.body).not.toContain('secret detail');
+      });
     });
   });
 });

@@ -32,6 +32,9 @@ export interface PosRouteDefinition<S extends RouteSchemas> {
   operationId: string;
   /** 201 for creations, 204 (no body) for deletions; 200 otherwise. */
   status?: 200 | 201 | 204;
+  /** A body limit and gateway deadline other than the defaults (lib/http/request-limits.ts), e.g. the sync push's. */
+  bodyLimit?: number;
+  timeoutMs?: number;
   run: (input: RouteInput<S>, ctx: { execute: PosExecute }) => Promise<RouteReply<S>>;
 }
 
@@ -103,6 +106,8 @@ export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): R
       operationId: `${def.operationId}${suffix}`,
       authenticate,
       rateLimit: { max: 600, windowSecs: 60 },
+      bodyLimit: def.bodyLimit,
+      timeoutMs: def.timeoutMs,
       run: async (input, ctx) => {
         const execute: PosExecute = <TResult, TVariables>(operation: FixedOperationDocument<TResult, TVariables>, variables: object) =>
           ctx.execute(operation, { ...variables, merchantId: ctx.request.posMerchantId } as TVariables);

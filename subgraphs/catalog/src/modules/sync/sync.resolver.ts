@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { posMerchantOf } from '@lib/auth/pos-merchant';
-import { parseWatermark } from '@lib/db/sync-pull';
+import { parseSince } from '@lib/db/sync-pull';
 import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import { PushItemInput, PushResultType, SyncPageType } from './sync.type';
@@ -8,15 +8,18 @@ import { PushItemInput, PushResultType, SyncPageType } from './sync.type';
 @Resolver()
 export class SyncResolver {
   @Authorized('internal', 'user')
-  @Query(() => SyncPageType, { description: 'Rows of categories, products, variants, product_stock or customers changed after `since`.' })
+  @Query(() => SyncPageType, {
+    description: 'Rows of categories, products, variants, product_stock or customers written after `since` (epoch ms).',
+  })
   posChanges(
     @Arg('entity') entity: string,
-    @Arg('since', { description: 'A watermark from an earlier page; "0" for everything.' }) since: string,
+    @Arg('since', { description: 'Epoch milliseconds (decimal): rows written in a later millisecond; "0" for everything.' })
+    since: string,
     @Arg('limit', () => Int) limit: number,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SyncPageType> {
-    return ctx.services.sync.pull(posMerchantOf(ctx.principal, merchantId), entity, parseWatermark(since), limit);
+    return ctx.services.sync.pull(posMerchantOf(ctx.principal, merchantId), entity, parseSince(since), limit);
   }
 
   @Authorized('internal', 'user')

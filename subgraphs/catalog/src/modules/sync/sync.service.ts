@@ -80,7 +80,7 @@ export class SyncService {
     this.repo = new SyncRepository(em);
   }
 
-  pull(merchantId: string, entity: string, since: bigint, limit: number): Promise<SyncPage> {
+  pull(merchantId: string, entity: string, since: number, limit: number): Promise<SyncPage> {
     const target = PULL_COLUMNS[entity];
     if (!target) throw new PosInputError(`entity must be one of outlets, ${PULL_ENTITIES.join(', ')}`);
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new PosInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);

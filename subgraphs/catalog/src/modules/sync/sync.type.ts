@@ -1,13 +1,17 @@
 import { JSONObjectResolver } from 'graphql-scalars';
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 
-@ObjectType('PosSyncPage', { description: 'A page of changed rows for an offline device (docs/decisions/0055-pos-sync-pull.md).' })
+@ObjectType('PosSyncPage', {
+  description: 'A page of changed rows for an offline device (docs/decisions/0100-pos-sync-time-in-milliseconds.md).',
+})
 export class SyncPageType {
-  @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601.' })
+  @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601 (millisecond precision).' })
   rows!: Record<string, unknown>[];
 
-  @Field({ description: 'Sync watermark (a decimal integer) to send back as `since`.' })
-  watermark!: string;
+  @Field(() => Float, {
+    description: 'Epoch milliseconds to send back as `since`: every row written at or before it has been delivered.',
+  })
+  serverTime!: number;
 
   @Field()
   hasMore!: boolean;

@@ -1,5 +1,5 @@
 import { Repository } from '@lib/db/repository';
-import { type SyncPage, pullSyncPage } from '@lib/db/sync-pull';
+import { SYNC_WRITER_TAG, type SyncPage, pullSyncPage } from '@lib/db/sync-pull';
 
 /** Columns a device receives (core-api.md §2 Outlet, plus deleted_at); bank-side fields stay out. */
 export const OUTLET_SYNC_COLUMNS = [
@@ -75,7 +75,14 @@ export class PosOutletRepository extends Repository {
   }
 
   /** One page of the merchant's changed outlets (lib/db/sync-pull.ts). */
-  pull(merchantId: string, since: bigint, limit: number): Promise<SyncPage> {
-    return pullSyncPage(this.db, 'outlet.outlets', OUTLET_SYNC_COLUMNS, merchantId, since, limit);
+  pull(merchantId: string, since: number, limit: number): Promise<SyncPage> {
+    return pullSyncPage(this.db, {
+      table: 'outlet.outlets',
+      columns: OUTLET_SYNC_COLUMNS,
+      writerTag: SYNC_WRITER_TAG.outlet,
+      merchantId,
+      since,
+      limit,
+    });
   }
 }

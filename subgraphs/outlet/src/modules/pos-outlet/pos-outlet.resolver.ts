@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { posMerchantOf } from '@lib/auth/pos-merchant';
 import { userScopeOf, withinScope } from '@lib/auth/user-scope';
-import { parseWatermark } from '@lib/db/sync-pull';
+import { parseSince } from '@lib/db/sync-pull';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { CreatePosOutletInput, PosOutletSyncPageType, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
 
@@ -62,13 +62,14 @@ export class PosOutletResolver {
   }
 
   @Authorized('internal', 'user')
-  @Query(() => PosOutletSyncPageType, { description: 'Outlets changed after the watermark `since` (deleted ones included).' })
+  @Query(() => PosOutletSyncPageType, { description: 'Outlets written after `since` (epoch ms; deleted ones included).' })
   posOutletChanges(
-    @Arg('since', { description: 'A watermark from an earlier page; "0" for everything.' }) since: string,
+    @Arg('since', { description: 'Epoch milliseconds (decimal): outlets written in a later millisecond; "0" for everything.' })
+    since: string,
     @Arg('limit', () => Int) limit: number,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletSyncPageType> {
-    return ctx.services.posOutlet.pull(posMerchantOf(ctx.principal, merchantId), parseWatermark(since), limit);
+    return ctx.services.posOutlet.pull(posMerchantOf(ctx.principal, merchantId), parseSince(since), limit);
   }
 }

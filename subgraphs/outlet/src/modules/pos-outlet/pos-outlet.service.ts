@@ -96,9 +96,9 @@ export class PosOutletService {
     return true;
   }
 
-  pull(merchantId: string, since: bigint, limit: number): Promise<SyncPage> {
+  pull(merchantId: string, since: number, limit: number): Promise<SyncPage> {
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new OutletInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
-    if (since < 0n) throw new OutletInputError('since must not be negative');
+    if (since < 0) throw new OutletInputError('since must not be negative');
     return this.repo.pull(merchantId, since, limit);
   }
 }

@@ -1,5 +1,5 @@
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
-import { Field, ID, InputType, ObjectType } from 'type-graphql';
+import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 
 @ObjectType('PosOutlet', { description: 'An outlet as the point of sale sees it (core-api.md §2 Outlet).' })
 export class PosOutletType {
@@ -91,13 +91,17 @@ export class UpdatePosOutletInput {
   qrisStaticPayload?: string | null;
 }
 
-@ObjectType('PosOutletSyncPage', { description: 'A page of changed outlets for an offline device (docs/decisions/0055-pos-sync-pull.md).' })
+@ObjectType('PosOutletSyncPage', {
+  description: 'A page of changed outlets for an offline device (docs/decisions/0100-pos-sync-time-in-milliseconds.md).',
+})
 export class PosOutletSyncPageType {
-  @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601.' })
+  @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601 (millisecond precision).' })
   rows!: Record<string, unknown>[];
 
-  @Field({ description: 'Sync watermark (a decimal integer) to send back as `since`.' })
-  watermark!: string;
+  @Field(() => Float, {
+    description: 'Epoch milliseconds to send back as `since`: every outlet written at or before it has been delivered.',
+  })
+  serverTime!: number;
 
   @Field()
   hasMore!: boolean;

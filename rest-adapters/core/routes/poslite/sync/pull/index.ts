@@ -2,28 +2,32 @@ import { Type } from '@sinclair/typebox';
 import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosSyncPullDocument, PosSyncPullOutletsDocument } from '@rest-adapters/generated/operations';
-import { toDeviceRow, toServerTime } from './mapper';
+import { toDeviceRow } from './mapper';
 
 const ENTITIES = ['outlets', 'categories', 'products', 'variants', 'product_stock', 'customers'] as const;
 
 /**
  * Outlets belong to the outlet subgraph, the rest to the catalog: the entity picks one of two fixed operations
- * (one runs per request). `since` and `server_time` are sync watermarks, not clock times (docs/decisions/0055-pos-sync-pull.md
- * "Point of sale"): a device stores the last `server_time` and sends it back.
+ * (one runs per request). `since` and `server_time` are epoch milliseconds of write time
+ * (docs/decisions/0100-pos-sync-time-in-milliseconds.md): a device stores the last `server_time` and sends it back,
+ * or seeds `since` from its clock or a row's `updated_at`.
  */
 export default posRoutes({
   method: 'GET',
   path: '/sync/pull',
   summary: 'Rows of one entity changed since the last pull (deleted rows included)',
   description:
-    'since: the server_time of the previous page (empty or 0: full pull). server_time is an opaque, increasing sync watermark. Rows: epoch-millisecond timestamps, booleans 0/1.',
+    "since: epoch milliseconds (empty or 0: full pull); rows written in a later millisecond are returned — send back the previous server_time, or seed it from a clock or a row's updated_at. " +
+    'server_time: epoch milliseconds up to which every row has been delivered; it may trail the clock by the age of the oldest write still open, and is never later than the clock. ' +
+    'Rows: updated_at is the time of the last write (epoch milliseconds, like every *_at), booleans 0/1. A page ends on a millisecond boundary; a millisecond with more rows than limit comes whole.',
   schema: {
     querystring: Type.Object({
       entity: Type.Union(ENTITIES.map((e) => Type.Literal(e))),
       since: Type.String({
         pattern: '^[0-9]{0,16}$',
         default: '',
-        description: 'server_time of the previous page; empty for a full pull.',
+        description:
+          "Epoch milliseconds: the server_time of the previous page, a clock reading or a row's updated_at; empty for a full pull.",
       }),
       limit: Type.Integer({ minimum: 1, maximum: 200, default: 200 }),
     }),
@@ -31,7 +35,7 @@ export default posRoutes({
       200: Type.Object({
         entity: Type.String(),
         rows: Type.Array(Type.Object({}, { additionalProperties: true })),
-        server_time: Type.Integer({ description: 'Sync watermark to send back as since.' }),
+        server_time: Type.Integer({ description: 'Epoch milliseconds up to which every row has been delivered; send it back as since.' }),
         has_more: Type.Boolean(),
       }),
       ...errorResponses(400, 401, 403, 429),
@@ -44,6 +48,6 @@ export default posRoutes({
       query.entity === 'outlets'
         ? (await execute(PosSyncPullOutletsDocument, variables)).posOutletChanges
         : (await execute(PosSyncPullDocument, { ...variables, entity: query.entity })).posChanges;
-    return { entity: query.entity, rows: page.rows.map(toDeviceRow), server_time: toServerTime(page.watermark), has_more: page.hasMore };
+    return { entity: query.entity, rows: page.rows.map(toDeviceRow), server_time: page.serverTime, has_more: page.hasMore };
   },
 });

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { SYNC_PUSH_BODY_LIMIT, SYNC_PUSH_TIMEOUT_MS } from '@lib/http/request-limits';
 import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosSyncPushDocument } from '@rest-adapters/generated/operations';
@@ -15,15 +16,19 @@ export default posRoutes({
   method: 'POST',
   path: '/sync/push',
   summary: 'Apply a device outbox (at most 500 items, idempotent per outbox_id)',
-  description: 'Each item is accepted (applied now or before) or rejected with a reason; one bad item does not reject the others.',
+  description:
+    'Each item is accepted (applied now or before) or rejected with a reason; one bad item does not reject the others. ' +
+    'The body may be up to 8 MiB (500 sales orders of about 100 lines each; larger is 413 payload_too_large) and is applied within 45 s.',
   schema: {
     body: Type.Object({ items: Type.Array(Item, { maxItems: 500 }) }),
     response: {
       200: Type.Object({ accepted: Type.Array(Type.String()), rejected: Type.Record(Type.String(), Type.String()) }),
-      ...errorResponses(400, 401, 403, 429),
+      ...errorResponses(400, 401, 403, 413, 429),
     },
   },
   operationId: 'PosSyncPush',
+  bodyLimit: SYNC_PUSH_BODY_LIMIT,
+  timeoutMs: SYNC_PUSH_TIMEOUT_MS,
   run: async ({ body }, { execute }) => {
     const data = await execute(PosSyncPushDocument, {
       items: body.items.map((i) => ({
