@@ -357,7 +357,7 @@ export type UpdatePosOutletInput = {
   isActive?: boolean | null | undefined;
   /** Correction only: QRIS NMID, "ID" and 10 to 15 digits, unique over all outlets. */
   nmid?: string | null | undefined;
-  /** Correction only: the static QRIS payload of the outlet. */
+  /** Correction only: a static QRIS of the outlet’s NMID (TLV, CRC and NMID checked); "" drops the correction. */
   qrisStaticPayload?: string | null | undefined;
 };
 
@@ -1330,6 +1330,13 @@ export type UpdatePosProductMutation = {
     updatedAt: string;
   };
 };
+
+export type PosOutletQrisQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+}>;
+
+export type PosOutletQrisQuery = { posOutletQris: { id: string; nmid: string | null; qrisStaticPayload: string | null } };
 
 export type PosSalesOrderQueryVariables = Exact<{
   merchantId?: string | null | undefined;
@@ -2557,6 +2564,10 @@ export const PosProductsDocument = fixedOperation<PosProductsQuery, PosProductsQ
 export const UpdatePosProductDocument = fixedOperation<UpdatePosProductMutation, UpdatePosProductMutationVariables>(
   'UpdatePosProduct',
   'rest-adapters/core/routes/poslite/catalog/products/update/operation.graphql',
+);
+export const PosOutletQrisDocument = fixedOperation<PosOutletQrisQuery, PosOutletQrisQueryVariables>(
+  'PosOutletQris',
+  'rest-adapters/core/routes/poslite/outlets/qris/operation.graphql',
 );
 export const PosSalesOrderDocument = fixedOperation<PosSalesOrderQuery, PosSalesOrderQueryVariables>(
   'PosSalesOrder',

@@ -1,6 +1,7 @@
 import { encodeActingPrincipal } from '@lib/auth/principal';
 import { issueServiceToken } from '@lib/auth/service-token';
 import { DEMO } from '@lib/demo/demo-ids';
+import { buildStaticQris } from '@lib/qris/qris-payload';
 import { type PosActor, type Surface, posActor, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -108,9 +109,10 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
 
       expect((await asA('GET', `/catalog/outlets/${id}`)).body.name).toBe('Kios Baru');
       const nmid = surface === 'service' ? 'ID2026112430001' : 'ID2026112430002';
-      const patched = await asA('PATCH', `/catalog/outlets/${id}`, { nmid, qris_static_payload: '000201010211', is_active: false });
+      const correction = buildStaticQris({ nmid, merchantName: 'Kios Baru', merchantCity: 'Jakarta', mcc: '5814', criteria: 'UMI' });
+      const patched = await asA('PATCH', `/catalog/outlets/${id}`, { nmid, qris_static_payload: correction, is_active: false });
       expect(patched.status).toBe(200);
-      expect(patched.body).toMatchObject({ nmid, qris_static_payload: '000201010211', is_active: false, name: 'Kios Baru' });
+      expect(patched.body).toMatchObject({ nmid, qris_static_payload: correction, is_active: false, name: 'Kios Baru' });
       // Another outlet's NMID: 409 nmid_taken, nothing changed.
       const taken = await asA('PATCH', `/catalog/outlets/${id}`, { nmid: DEMO.outlets[0].nmid });
       expect(taken.status).toBe(409);

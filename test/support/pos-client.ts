@@ -12,7 +12,17 @@ export interface PosActor {
 }
 
 /** A user who is owner of the merchant (rows written as the merchant subgraph's own seed would), with a token of a live session. */
-export async function posActor(stack: TestStack, merchantId: string): Promise<PosActor> {
+export function posActor(stack: TestStack, merchantId: string): Promise<PosActor> {
+  return posMember(stack, merchantId, 'owner');
+}
+
+/** A member of the merchant with `role`, limited to `outletIds` (none: all outlets), with a token of a live session. */
+export async function posMember(
+  stack: TestStack,
+  merchantId: string,
+  role: 'owner' | 'admin' | 'staff' | 'viewer',
+  outletIds: string[] = [],
+): Promise<PosActor> {
   const userId = randomUUID();
   const phone = `+6281${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`;
   await adminQuery(
@@ -22,8 +32,8 @@ export async function posActor(stack: TestStack, merchantId: string): Promise<Po
   );
   await adminQuery(
     stack.database.adminUrl,
-    `insert into merchant.merchant_users (id, merchant_id, user_id, role, created_at) values ($1, $2, $3, 'owner', now())`,
-    [randomUUID(), merchantId, userId],
+    `insert into merchant.merchant_users (id, merchant_id, user_id, role, outlet_ids, created_at) values ($1, $2, $3, $4, $5, now())`,
+    [randomUUID(), merchantId, userId, role, outletIds],
   );
   const { authorization } = await sessionFor(stack, userId);
   return { merchantId, token: authorization.slice('Bearer '.length) };

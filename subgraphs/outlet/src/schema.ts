@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { outletReference } from './modules/outlet/outlet.reference';
 import { PosOutletResolver } from './modules/pos-outlet/pos-outlet.resolver';
+import { posOutletReference } from './modules/pos-outlet/pos-outlet.reference';
 import { MerchantOutletsResolver, OutletResolver } from './modules/outlet/outlet.resolver';
 import { MerchantDeviceActivityResolver } from './modules/device-activity/device-activity.resolver';
 import { PaymentTargetResolver } from './modules/payment-target/payment-target.resolver';
@@ -24,6 +25,6 @@ export function buildOutletSchema(): Promise<GraphQLSchema> {
         PosOutletResolver,
       ],
     },
-    { ...outletReference, ...terminalReference },
+    { ...outletReference, ...terminalReference, ...posOutletReference },
   );
 }

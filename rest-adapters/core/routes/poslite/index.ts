@@ -11,6 +11,7 @@ import outletDelete from './catalog/outlets/delete';
 import outletGet from './catalog/outlets/get';
 import outletList from './catalog/outlets/list';
 import outletUpdate from './catalog/outlets/update';
+import outletQris from './outlets/qris';
 import productCreate from './catalog/products/create';
 import productDelete from './catalog/products/delete';
 import productGet from './catalog/products/get';
@@ -29,6 +30,7 @@ export const posliteRoutes: RestRoute<any>[] = [
   outletGet,
   outletUpdate,
   outletDelete,
+  outletQris,
   categoryList,
   categoryCreate,
   categoryDefaults,

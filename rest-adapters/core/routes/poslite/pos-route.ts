@@ -25,6 +25,8 @@ export interface PosRouteDefinition<S extends RouteSchemas> {
   method: HTTPMethods;
   /** The path below `/poslite`, e.g. `/catalog/outlets/:id`. */
   path: string;
+  /** The app surface's full path when it is not `/merchant/poslite` + `path` (e.g. `/merchant/outlets/:outlet_id/qris`). */
+  appPath?: string;
   summary: string;
   description?: string;
   schema: S;
@@ -35,7 +37,8 @@ export interface PosRouteDefinition<S extends RouteSchemas> {
   /** A body limit and gateway deadline other than the defaults (lib/http/request-limits.ts), e.g. the sync push's. */
   bodyLimit?: number;
   timeoutMs?: number;
-  run: (input: RouteInput<S>, ctx: { execute: PosExecute }) => Promise<RouteReply<S>>;
+  /** `header` sets a header of the answer (e.g. the content type of a body that is not JSON). */
+  run: (input: RouteInput<S>, ctx: { execute: PosExecute; header: (name: string, value: string) => void }) => Promise<RouteReply<S>>;
 }
 
 /**
@@ -98,7 +101,7 @@ export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): R
   return SURFACES.map(({ prefix, authenticate, tag, suffix, access }) =>
     defineRoute<S>({
       method: def.method,
-      url: `${prefix}${def.path}`,
+      url: prefix === '/merchant/poslite' && def.appPath ? def.appPath : `${prefix}${def.path}`,
       summary: def.summary,
       description: [access, def.description].filter(Boolean).join('\n\n'),
       tags: [tag],
@@ -111,7 +114,7 @@ export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): R
       run: async (input, ctx) => {
         const execute: PosExecute = <TResult, TVariables>(operation: FixedOperationDocument<TResult, TVariables>, variables: object) =>
           ctx.execute(operation, { ...variables, merchantId: ctx.request.posMerchantId } as TVariables);
-        const result = await def.run(input, { execute });
+        const result = await def.run(input, { execute, header: ctx.header });
         if (def.status) ctx.status(def.status);
         return result;
       },

@@ -13,6 +13,7 @@ const MERCHANT_ROW_FIELDS = [
   'status',
   'categoryCode',
   'categoryName',
+  'businessScaleCode',
   'phone',
   'email',
   'npwp',

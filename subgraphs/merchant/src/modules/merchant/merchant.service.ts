@@ -187,6 +187,7 @@ export function toMerchantType(m: MerchantFields): MerchantType {
     status: m.status,
     categoryCode: m.categoryCode ?? null,
     categoryName: m.categoryName ?? null,
+    businessScaleCode: m.businessScaleCode ?? null,
     phone: m.phone ?? null,
     email: m.email ?? null,
     npwp: m.npwp ?? null,

@@ -43,6 +43,9 @@ export class MerchantType {
   @Field(() => String, { nullable: true })
   categoryName!: string | null;
 
+  @Field(() => String, { nullable: true, description: 'Business scale of the reference data: micro, small, medium or large.' })
+  businessScaleCode!: string | null;
+
   @Field(() => String, { nullable: true, description: 'E.164.' })
   phone!: string | null;
 

@@ -227,6 +227,7 @@ export class PartnerService {
         status: 'pending_review',
         categoryCode: null,
         categoryName: null,
+        businessScaleCode: null,
         phone: r.contact_phone,
         email: r.contact_email,
         npwp: null,

@@ -36,6 +36,10 @@ export class Outlet {
   @Property({ type: 'datetime', nullable: true })
   nmidAssignedAt?: Date | null;
 
+  /** A manual correction of the outlet's static QRIS (docs/decisions/0201-qris-payloads.md); dropped with its NMID. */
+  @Property({ type: 'text', nullable: true })
+  qrisStaticPayload?: string | null;
+
   /** Acquirer merchant ID; unique when set. */
   @Property({ type: 'text', nullable: true, unique: true })
   mid?: string | null;

@@ -137,6 +137,8 @@ export class OutletService {
       outlet.nmid = nmid;
       outlet.nmidStatus = 'active';
       outlet.nmidAssignedAt = new Date();
+      // A correction of the static QRIS named the old NMID; the payload is built from the new one.
+      outlet.qrisStaticPayload = null;
     }
     outlet.nmidBankCode = bankCode;
     if (mid !== undefined) outlet.mid = mid;

@@ -30,7 +30,9 @@ export interface PosOutletRow {
   province: string | null;
   phone: string | null;
   nmid: string | null;
+  /** A manual correction of the static QRIS (docs/decisions/0201-qris-payloads.md); null when it is built. */
   qris_static_payload: string | null;
+  postal_code: string | null;
   is_active: boolean;
   created_at: Date;
   updated_at: Date;
@@ -50,6 +52,11 @@ export class PosOutletRepository extends Repository {
 
   liveById(merchantId: string, id: string): Promise<PosOutletRow | undefined> {
     return this.db<PosOutletRow>('outlet.outlets').where({ id, merchant_id: merchantId, deleted_at: null }).first();
+  }
+
+  /** Live outlets by id, whatever their merchant (the caller checks it): for `_entities` batches. */
+  liveByIds(ids: string[]): Promise<PosOutletRow[]> {
+    return this.db<PosOutletRow>('outlet.outlets').whereIn('id', ids).whereNull('deleted_at');
   }
 
   /** The same row locked for update (inside `sqlTransaction`). */

@@ -31,6 +31,19 @@ export class PosOutletResolver {
   }
 
   @Authorized('internal', 'user')
+  @Query(() => PosOutletType, {
+    description:
+      'A live outlet for its QRIS sticker: users need the manage family (owner, admin) on the outlet; NOT_FOUND for anything else.',
+  })
+  posOutletQris(
+    @Arg('id', () => ID) id: string,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: OutletContext,
+  ): Promise<PosOutletType> {
+    return ctx.services.posOutlet.get(posMerchantOf(ctx.principal, merchantId, { family: 'manage', outletId: id }), id);
+  }
+
+  @Authorized('internal', 'user')
   @Mutation(() => PosOutletType, { description: 'CONFLICT code_conflict when a live outlet of the merchant has the code.' })
   createPosOutlet(
     @Arg('input', () => CreatePosOutletInput) input: CreatePosOutletInput,

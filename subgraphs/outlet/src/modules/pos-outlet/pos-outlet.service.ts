@@ -1,7 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { UUID_PATTERN } from '@lib/federation/loaders';
+import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
 import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime } from '@lib/db/sync-pull';
+import type { Principal } from '@lib/auth/principal';
+import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { buildStaticQris, qrisCriteriaOf, staticQrisProblem } from '@lib/qris/qris-payload';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
 import { NMID_PATTERN } from '../outlet/outlet.service';
 import { type PosOutletRow, PosOutletRepository } from './pos-outlet.repository';
@@ -18,6 +21,12 @@ const PHONE_PATTERN = /^\+?[0-9][0-9 -]{5,30}$/;
  */
 export class PosOutletService {
   private readonly repo: PosOutletRepository;
+
+  /** Live outlets by id for `_entities` batches (one query per batch). */
+  private readonly liveById = loaderByKey(
+    (ids: string[]) => this.repo.liveByIds(ids),
+    (row) => row.id,
+  );
 
   constructor(em: EntityManager) {
     this.repo = new PosOutletRepository(em);
@@ -59,7 +68,11 @@ export class PosOutletService {
     }
   }
 
-  /** Absent fields stay; `nmid` (a valid NMID, unique) and `qris_static_payload` ("" clears it) are corrections. */
+  /**
+   * Absent fields stay; `nmid` (a valid NMID, unique) and `qris_static_payload` are corrections. A payload is kept
+   * only when it is a static QRIS of the outlet's NMID (the new one when both change): TLV well-formed, CRC right,
+   * NMID in the national template; "" drops the correction. A new NMID drops a stored correction not given anew.
+   */
   async update(merchantId: string, id: string, input: UpdatePosOutletInput): Promise<PosOutletType> {
     const changes: Record<string, unknown> = {};
     if (input.name != null) changes.name = requireText('name', input.name, MAX_TEXT);
@@ -68,11 +81,8 @@ export class PosOutletService {
     if (input.province != null) changes.province = optionalText('province', input.province);
     if (input.phone != null) changes.phone = optionalPhone(input.phone);
     if (input.isActive != null) changes.is_active = input.isActive;
-    if (input.qrisStaticPayload != null) {
-      if (input.qrisStaticPayload.length > MAX_PAYLOAD)
-        throw new OutletInputError(`qris_static_payload must be at most ${MAX_PAYLOAD} characters`);
-      changes.qris_static_payload = input.qrisStaticPayload === '' ? null : input.qrisStaticPayload;
-    }
+    if (input.qrisStaticPayload != null && input.qrisStaticPayload.length > MAX_PAYLOAD)
+      throw new OutletInputError(`qris_static_payload must be at most ${MAX_PAYLOAD} characters`);
     if (input.nmid != null && !NMID_PATTERN.test(input.nmid)) throw new OutletInputError('nmid must be "ID" followed by 10 to 15 digits');
     if (!UUID_PATTERN.test(id)) throw new OutletNotFoundError();
     try {
@@ -81,7 +91,9 @@ export class PosOutletService {
         if (!current) throw new OutletNotFoundError();
         // A new NMID is active from now, as when a bank assigns it (OutletService.assignNmid); the same one changes nothing.
         if (input.nmid != null && input.nmid !== current.nmid)
-          Object.assign(changes, { nmid: input.nmid, nmid_status: 'active', nmid_assigned_at: new Date() });
+          Object.assign(changes, { nmid: input.nmid, nmid_status: 'active', nmid_assigned_at: new Date(), qris_static_payload: null });
+        if (input.qrisStaticPayload != null)
+          changes.qris_static_payload = correctionOf(input.qrisStaticPayload, input.nmid ?? current.nmid);
         return toPosOutlet(await tx.update(id, { ...changes, updated_at: new Date() }));
       });
     } catch (error) {
@@ -96,11 +108,64 @@ export class PosOutletService {
     return true;
   }
 
+  /**
+   * `_entities` for PosOutlet: the outlets with their static QRIS, built from the merchant fields the gateway
+   * fetched from the merchant subgraph (`@requires`). A representation names its merchant (the key is id and
+   * merchantId), so an outlet of another merchant is not found; a user reaches only its own outlets.
+   */
+  async resolveReference(ref: PosOutletReference, principal: Principal): Promise<PosOutletType | null> {
+    const row = UUID_PATTERN.test(ref.id) ? await this.liveById.load(ref.id.toLowerCase()) : null;
+    if (!row || row.merchant_id !== ref.merchantId?.toLowerCase()) return null;
+    const scope = userScopeOf(principal);
+    if (scope && (scope.merchantId !== row.merchant_id || withinScope(scope, [row], (r) => r.id).length === 0)) return null;
+    return { ...toPosOutlet(row), qrisStaticPayload: staticPayloadOf(row, ref.merchant) };
+  }
+
   pull(merchantId: string, since: number, limit: number): Promise<SyncPage> {
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new OutletInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
     if (since < 0) throw new OutletInputError('since must not be negative');
     return this.repo.pull(merchantId, since, limit);
   }
+}
+
+/** A PosOutlet representation: its key, and the merchant fields `qrisStaticPayload` requires. */
+export interface PosOutletReference {
+  id: string;
+  merchantId: string;
+  merchant?: {
+    name?: string | null;
+    categoryCode?: string | null;
+    businessScaleCode?: string | null;
+    address?: { city?: string | null; postalCode?: string | null } | null;
+  } | null;
+}
+
+/**
+ * The outlet's static QRIS: its stored correction, else built from its NMID and the merchant's name, category
+ * (MCC) and business scale (criteria), with the outlet's city and postal code (the merchant's when the outlet has
+ * none). Null without an NMID or a four-digit MCC. Cheap (microseconds), so built on every read: always current.
+ */
+export function staticPayloadOf(row: PosOutletRow, merchant: PosOutletReference['merchant']): string | null {
+  if (row.qris_static_payload) return row.qris_static_payload;
+  const mcc = merchant?.categoryCode ?? '';
+  if (!row.nmid || !merchant?.name || !/^[0-9]{4}$/.test(mcc)) return null;
+  return buildStaticQris({
+    nmid: row.nmid,
+    merchantName: merchant.name,
+    merchantCity: row.city ?? merchant.address?.city ?? '',
+    postalCode: row.postal_code ?? merchant.address?.postalCode ?? null,
+    mcc,
+    criteria: qrisCriteriaOf(merchant.businessScaleCode),
+  });
+}
+
+/** The stored correction for `payload` ("" drops it); BAD_USER_INPUT with the reason when it is not a static QRIS of `nmid`. */
+function correctionOf(payload: string, nmid: string | null): string | null {
+  if (payload === '') return null;
+  if (!nmid) throw new OutletInputError('qris_static_payload needs an outlet with an NMID');
+  const problem = staticQrisProblem(payload.trim(), nmid);
+  if (problem) throw new OutletInputError(`qris_static_payload is not a static QRIS of the outlet: ${problem}`);
+  return payload.trim();
 }
 
 function posConflict(error: unknown): unknown {
@@ -142,6 +207,7 @@ function toPosOutlet(row: PosOutletRow): PosOutletType {
     phone: row.phone,
     nmid: row.nmid,
     qrisStaticPayload: row.qris_static_payload,
+    merchant: { id: row.merchant_id },
     isActive: row.is_active,
     createdAt: pgTime(row.created_at),
     updatedAt: pgTime(row.updated_at),

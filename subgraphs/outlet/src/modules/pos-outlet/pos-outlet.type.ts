@@ -1,6 +1,11 @@
 import { DateTimeResolver, JSONObjectResolver } from 'graphql-scalars';
-import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { Directive, Field, Float, ID, InputType, ObjectType } from 'type-graphql';
+import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 
+/** What the static QRIS payload needs from the merchant subgraph (docs/decisions/0201-qris-payloads.md). */
+export const QRIS_MERCHANT_FIELDS = 'merchant { name categoryCode businessScaleCode address { city postalCode } }';
+
+@Directive('@key(fields: "id merchantId")')
 @ObjectType('PosOutlet', { description: 'An outlet as the point of sale sees it (core-api.md §2 Outlet).' })
 export class PosOutletType {
   @Field(() => ID)
@@ -30,8 +35,16 @@ export class PosOutletType {
   @Field(() => String, { nullable: true })
   nmid!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Directive(`@requires(fields: "${QRIS_MERCHANT_FIELDS}")`)
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'The static QRIS of the outlet (point of initiation 11), built on every read from the NMID and the merchant; a stored correction replaces it. Null without an NMID or a merchant category code.',
+  })
   qrisStaticPayload!: string | null;
+
+  @Field(() => MerchantRef)
+  merchant!: MerchantRef;
 
   @Field()
   isActive!: boolean;
@@ -87,7 +100,10 @@ export class UpdatePosOutletInput {
   @Field(() => String, { nullable: true, description: 'Correction only: QRIS NMID, "ID" and 10 to 15 digits, unique over all outlets.' })
   nmid?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Correction only: the static QRIS payload of the outlet.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Correction only: a static QRIS of the outlet’s NMID (TLV, CRC and NMID checked); "" drops the correction.',
+  })
   qrisStaticPayload?: string | null;
 }
 

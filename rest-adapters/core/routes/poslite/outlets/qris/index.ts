@@ -1,0 +1,58 @@
+import { Type } from '@sinclair/typebox';
+import QRCode from 'qrcode';
+import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { PosOutletQrisDocument } from '@rest-adapters/generated/operations';
+
+const Params = Type.Object({ outlet_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Query = Type.Object({
+  format: Type.Optional(
+    Type.Union([Type.Literal('svg'), Type.Literal('png'), Type.Literal('text')], {
+      default: 'svg',
+      description:
+        '`svg` (image/svg+xml, default), `png` (image/png, 1024 px) or `text` (text/plain: the code drawn in UTF-8 block characters).',
+    }),
+  ),
+});
+const Sticker = Type.String({
+  description:
+    'The QR code of the outlet’s static QRIS in the asked format (binary for png). The payload itself is in the `X-QRIS-Payload` header.',
+});
+
+/** EMVCo's guidance for payment codes: error correction M; a quiet zone of four modules. */
+const QR_OPTIONS = { errorCorrectionLevel: 'M', margin: 4 } as const;
+
+/**
+ * The outlet's static QRIS as a picture for the app and the POS to show or print (docs/decisions/0201-qris-payloads.md).
+ * The payload is built in the outlet subgraph from the outlet's NMID and the merchant's data (or its stored correction).
+ */
+export default posRoutes({
+  method: 'GET',
+  path: '/outlets/:outlet_id/qris',
+  appPath: '/merchant/outlets/:outlet_id/qris',
+  summary: 'The static QRIS sticker of an outlet (svg, png or text)',
+  description: [
+    'The outlet’s static QRIS (EMVCo merchant-presented mode, point of initiation 11) rendered as a QR code. On the app surface only the owner and admins whose outlets include it may fetch it (403 `forbidden` otherwise).',
+    '404 `not_found` when the outlet is not a live outlet of the merchant, or when it has no QRIS yet (no NMID assigned).',
+  ].join('\n'),
+  schema: { params: Params, querystring: Query, response: { 200: Sticker, ...errorResponses(400, 401, 403, 404, 429) } },
+  operationId: 'PosOutletQris',
+  run: async ({ params, query }, { execute, header }) => {
+    const { posOutletQris: outlet } = await execute(PosOutletQrisDocument, { id: params.outlet_id });
+    const payload = outlet.qrisStaticPayload;
+    if (!payload) throw new HttpError(404, 'not_found', 'the outlet has no QRIS yet (no NMID assigned)');
+    header('x-qris-payload', payload);
+    header('cache-control', 'private, no-store');
+    const format = query.format ?? 'svg';
+    if (format === 'png') {
+      header('content-type', 'image/png');
+      return (await QRCode.toBuffer(payload, { ...QR_OPTIONS, type: 'png', width: 1024 })) as unknown as string;
+    }
+    if (format === 'text') {
+      header('content-type', 'text/plain; charset=utf-8');
+      return QRCode.toString(payload, { ...QR_OPTIONS, type: 'utf8' });
+    }
+    header('content-type', 'image/svg+xml; charset=utf-8');
+    return QRCode.toString(payload, { ...QR_OPTIONS, type: 'svg' });
+  },
+});
