@@ -99,6 +99,22 @@ export type CreatePosProductInput = {
   barcode?: string | null | undefined;
 };
 
+export type CreateQrisPaymentInput = {
+  outletId: string;
+  /** Whole rupiah, 1 to 10,000,000 (the QRIS cap). */
+  amount: number;
+  /** The sales order this pays (catalog subgraph), if any. */
+  salesOrderId?: string | null | undefined;
+  /** Seconds until it expires: 60 to 86,400; default 900. */
+  expiresInSecs?: number | null | undefined;
+  /** Idempotency-Key: the same key and body return the same payment. */
+  idempotencyKey?: string | null | undefined;
+  /** The outlet's NMID, as the outlet subgraph answered it. */
+  nmid: string;
+  /** The outlet's static QRIS, as the outlet subgraph answered it: the dynamic payload is derived from it. */
+  staticPayload: string;
+};
+
 export type EnsureDefaultOutletInput = {
   merchantId: string;
   name: string;
@@ -1338,6 +1354,72 @@ export type PosOutletQrisQueryVariables = Exact<{
 
 export type PosOutletQrisQuery = { posOutletQris: { id: string; nmid: string | null; qrisStaticPayload: string | null } };
 
+export type CreateQrisPaymentMutationVariables = Exact<{
+  merchantId?: string | null | undefined;
+  input: CreateQrisPaymentInput;
+}>;
+
+export type CreateQrisPaymentMutation = {
+  createQrisPayment: {
+    id: string;
+    outletId: string;
+    amount: number;
+    billNumber: string;
+    qrisPayload: string;
+    status: string;
+    salesOrderId: string | null;
+    expiresAt: string;
+    paidAt: string | null;
+    transactionId: string | null;
+    createdAt: string;
+    idempotentReplay: boolean;
+  };
+};
+
+export type PosQrisPaymentOutletQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+}>;
+
+export type PosQrisPaymentOutletQuery = { posOutlet: { id: string; nmid: string | null; qrisStaticPayload: string | null } };
+
+export type QrisPaymentQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+}>;
+
+export type QrisPaymentQuery = {
+  qrisPayment: {
+    id: string;
+    outletId: string;
+    amount: number;
+    billNumber: string;
+    qrisPayload: string;
+    status: string;
+    salesOrderId: string | null;
+    expiresAt: string;
+    paidAt: string | null;
+    transactionId: string | null;
+    createdAt: string;
+    idempotentReplay: boolean;
+  };
+};
+
+export type QrisPaymentFieldsFragment = {
+  id: string;
+  outletId: string;
+  amount: number;
+  billNumber: string;
+  qrisPayload: string;
+  status: string;
+  salesOrderId: string | null;
+  expiresAt: string;
+  paidAt: string | null;
+  transactionId: string | null;
+  createdAt: string;
+  idempotentReplay: boolean;
+};
+
 export type PosSalesOrderQueryVariables = Exact<{
   merchantId?: string | null | undefined;
   id: string;
@@ -2568,6 +2650,18 @@ export const UpdatePosProductDocument = fixedOperation<UpdatePosProductMutation,
 export const PosOutletQrisDocument = fixedOperation<PosOutletQrisQuery, PosOutletQrisQueryVariables>(
   'PosOutletQris',
   'rest-adapters/core/routes/poslite/outlets/qris/operation.graphql',
+);
+export const CreateQrisPaymentDocument = fixedOperation<CreateQrisPaymentMutation, CreateQrisPaymentMutationVariables>(
+  'CreateQrisPayment',
+  'rest-adapters/core/routes/poslite/payments/qris/create/operation.graphql',
+);
+export const PosQrisPaymentOutletDocument = fixedOperation<PosQrisPaymentOutletQuery, PosQrisPaymentOutletQueryVariables>(
+  'PosQrisPaymentOutlet',
+  'rest-adapters/core/routes/poslite/payments/qris/create/outlet.graphql',
+);
+export const QrisPaymentDocument = fixedOperation<QrisPaymentQuery, QrisPaymentQueryVariables>(
+  'QrisPayment',
+  'rest-adapters/core/routes/poslite/payments/qris/get/operation.graphql',
 );
 export const PosSalesOrderDocument = fixedOperation<PosSalesOrderQuery, PosSalesOrderQueryVariables>(
   'PosSalesOrder',

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { PaymentEventService } from './modules/payment-event/payment-event.service';
+import { QrisPaymentService } from './modules/qris-payment/qris-payment.service';
 import { ScoringService } from './modules/scoring/scoring.service';
 import { SettlementService } from './modules/settlement/settlement.service';
 import { TransactionPeriodService, TransactionService } from './modules/transaction/transaction.service';
@@ -15,6 +16,7 @@ export function transactionRequestScope(em: EntityManager) {
       scoring: new ScoringService(em),
       transactionPeriod: new TransactionPeriodService(em),
       feed: new TransactionFeedService(em),
+      qrisPayment: new QrisPaymentService(em),
     },
   };
 }

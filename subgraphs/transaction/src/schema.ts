@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { PaymentEventResolver } from './modules/payment-event/payment-event.resolver';
+import { QrisPaymentResolver } from './modules/qris-payment/qris-payment.resolver';
 import { MerchantScoringResolver } from './modules/scoring/scoring.resolver';
 import { SettlementResolver } from './modules/settlement/settlement.resolver';
 import { transactionReference } from './modules/transaction/transaction.reference';
@@ -24,6 +25,7 @@ export function buildTransactionSchema(): Promise<GraphQLSchema> {
         MerchantTransactionPeriodResolver,
         MerchantTransactionFeedResolver,
         TransactionOutletResolver,
+        QrisPaymentResolver,
       ],
     },
     transactionReference,

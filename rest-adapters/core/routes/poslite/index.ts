@@ -12,6 +12,8 @@ import outletGet from './catalog/outlets/get';
 import outletList from './catalog/outlets/list';
 import outletUpdate from './catalog/outlets/update';
 import outletQris from './outlets/qris';
+import qrisPaymentCreate from './payments/qris/create';
+import qrisPaymentGet from './payments/qris/get';
 import productCreate from './catalog/products/create';
 import productDelete from './catalog/products/delete';
 import productGet from './catalog/products/get';
@@ -48,4 +50,6 @@ export const posliteRoutes: RestRoute<any>[] = [
   orderList,
   orderGet,
   orderUpdate,
+  qrisPaymentCreate,
+  qrisPaymentGet,
 ].flat();

@@ -38,7 +38,10 @@ export interface PosRouteDefinition<S extends RouteSchemas> {
   bodyLimit?: number;
   timeoutMs?: number;
   /** `header` sets a header of the answer (e.g. the content type of a body that is not JSON). */
-  run: (input: RouteInput<S>, ctx: { execute: PosExecute; header: (name: string, value: string) => void }) => Promise<RouteReply<S>>;
+  run: (
+    input: RouteInput<S>,
+    ctx: { execute: PosExecute; header: (name: string, value: string) => void; request: FastifyRequest },
+  ) => Promise<RouteReply<S>>;
 }
 
 /**
@@ -114,7 +117,7 @@ export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): R
       run: async (input, ctx) => {
         const execute: PosExecute = <TResult, TVariables>(operation: FixedOperationDocument<TResult, TVariables>, variables: object) =>
           ctx.execute(operation, { ...variables, merchantId: ctx.request.posMerchantId } as TVariables);
-        const result = await def.run(input, { execute, header: ctx.header });
+        const result = await def.run(input, { execute, header: ctx.header, request: ctx.request });
         if (def.status) ctx.status(def.status);
         return result;
       },

@@ -4,6 +4,8 @@ import { BadInputError, isConnectionFailure } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { mdrFeeOf } from '../mdr/mdr';
 import { MdrRepository } from '../mdr/mdr.repository';
+import { QrisPaymentRepository } from '../qris-payment/qris-payment.repository';
+import { type RecordedSuccess, matchQrisPayment } from '../qris-payment/qris-payment.service';
 import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
 import type { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
@@ -192,6 +194,12 @@ export class PaymentEventService {
     const stored = await claimEvents(tx, drafts);
     const recording = stored.filter((d) => d.records);
     const created = await insertTransactions(tx, recording);
+    // Dynamic QRIS payments settled by the successes just recorded, in bill-number order (the order their rows lock in).
+    const successes = recording.filter((d) => d.records === 'success' && created.has(d.event.transactionId!));
+    const qris = tx.peer(QrisPaymentRepository);
+    for (const d of sortedBy(successes, (c) => [c.input.referenceNumber ?? '', c.bankCode, c.input.externalEventId])) {
+      await matchQrisPayment(qris, recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode));
+    }
 
     // Refunds and reversals in batch order, each seeing only the transactions of the events before it.
     for (const d of stored) {
@@ -245,7 +253,9 @@ export class PaymentEventService {
     if (status) {
       const created = await this.insertTransaction(tx, status, input, target, bankCode, event.transactionId!);
       // The code belongs to another event's transaction (a replay of this event never gets here): that one is not named.
-      return created ? applied : rejected('duplicate_transaction_code');
+      if (!created) return rejected('duplicate_transaction_code');
+      if (status === 'success') await matchQrisPayment(tx.peer(QrisPaymentRepository), recordedSuccess(event, input, target, bankCode));
+      return applied;
     }
     if (kind === 'refund' || kind === 'reversal') return this.applyToOriginal(tx, kind, input, target.merchantId, bankCode);
     return applied; // nmid_status: stored only; the adapter applies it in the outlet subgraph, then markApplied
@@ -322,6 +332,20 @@ async function findOriginal(
     if (original) return original;
   }
   return null;
+}
+
+function recordedSuccess(event: PaymentEvent, input: PaymentEventInput, target: PaymentTargetInput, bankCode: string): RecordedSuccess {
+  return {
+    eventId: event.id,
+    bankCode,
+    nmid: input.nmid,
+    merchantId: target.merchantId,
+    outletId: target.outletId,
+    transactionId: event.transactionId!,
+    referenceNumber: input.referenceNumber,
+    grossAmount: input.grossAmount!,
+    transactionAt: input.transactionAt,
+  };
 }
 
 /** Validates an event (BadInputError) and builds it as it is first stored, as `bankCode`'s. */

@@ -1,0 +1,20 @@
+import { Type } from '@sinclair/typebox';
+import { errorResponses } from '@lib/rest/error-body';
+import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
+import { QrisPaymentDocument } from '@rest-adapters/generated/operations';
+import { MATCHING_RULES, QrisPayment, toQrisPayment } from '../qris-payment';
+
+const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export default posRoutes({
+  method: 'GET',
+  path: '/payments/qris/:id',
+  summary: 'A dynamic QRIS payment and its status',
+  description: [
+    '`status` is `pending`, `paid` (with `paid_at` and `transaction_id`), `expired` or `cancelled`. 404 `not_found` for another merchant’s or an unknown payment; 403 for a member whose outlets do not include its outlet.',
+    MATCHING_RULES,
+  ].join('\n\n'),
+  schema: { params: Params, response: { 200: QrisPayment, ...errorResponses(400, 401, 403, 404, 429) } },
+  operationId: 'QrisPayment',
+  run: async ({ params }, { execute }) => toQrisPayment((await execute(QrisPaymentDocument, { id: params.id })).qrisPayment),
+});

@@ -1,0 +1,176 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { v7 as uuidv7 } from 'uuid';
+import { type Principal } from '@lib/auth/principal';
+import { assertUserMay } from '@lib/auth/user-scope';
+import { AppError, BadInputError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import { QRIS_MAX_AMOUNT, dynamicFromStatic, staticQrisProblem } from '@lib/qris/qris-payload';
+import { type QrisPaymentRow, QrisPaymentRepository, type UnmatchedReason } from './qris-payment.repository';
+import type { CreateQrisPaymentInput, QrisPaymentType } from './qris-payment.type';
+
+export const DEFAULT_EXPIRY_SECS = 900;
+export const MIN_EXPIRY_SECS = 60;
+export const MAX_EXPIRY_SECS = 86_400;
+
+/** Bill numbers: "QR" and 14 Crockford base-32 characters (70 random bits); unique over all merchants (index). */
+const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+export const BILL_NUMBER_PATTERN = /^QR[0-9A-HJKMNP-TV-Z]{14}$/;
+
+export function newBillNumber(): string {
+  return `QR${[...randomBytes(14)].map((b) => CROCKFORD[b & 31]).join('')}`;
+}
+
+/**
+ * Dynamic QRIS per sale: a payment intent with its own payload (point of initiation 12, amount in 54, bill number
+ * in 62.01), settled by a bank's success event in the intake transaction (`matchQrisPayment`).
+ */
+export class QrisPaymentService {
+  private readonly repo: QrisPaymentRepository;
+
+  constructor(em: EntityManager) {
+    this.repo = new QrisPaymentRepository(em);
+  }
+
+  /**
+   * Creates the payment for `merchantId` at an outlet whose NMID and static payload the caller read from the
+   * outlet subgraph (the payload must be a static QRIS of that NMID). With an Idempotency-Key, the same key and
+   * body return the payment created first (`idempotentReplay`); the same key with another body is CONFLICT
+   * idempotency_key_reused. Concurrent requests with one key create one payment (unique index).
+   */
+  async create(principal: Principal, merchantId: string, input: CreateQrisPaymentInput): Promise<QrisPaymentType> {
+    if (!UUID_PATTERN.test(input.outletId)) throw new BadInputError('outletId must be a UUID');
+    if (!Number.isSafeInteger(input.amount) || input.amount < 1 || input.amount > QRIS_MAX_AMOUNT)
+      throw new BadInputError(`amount must be a whole number of rupiah from 1 to ${QRIS_MAX_AMOUNT}`);
+    const expiresIn = input.expiresInSecs ?? DEFAULT_EXPIRY_SECS;
+    if (!Number.isInteger(expiresIn) || expiresIn < MIN_EXPIRY_SECS || expiresIn > MAX_EXPIRY_SECS)
+      throw new BadInputError(`expires_in_secs must be ${MIN_EXPIRY_SECS} to ${MAX_EXPIRY_SECS}`);
+    if (input.salesOrderId != null && !UUID_PATTERN.test(input.salesOrderId)) throw new BadInputError('salesOrderId must be a UUID');
+    const key = input.idempotencyKey ?? null;
+    if (key !== null && !/^[\x21-\x7E]{1,255}$/.test(key))
+      throw new BadInputError('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    const problem = staticQrisProblem(input.staticPayload, input.nmid);
+    if (problem) throw new AppError(`the outlet has no valid static QRIS: ${problem}`, ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
+
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify([input.outletId.toLowerCase(), input.amount, input.salesOrderId?.toLowerCase() ?? null, expiresIn]))
+      .digest('hex');
+    if (key !== null) {
+      const earlier = await this.repo.byIdempotencyKey(merchantId, key);
+      if (earlier) return replayOf(earlier, requestHash);
+    }
+    const billNumber = newBillNumber();
+    const now = new Date();
+    const inserted = await this.repo.insertUnlessKeyTaken({
+      id: uuidv7(),
+      merchant_id: merchantId,
+      outlet_id: input.outletId.toLowerCase(),
+      nmid: input.nmid,
+      amount: input.amount,
+      bill_number: billNumber,
+      qris_payload: dynamicFromStatic(input.staticPayload, input.amount, billNumber),
+      sales_order_id: input.salesOrderId?.toLowerCase() ?? null,
+      expires_at: new Date(now.getTime() + expiresIn * 1000),
+      idempotency_key: key,
+      request_hash: requestHash,
+      created_by_user_id: principal.kind === 'user' ? principal.userId : null,
+      created_at: now,
+    });
+    if (inserted) return toQrisPayment(inserted, false);
+    // A concurrent request with the same key won the insert.
+    return replayOf((await this.repo.byIdempotencyKey(merchantId, key!))!, requestHash);
+  }
+
+  /** The merchant's payment; NOT_FOUND for another merchant's or an unknown one; a user needs its outlet in scope. */
+  async get(principal: Principal, merchantId: string, id: string): Promise<QrisPaymentType> {
+    const row = UUID_PATTERN.test(id) ? await this.repo.byId(merchantId, id.toLowerCase()) : undefined;
+    if (!row) throw new NotFoundError('QRIS payment');
+    assertUserMay(principal, 'read', { outletId: row.outlet_id });
+    return toQrisPayment(row, false);
+  }
+}
+
+function replayOf(earlier: QrisPaymentRow, requestHash: string): QrisPaymentType {
+  if (earlier.request_hash !== requestHash)
+    throw new AppError('the Idempotency-Key was used for another request', ErrorCode.CONFLICT, { reason: 'idempotency_key_reused' });
+  return toQrisPayment(earlier, true);
+}
+
+/** `expired` is a pending payment past its expiry: computed on read, nothing has to run at expiry. */
+export function statusOf(row: Pick<QrisPaymentRow, 'status' | 'expires_at'>, now = new Date()): string {
+  return row.status === 'pending' && new Date(row.expires_at).getTime() <= now.getTime() ? 'expired' : row.status;
+}
+
+function toQrisPayment(row: QrisPaymentRow, replay: boolean): QrisPaymentType {
+  return {
+    id: row.id,
+    outletId: row.outlet_id,
+    amount: Number(row.amount),
+    billNumber: row.bill_number,
+    qrisPayload: row.qris_payload,
+    status: statusOf(row),
+    salesOrderId: row.sales_order_id,
+    expiresAt: new Date(row.expires_at),
+    paidAt: row.paid_at ? new Date(row.paid_at) : null,
+    transactionId: row.transaction_id,
+    createdAt: new Date(row.created_at),
+    idempotentReplay: replay,
+  };
+}
+
+/** A success event's transaction, as the intake just recorded it. */
+export interface RecordedSuccess {
+  eventId: string;
+  bankCode: string;
+  nmid: string;
+  merchantId: string;
+  outletId: string;
+  transactionId: string;
+  referenceNumber: string | null | undefined;
+  grossAmount: number;
+  transactionAt: Date;
+}
+
+/**
+ * Matching, inside the intake transaction of a success event that recorded its transaction
+ * (docs/decisions/0201-qris-payloads.md). Only a reference_number shaped like our bill numbers is a candidate
+ * (any other is an ordinary payment of the static QRIS). The payment of that bill number is locked; it becomes
+ * paid — once: `where status = 'pending'` — when it is of the event's merchant and outlet, pending, not expired
+ * at the event's transaction time, and of the same amount. Anything else is recorded as an unmatched payment with
+ * its reason, once per event. Returns what happened.
+ */
+export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedSuccess): Promise<'paid' | UnmatchedReason | null> {
+  const bill = s.referenceNumber?.trim().toUpperCase();
+  if (!bill || !BILL_NUMBER_PATTERN.test(bill)) return null;
+  const payment = await repo.lockByBillNumber(bill);
+  const reason = unmatchedReasonOf(payment, s);
+  if (!reason && (await repo.markPaid(payment!.id, { paidAt: s.transactionAt, transactionId: s.transactionId, paymentEventId: s.eventId })))
+    return 'paid';
+  await repo.recordUnmatched({
+    id: uuidv7(),
+    payment_event_id: s.eventId,
+    transaction_id: s.transactionId,
+    bank_code: s.bankCode,
+    nmid: s.nmid,
+    merchant_id: s.merchantId,
+    outlet_id: s.outletId,
+    bill_number: bill,
+    gross_amount: s.grossAmount,
+    reason: reason ?? 'already_paid',
+    qris_payment_id: payment?.id ?? null,
+    transaction_at: s.transactionAt,
+    created_at: new Date(),
+  });
+  return reason ?? 'already_paid';
+}
+
+/** Why a success event cannot settle `payment` (rules 3–4 of the record), or null when it settles it. */
+function unmatchedReasonOf(payment: QrisPaymentRow | undefined, s: RecordedSuccess): UnmatchedReason | null {
+  if (!payment) return 'unknown_bill_number';
+  if (payment.merchant_id !== s.merchantId || payment.outlet_id !== s.outletId || payment.nmid !== s.nmid) return 'other_outlet';
+  if (payment.status === 'paid') return 'already_paid';
+  if (payment.status === 'cancelled') return 'cancelled';
+  if (new Date(payment.expires_at).getTime() < s.transactionAt.getTime()) return 'expired';
+  if (Number(payment.amount) !== s.grossAmount) return 'amount_mismatch';
+  return null;
+}

@@ -1,0 +1,240 @@
+import { createHmac, randomUUID } from 'node:crypto';
+import { parse as parseEmv } from 'promptparse';
+import { DEMO } from '@lib/demo/demo-ids';
+import { type PosActor, type Surface, posActor, posMember, posRequest } from '../support/pos-client';
+import { adminQuery } from '../support/test-database';
+import { type TestStack, startTestStack } from '../support/test-stack';
+
+const A = DEMO.merchantId;
+const B = DEMO.otherMerchants[0].id;
+const [PUSAT, MENTENG] = DEMO.outlets;
+const jakartaNow = (shiftSecs = 0) => new Date(Date.now() + (7 * 3600 + shiftSecs) * 1000).toISOString().replace('Z', '+07:00');
+
+describe('Dynamic QRIS per sale (issue 17 §2)', () => {
+  let stack: TestStack;
+  let owner: PosActor;
+  const sql = <T extends object = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    adminQuery<T>(stack.database.adminUrl, text, params);
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    owner = await posActor(stack, A);
+  });
+  afterAll(() => stack.close());
+
+  const create = (surface: Surface, actor: PosActor, body: unknown, headers: Record<string, string> = {}) =>
+    stack.rest.inject({
+      method: 'POST',
+      url: surface === 'service' ? '/poslite/payments/qris' : '/merchant/poslite/payments/qris',
+      headers: {
+        ...(surface === 'service'
+          ? { 'x-internal-api-key': stack.config.secrets.internalApiKey, 'x-merchant-id': actor.merchantId }
+          : { authorization: `Bearer ${actor.token}` }),
+        ...headers,
+      },
+      payload: body as object,
+    });
+  const paymentOf = async (id: string) => (await posRequest(stack, 'app', owner)('GET', `/payments/qris/${id}`)).body;
+
+  /** A bank event of the demo bank, signed as psp-api.md §5 says. */
+  const bankEvent = (event: Record<string, unknown>) => {
+    const raw = JSON.stringify({
+      event_type: 'qris.payment.success',
+      nmid: PUSAT.nmid,
+      transaction_at: jakartaNow(),
+      status: 'success',
+      ...event,
+    });
+    const timestamp = jakartaNow();
+    const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
+    return stack.rest.inject({
+      method: 'POST',
+      url: '/psp/v1/events',
+      payload: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-psp-key-id': DEMO.bank.eventKeyId,
+        'x-psp-timestamp': timestamp,
+        'x-psp-signature': signature,
+        'x-request-id': randomUUID(),
+      },
+    });
+  };
+  const payEvent = (id: string, bill: string, amount: number, extra: Record<string, unknown> = {}) =>
+    bankEvent({ external_event_id: id, transaction_code: `TRX-${id}`, reference_number: bill, gross_amount: amount, ...extra });
+  const unmatched = (bill: string) =>
+    sql<{ reason: string; gross_amount: string }>(
+      `select reason, gross_amount from "transaction".qris_unmatched_payments where bill_number = $1`,
+      [bill],
+    );
+
+  it.each(['service', 'app'] as const)(
+    'creates a payment on the %s surface: 201, its payload a dynamic QRIS of the outlet',
+    async (surface) => {
+      const res = await create(surface, owner, { outlet_id: PUSAT.id, amount: 25_000 });
+      expect(res.statusCode).toBe(201);
+      const body = res.json();
+      expect(body).toEqual({
+        id: expect.any(String),
+        outlet_id: PUSAT.id,
+        amount: 25_000,
+        bill_number: expect.stringMatching(/^QR[0-9A-Z]{14}$/),
+        qris_payload: expect.any(String),
+        status: 'pending',
+        sales_order_id: null,
+        expires_at: expect.any(String),
+        paid_at: null,
+        transaction_id: null,
+        created_at: expect.any(String),
+      });
+      expect(new Date(body.expires_at).getTime() - new Date(body.created_at).getTime()).toBe(900_000);
+      const qr = parseEmv(body.qris_payload, true, true)!; // strict: CRC checked
+      expect(qr).not.toBeNull();
+      expect(qr.getTagValue('00')).toBe('01');
+      expect(qr.getTagValue('01')).toBe('12');
+      expect(qr.getTagValue('51', '00')).toBe('ID.CO.QRIS.WWW');
+      expect(qr.getTagValue('51', '02')).toBe(PUSAT.nmid);
+      expect(qr.getTagValue('52')).toBe('5814');
+      expect(qr.getTagValue('53')).toBe('360');
+      expect(qr.getTagValue('54')).toBe('25000');
+      expect(qr.getTagValue('58')).toBe('ID');
+      expect(qr.getTagValue('59')).toBe('WARUNG KOPI DEMO');
+      expect(qr.getTagValue('62', '01')).toBe(body.bill_number);
+      const got = await posRequest(stack, surface, owner)('GET', `/payments/qris/${body.id}`);
+      expect(got.status).toBe(200);
+      expect(got.body).toEqual(body);
+    },
+  );
+
+  it('checks amount bounds, expiry, outlet scope and roles (staff of the outlet may create)', async () => {
+    for (const body of [
+      { outlet_id: PUSAT.id, amount: 0 },
+      { outlet_id: PUSAT.id, amount: 10_000_001 },
+      { outlet_id: PUSAT.id, amount: 1500.5 },
+      { outlet_id: PUSAT.id, amount: 1000, expires_in_secs: 10 },
+      { outlet_id: 'not-a-uuid', amount: 1000 },
+      { amount: 1000 },
+    ]) {
+      const res = await create('app', owner, body);
+      expect([res.statusCode, res.json().code]).toEqual([400, 'bad_request']);
+    }
+    const foreign = await create('app', owner, { outlet_id: DEMO.otherMerchants[0].outlets[0].id, amount: 1000 });
+    expect([foreign.statusCode, foreign.json().code]).toEqual([404, 'not_found']);
+    const bare = await posRequest(stack, 'app', owner)('POST', '/catalog/outlets', { code: 'QR-NONE', name: 'Tanpa NMID' });
+    const none = await create('app', owner, { outlet_id: bare.body.id, amount: 1000 });
+    expect([none.statusCode, none.json().code]).toEqual([409, 'qris_unavailable']);
+
+    const staff = await posMember(stack, A, 'staff', [PUSAT.id]);
+    const staffElsewhere = await posMember(stack, A, 'staff', [MENTENG.id]);
+    const viewer = await posMember(stack, A, 'viewer');
+    const made = await create('app', staff, { outlet_id: PUSAT.id, amount: 1000, expires_in_secs: 60 });
+    expect(made.statusCode).toBe(201);
+    expect(made.json().expires_at).toBe(new Date(new Date(made.json().created_at).getTime() + 60_000).toISOString());
+    for (const actor of [staffElsewhere, viewer])
+      expect((await create('app', actor, { outlet_id: PUSAT.id, amount: 1000 })).statusCode).toBe(403);
+    expect((await posRequest(stack, 'app', staffElsewhere)('GET', `/payments/qris/${made.json().id}`)).status).toBe(403);
+    const other = await posActor(stack, B);
+    for (const surface of ['service', 'app'] as const) {
+      const res = await posRequest(stack, surface, other)('GET', `/payments/qris/${made.json().id}`);
+      expect([res.status, res.body.code]).toEqual([404, 'not_found']);
+    }
+  });
+
+  it('Idempotency-Key: the same key and body return the same payment, another body 409, concurrent requests one payment', async () => {
+    const key = `pos-${randomUUID()}`;
+    const body = { outlet_id: PUSAT.id, amount: 42_000 };
+    const first = await create('app', owner, body, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(201);
+    const again = await create('service', owner, body, { 'idempotency-key': key });
+    expect(again.statusCode).toBe(201);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.json()).toEqual(first.json());
+    const changed = await create('app', owner, { ...body, amount: 43_000 }, { 'idempotency-key': key });
+    expect([changed.statusCode, changed.json().code]).toEqual([409, 'idempotency_key_reused']);
+    // Keys are per merchant: another merchant's same key is its own.
+    const other = await posActor(stack, B);
+    const theirs = await create(
+      'app',
+      other,
+      { outlet_id: DEMO.otherMerchants[0].outlets[0].id, amount: 42_000 },
+      { 'idempotency-key': key },
+    );
+    expect(theirs.statusCode).toBe(201);
+    expect(theirs.json().id).not.toBe(first.json().id);
+
+    const racing = `pos-${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => create('app', owner, body, { 'idempotency-key': racing })));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(6).fill(201));
+    expect(new Set(answers.map((r) => r.json().id)).size).toBe(1);
+    expect(await sql(`select count(*)::int as n from "transaction".qris_payments where idempotency_key = $1`, [racing])).toEqual([
+      { n: 1 },
+    ]);
+  });
+
+  it('a success event with the bill number and amount marks it paid once, also under concurrent replays and a second payer', async () => {
+    const payment = (await create('app', owner, { outlet_id: PUSAT.id, amount: 57_500, sales_order_id: randomUUID() })).json();
+    const id = `evt-qris-${randomUUID()}`;
+    // The same event five times and another payer's event for the same bill, all at once (the adapter batches them).
+    const answers = await Promise.all([
+      ...Array.from({ length: 5 }, () => payEvent(id, payment.bill_number, 57_500)),
+      payEvent(`${id}-second-payer`, payment.bill_number, 57_500, { event_type: 'transaction.success' }),
+    ]);
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(6).fill(200));
+    const [{ transaction_id: transactionId }] = await sql<{ transaction_id: string }>(
+      `select transaction_id from "transaction".payment_events where external_event_id = $1`,
+      [id],
+    );
+    const paid = await paymentOf(payment.id);
+    expect(paid).toMatchObject({ status: 'paid', transaction_id: transactionId, paid_at: expect.any(String) });
+    expect((await unmatched(payment.bill_number)).map((r) => r.reason)).toEqual(['already_paid']);
+    // A later replay changes nothing.
+    expect((await payEvent(id, payment.bill_number, 57_500)).json().status).toBe('duplicate_skipped');
+    expect(await paymentOf(payment.id)).toEqual(paid);
+    expect(await unmatched(payment.bill_number)).toHaveLength(1);
+  });
+
+  it('a wrong amount, an expired payment, another outlet or an unknown bill number is kept as an unmatched payment', async () => {
+    const payment = (await create('app', owner, { outlet_id: PUSAT.id, amount: 10_000 })).json();
+    expect((await payEvent(`evt-wrong-${randomUUID()}`, payment.bill_number, 9_999)).statusCode).toBe(200);
+    expect((await paymentOf(payment.id)).status).toBe('pending');
+    expect(await unmatched(payment.bill_number)).toEqual([{ reason: 'amount_mismatch', gross_amount: '9999' }]);
+
+    const wrongOutlet = (await create('app', owner, { outlet_id: PUSAT.id, amount: 5_000 })).json();
+    await payEvent(`evt-outlet-${randomUUID()}`, wrongOutlet.bill_number, 5_000, { nmid: MENTENG.nmid });
+    expect((await paymentOf(wrongOutlet.id)).status).toBe('pending');
+    expect((await unmatched(wrongOutlet.bill_number)).map((r) => r.reason)).toEqual(['other_outlet']);
+
+    const late = (await create('app', owner, { outlet_id: PUSAT.id, amount: 7_000, expires_in_secs: 60 })).json();
+    await sql(`update "transaction".qris_payments set expires_at = now() - interval '1 minute' where id = $1`, [late.id]);
+    expect((await paymentOf(late.id)).status).toBe('expired');
+    await payEvent(`evt-late-${randomUUID()}`, late.bill_number, 7_000);
+    expect((await paymentOf(late.id)).status).toBe('expired');
+    expect((await unmatched(late.bill_number)).map((r) => r.reason)).toEqual(['expired']);
+
+    const unknownBill = 'QR0000000000ZZZZ';
+    expect((await payEvent(`evt-unknown-${randomUUID()}`, unknownBill, 1_000)).statusCode).toBe(200);
+    expect((await unmatched(unknownBill)).map((r) => r.reason)).toEqual(['unknown_bill_number']);
+
+    // An ordinary payment of the static QRIS (a bank reference that is no bill number of ours) is not a candidate.
+    const plain = `REF-${randomUUID()}`;
+    expect((await payEvent(`evt-plain-${randomUUID()}`, plain, 1_000)).statusCode).toBe(200);
+    expect(await sql(`select count(*)::int as n from "transaction".qris_unmatched_payments where bill_number = $1`, [plain])).toEqual([
+      { n: 0 },
+    ]);
+  });
+
+  it('the OpenAPI document carries the new routes', async () => {
+    const doc = (await stack.rest.inject({ method: 'GET', url: '/openapi.json' })).json();
+    for (const path of [
+      '/poslite/payments/qris',
+      '/merchant/poslite/payments/qris',
+      '/poslite/payments/qris/{id}',
+      '/merchant/poslite/payments/qris/{id}',
+      '/merchant/outlets/{outlet_id}/qris',
+      '/poslite/outlets/{outlet_id}/qris',
+    ]) {
+      expect(doc.paths[path]).toBeDefined();
+    }
+    expect(doc.paths['/merchant/poslite/payments/qris'].post.responses['201']).toBeDefined();
+  });
+});
