@@ -41,6 +41,8 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     ...fastifyLoggingOptions(config, 'gateway', logStream),
     ...serverTimeoutOptions(config),
     bodyLimit: GATEWAY_SERVICE_BODY_LIMIT,
+    // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
+    trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
   });
   enforceBodyDeadline(app, config);
   bodyLimitPlugin(app, config.secrets.serviceTokenSecret);

@@ -1,5 +1,10 @@
 import { ConfigError, DEV_SECRETS, loadConfig } from './config';
 
+const PROVIDERS = {
+  MESSAGING_PROVIDER_URL: 'https://graph.example/v1/messages',
+  EMAIL_PROVIDER_URL: 'https://mail.example/send',
+};
+
 describe('loadConfig', () => {
   it('applies development defaults and coerces numbers', () => {
     const config = loadConfig({ REST_PORT: '9090' });
@@ -9,6 +14,8 @@ describe('loadConfig', () => {
     expect(config.database.adminUrl).toBeUndefined();
     expect(config.secrets.internalApiKey).toBe(DEV_SECRETS.INTERNAL_API_KEY);
     expect(Object.isFrozen(config)).toBe(true);
+    expect(config.http.trustProxyHops).toBe(0);
+    expect(loadConfig({ TRUST_PROXY_HOPS: '1' }).http.trustProxyHops).toBe(1);
   });
 
   it('fails with the list of every problem', () => {
@@ -26,6 +33,31 @@ describe('loadConfig', () => {
   it('refuses the development secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: must be set in production/);
     const secrets = Object.fromEntries(Object.keys(DEV_SECRETS).map((key) => [key, `${key.toLowerCase()}-production-value`]));
-    expect(loadConfig({ NODE_ENV: 'production', ...secrets }).isProduction).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, ...PROVIDERS }).isProduction).toBe(true);
+  });
+
+  it('refuses the log provider for one-time passwords in production', () => {
+    const secrets = Object.fromEntries(Object.keys(DEV_SECRETS).map((key) => [key, `${key.toLowerCase()}-production-value`]));
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+        return [];
+      } catch (error) {
+        return (error as ConfigError).problems;
+      }
+    };
+    expect(problems({ NODE_ENV: 'production', ...secrets })).toEqual([
+      expect.stringMatching(/^MESSAGING_PROVIDER_URL: must be set in production \(the log provider only records/),
+      expect.stringMatching(/^EMAIL_PROVIDER_URL: must be set in production/),
+    ]);
+    expect(problems({ NODE_ENV: 'production', ...secrets, ...PROVIDERS, EMAIL_PROVIDER_URL: '' })).toEqual([
+      expect.stringMatching(/^EMAIL_PROVIDER_URL: must be set in production/),
+    ]);
+    // Push stays optional; outside production the log provider is the default of every channel.
+    const config = loadConfig({ NODE_ENV: 'production', ...secrets, ...PROVIDERS });
+    expect(config.notifications.messaging.url).toBe(PROVIDERS.MESSAGING_PROVIDER_URL);
+    expect(config.notifications.push.url).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'development' }).notifications.messaging.url).toBeUndefined();
+    expect(loadConfig({ NODE_ENV: 'test' }).notifications.email.url).toBeUndefined();
   });
 });

@@ -21,6 +21,12 @@ export const DEV_SECRETS = {
 /** Outside production an unset OPERATOR_TOKEN_SECRET takes this value (`npm run ops -- operator:token`); production refuses it. */
 export const DEV_OPERATOR_TOKEN_SECRET = 'dev-operator-token-secret-change-me-0000';
 
+/** The notification channels that carry one-time passwords (phone login, email change): refused without a provider in production. */
+const OTP_PROVIDER_URLS = [
+  ['MESSAGING_PROVIDER_URL', 'WhatsApp'],
+  ['EMAIL_PROVIDER_URL', 'email'],
+] as const;
+
 const EnvSchema = Type.Object({
   NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('test'), Type.Literal('production')], {
     default: 'development',
@@ -85,10 +91,16 @@ const EnvSchema = Type.Object({
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /** How often the merchant process looks for due webhook deliveries; 0 runs no dispatcher in that process. */
   WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 1000 }),
+  /**
+   * Proxies in front of the REST process and the gateway (a load balancer: 1). The client address (rate limits,
+   * one-time password limits per address, logs) is then read from X-Forwarded-For that many hops back; 0 = the socket.
+   */
+  TRUST_PROXY_HOPS: Type.Integer({ minimum: 0, maximum: 5, default: 0 }),
   /** How long the REST process trusts a partner credential's status (revocation delay), 0-60000 ms. */
   PARTNER_CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 60000 }),
 
-  // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox).
+  // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox);
+  // production refuses it for messaging and email, the channels of one-time passwords.
   MESSAGING_PROVIDER_URL: OptionalUrl,
   MESSAGING_PROVIDER_TOKEN: Type.Optional(Type.String({ minLength: 1 })),
   PUSH_PROVIDER_URL: OptionalUrl,
@@ -128,6 +140,8 @@ const EnvSchema = Type.Object({
 });
 
 type Env = Static<typeof EnvSchema>;
+/** Every variable the config reads (scripts/image-boot.ts checks docker-compose.yml passes only these, and OTEL_*). */
+export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
 export const SUBGRAPH_NAMES = ['merchant', 'outlet', 'transaction', 'catalog'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 
@@ -160,8 +174,8 @@ export interface Config {
   };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
-  /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts). */
-  http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number };
+  /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
+  http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
   webhooks: { retryScale: number; dispatchIntervalMs: number };
   /** The REST adapter's micro-batches of bank calls (rest-adapters/psp/routes/shared/bank-batch.ts). */
   bankBatch: { max: number; inFlight: number };
@@ -208,6 +222,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     }
     if (env.OPERATOR_TOKEN_SECRET === DEV_OPERATOR_TOKEN_SECRET)
       problems.push('OPERATOR_TOKEN_SECRET: must not be the development value in production');
+    // The log provider only records a message: in production a one-time password would reach nobody (and its
+    // code is not kept), so the channels that carry codes need a real provider.
+    for (const [key, channel] of OTP_PROVIDER_URLS) {
+      if (!env[key])
+        problems.push(`${key}: must be set in production (the log provider only records ${channel} one-time passwords, it sends nothing)`);
+    }
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -260,6 +280,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      trustProxyHops: env.TRUST_PROXY_HOPS,
     },
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
     bankBatch: { max: env.BANK_BATCH_MAX, inFlight: env.BANK_BATCH_IN_FLIGHT },

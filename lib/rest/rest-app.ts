@@ -41,6 +41,8 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const app = Fastify({
     ...fastifyLoggingOptions(config, 'rest', logStream),
     bodyLimit: REST_BODY_LIMIT,
+    // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
+    trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
     ...serverTimeoutOptions(config),
   });
   enforceBodyDeadline(app, config);

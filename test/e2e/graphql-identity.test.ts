@@ -169,6 +169,8 @@ describe('GraphQL identity at the gateway', () => {
       SECRETS_ENCRYPTION_KEY: 'prod-encryption-key-0123456789abcdef',
       PARTNER_TOKEN_SECRET: 'prod-partner-secret-0123456789abcdef',
       USER_TOKEN_SECRET: 'prod-user-secret-0123456789abcdef0000',
+      MESSAGING_PROVIDER_URL: 'https://graph.example/v1/messages',
+      EMAIL_PROVIDER_URL: 'https://mail.example/send',
       LOG_LEVEL: 'silent',
     });
     expect(production.operatorTokens.secret).toBeUndefined();
