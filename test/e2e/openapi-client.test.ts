@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { DEMO } from '@lib/demo/demo-ids';
+import { apiPagesDir } from '@lib/rest/api-pages';
 import { sessionFor } from '../support/core-auth';
 import { bearer, jakartaTime, restClient, signing } from '../support/openapi-client';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -71,5 +76,25 @@ describe('generated OpenAPI client against the stack', () => {
     expect(today.response.status).toBe(200);
     expect(today.data).toMatchObject({ merchant_id: DEMO.merchantId, merchant_name: 'Warung Kopi Demo', period: 'today' });
     expect(today.data?.period_start_at).toMatch(/\+08:00$/);
+  });
+
+  describe('the walkthroughs’ copy-paste commands (docs/api/, bash + openssl + curl)', () => {
+    const blocks = (page: string) =>
+      [...readFileSync(path.join(apiPagesDir(), page), 'utf8').matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]);
+    // Asynchronously: the server answering curl runs in this process.
+    const run = async (script: string) =>
+      (await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], { env: { ...process.env, BASE: baseUrl }, timeout: 20_000 }))
+        .stdout;
+
+    it('bank: the signed lookup and the signed event', async () => {
+      const [lookup, event] = blocks('bank.md');
+      expect(JSON.parse(await run(lookup)).merchant.id).toBe(DEMO.merchantId);
+      expect(JSON.parse(await run(event))).toMatchObject({ status: 'success', flow: 'transaction.created' });
+    });
+
+    it('partner: the token exchange and a bearer request', async () => {
+      const [jwt] = blocks('partner.md');
+      expect(JSON.parse(await run(jwt)).partner_id).toBe(DEMO.partner.id);
+    });
   });
 });
