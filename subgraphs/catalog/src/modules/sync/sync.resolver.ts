@@ -10,9 +10,10 @@ export class SyncResolver {
   @Authorized('internal', 'user')
   @Query(() => SyncPageType, { description: 'Rows of categories, products, variants, product_stock or customers changed after `since`.' })
   posChanges(
-    @Arg('entity') entity: string,
+    @Arg('entity', { description: 'Which catalog entity to pull, e.g. categories or products (the error names every allowed one).' })
+    entity: string,
     @Arg('since', { description: 'A watermark from an earlier page; "0" for everything.' }) since: string,
-    @Arg('limit', () => Int) limit: number,
+    @Arg('limit', () => Int, { description: 'Page size.' }) limit: number,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SyncPageType> {

@@ -23,7 +23,7 @@ export class PosOutletResolver {
   @Authorized('internal', 'user')
   @Query(() => PosOutletType, { description: 'A live outlet of the merchant; NOT_FOUND for anything else.' })
   posOutlet(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'Outlet id (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletType> {
@@ -65,7 +65,7 @@ export class PosOutletResolver {
   @Query(() => PosOutletSyncPageType, { description: 'Outlets changed after the watermark `since` (deleted ones included).' })
   posOutletChanges(
     @Arg('since', { description: 'A watermark from an earlier page; "0" for everything.' }) since: string,
-    @Arg('limit', () => Int) limit: number,
+    @Arg('limit', () => Int, { description: 'Page size.' }) limit: number,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletSyncPageType> {
