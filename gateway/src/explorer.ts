@@ -60,7 +60,12 @@ export function explorerHtml(documents: TrustedDocument[], graphqlPath = '/graph
   <script src="${assetsPath}/graphiql.js"></script>
   <script>
     const settings = ${settings};
-    const fetcher = GraphiQL.createFetcher({ url: new URL(settings.url, window.location.href).toString() });
+    const send = GraphiQL.createFetcher({ url: new URL(settings.url, window.location.href).toString() });
+    // Until a token is pasted, the preset's placeholder is not sent: the schema still loads (anonymous introspection).
+    const fetcher = (params, options = {}) => {
+      const headers = Object.fromEntries(Object.entries(options.headers || {}).filter(([, value]) => !String(value).includes('<paste')));
+      return send(params, { ...options, headers });
+    };
     ReactDOM.createRoot(document.getElementById('graphiql')).render(
       React.createElement(GraphiQL, {
         fetcher,
