@@ -37,6 +37,8 @@ COPY package.json ./
 COPY --from=prod-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY gateway/supergraph.graphql gateway/operations.json gateway/trusted-documents.json ./gateway/
+# The integrator pages the REST reference shows (/docs, info.description of /openapi.json).
+COPY docs/api ./docs/api
 USER node
 EXPOSE 8080 4000 4001 4002 4003 4004
 CMD ["node", "-e", "console.log('qris-merchant-platform: give a command, e.g.\\n  node dist/subgraphs/merchant/src/main.js   (also outlet, transaction, catalog)\\n  node dist/gateway/src/main.js\\n  node dist/rest-adapters/main.js\\n  node dist/scripts/ops.js db:migrate | seed:reference | seed:demo\\nsee docker-compose.yml')"]

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
@@ -16,6 +15,7 @@ import { type LogStream, fastifyLoggingOptions } from '@lib/logging/logger';
 import { AppError, ErrorCode } from '@lib/errors/app-error';
 import { bodyLimitPlugin, PAYLOAD_TOO_LARGE_BODY } from './body-limit';
 import { CallerAuthenticator } from './caller-auth';
+import { registerExplorer } from './explorer';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
 import { SubgraphDataSource } from './subgraph-data-source';
@@ -61,6 +61,8 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
   const development = !config.isProduction;
   const trustedDocuments = loadTrustedDocuments();
   const callers = new CallerAuthenticator(config, overrides.merchant);
+  // Development: GraphiQL from node_modules at /graphiql and as the landing page of /graphql (explorer.ts).
+  const explorer = development ? registerExplorer(app, [...trustedDocuments.values()]) : undefined;
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: development,
@@ -71,7 +73,7 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     stringifyResult: (result) => JSON.stringify(result),
     plugins: [
       ApolloServerPluginInlineTraceDisabled(),
-      development ? ApolloServerPluginLandingPageLocalDefault({ embed: true }) : ApolloServerPluginLandingPageDisabled(),
+      explorer ?? ApolloServerPluginLandingPageDisabled(),
       fastifyApolloDrainPlugin(app),
       limitsPlugin(config.gatewayLimits),
     ],

@@ -83,7 +83,7 @@ function documentsUnder(dir: string): DocumentFile[] {
  * .prettierignore skips generated/). In a child process: Prettier loads its
  * parsers with dynamic imports, which Jest's module registry cannot run.
  */
-function prettier(file: string, source: string): string {
+export function prettier(file: string, source: string): string {
   return execFileSync(
     process.execPath,
     [require.resolve('prettier/bin/prettier.cjs'), '--stdin-filepath', path.join(ROOT, path.basename(file))],

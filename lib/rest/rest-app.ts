@@ -10,8 +10,10 @@ import { metricsPlugin } from '../http/metrics';
 import { REST_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
+import { apiDescription } from './api-pages';
 import { ErrorBody, HttpError } from './error-body';
 import { GatewayClient } from './gateway-client';
+import { documentBase, documentServers, finishDocument, requireCredential } from './openapi';
 import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
 import { ResponseCache } from './response-cache';
 import type { CachedRouteContext, PrincipalCachedRoute, PublicCachedRoute, RestAdapter, RestRoute, RouteRuntime } from './route';
@@ -65,18 +67,27 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   app.addSchema(ErrorBody);
   for (const schema of adapters.flatMap((adapter) => adapter.schemas ?? [])) app.addSchema(schema);
   await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'QRIS merchant platform REST APIs',
-        version: '1.0.0',
-        description: 'Bank PSP integration, partner read-only and core merchant APIs. Errors use the ErrorBody schema.',
-      },
-      tags: adapters.map((adapter) => ({ name: adapter.name, description: adapter.description })),
-    },
+    openapi: documentBase({ adapters, description: apiDescription(), servers: documentServers(config) }),
     refResolver: { buildLocalReference: (json, _base, _fragment, index) => (json.$id as string) ?? `def-${index}` },
+    transformObject: (documentObject) => finishDocument('openapiObject' in documentObject ? documentObject.openapiObject : {}, adapters),
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Everything is served from node_modules (@fastify/swagger-ui bundles Swagger UI); no validator badge.
+    uiConfig: {
+      docExpansion: 'list',
+      deepLinking: true,
+      displayOperationId: true,
+      displayRequestDuration: true,
+      filter: true,
+      persistAuthorization: true,
+      showCommonExtensions: true,
+      tryItOutEnabled: true,
+      defaultModelsExpandDepth: 0,
+      validatorUrl: null,
+    },
+    theme: { title: 'QRIS merchant platform – API reference' },
+  });
   await app.register(metricsPlugin, { service: 'rest' });
   // Before any route: routes added earlier would not be limited.
   await registerRateLimiting(app, { redisUrl: config.redisUrl });
@@ -140,6 +151,7 @@ function registerRoute(
   });
   const privateCache = route.cache === 'per-principal' ? new ResponseCache(route.cacheSecs, 50_000, 'private') : undefined;
   const authenticate = route.authenticate;
+  if (authenticate) requireCredential(route); // the OpenAPI document names every route's credential
   app.route({
     method: route.method,
     url: route.url,

@@ -63,7 +63,10 @@ export interface RouteContext extends CachedRouteContext {
  * Verifies the caller (signature, token, key) before validation and returns who the route acts for; it throws
  * an HttpError (401, 403) to refuse. Without it the route is public and the adapter acts as itself.
  */
-export type Authenticate = (req: FastifyRequest, runtime: RouteRuntime) => Promise<Principal>;
+export type Authenticate = ((req: FastifyRequest, runtime: RouteRuntime) => Promise<Principal>) & {
+  /** The credential it checks, for the OpenAPI document (set with `authenticatedBy`, lib/rest/openapi.ts). */
+  credential?: string;
+};
 
 interface RouteBase<S extends RouteSchemas> {
   method: HTTPMethods;
@@ -80,6 +83,23 @@ interface RouteBase<S extends RouteSchemas> {
   bodyLimit?: number;
   /** Deadline of each gateway call when longer than GATEWAY_TIMEOUT_MS (lib/http/request-limits.ts). */
   timeoutMs?: number;
+  /**
+   * Error codes the route answers beyond those its text names ("→ 409 `nmid_taken`") and those every route of its
+   * kind carries (lib/rest/openapi.ts); documentation only.
+   */
+  errors?: Partial<Record<number, string[]>>;
+  /** Examples for the OpenAPI document, from the demo data; checked against the schemas by test/contracts/openapi.test.ts. */
+  examples?: RouteExamples<S>;
+}
+
+/** A route's examples: request parts, responses by status and, per error code, a message. */
+export interface RouteExamples<S extends RouteSchemas> {
+  params?: Partial<RouteInput<S>['params']>;
+  query?: Partial<RouteInput<S>['query']>;
+  headers?: Record<string, string>;
+  body?: RouteInput<S>['body'];
+  responses?: { [K in keyof S['response']]?: S['response'][K] extends TSchema ? Static<S['response'][K]> : never };
+  errors?: Record<string, string>;
 }
 
 /** A route that answers per request: it may set its status and headers. */

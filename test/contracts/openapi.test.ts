@@ -1,41 +1,183 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import SwaggerParser from '@apidevtools/swagger-parser';
+import Ajv from 'ajv';
+import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@lib/config/config';
+import { projectRoot } from '@lib/config/project-root';
+import { ErrorBody } from '@lib/rest/error-body';
 import { createRestApp } from '@lib/rest/rest-app';
+import type { RestRoute } from '@lib/rest/route';
 import { REST_ADAPTERS } from '@rest-adapters';
+import { OPENAPI_TYPES_FILE, generateOpenApiTypes } from '@scripts/openapi';
+
+const ROUTES: RestRoute<any>[] = REST_ADAPTERS.flatMap((adapter) => adapter.routes);
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
 
 describe('OpenAPI document', () => {
   let app: FastifyInstance;
+  let document: Record<string, any>;
+  const operations = () =>
+    Object.entries<Record<string, any>>(document.paths).flatMap(([url, item]) =>
+      Object.entries<Record<string, any>>(item)
+        .filter(([method]) => METHODS.includes(method))
+        .map(([method, operation]) => ({ url, method, operation })),
+    );
 
   beforeAll(async () => {
     // No gateway is needed to describe the routes.
     app = await createRestApp({ config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), adapters: REST_ADAPTERS });
+    document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
   afterAll(() => app.close());
 
   it('is a valid OpenAPI 3.1 document (validated by swagger-parser)', async () => {
-    const res = await app.inject({ method: 'GET', url: '/openapi.json' });
-    expect(res.statusCode).toBe(200);
-    const document = res.json();
     expect(document.openapi).toBe('3.1.0');
-    await expect(SwaggerParser.validate(structuredClone(document))).resolves.toBeDefined();
+    await expect(SwaggerParser.validate(structuredClone(document) as never)).resolves.toBeDefined();
   });
 
   it('documents every route with its parameters, responses and the error body', async () => {
-    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const paths = Object.keys(document.paths);
-    for (const route of REST_ADAPTERS.flatMap((a) => a.routes)) expect(paths).toContain(route.url.replace(/:(\w+)/g, '{$1}'));
+    for (const route of ROUTES) expect(paths).toContain(route.url.replace(/:(\w+)/g, '{$1}'));
     const cities = document.paths['/references/cities'].get;
-    expect(cities.parameters).toEqual([expect.objectContaining({ name: 'province_id', in: 'query', required: true })]);
-    expect(Object.keys(cities.responses)).toEqual(expect.arrayContaining(['200', '400', '500', '503']));
+    expect(cities.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'province_id', in: 'query', required: true })]),
+    );
+    expect(Object.keys(cities.responses)).toEqual(expect.arrayContaining(['200', '304', '400', '500', '503']));
     expect(document.components.schemas.ErrorBody.required).toEqual(['error', 'code']);
     expect(paths).not.toContain('/metrics');
   });
 
-  it('serves a human reference page at /docs', async () => {
-    const res = await app.inject({ method: 'GET', url: '/docs/' });
-    expect(res.statusCode).toBe(200);
-    expect(res.headers['content-type']).toContain('text/html');
-    expect(res.body).toContain('swagger');
+  it('has unique operationIds, servers, and security on every operation from the credential its route checks', () => {
+    const ids = operations().map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(document.servers).toEqual([expect.objectContaining({ url: 'http://localhost:8080' })]);
+    const security = (url: string, method: string) => document.paths[url][method].security;
+    expect(security('/api/psp/v1/merchants', 'get')).toEqual([{ BankLookupKeyId: [], BankLookupTimestamp: [], BankLookupSignature: [] }]);
+    expect(security('/psp/v1/events', 'post')).toEqual([{ BankEventKeyId: [], BankEventTimestamp: [], BankEventSignature: [] }]);
+    expect(security('/api/partner/v1/partners/{partner_id}/referral-merchants', 'get')).toEqual([
+      { PartnerBearer: [] },
+      { PartnerKeyId: [], PartnerTimestamp: [], PartnerSignature: [] },
+    ]);
+    expect(security('/merchant/transactions', 'get')).toEqual([{ UserBearer: [] }]);
+    expect(security('/internal/merchant/status', 'post')).toEqual([{ InternalApiKey: [] }]);
+    expect(security('/references/cities', 'get')).toEqual([]);
+    const posService = document.paths['/poslite/catalog/products'].get;
+    expect(posService.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ name: 'X-Merchant-ID', in: 'header', required: true })]),
+    );
+    const names = new Set(operations().flatMap(({ operation }) => operation.security.flatMap((s: object) => Object.keys(s))));
+    for (const name of names) expect(document.components.securitySchemes[name]).toBeDefined();
+  });
+
+  it('requires a parameter only when the caller must send it (a default makes it optional)', () => {
+    const list = document.paths['/api/psp/v1/merchants'].get.parameters;
+    expect(list.find((p: { name: string }) => p.name === 'limit')).toMatchObject({ required: false, schema: { default: 100 } });
+    for (const { operation } of operations()) {
+      for (const parameter of operation.parameters ?? []) {
+        if (parameter.schema && 'default' in parameter.schema) expect(parameter.required).toBe(false);
+        if (parameter.in === 'path') expect(parameter.required).toBe(true);
+      }
+    }
+  });
+
+  it('describes every status, with error codes, rate-limit and Retry-After headers', () => {
+    for (const { url, method, operation } of operations()) {
+      for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+        expect([url, method, status, response.description]).not.toContain('Default Response');
+        expect(response.headers?.['X-Request-ID']).toBeDefined();
+        if (Number(status) === 429 || Number(status) === 503) expect(response.headers['Retry-After']).toBeDefined();
+        const schema = response.content?.['application/json']?.schema;
+        if (schema?.allOf) expect(schema.allOf[1].properties.code.enum.length).toBeGreaterThan(0);
+      }
+      const route = ROUTES.find((r) => r.operationId === operation.operationId)!;
+      if (route.rateLimit) {
+        expect(operation.responses['429']).toBeDefined();
+        expect(operation.responses['200'] ?? operation.responses['201'] ?? operation.responses['204']).toMatchObject({
+          headers: expect.objectContaining({ 'X-RateLimit-Limit': expect.anything(), 'X-RateLimit-Reset': expect.anything() }),
+        });
+      }
+      if (route.authenticate) expect(operation.responses['401']).toBeDefined();
+    }
+    const assign = document.paths['/api/psp/v1/merchants/{id}/nmid-assignment'].patch.responses['409'];
+    expect(assign.content['application/json'].schema.allOf[1].properties.code.enum).toEqual(['nmid_taken', 'merchant_deleted']);
+    const otp = document.paths['/auth/request-otp'].post.responses['429'];
+    expect(otp.content['application/json'].schema.allOf[1].properties.code.enum).toEqual(
+      expect.arrayContaining(['rate_limit_exceeded', 'otp_cooldown']),
+    );
+  });
+
+  describe('examples', () => {
+    const ajv = new Ajv({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(ErrorBody);
+    for (const schema of REST_ADAPTERS.flatMap((adapter) => adapter.schemas ?? [])) ajv.addSchema(schema);
+    const check = (schema: object, value: unknown, what: string) => {
+      const validate = ajv.compile(schema);
+      if (!validate(value)) throw new Error(`${what}: ${ajv.errorsText(validate.errors)}`);
+    };
+
+    it.each(ROUTES.filter((route) => route.examples).map((route) => [route.operationId, route] as const))(
+      '%s: its examples match its schemas',
+      (id, route) => {
+        const { examples, schema } = route;
+        if (examples?.params) check(schema.params!, examples.params, `${id} params`);
+        if (examples?.query) check({ ...schema.querystring!, required: [] }, examples.query, `${id} query`);
+        if (examples?.body !== undefined) check(schema.body!, examples.body, `${id} body`);
+        for (const [status, value] of Object.entries(examples?.responses ?? {}))
+          check(schema.response[Number(status)], value, `${id} ${status}`);
+      },
+    );
+
+    it('covers every bank and partner operation: its body and its success answer', () => {
+      const missing = ROUTES.filter((route) => /^\/(api\/psp|psp|api\/partner)\//.test(route.url)).flatMap((route) => {
+        const success = Object.keys(route.schema.response).filter((s) => Number(s) < 300 && Number(s) !== 204);
+        return [
+          ...(route.schema.body && route.examples?.body === undefined ? [`${route.operationId} body`] : []),
+          ...success.filter((s) => route.examples?.responses?.[Number(s)] === undefined).map((s) => `${route.operationId} ${s}`),
+        ];
+      });
+      expect(missing).toEqual([]);
+    });
+
+    it('puts them in the document, with an example per error code', () => {
+      const byNmid = document.paths['/api/psp/v1/merchants/by-nmid/{nmid}'].get;
+      expect(byNmid.parameters.find((p: { name: string }) => p.name === 'nmid').example).toBe('ID1026112200001');
+      expect(byNmid.responses['200'].content['application/json'].example.merchant.merchant_name).toBe('Warung Kopi Demo');
+      const events = document.paths['/psp/v1/events'].post;
+      expect(events.requestBody.content['application/json'].example.gross_amount).toBe(25000);
+      for (const { operation } of operations()) {
+        for (const response of Object.values<Record<string, any>>(operation.responses)) {
+          const content = response.content?.['application/json'];
+          if (!content?.schema?.allOf) continue;
+          for (const code of content.schema.allOf[1].properties.code.enum) {
+            check(ErrorBody, content.examples[code].value, `${operation.operationId} ${code}`);
+            expect(content.examples[code].value.code).toBe(code);
+          }
+        }
+      }
+    });
+  });
+
+  it('generated client types are up to date (npm run openapi)', async () => {
+    const committed = readFileSync(path.join(projectRoot(), OPENAPI_TYPES_FILE), 'utf8');
+    const fresh = await generateOpenApiTypes(structuredClone(document));
+    expect(fresh === committed).toBe(true);
+  }, 60_000);
+
+  it('serves a reference page at /docs from node_modules, with no external script or style', async () => {
+    const page = await app.inject({ method: 'GET', url: '/docs/' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('swagger-ui');
+    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+    expect(assets.filter((asset) => /^(https?:)?\/\//.test(asset))).toEqual([]);
+    for (const asset of assets) {
+      const res = await app.inject({ method: 'GET', url: new URL(asset, 'http://x/docs/').pathname });
+      expect([asset, res.statusCode]).toEqual([asset, 200]);
+    }
+    const initializer = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
+    expect(initializer.body).toContain('validatorUrl: null');
   });
 });

@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Principal } from '@lib/auth/principal';
 import { verifyUserAccessToken } from '@lib/auth/user-token';
 import { HttpError } from '@lib/rest/error-body';
+import { authenticatedBy } from '@lib/rest/openapi';
 import type { RouteRuntime } from '@lib/rest/route';
 import {
   CoreAuthSessionDocument,
@@ -56,6 +57,8 @@ export async function userAuth(req: FastifyRequest, runtime: RouteRuntime): Prom
   return { kind: 'user', userId: claims.userId, sessionId: claims.sessionId };
 }
 
+authenticatedBy('user', userAuth);
+
 /**
  * Internal endpoints (core-api.md §5): `X-Internal-API-Key` equal to INTERNAL_API_KEY, compared in constant
  * time. Missing or wrong → 401 `unauthorized`.
@@ -67,6 +70,8 @@ export async function internalAuth(req: FastifyRequest, runtime: RouteRuntime): 
   }
   return { kind: 'internal', service: 'core-internal' };
 }
+
+authenticatedBy('internal', internalAuth);
 
 function keyMatches(given: string, expected: string): boolean {
   const a = Buffer.from(given);

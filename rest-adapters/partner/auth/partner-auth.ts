@@ -4,6 +4,7 @@ import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSec
 import type { Principal } from '@lib/auth/principal';
 import { verifyPartnerToken } from '@lib/auth/partner-token';
 import { HttpError } from '@lib/rest/error-body';
+import { authenticatedBy } from '@lib/rest/openapi';
 import type { RouteRuntime } from '@lib/rest/route';
 import {
   PartnerCredentialDocument,
@@ -64,6 +65,8 @@ export async function partnerAuth(req: FastifyRequest, runtime: RouteRuntime): P
   const contract = credential.contract as PartnerPrincipal['contract'];
   return { kind: 'partner', partnerId: credential.partner.id, credentialId: credential.id, scopes, contract };
 }
+
+authenticatedBy('partner', partnerAuth);
 
 async function fromBearer(authorization: string | undefined, runtime: RouteRuntime) {
   if (!authorization) throw unauthorized('missing Authorization bearer token');

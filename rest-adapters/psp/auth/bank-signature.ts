@@ -4,6 +4,7 @@ import type { BankPrincipal } from '@lib/auth/bank-scope';
 import type { Principal } from '@lib/auth/principal';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import { HttpError } from '@lib/rest/error-body';
+import { authenticatedBy } from '@lib/rest/openapi';
 import type { RouteRuntime } from '@lib/rest/route';
 import { type PspBankCredentialQuery, PspBankCredentialDocument } from '@rest-adapters/generated/operations';
 
@@ -32,26 +33,29 @@ const unauthorized = (message: string) => new HttpError(401, 'unauthorized', mes
  */
 export function bankSignature(scheme: Scheme) {
   const headers = SCHEMES[scheme];
-  return async (req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> => {
-    const keyId = header(req, headers.keyId);
-    const timestamp = header(req, headers.timestamp);
-    const signature = header(req, headers.signature);
-    if (!keyId || !timestamp || !signature) {
-      throw unauthorized(
-        `missing ${[!keyId && headers.keyId, !timestamp && headers.timestamp, !signature && headers.signature].filter(Boolean).join(', ')}`,
-      );
-    }
-    const skew = skewSecs(timestamp);
-    if (skew === null) throw unauthorized(`${headers.timestamp} must be RFC 3339 with an offset`);
-    if (skew > SIGNATURE_WINDOW_SECS) throw unauthorized(`${headers.timestamp} is more than ${SIGNATURE_WINDOW_SECS} s from now`);
-    const credential = await credentialOf(keyId, runtime);
-    if (!credential || credential.status !== 'active' || credential.purpose !== scheme) throw unauthorized('unknown or inactive key');
-    const rawBody = typeof req.rawBody === 'string' ? req.rawBody : '';
-    const expected = hmacHex(credential.secret, signedString(req.method, req.url, timestamp, rawBody));
-    if (!signatureMatches(expected, signature)) throw unauthorized('signature does not match');
-    req.rateLimitKey = `psp:${credential.keyId}`;
-    return { kind: 'bank', bankId: credential.bank.id, bankCode: credential.bank.code, tier: credential.bank.tier };
-  };
+  return authenticatedBy(
+    scheme === 'lookup' ? 'bankLookup' : 'bankEvent',
+    async (req: FastifyRequest, runtime: RouteRuntime): Promise<Principal> => {
+      const keyId = header(req, headers.keyId);
+      const timestamp = header(req, headers.timestamp);
+      const signature = header(req, headers.signature);
+      if (!keyId || !timestamp || !signature) {
+        throw unauthorized(
+          `missing ${[!keyId && headers.keyId, !timestamp && headers.timestamp, !signature && headers.signature].filter(Boolean).join(', ')}`,
+        );
+      }
+      const skew = skewSecs(timestamp);
+      if (skew === null) throw unauthorized(`${headers.timestamp} must be RFC 3339 with an offset`);
+      if (skew > SIGNATURE_WINDOW_SECS) throw unauthorized(`${headers.timestamp} is more than ${SIGNATURE_WINDOW_SECS} s from now`);
+      const credential = await credentialOf(keyId, runtime);
+      if (!credential || credential.status !== 'active' || credential.purpose !== scheme) throw unauthorized('unknown or inactive key');
+      const rawBody = typeof req.rawBody === 'string' ? req.rawBody : '';
+      const expected = hmacHex(credential.secret, signedString(req.method, req.url, timestamp, rawBody));
+      if (!signatureMatches(expected, signature)) throw unauthorized('signature does not match');
+      req.rateLimitKey = `psp:${credential.keyId}`;
+      return { kind: 'bank', bankId: credential.bank.id, bankCode: credential.bank.code, tier: credential.bank.tier };
+    },
+  );
 }
 
 async function credentialOf(keyId: string, runtime: RouteRuntime): Promise<Credential | null> {

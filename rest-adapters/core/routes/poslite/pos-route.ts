@@ -1,6 +1,7 @@
 import type { FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '@lib/auth/principal';
 import { HttpError } from '@lib/rest/error-body';
+import { authenticatedBy } from '@lib/rest/openapi';
 import type { FixedOperationDocument } from '@lib/rest/operation';
 import { type RestRoute, type RouteInput, type RouteReply, type RouteRuntime, type RouteSchemas, defineRoute } from '@lib/rest/route';
 import { type MemberRole, currentMembership, internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';
@@ -60,6 +61,8 @@ export async function posInternalAuth(req: FastifyRequest, runtime: RouteRuntime
   return { kind: 'internal', service: 'poslite' };
 }
 
+authenticatedBy('posService', posInternalAuth);
+
 /**
  * The app surface (`/merchant/poslite/...`, bearer): the user's membership decides the merchant, and the same
  * operation runs with the user principal narrowed to it (merchantId, role, outlets). A user without a merchant
@@ -78,6 +81,8 @@ export async function posUserAuth(req: FastifyRequest, runtime: RouteRuntime): P
     ...(membership.terminalId ? { terminalId: membership.terminalId } : {}),
   };
 }
+
+authenticatedBy('user', posUserAuth);
 
 /** What every point-of-sale route's description says about its surface (who may call it, for which merchant). */
 const SCOPED =

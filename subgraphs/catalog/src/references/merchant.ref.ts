@@ -4,6 +4,6 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 @Directive('@key(fields: "id")')
 @ObjectType('Merchant')
 export class MerchantRef {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Merchant id (UUID).' })
   id!: string;
 }

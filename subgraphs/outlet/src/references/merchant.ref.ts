@@ -20,7 +20,7 @@ export class MerchantAddressRef {
 @Directive('@key(fields: "id")')
 @ObjectType('Merchant')
 export class MerchantRef {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Merchant id (UUID).' })
   id!: string;
 
   @Directive('@external')

@@ -4,6 +4,6 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 @Directive('@key(fields: "id", resolvable: false)')
 @ObjectType('Outlet')
 export class OutletRef {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Outlet id (UUID).' })
   id!: string;
 }

@@ -14,6 +14,7 @@ export default defineRoute({
   url: '/internal/merchant/status',
   summary: 'Change a merchant’s status',
   tags: ['core: internal'],
+  errors: { 409: ['invalid_transition'] },
   schema: { body: MerchantStatusBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404, 409) } },
   operationId: 'ReviewMerchantStatus',
   authenticate: internalAuth,

@@ -16,6 +16,7 @@ export default defineRoute({
   url: '/merchant/registration',
   summary: 'Register a merchant for review',
   tags: ['core: merchant'],
+  errors: { 409: ['registration_exists', 'merchant_exists'] },
   schema: { body: RegistrationBody, response: { 200: RegistrationResponse, ...errorResponses(400, 401, 409) } },
   operationId: 'SubmitMerchantRegistration',
   authenticate: userAuth,

@@ -6,6 +6,7 @@ import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { ViewerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { MerchantTransactionsResponse, TransactionsQuery } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /** Newest items listed per period (the summary covers the whole period). */
 export const MAX_ITEMS = 500;
@@ -30,6 +31,35 @@ export default defineRoute({
   tags: ['core: merchant'],
   schema: { querystring: TransactionsQuery, response: { 200: MerchantTransactionsResponse, ...errorResponses(400, 401) } },
   operationId: 'ViewerMerchantTransactions',
+  examples: {
+    query: { period: 'today' },
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+        merchant_name: 'Warung Kopi Demo',
+        merchant_status: 'active',
+        period: 'today',
+        period_start_at: '2026-11-25T00:00:00.000+08:00',
+        period_end_at: '2026-11-25T23:59:59.999+08:00',
+        summary: { gross_amount: 25000, mdr_fee_amount: 175, service_fee_amount: 250, net_amount: 24575, transaction_count: 1 },
+        items: [
+          {
+            id: '019abc4e-7f10-7a3c-9d2e-5b1f0c8e4a30',
+            transaction_code: 'TRX-20261125-000123',
+            transaction_status: 'success',
+            payment_method: 'QRIS',
+            payment_channel: 'BDEMO',
+            gross_amount: 25000,
+            mdr_rate: 0.007,
+            mdr_fee_amount: 175,
+            net_amount_after_mdr: 24825,
+            daily_service_fee_amount: 250,
+            transaction_at: '2026-11-25T10:41:27.000+08:00',
+          },
+        ],
+      },
+    },
+  },
   authenticate: userAuth,
   run: async ({ query }, ctx) => {
     const period = query.period ?? 'today';

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '@lib/auth/principal';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { authenticatedBy } from '@lib/rest/openapi';
 import { type RouteRuntime, defineRoute } from '@lib/rest/route';
 import { CoreRecordMessagingStatusesDocument } from '@rest-adapters/generated/operations';
 import { StatusCallback, StatusCallbackResponse } from './schema';
@@ -22,6 +23,8 @@ export async function messagingSignature(req: FastifyRequest, runtime: RouteRunt
   if (!timingSafeEqual(expected, Buffer.from(match[1], 'hex'))) throw new HttpError(401, 'unauthorized', 'signature does not match');
   return { kind: 'service', service: 'messaging-webhook' };
 }
+
+authenticatedBy('messaging', messagingSignature);
 
 /** Delivery statuses of sent messages (core-api.md §4); unknown message ids are ignored. */
 export default defineRoute({

@@ -4,6 +4,8 @@ import { defineRoute } from '@lib/rest/route';
 import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
 import { PartnerVerifyCredentialDocument } from '@rest-adapters/generated/operations';
 import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
+import { PARTNER_EXAMPLE } from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * Token exchange (partner-api.md §4, §5): a JWT-mode credential's key and secret for an access token, shaped
@@ -23,6 +25,24 @@ export default defineRoute({
   tags: ['partner: auth'],
   schema: { body: TokenRequest, response: { 200: TokenResponse, ...errorResponses(400, 401, 429) } },
   operationId: 'PartnerVerifyCredential',
+  examples: {
+    body: {
+      credential_key: DEMO.partner.credentials.contractA.credentialKey,
+      credential_secret: DEMO.partner.credentials.contractA.secret,
+    },
+    responses: {
+      200: {
+        token_type: 'Bearer',
+        access_token: PARTNER_EXAMPLE.token,
+        expires_in_secs: 900,
+        scope: [...DEMO.partner.credentials.contractA.scopes],
+        partner_id: DEMO.partner.id,
+        partner_code: DEMO.partner.code,
+        partner_name: DEMO.partner.name,
+        credential_name: DEMO.partner.credentials.contractA.name,
+      },
+    },
+  },
   rateLimit: { max: 60, windowSecs: 60 },
   run: async ({ body }, { execute, config }) => {
     const { verifyPartnerCredential: credential } = await execute(

@@ -5,6 +5,7 @@ import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partne
 import { PartnerScoringSummaryDocument } from '@rest-adapters/generated/operations';
 import { toScoringSummaryA, toScoringSummaryB } from './mapper';
 import { ScoringSummaryResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /** partner-api.md §4: Merchant.scoringA or scoringB (docs/scoring.md) by the caller's contract, as of now. */
 export default defineRoute({
@@ -19,6 +20,24 @@ export default defineRoute({
   tags: ['partner: scoring'],
   schema: { params: MerchantIdParams, response: { 200: ScoringSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'PartnerScoringSummary',
+  examples: {
+    params: { merchant_id: DEMO.merchantId },
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+        merchant_name: 'Warung Kopi Demo',
+        merchant_status: 'active',
+        average_monthly_gross_amount: 7_850_000,
+        average_monthly_transaction_count: 312,
+        avg_ticket_size: 25_160,
+        growth_30d: 0.082,
+        growth_90d: 0.145,
+        settlement_consistency_score: 0.97,
+        transaction_stability_score: 0.88,
+        insufficient_data: [],
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params }, ctx) => {

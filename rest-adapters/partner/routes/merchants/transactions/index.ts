@@ -5,6 +5,8 @@ import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partne
 import { PartnerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { TransactionsQuery, TransactionsResponse } from './schema';
 import { transactionWindow } from './transaction-window';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_PARTNER_TRANSACTION } from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * partner-api.md §4 (windows: transaction-window.ts). One operation: `partnerMerchants` is the merchant
@@ -24,6 +26,23 @@ export default defineRoute({
     response: { 200: TransactionsResponse, ...errorResponses(400, 401, 403, 429) },
   },
   operationId: 'PartnerMerchantTransactions',
+  examples: {
+    params: { merchant_id: DEMO.merchantId },
+    query: { period: 'daily', anchor_date: '2026-11-25' },
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+
+        merchant_name: 'Warung Kopi Demo',
+        merchant_status: 'active',
+        period: 'daily',
+        period_start_at: '2026-11-25T00:00:00+07:00',
+        period_end_at: '2026-11-25T23:59:59+07:00',
+        summary: { gross_amount: 25000, transaction_count: 1 },
+        items: [DEMO_PARTNER_TRANSACTION],
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params, query }, ctx) => {

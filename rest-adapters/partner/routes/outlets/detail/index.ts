@@ -3,6 +3,8 @@ import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { PartnerMerchantOutletDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, PartnerOutlet, loadScopedMerchant, outletOf, toPartnerOutlet } from '../partner-outlet';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_PARTNER_OUTLET } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: one live outlet of the merchant (404 for any other id). */
 export default defineRoute({
@@ -19,6 +21,10 @@ export default defineRoute({
   tags: ['partner: outlets'],
   schema: { params: OutletParams, response: { 200: PartnerOutlet, ...errorResponses(401, 403, 404, 429) } },
   operationId: 'PartnerMerchantOutlet',
+  examples: {
+    params: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id },
+    responses: { 200: DEMO_PARTNER_OUTLET },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params }, ctx) => {

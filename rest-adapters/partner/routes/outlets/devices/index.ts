@@ -4,6 +4,7 @@ import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } 
 import { PartnerOutletDevicesDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, contractTime, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { DevicesResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /** partner-api.md §4 outlet endpoints: every device of one outlet, inactive ones included, oldest first. */
 export default defineRoute({
@@ -20,6 +21,25 @@ export default defineRoute({
   tags: ['partner: outlets'],
   schema: { params: OutletParams, response: { 200: DevicesResponse, ...errorResponses(401, 403, 404, 429) } },
   operationId: 'PartnerOutletDevices',
+  examples: {
+    params: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id },
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+        outlet_id: DEMO.outlets[0].id,
+        items: [
+          {
+            tid: 'TDEMO0001',
+            serial_number: 'V2S-2026-000481',
+            model: 'Sunmi V2s',
+            firmware_version: '2.4.1',
+            status: 'online',
+            last_seen_at: '2026-11-25T09:40:02+07:00',
+          },
+        ],
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params }, ctx) => {

@@ -5,6 +5,8 @@ import { MerchantIdParams } from '@rest-adapters/partner/routes/partner-data';
 import { PartnerMerchantOutletsDocument } from '@rest-adapters/generated/operations';
 import { loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
 import { OutletListResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_PARTNER_OUTLET } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: the merchant's live outlets, the default outlet first. */
 export default defineRoute({
@@ -21,6 +23,29 @@ export default defineRoute({
   tags: ['partner: outlets'],
   schema: { params: MerchantIdParams, response: { 200: OutletListResponse, ...errorResponses(401, 403, 429) } },
   operationId: 'PartnerMerchantOutlets',
+  examples: {
+    params: { merchant_id: DEMO.merchantId },
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+        merchant_name: 'Warung Kopi Demo',
+        default_outlet_id: DEMO.outlets[0].id,
+        items: [
+          DEMO_PARTNER_OUTLET,
+          {
+            ...DEMO_PARTNER_OUTLET,
+            outlet_id: DEMO.outlets[1].id,
+            outlet_code: DEMO.outlets[1].code,
+            outlet_name: DEMO.outlets[1].name,
+            is_default: false,
+            nmid: DEMO.outlets[1].nmid,
+            address_line: 'Jl. HOS Cokroaminoto No. 12',
+            postal_code: '10310',
+          },
+        ],
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params }, ctx) => {

@@ -6,6 +6,8 @@ import { transactionWindow } from '@rest-adapters/partner/routes/merchants/trans
 import { PartnerOutletTransactionsDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { OutletTransactionsResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_PARTNER_TRANSACTION } from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * partner-api.md §4 outlet endpoints: the merchant transactions endpoint (same parameters and bodies per
@@ -29,6 +31,23 @@ export default defineRoute({
     response: { 200: OutletTransactionsResponse, ...errorResponses(400, 401, 403, 404, 429) },
   },
   operationId: 'PartnerOutletTransactions',
+  examples: {
+    params: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id },
+    query: { period: 'daily', anchor_date: '2026-11-25' },
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+        outlet_id: DEMO.outlets[0].id,
+        merchant_name: 'Warung Kopi Demo',
+        merchant_status: 'active',
+        period: 'daily',
+        period_start_at: '2026-11-25T00:00:00+07:00',
+        period_end_at: '2026-11-25T23:59:59+07:00',
+        summary: { gross_amount: 25000, transaction_count: 1 },
+        items: [DEMO_PARTNER_TRANSACTION],
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params, query }, ctx) => {

@@ -5,6 +5,8 @@ import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '@rest-adapter
 import { PartnerReferralMerchantsDocument } from '@rest-adapters/generated/operations';
 import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
 import { ReferralMerchantsResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_REFERRALS } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4: merchants in the caller's scope (referral, consent, assignment), oldest grant first. */
 export default defineRoute({
@@ -15,6 +17,24 @@ export default defineRoute({
   tags: ['partner: merchants'],
   schema: { params: PartnerIdParams, response: { 200: ReferralMerchantsResponse, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'PartnerReferralMerchants',
+  examples: {
+    params: { partner_id: DEMO.partner.id },
+    responses: {
+      200: {
+        partner_id: DEMO.partner.id,
+        partner_code: DEMO.partner.code,
+        items: DEMO_REFERRALS.map((m) => ({
+          merchant_id: m.id,
+          merchant_code: m.code,
+          merchant_name: m.name,
+          merchant_status: 'active' as const,
+          referral_code: DEMO.partner.referralCode,
+          access_type: 'referral' as const,
+          granted_at: '2026-11-02T09:00:00+07:00',
+        })),
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params }, ctx) => {

@@ -10,6 +10,7 @@ import {
 } from '@rest-adapters/partner/routes/partner-data';
 import { PartnerReferralSummaryDocument, PartnerReferralTotalsDocument } from '@rest-adapters/generated/operations';
 import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /**
  * partner-api.md §4: counts of the merchants in scope; Contract A adds the gross and count of their success
@@ -24,6 +25,19 @@ export default defineRoute({
   tags: ['partner: merchants'],
   schema: { params: PartnerIdParams, response: { 200: ReferralSummaryResponse, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'PartnerReferralSummary',
+  examples: {
+    params: { partner_id: DEMO.partner.id },
+    responses: {
+      200: {
+        partner_id: DEMO.partner.id,
+        partner_code: DEMO.partner.code,
+        merchant_count: 2,
+        active_count: 2,
+        gross_amount: 18_475_000,
+        transaction_count: 742,
+      },
+    },
+  },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params }, ctx) => {

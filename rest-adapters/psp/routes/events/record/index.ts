@@ -4,7 +4,8 @@ import { PspChangeNmidStatusDocument, PspMarkPaymentEventAppliedDocument } from 
 import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { recordEvent } from './intake';
 import { assertComplete, toEventRejection, toEventResponse } from './mapper';
-import { EventRejection, EventResponse, PaymentEvent } from './schema';
+import { EventRejection, EventResponse, PaymentEvent, UNAPPLIED_EVENT_CODES } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /**
  * Signature → per-type validation → resolve the NMID (outlet, merchant) → record once (the inbox
@@ -30,6 +31,41 @@ export default defineRoute({
   tags: ['psp: intake'],
   schema: { body: PaymentEvent, response: { 200: EventResponse, 422: EventRejection, ...errorResponses(400, 401, 413, 429) } },
   operationId: 'PspRecordPaymentEvent',
+  errors: { 422: Object.keys(UNAPPLIED_EVENT_CODES) },
+  examples: {
+    body: {
+      external_event_id: 'BDEMO-EVT-20261125-000123',
+      event_type: 'qris.payment.success',
+      nmid: DEMO.outlets[0].nmid,
+      tid: 'TDEMO0001',
+      gross_amount: 25000,
+      transaction_code: 'TRX-20261125-000123',
+      reference_number: 'REF20261125000123',
+      rrn: '533012345678',
+      transaction_at: '2026-11-25T09:41:27+07:00',
+      payer_bank_code: 'BDEMO',
+      payer_bank_name: 'Bank Demo',
+      payer_name_masked: 'B*** S*******',
+      mdr_fee_bank: 175,
+      status: 'success',
+    },
+    responses: {
+      200: {
+        status: 'success',
+        flow: 'transaction.created',
+        event_id: '019abc4e-7f10-7a3c-9d2e-5b1f0c8e4a21',
+        merchant_id: DEMO.merchantId,
+        outlet_id: DEMO.outlets[0].id,
+      },
+      422: {
+        error: UNAPPLIED_EVENT_CODES.unknown_nmid,
+        code: 'unknown_nmid',
+        event_id: '019abc4e-8a02-7c11-b3f4-0e6d2a9c5b77',
+        flow: 'recorded_unapplied',
+        merchant_id: null,
+      },
+    },
+  },
   authenticate: bankSignature('event'),
   rateLimit: { max: 6000, windowSecs: 60 },
   // The validated body is the parsed request as sent (this schema strips nothing and adds no defaults).

@@ -5,6 +5,8 @@ import { PspMerchantDetail } from '../psp-merchant.schema';
 import { lookUp } from './lookup';
 import { toByNmidResponse } from './mapper';
 import { ByNmidParams, ByNmidQuery } from './schema';
+import { DEMO_PSP_MERCHANT, DEMO_PSP_OUTLETS, DEMO_PSP_OWNER } from '../psp-merchant.examples';
+import { DEMO } from '@lib/demo/demo-ids';
 
 export default defineRoute({
   method: 'GET',
@@ -16,6 +18,18 @@ export default defineRoute({
   tags: ['psp: lookups'],
   schema: { params: ByNmidParams, querystring: ByNmidQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operationId: 'PspMerchantByNmid',
+  examples: {
+    params: { nmid: DEMO.outlets[0].nmid },
+    query: { include_outlets: true, include_owners: true },
+    responses: {
+      200: {
+        merchant: { ...DEMO_PSP_MERCHANT, device_model: 'Sunmi V2s', device_status: 'active' },
+        outlets: DEMO_PSP_OUTLETS,
+        owners: [DEMO_PSP_OWNER],
+      },
+    },
+    errors: { not_found: 'no merchant of this bank has NMID ID1026112299999' },
+  },
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 1000, windowSecs: 60 },
   cache: 'per-principal',

@@ -5,6 +5,8 @@ import { PspMerchantDetailDocument } from '@rest-adapters/generated/operations';
 import { PspMerchantDetail } from '../psp-merchant.schema';
 import { toDetailResponse } from './mapper';
 import { DetailParams, DetailQuery } from './schema';
+import { DEMO_PSP_MERCHANT, DEMO_PSP_OUTLETS } from '../psp-merchant.examples';
+import { DEMO } from '@lib/demo/demo-ids';
 
 export default defineRoute({
   method: 'GET',
@@ -16,6 +18,17 @@ export default defineRoute({
   tags: ['psp: lookups'],
   schema: { params: DetailParams, querystring: DetailQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operationId: 'PspMerchantDetail',
+  examples: {
+    params: { id: DEMO.merchantId },
+    query: { include_outlets: true, include_owners: false },
+    responses: {
+      200: {
+        merchant: { ...DEMO_PSP_MERCHANT, device_model: 'Sunmi V2s', device_status: 'active' },
+        outlets: DEMO_PSP_OUTLETS,
+        owners: [],
+      },
+    },
+  },
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 600, windowSecs: 60 },
   cache: 'per-principal',

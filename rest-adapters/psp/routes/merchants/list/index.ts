@@ -4,6 +4,7 @@ import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { PspMerchantListDocument } from '@rest-adapters/generated/operations';
 import { toListResponse } from './mapper';
 import { ListQuery, ListResponse } from './schema';
+import { DEMO_PSP_MERCHANT, DEMO_PSP_OUTLETS } from '../psp-merchant.examples';
 
 export default defineRoute({
   method: 'GET',
@@ -13,6 +14,16 @@ export default defineRoute({
   tags: ['psp: lookups'],
   schema: { querystring: ListQuery, response: { 200: ListResponse, ...errorResponses(400, 401, 429) } },
   operationId: 'PspMerchantList',
+  examples: {
+    query: { limit: 50, updated_since: '2026-11-01T00:00:00+07:00', include_outlets: true },
+    responses: {
+      200: {
+        items: [{ ...DEMO_PSP_MERCHANT, outlets: DEMO_PSP_OUTLETS }],
+        pagination: { next_cursor: 'eyJjIjoiMjAyNi0xMS0wMlQwMjowMDowMFoiLCJpIjoiMDE5YTAwMDAifQ', has_more: true },
+        meta: { returned_count: 1, active_only: true },
+      },
+    },
+  },
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 60, windowSecs: 60 },
   run: async ({ query }, { execute }) => {

@@ -1,9 +1,11 @@
 import { ForbiddenError } from '@lib/errors/app-error';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { authenticatedBy } from '@lib/rest/openapi';
 import { defineRoute } from '@lib/rest/route';
 import { PspAssignNmidDocument, PspAssignmentMerchantDocument, PspRecordNmidAssignmentDocument } from '@rest-adapters/generated/operations';
 import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { AssignmentParams, AssignmentRequest, AssignmentResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 const lookupSignature = bankSignature('lookup');
 
@@ -24,11 +26,28 @@ export default defineRoute({
     response: { 200: AssignmentResponse, ...errorResponses(400, 401, 403, 404, 409, 429) },
   },
   operationId: 'PspAssignNmid',
-  authenticate: async (req, runtime) => {
+  examples: {
+    params: { id: DEMO.otherMerchants[0].id },
+    body: { nmid: 'ID1026112200007', outlet_id: DEMO.otherMerchants[0].outlets[0].id, mid: 'MID0000007' },
+    responses: {
+      200: {
+        merchant_id: DEMO.otherMerchants[0].id,
+        outlet_id: DEMO.otherMerchants[0].outlets[0].id,
+        nmid: 'ID1026112200007',
+        mid: 'MID0000007',
+        bank_code: DEMO.bank.code,
+        nmid_status: 'active',
+        merchant_status: 'active',
+      },
+    },
+    errors: { nmid_taken: 'nmid ID1026112200007 belongs to another merchant', merchant_deleted: 'the merchant is deleted' },
+  },
+  errors: { 409: ['nmid_taken', 'merchant_deleted'] },
+  authenticate: authenticatedBy('bankLookup', async (req, runtime) => {
     const principal = await lookupSignature(req, runtime);
     if (principal.kind === 'bank' && principal.tier !== 1) throw new HttpError(403, 'forbidden', 'only the tier-1 PSP may assign NMIDs');
     return principal;
-  },
+  }),
   rateLimit: { max: 600, windowSecs: 60 },
   run: async ({ params, body }, { execute, principal }) => {
     if (principal?.kind !== 'bank') throw new ForbiddenError();

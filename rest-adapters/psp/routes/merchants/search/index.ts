@@ -4,6 +4,7 @@ import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { PspMerchantSearchByNmidDocument, PspMerchantSearchDocument } from '@rest-adapters/generated/operations';
 import { criteriaOf, matches, toSearchResponse } from './mapper';
 import { SearchQuery, SearchResponse } from './schema';
+import { DEMO_PSP_MERCHANT } from '../psp-merchant.examples';
 
 export default defineRoute({
   method: 'GET',
@@ -13,6 +14,10 @@ export default defineRoute({
   tags: ['psp: lookups'],
   schema: { querystring: SearchQuery, response: { 200: SearchResponse, ...errorResponses(400, 401, 429) } },
   operationId: 'PspMerchantSearch',
+  examples: {
+    query: { phone: '081234567890' },
+    responses: { 200: { items: [DEMO_PSP_MERCHANT], meta: { returned_count: 1 } } },
+  },
   authenticate: bankSignature('lookup'),
   rateLimit: { max: 120, windowSecs: 60 },
   run: async ({ query }, { execute }) => {

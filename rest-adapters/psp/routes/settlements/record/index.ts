@@ -5,6 +5,7 @@ import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signatur
 import { resolvePaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import { assertConsistent, toSettlementInput, toSettlementRejection, toSettlementResponse } from './mapper';
 import { SettlementRejection, SettlementRequest, SettlementResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 export default defineRoute({
   method: 'POST',
@@ -23,6 +24,38 @@ export default defineRoute({
     response: { 200: SettlementResponse, 422: SettlementRejection, ...errorResponses(400, 401, 413, 429) },
   },
   operationId: 'PspRecordSettlement',
+  errors: { 422: ['unknown_nmid'] },
+  examples: {
+    body: {
+      external_event_id: 'BDEMO-STL-20261124-0001',
+      settlement_id: 'STL-BDEMO-20261124-0001',
+      nmid: DEMO.outlets[0].nmid,
+      bank_code: DEMO.bank.code,
+      gross_amount: 1250000,
+      mdr_total: 8750,
+      net_amount: 1241250,
+      settlement_date: '2026-11-24',
+      completed_at: '2026-11-25T02:15:00+07:00',
+    },
+    responses: {
+      200: {
+        status: 'success',
+        settlement_ref: '019abc4f-0a1b-7d2c-8e3f-4a5b6c7d8e9f',
+        settlement_id: 'STL-BDEMO-20261124-0001',
+        matched_count: 37,
+        matched_amount: 1250000,
+        gross_amount: 1250000,
+        discrepancy_amount: 0,
+        reconciled: true,
+      },
+      422: {
+        error: 'the NMID is not one of this bank’s',
+        code: 'unknown_nmid',
+        settlement_ref: '019abc4f-1b2c-7e3d-9f40-5b6c7d8e9fa0',
+        settlement_id: 'STL-BDEMO-20261124-0001',
+      },
+    },
+  },
   authenticate: bankSignature('event'),
   rateLimit: { max: 600, windowSecs: 60 },
   run: async ({ body }, ctx) => {

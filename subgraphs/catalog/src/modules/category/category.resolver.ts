@@ -6,8 +6,8 @@ import { CategoryType } from './category.type';
 @Resolver(() => CategoryType)
 export class CategoryResolver {
   @Authorized('service', 'internal', 'operator')
-  @Query(() => CategoryType, { nullable: true })
-  category(@Arg('id', () => ID) id: string, @Ctx() ctx: CatalogContext): Promise<CategoryType | null> {
+  @Query(() => CategoryType, { nullable: true, description: 'A merchant category (MCC) by id.' })
+  category(@Arg('id', () => ID, { description: 'Category id.' }) id: string, @Ctx() ctx: CatalogContext): Promise<CategoryType | null> {
     return ctx.services.category.findById(id);
   }
 }

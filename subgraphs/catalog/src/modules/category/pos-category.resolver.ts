@@ -20,9 +20,9 @@ export class PosCategoryResolver {
   }
 
   @Authorized('internal', 'user')
-  @Query(() => CategoryType)
+  @Query(() => CategoryType, { description: 'A point-of-sale category of the merchant by id.' })
   posCategory(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'Category id (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<CategoryType> {

@@ -11,11 +11,12 @@ export class ProductResolver {
     description: 'Live products; q matches name or SKU (substring, case-insensitive); active defaults to true.',
   })
   posProducts(
-    @Arg('categoryId', () => ID, { nullable: true }) categoryId: string | null,
-    @Arg('q', () => String, { nullable: true }) q: string | null,
-    @Arg('active', () => Boolean, { nullable: true }) active: boolean | null,
+    @Arg('categoryId', () => ID, { nullable: true, description: 'Only products of this category.' }) categoryId: string | null,
+    @Arg('q', () => String, { nullable: true, description: 'Text contained in the name or SKU.' }) q: string | null,
+    @Arg('active', () => Boolean, { nullable: true, description: 'Only active (true) or inactive (false) products; both when omitted.' })
+    active: boolean | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 200, default 50.' }) limit: number | null,
-    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: 'Products to skip.' }) offset: number | null,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<ProductType[]> {
@@ -23,9 +24,9 @@ export class ProductResolver {
   }
 
   @Authorized('internal', 'user')
-  @Query(() => ProductType)
+  @Query(() => ProductType, { description: 'A point-of-sale product of the merchant by id.' })
   posProduct(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'Product id (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<ProductType> {

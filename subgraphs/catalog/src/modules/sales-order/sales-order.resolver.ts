@@ -11,12 +11,12 @@ export class SalesOrderResolver {
   @Authorized('internal', 'user')
   @Query(() => [SalesOrderType], { description: 'Newest first; transacted in [from, before).' })
   posSalesOrders(
-    @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
-    @Arg('status', () => String, { nullable: true }) status: string | null,
-    @Arg('from', () => DateTimeResolver, { nullable: true }) from: Date | null,
-    @Arg('before', () => DateTimeResolver, { nullable: true }) before: Date | null,
+    @Arg('outletId', () => ID, { nullable: true, description: "Only this outlet's orders." }) outletId: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'Only orders in this status.' }) status: string | null,
+    @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Start of the window, inclusive (ISO 8601).' }) from: Date | null,
+    @Arg('before', () => DateTimeResolver, { nullable: true, description: 'End of the window, exclusive (ISO 8601).' }) before: Date | null,
     @Arg('limit', () => Int, { nullable: true, description: '1 to 200, default 50.' }) limit: number | null,
-    @Arg('offset', () => Int, { nullable: true }) offset: number | null,
+    @Arg('offset', () => Int, { nullable: true, description: 'Orders to skip.' }) offset: number | null,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType[]> {
@@ -32,9 +32,9 @@ export class SalesOrderResolver {
   }
 
   @Authorized('internal', 'user')
-  @Query(() => SalesOrderType)
+  @Query(() => SalesOrderType, { description: 'A sales order of the merchant by id.' })
   posSalesOrder(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'Sales order id (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType> {

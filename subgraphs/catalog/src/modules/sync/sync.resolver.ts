@@ -12,10 +12,11 @@ export class SyncResolver {
     description: 'Rows of categories, products, variants, product_stock or customers written after `since` (epoch ms).',
   })
   posChanges(
-    @Arg('entity') entity: string,
+    @Arg('entity', { description: 'Which catalog entity to pull, e.g. categories or products (the error names every allowed one).' })
+    entity: string,
     @Arg('since', { description: 'Epoch milliseconds (decimal): rows written in a later millisecond; "0" for everything.' })
     since: string,
-    @Arg('limit', () => Int) limit: number,
+    @Arg('limit', () => Int, { description: 'Page size.' }) limit: number,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SyncPageType> {

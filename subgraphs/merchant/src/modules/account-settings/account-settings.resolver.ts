@@ -13,8 +13,13 @@ export class AccountSettingsResolver {
   }
 
   @Authorized('user')
-  @Mutation(() => AccountSettingsType)
-  updateAccountSettings(@Arg('input') input: AccountSettingsInput, @Ctx() ctx: MerchantContext): Promise<AccountSettingsType> {
+  @Mutation(() => AccountSettingsType, {
+    description: "Changes the signed-in user's notification and privacy settings; absent fields keep their value.",
+  })
+  updateAccountSettings(
+    @Arg('input', { description: 'The settings to change.' }) input: AccountSettingsInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<AccountSettingsType> {
     if (ctx.principal.kind !== 'user') throw new ForbiddenError();
     return ctx.services.accountSettings.update(ctx.principal.userId, input);
   }

@@ -6,25 +6,25 @@ export class AccountSettingsType {
   @Field(() => ID)
   userId!: string;
 
-  @Field()
+  @Field({ description: 'Push notifications at all (the master switch).' })
   notificationPushEnabled!: boolean;
 
-  @Field()
+  @Field({ description: 'Notify each incoming payment.' })
   notificationTransactionsEnabled!: boolean;
 
-  @Field()
+  @Field({ description: 'Send promotions and product news.' })
   notificationPromotionsEnabled!: boolean;
 
-  @Field()
+  @Field({ description: 'Send the daily sales summary.' })
   notificationDailySummaryEnabled!: boolean;
 
   @Field({ description: 'id or en.' })
   appLanguage!: string;
 
-  @Field()
+  @Field({ description: 'Allow usage analytics.' })
   privacyAnalyticsEnabled!: boolean;
 
-  @Field()
+  @Field({ description: 'Allow sharing data with partners the merchant consented to.' })
   privacyDataSharingEnabled!: boolean;
 
   @Field(() => DateTimeResolver, { nullable: true, description: 'Null while the defaults apply (never saved).' })

@@ -62,8 +62,11 @@ export class AuthResolver {
   }
 
   @Authorized('service')
-  @Query(() => AuthSessionStatusType, { nullable: true })
-  authSession(@Arg('sessionId', () => ID) sessionId: string, @Ctx() ctx: MerchantContext): Promise<AuthSessionStatusType | null> {
+  @Query(() => AuthSessionStatusType, { nullable: true, description: "A login session's liveness (REST adapters' bearer checks)." })
+  authSession(
+    @Arg('sessionId', () => ID, { description: 'Session id from the access token.' }) sessionId: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<AuthSessionStatusType | null> {
     return ctx.services.session.status(sessionId);
   }
 

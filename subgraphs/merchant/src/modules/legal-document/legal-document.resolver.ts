@@ -7,7 +7,10 @@ import { LegalDocumentType } from './legal-document.type';
 export class LegalDocumentResolver {
   @Authorized(PUBLIC)
   @Query(() => LegalDocumentType, { description: 'A published legal document; NOT_FOUND for an unknown code.' })
-  legalDocument(@Arg('code') code: string, @Ctx() ctx: MerchantContext): Promise<LegalDocumentType> {
+  legalDocument(
+    @Arg('code', { description: 'Document code, e.g. terms or privacy.' }) code: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<LegalDocumentType> {
     return ctx.services.legalDocument.published(code);
   }
 }

@@ -13,19 +13,28 @@ export class MemberResolver {
   @Mutation(() => MerchantMemberType, {
     description: 'Adds a person (by phone, creating the user if needed) to the caller’s merchant with a role and outlets.',
   })
-  inviteMember(@Arg('input', () => InviteMemberInput) input: InviteMemberInput, @Ctx() ctx: MerchantContext): Promise<MerchantMemberType> {
+  inviteMember(
+    @Arg('input', () => InviteMemberInput, { description: 'Who to invite, with which role and outlets.' }) input: InviteMemberInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantMemberType> {
     return ctx.services.member.invite(managerScope(ctx), input);
   }
 
   @Authorized('user')
   @Mutation(() => MerchantMemberType, { description: 'Changes a member’s role, outlets or device.' })
-  updateMember(@Arg('input', () => UpdateMemberInput) input: UpdateMemberInput, @Ctx() ctx: MerchantContext): Promise<MerchantMemberType> {
+  updateMember(
+    @Arg('input', () => UpdateMemberInput, { description: 'The member and their new role or outlets.' }) input: UpdateMemberInput,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantMemberType> {
     return ctx.services.member.update(managerScope(ctx), input);
   }
 
   @Authorized('user')
   @Mutation(() => MerchantMemberType, { description: 'Ends a membership (the user account stays). A merchant keeps at least one owner.' })
-  removeMember(@Arg('memberId', () => ID) memberId: string, @Ctx() ctx: MerchantContext): Promise<MerchantMemberType> {
+  removeMember(
+    @Arg('memberId', () => ID, { description: 'Membership id of the member to remove.' }) memberId: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantMemberType> {
     return ctx.services.member.remove(managerScope(ctx), memberId);
   }
 }

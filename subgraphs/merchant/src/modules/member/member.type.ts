@@ -3,31 +3,31 @@ import { Field, ID, InputType, ObjectType } from 'type-graphql';
 
 @ObjectType('AppUser', { description: 'An app user (a person with a phone login).' })
 export class AppUserType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'User id (UUID).' })
   id!: string;
 
   @Field({ description: 'E.164.' })
   phone!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The user's full name as entered; null until given." })
   fullName!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Name shown in the app; the full name when not set.' })
   displayName!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Verified or pending email address; null when none.' })
   email!: string | null;
 
-  @Field()
+  @Field({ description: 'Whether the email address was confirmed with a one-time code.' })
   emailVerified!: boolean;
 }
 
 @ObjectType('MerchantMember', { description: 'A person’s live membership of a merchant with an enterprise role.' })
 export class MerchantMemberType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Membership id (UUID).' })
   id!: string;
 
-  @Field(() => AppUserType)
+  @Field(() => AppUserType, { description: "The member's user account." })
   user!: AppUserType;
 
   @Field({ description: 'owner, admin, staff or viewer.' })
@@ -39,7 +39,7 @@ export class MerchantMemberType {
   @Field(() => ID, { nullable: true, description: 'The one device a staff member is limited to, if any.' })
   terminalId!: string | null;
 
-  @Field(() => DateTimeResolver)
+  @Field(() => DateTimeResolver, { description: 'When the person became a member.' })
   createdAt!: Date;
 }
 

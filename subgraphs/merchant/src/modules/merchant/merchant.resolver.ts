@@ -8,7 +8,10 @@ import { MerchantPageType, MerchantType } from './merchant.type';
 export class MerchantResolver {
   @Authorized('service', 'internal', 'operator', 'bank')
   @Query(() => MerchantType, { nullable: true, description: 'A bank sees only its own activated merchants; others are null.' })
-  merchant(@Arg('id', () => ID) id: string, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
+  merchant(
+    @Arg('id', () => ID, { description: 'Merchant id (UUID).' }) id: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantType | null> {
     return ctx.services.merchant.findById(id, ctx.principal);
   }
 
@@ -17,17 +20,21 @@ export class MerchantResolver {
     nullable: true,
     description: 'The merchant whose own NMID (the first recorded, the one banks see) this is.',
   })
-  merchantByPrimaryNmid(@Arg('nmid') nmid: string, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
+  merchantByPrimaryNmid(
+    @Arg('nmid', { description: 'National merchant ID of the default outlet.' }) nmid: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantType | null> {
     return ctx.services.merchant.findByPrimaryNmid(nmid);
   }
 
   @Authorized('bank')
   @Query(() => MerchantPageType, { description: "The calling bank's active merchants, oldest first." })
   bankMerchants(
-    @Arg('first', () => Int, { defaultValue: 100 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Arg('updatedSince', () => DateTimeResolver, { nullable: true }) updatedSince: Date | null,
-    @Arg('categoryCode', () => String, { nullable: true }) categoryCode: string | null,
+    @Arg('first', () => Int, { defaultValue: 100, description: 'Page size.' }) first: number,
+    @Arg('after', () => String, { nullable: true, description: 'Cursor from the previous page.' }) after: string | null,
+    @Arg('updatedSince', () => DateTimeResolver, { nullable: true, description: 'Only merchants updated at or after this time.' })
+    updatedSince: Date | null,
+    @Arg('categoryCode', () => String, { nullable: true, description: 'Only merchants with this MCC.' }) categoryCode: string | null,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantPageType> {
     return ctx.services.merchant.listForBank(bankIdOf(ctx), { first, after, updatedSince, categoryCode });
@@ -36,9 +43,10 @@ export class MerchantResolver {
   @Authorized('bank')
   @Query(() => [MerchantType], { description: "Exact search among the calling bank's merchants." })
   bankMerchantSearch(
-    @Arg('phone', () => String, { nullable: true }) phone: string | null,
-    @Arg('email', () => String, { nullable: true }) email: string | null,
-    @Arg('npwp', () => String, { nullable: true }) npwp: string | null,
+    @Arg('phone', () => String, { nullable: true, description: 'Exact phone; 08…, 628… and +628… are the same number.' })
+    phone: string | null,
+    @Arg('email', () => String, { nullable: true, description: 'Exact email, case-insensitive.' }) email: string | null,
+    @Arg('npwp', () => String, { nullable: true, description: 'Exact tax number; dots and dashes ignored.' }) npwp: string | null,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantType[]> {
     return ctx.services.merchant.searchForBank(bankIdOf(ctx), { phone, email, npwp });

@@ -22,7 +22,7 @@ export class MerchantAddressType {
 @Directive('@key(fields: "id")')
 @ObjectType('Merchant', { description: 'A merchant: one business entity, one billing; it holds outlets.' })
 export class MerchantType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Merchant id (UUID).' })
   id!: string;
 
   @Field({ description: 'Canonical service identity (MRC-…), never changes.' })

@@ -31,10 +31,14 @@ export class OperatorResolver {
       'Merchants by code (MRC-…, exact), phone (any Indonesian form), NMID (the merchant’s primary NMID) or name (contains); all without a query. Keyset-paged by id.',
   })
   merchantSearch(
-    @Arg('query', () => String, { nullable: true }) query: string | null,
-    @Arg('status', () => String, { nullable: true }) status: string | null,
-    @Arg('first', () => Int, { defaultValue: 20 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
+    @Arg('query', () => String, {
+      nullable: true,
+      description: 'Merchant code (exact), phone (any Indonesian form), primary NMID or name (contains); all merchants when omitted.',
+    })
+    query: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'Only merchants in this status.' }) status: string | null,
+    @Arg('first', () => Int, { defaultValue: 20, description: 'Page size.' }) first: number,
+    @Arg('after', () => String, { nullable: true, description: 'Cursor from the previous page.' }) after: string | null,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantPageType> {
     return ctx.services.merchant.search({ query, status, first, after });
@@ -188,9 +192,10 @@ export class OperatorResolver {
     description: 'Webhook deliveries, newest first; optionally of one status (pending, delivered, failed) and/or bank.',
   })
   async webhookDeliveries(
-    @Arg('status', () => String, { nullable: true }) status: string | null,
-    @Arg('bankCode', () => String, { nullable: true }) bankCode: string | null,
-    @Arg('first', () => Int, { defaultValue: 50 }) first: number,
+    @Arg('status', () => String, { nullable: true, description: 'Only deliveries in this state: pending, delivered or failed.' })
+    status: string | null,
+    @Arg('bankCode', () => String, { nullable: true, description: 'Only deliveries to this bank.' }) bankCode: string | null,
+    @Arg('first', () => Int, { defaultValue: 50, description: 'Page size.' }) first: number,
     @Ctx() ctx: MerchantContext,
   ): Promise<WebhookDeliveryType[]> {
     const rows = await ctx.services.webhook.listDeliveries({ status: status ?? undefined, bankCode: bankCode ?? undefined, limit: first });

@@ -13,7 +13,10 @@ import { PartnerConsentType } from './partner.type';
 export class PartnerConsentResolver {
   @Authorized('user')
   @Mutation(() => PartnerConsentType, { description: 'Owners: lets the partner read the merchant through the partner API (idempotent).' })
-  async grantPartnerConsent(@Arg('partnerCode') partnerCode: string, @Ctx() ctx: MerchantContext): Promise<PartnerConsentType> {
+  async grantPartnerConsent(
+    @Arg('partnerCode', { description: "Code of the partner allowed to read the merchant's data." }) partnerCode: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<PartnerConsentType> {
     const merchantId = ownerMerchant(ctx);
     const granted = await ctx.services.partner.grant({ partnerCode, merchantId, type: 'consent' });
     ctx.log.info({ merchant_id: merchantId, partner_code: granted.partner_code, by: 'owner' }, 'partner consent granted');
@@ -26,7 +29,10 @@ export class PartnerConsentResolver {
   @Mutation(() => Boolean, {
     description: 'Owners: withdraws the consent; true when one was live. Referral and assignment grants are operators’ to end.',
   })
-  async revokePartnerConsent(@Arg('partnerCode') partnerCode: string, @Ctx() ctx: MerchantContext): Promise<boolean> {
+  async revokePartnerConsent(
+    @Arg('partnerCode', { description: 'Code of the partner whose consent ends.' }) partnerCode: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<boolean> {
     const merchantId = ownerMerchant(ctx);
     const { revoked } = await ctx.services.partner.ungrant({ partnerCode, merchantId, type: 'consent' });
     ctx.log.info({ merchant_id: merchantId, partner_code: partnerCode.toUpperCase(), revoked, by: 'owner' }, 'partner consent revoked');

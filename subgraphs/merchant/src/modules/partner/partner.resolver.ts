@@ -12,8 +12,8 @@ export class PartnerResolver {
     description: 'A JWT-mode credential whose secret matches; null when unknown, revoked, HMAC-mode or the secret is wrong.',
   })
   verifyPartnerCredential(
-    @Arg('credentialKey') credentialKey: string,
-    @Arg('credentialSecret') credentialSecret: string,
+    @Arg('credentialKey', { description: "The credential's public key (pk_…)." }) credentialKey: string,
+    @Arg('credentialSecret', { description: 'The secret issued with it.' }) credentialSecret: string,
     @Ctx() ctx: MerchantContext,
   ): Promise<PartnerCredentialType | null> {
     return ctx.services.partner.verifyCredential(credentialKey, credentialSecret);
@@ -21,8 +21,14 @@ export class PartnerResolver {
 
   /** Status and (HMAC mode) secret of a credential, for the adapters' request verification. */
   @Authorized('service')
-  @Query(() => PartnerCredentialType, { nullable: true })
-  partnerCredential(@Arg('credentialKey') credentialKey: string, @Ctx() ctx: MerchantContext): Promise<PartnerCredentialType | null> {
+  @Query(() => PartnerCredentialType, {
+    nullable: true,
+    description: "A partner credential by key (the partner adapter's authentication; service principals only).",
+  })
+  partnerCredential(
+    @Arg('credentialKey', { description: "The credential's public key (pk_…)." }) credentialKey: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<PartnerCredentialType | null> {
     return ctx.services.partner.credential(credentialKey);
   }
 
@@ -31,7 +37,10 @@ export class PartnerResolver {
     nullable: true,
     description: 'Why the merchant is in the calling partner’s scope; null when it is not.',
   })
-  partnerMerchantAccess(@Arg('merchantId', () => ID) merchantId: string, @Ctx() ctx: MerchantContext): Promise<PartnerAccessType | null> {
+  partnerMerchantAccess(
+    @Arg('merchantId', () => ID, { description: 'Merchant id (UUID).' }) merchantId: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<PartnerAccessType | null> {
     if (ctx.principal.kind !== 'partner') throw new ForbiddenError();
     return ctx.services.partner.accessOf(ctx.principal.partnerId, merchantId);
   }
@@ -42,7 +51,8 @@ export class PartnerResolver {
       'Merchants in the calling partner’s scope (referral, consent, assignment; deleted merchants left out), oldest grant first; merchantIds narrows it.',
   })
   partnerMerchants(
-    @Arg('merchantIds', () => [ID], { nullable: true }) merchantIds: string[] | null,
+    @Arg('merchantIds', () => [ID], { nullable: true, description: 'Only these merchants; every merchant in scope when omitted.' })
+    merchantIds: string[] | null,
     @Ctx() ctx: MerchantContext,
   ): Promise<PartnerMerchantType[]> {
     if (ctx.principal.kind !== 'partner') throw new ForbiddenError();

@@ -90,12 +90,12 @@ export class PartnerMerchantType {
 
 @ObjectType('PartnerConsent', { description: 'A live consent of the merchant letting a partner read its data through the partner API.' })
 export class PartnerConsentType {
-  @Field()
+  @Field({ description: 'Code of the partner.' })
   partnerCode!: string;
 
-  @Field()
+  @Field({ description: 'Name of the partner.' })
   partnerName!: string;
 
-  @Field(() => DateTimeResolver)
+  @Field(() => DateTimeResolver, { description: 'When the merchant granted the consent.' })
   grantedAt!: Date;
 }

@@ -9,7 +9,7 @@ export class ProvinceType {
   @Field({ description: 'Kemendagri code, e.g. 31.' })
   code!: string;
 
-  @Field()
+  @Field({ description: 'Province name.' })
   name!: string;
 }
 
@@ -70,7 +70,7 @@ export class SubdistrictType {
   districtId!: number;
 }
 
-@ObjectType('PostalCode')
+@ObjectType('PostalCode', { description: 'A postal code of a subdistrict (Kemendagri region data).' })
 export class PostalCodeType {
   @Field(() => SafeIntResolver)
   id!: number;

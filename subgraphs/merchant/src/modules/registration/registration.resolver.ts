@@ -27,7 +27,7 @@ export class RegistrationResolver {
   })
   registrationQueue(
     @Arg('status', () => String, { nullable: true, description: 'pending or pending_review; both when omitted.' }) status: string | null,
-    @Arg('first', () => Int, { defaultValue: 50 }) first: number,
+    @Arg('first', () => Int, { defaultValue: 50, description: 'Page size.' }) first: number,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantRegistrationRequestType[]> {
     if (status != null && status !== 'pending' && status !== 'pending_review')

@@ -6,7 +6,7 @@ import { OtpRuntimeStatusType } from './runtime.type';
 export class RuntimeResolver {
   /** One-time passwords live in the merchant schema (DESIGN.md §3), so the store is up when it answers. */
   @Authorized('service', 'internal', 'operator')
-  @Query(() => OtpRuntimeStatusType)
+  @Query(() => OtpRuntimeStatusType, { description: 'Whether one-time codes can be sent now (provider configured and reachable).' })
   async otpRuntimeStatus(@Ctx() ctx: MerchantContext): Promise<OtpRuntimeStatusType> {
     await ctx.services.otp.ping();
     return { store: 'postgresql', status: 'ok' };

@@ -9,7 +9,7 @@ import { ViewerType } from './viewer.type';
 @Resolver()
 export class ViewerResolver {
   @Authorized('user')
-  @Query(() => ViewerType)
+  @Query(() => ViewerType, { description: 'The signed-in app user and the merchant they act for.' })
   async viewer(@Ctx() ctx: MerchantContext): Promise<ViewerType> {
     if (ctx.principal.kind !== 'user') throw new ForbiddenError();
     const user = await ctx.services.membership.userOf(ctx.principal.userId);

@@ -14,14 +14,14 @@ const MAX_NMIDS_PER_CALL = 500;
 @Resolver(() => OutletType)
 export class OutletResolver {
   @Authorized('service', 'internal', 'operator')
-  @Query(() => OutletType, { nullable: true })
-  outlet(@Arg('id', () => ID) id: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
+  @Query(() => OutletType, { nullable: true, description: "An outlet by id, within the caller's scope." })
+  outlet(@Arg('id', () => ID, { description: 'Outlet id (UUID).' }) id: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
     return ctx.services.outlet.findById(id);
   }
 
   @Authorized('service', 'internal', 'operator', 'bank')
   @Query(() => OutletType, { nullable: true, description: 'The live outlet with this NMID; a bank sees only the NMIDs it issued.' })
-  outletByNmid(@Arg('nmid') nmid: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
+  outletByNmid(@Arg('nmid', { description: 'National merchant ID.' }) nmid: string, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
     return ctx.services.outlet.findByNmid(nmid, ctx.principal);
   }
 
@@ -32,7 +32,8 @@ export class OutletResolver {
       'outletByNmid for each item, as the bank the item names (one of the caller’s banks): the bank adapter resolves a micro-batch of events in one call. Aligned with `requests`; null where unknown.',
   })
   outletsByNmid(
-    @Arg('requests', () => [NmidOfBankInput]) requests: NmidOfBankInput[],
+    @Arg('requests', () => [NmidOfBankInput], { description: 'NMIDs with the bank asking for each (a bank sees only its own).' })
+    requests: NmidOfBankInput[],
     @Ctx() ctx: OutletContext,
   ): Promise<(OutletType | null)[]> {
     if (requests.length > MAX_NMIDS_PER_CALL) throw new OutletInputError(`at most ${MAX_NMIDS_PER_CALL} requests`);

@@ -5,13 +5,13 @@ import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 @Directive('@key(fields: "id")')
 @ObjectType('Outlet', { description: 'A business point of a merchant, with its own NMID.' })
 export class OutletType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Outlet id (UUID).' })
   id!: string;
 
-  @Field()
+  @Field({ description: 'Short code unique within the merchant (e.g. PUSAT).' })
   code!: string;
 
-  @Field()
+  @Field({ description: 'Display name of the outlet.' })
   name!: string;
 
   @Field(() => String, { nullable: true, description: 'National merchant ID of this outlet.' })

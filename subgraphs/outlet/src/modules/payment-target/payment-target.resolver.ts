@@ -11,8 +11,9 @@ export class PaymentTargetResolver {
       'A gateway’s merchantId (outlet NMID, outlet MID or merchant UUID) and terminalId (TID, serial number or id); null when the merchant key matches nothing here.',
   })
   paymentTarget(
-    @Arg('merchantKey') merchantKey: string,
-    @Arg('terminalKey', () => String, { nullable: true }) terminalKey: string | null,
+    @Arg('merchantKey', { description: 'An outlet’s NMID or MID, or a merchant id (UUID).' }) merchantKey: string,
+    @Arg('terminalKey', () => String, { nullable: true, description: 'A terminal of that merchant by TID, serial number or id; optional.' })
+    terminalKey: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PaymentTargetType | null> {
     return ctx.services.paymentTarget.resolve(merchantKey, terminalKey);

@@ -23,7 +23,7 @@ export class PosOutletResolver {
   @Authorized('internal', 'user')
   @Query(() => PosOutletType, { description: 'A live outlet of the merchant; NOT_FOUND for anything else.' })
   posOutlet(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'Outlet id (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletType> {
@@ -36,7 +36,7 @@ export class PosOutletResolver {
       'A live outlet for its QRIS sticker: users need the manage family (owner, admin) on the outlet; NOT_FOUND for anything else.',
   })
   posOutletQris(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The outlet (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletType> {
@@ -79,7 +79,7 @@ export class PosOutletResolver {
   posOutletChanges(
     @Arg('since', { description: 'Epoch milliseconds (decimal): outlets written in a later millisecond; "0" for everything.' })
     since: string,
-    @Arg('limit', () => Int) limit: number,
+    @Arg('limit', () => Int, { description: 'Page size.' }) limit: number,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletSyncPageType> {

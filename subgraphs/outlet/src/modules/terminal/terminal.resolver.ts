@@ -7,7 +7,7 @@ import { TerminalType } from './terminal.type';
 
 @Resolver(() => TerminalType)
 export class TerminalResolver {
-  @FieldResolver(() => OutletType)
+  @FieldResolver(() => OutletType, { description: 'The outlet the terminal belongs to.' })
   outlet(@Root() terminal: TerminalType, @Ctx() ctx: OutletContext): Promise<OutletType> {
     return ctx.services.outlet.getById(terminal.outletId);
   }

@@ -4,16 +4,16 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 @Directive('@key(fields: "id")')
 @ObjectType('Terminal', { description: 'A payment device at an outlet, e.g. a QRIS soundbox.' })
 export class TerminalType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Terminal id (UUID).' })
   id!: string;
 
   @Field(() => String, { nullable: true, description: 'Terminal ID as the acquirer knows it.' })
   tid!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Hardware serial number.' })
   serialNumber!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Device model, e.g. Sunmi V2s.' })
   model!: string | null;
 
   @Field(() => String, { nullable: true })
@@ -31,7 +31,7 @@ export class TerminalType {
   @Field({ description: 'online, offline or inactive.' })
   status!: string;
 
-  @Field(() => DateTimeResolver, { nullable: true })
+  @Field(() => DateTimeResolver, { nullable: true, description: 'When the device last reported; null if never.' })
   lastSeenAt!: Date | null;
 
   /** Resolves `outlet`; not a field of its own. */

@@ -25,7 +25,7 @@ export class QrisPaymentResolver {
   @Authorized('internal', 'user')
   @Query(() => QrisPaymentType, { description: 'A QRIS payment of the merchant; NOT_FOUND for anything else.' })
   qrisPayment(
-    @Arg('id', () => ID) id: string,
+    @Arg('id', () => ID, { description: 'The payment (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: TransactionContext,
   ): Promise<QrisPaymentType> {

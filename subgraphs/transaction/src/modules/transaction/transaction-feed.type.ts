@@ -5,28 +5,28 @@ import { TransactionType } from './transaction.type';
 
 @ObjectType('PageInfo', { description: 'Relay page information of a cursor connection.' })
 export class PageInfoType {
-  @Field()
+  @Field({ description: 'Whether another page follows endCursor.' })
   hasNextPage!: boolean;
 
   @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
   endCursor!: string | null;
 }
 
-@ObjectType('TransactionEdge')
+@ObjectType('TransactionEdge', { description: 'A transaction in a page, with its cursor.' })
 export class TransactionEdgeType {
-  @Field()
+  @Field({ description: 'Opaque cursor of this transaction.' })
   cursor!: string;
 
-  @Field(() => TransactionType)
+  @Field(() => TransactionType, { description: 'The transaction.' })
   node!: TransactionType;
 }
 
 @ObjectType('TransactionConnection', { description: 'Transactions newest first (transaction time, then id).' })
 export class TransactionConnectionType {
-  @Field(() => [TransactionEdgeType])
+  @Field(() => [TransactionEdgeType], { description: "The page's transactions with their cursors." })
   edges!: TransactionEdgeType[];
 
-  @Field(() => PageInfoType)
+  @Field(() => PageInfoType, { description: 'Whether more pages follow, and the cursor to fetch them.' })
   pageInfo!: PageInfoType;
 }
 
@@ -38,7 +38,7 @@ export class OutletTotalsType {
   @Field(() => SafeIntResolver, { description: 'Σ grossAmount, whole rupiah.' })
   grossAmount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of successful transactions.' })
   count!: number;
 }
 
@@ -47,7 +47,7 @@ export class TransactionSummaryType {
   @Field(() => SafeIntResolver, { description: 'Σ grossAmount, whole rupiah.' })
   grossAmount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of successful transactions.' })
   count!: number;
 
   @Field(() => [OutletTotalsType], { description: 'Per outlet, highest gross first.' })

@@ -22,8 +22,11 @@ export class TransactionTotalsType {
 @Resolver(() => TransactionType)
 export class TransactionResolver {
   @Authorized('service', 'internal', 'operator')
-  @Query(() => TransactionType, { nullable: true })
-  transaction(@Arg('id', () => ID) id: string, @Ctx() ctx: TransactionContext): Promise<TransactionType | null> {
+  @Query(() => TransactionType, { nullable: true, description: "A transaction by id, within the caller's scope." })
+  transaction(
+    @Arg('id', () => ID, { description: 'Transaction id (UUID).' }) id: string,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionType | null> {
     return ctx.services.transaction.findById(id);
   }
 }
@@ -132,9 +135,11 @@ export class MerchantTransactionFeedResolver {
   })
   transactions(
     @Root() merchant: MerchantRef,
-    @Arg('first', () => Int, { defaultValue: 20 }) first: number,
-    @Arg('after', () => String, { nullable: true }) after: string | null,
-    @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
+    @Arg('first', () => Int, { defaultValue: 20, description: 'Page size.' }) first: number,
+    @Arg('after', () => String, { nullable: true, description: 'Cursor from pageInfo.endCursor of the previous page.' })
+    after: string | null,
+    @Arg('outletId', () => ID, { nullable: true, description: "Only this outlet's transactions; all the member may see when omitted." })
+    outletId: string | null,
     @Arg('status', () => String, { nullable: true, description: 'success, pending, failed, cancelled, refunded or reversed.' })
     status: string | null,
     @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
@@ -155,9 +160,10 @@ export class MerchantTransactionFeedResolver {
   })
   transactionSummary(
     @Root() merchant: MerchantRef,
-    @Arg('from', () => DateTimeResolver) from: Date,
-    @Arg('before', () => DateTimeResolver) before: Date,
-    @Arg('outletId', () => ID, { nullable: true }) outletId: string | null,
+    @Arg('from', () => DateTimeResolver, { description: 'Start of the window, inclusive (ISO 8601).' }) from: Date,
+    @Arg('before', () => DateTimeResolver, { description: 'End of the window, exclusive (ISO 8601).' }) before: Date,
+    @Arg('outletId', () => ID, { nullable: true, description: "Only this outlet's transactions; all the member may see when omitted." })
+    outletId: string | null,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionSummaryType> {
     const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });

@@ -3,9 +3,9 @@ import { Directive, Field, ID, ObjectType } from 'type-graphql';
 import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref';
 
 @Directive('@key(fields: "id")')
-@ObjectType('Transaction')
+@ObjectType('Transaction', { description: 'A payment received by a merchant (QRIS), with its fees and status.' })
 export class TransactionType {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Transaction id (UUID).' })
   id!: string;
 
   @Field({ description: "The bank's transaction code; unique per bank." })
@@ -17,16 +17,16 @@ export class TransactionType {
   @Field(() => SafeIntResolver, { description: 'Whole rupiah.' })
   grossAmount!: number;
 
-  @Field(() => DateTimeResolver)
+  @Field(() => DateTimeResolver, { description: 'When the payment happened.' })
   transactionAt!: Date;
 
   @Field(() => MerchantRef)
   merchant!: MerchantRef;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Outlet that received the payment.' })
   outletId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Terminal that received the payment; null when unknown.' })
   terminalId!: string | null;
 
   @Field(() => String, { nullable: true, description: "The bank's reference number." })

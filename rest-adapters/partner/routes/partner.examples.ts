@@ -1,0 +1,50 @@
+import { DEMO } from '@lib/demo/demo-ids';
+import type { PartnerOutlet } from './outlets/partner-outlet';
+
+/**
+ * Examples of the partner API from the demo data (lib/demo/demo-ids.ts): the demo partner, which referred the demo
+ * merchant and Minimarket Sejahtera; contract A renders times in Asia/Jakarta (+07:00).
+ */
+const minimarket = DEMO.otherMerchants[1];
+
+export const PARTNER_EXAMPLE = {
+  partnerId: DEMO.partner.id,
+  merchantId: DEMO.merchantId,
+  outletId: DEMO.outlets[0].id,
+  token:
+    'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIwMTlhMDAwMC0wMDAwLTcwMDAtODAwMC0wMDAwMDAwMGYxMDEiLCJleHAiOjE3OTUwNTYzMDB9.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxlLXRva2Vu',
+};
+
+export const DEMO_PARTNER_OUTLET: PartnerOutlet = {
+  outlet_id: DEMO.outlets[0].id,
+  merchant_id: DEMO.merchantId,
+  outlet_code: DEMO.outlets[0].code,
+  outlet_name: DEMO.outlets[0].name,
+  is_default: true,
+  nmid: DEMO.outlets[0].nmid,
+  nmid_status: 'active',
+  mid: null,
+  address_line: 'Jl. Medan Merdeka Barat No. 1',
+  city: 'Jakarta Pusat',
+  province: 'DKI Jakarta',
+  postal_code: '10110',
+  device_count: 1,
+  created_at: '2026-11-02T09:00:00+07:00',
+};
+
+export const DEMO_PARTNER_TRANSACTION = {
+  id: '019abc4e-7f10-7a3c-9d2e-5b1f0c8e4a30',
+  transaction_code: 'TRX-20261125-000123',
+  external_reference: 'REF20261125000123',
+  transaction_status: 'success' as const,
+  payment_method: 'QRIS',
+  payment_channel: 'BDEMO',
+  gross_amount: 25000,
+  transaction_at: '2026-11-25T09:41:27+07:00',
+  settled_at: '2026-11-26T02:15:00+07:00',
+};
+
+export const DEMO_REFERRALS = [
+  { id: DEMO.merchantId, code: DEMO.merchantCode, name: 'Warung Kopi Demo' },
+  { id: minimarket.id, code: minimarket.code, name: minimarket.name },
+];
