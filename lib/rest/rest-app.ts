@@ -117,6 +117,14 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
       },
     });
   }
+  let background = 0;
+  for (const adapter of adapters) {
+    await adapter.start?.(app, {
+      config,
+      execute: (operation, variables, acting) =>
+        client.execute(operation, variables, { requestId: `${adapter.name}-background-${(background += 1)}`, acting }),
+    });
+  }
   app.addHook('onClose', async () => {
     if (!gateway) await client.close();
   });
@@ -168,6 +176,11 @@ function registerRoute(
         ...context,
         status: (code) => void reply.code(code),
         header: (name, value) => void reply.header(name, value),
+        takeOver: () => {
+          reply.hijack();
+          reply.raw.setHeader('x-request-id', req.id);
+          return reply.raw;
+        },
       });
     },
   });
