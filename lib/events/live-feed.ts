@@ -16,7 +16,8 @@ export interface LiveStream<E extends FeedEvent> {
   /** The last event id this stream was sent (or had no business with); advanced by the hub. */
   lastId: bigint;
   accepts(event: E): boolean;
-  deliver(event: E): void;
+  /** The events of one read this stream accepts, in id order (written at once: one socket write per read). */
+  deliver(events: E[]): void;
   keepAlive(): void;
   /** Ends the stream (hub closing). */
   end(): void;
@@ -108,13 +109,15 @@ export class LiveFeedHub<E extends FeedEvent> {
         let after: bigint | undefined;
         for (const s of state.streams) if (after === undefined || s.lastId < after) after = s.lastId;
         const events = await this.options.read(merchantId, after!.toString(), this.pageSize);
-        for (const event of events) {
-          const id = BigInt(event.id);
-          for (const stream of [...state.streams]) {
+        for (const stream of [...state.streams]) {
+          const accepted: E[] = [];
+          for (const event of events) {
+            const id = BigInt(event.id);
             if (stream.lastId >= id) continue;
             stream.lastId = id;
-            if (stream.accepts(event)) stream.deliver(event);
+            if (stream.accepts(event)) accepted.push(event);
           }
+          if (accepted.length > 0) stream.deliver(accepted);
         }
         if (events.length < this.pageSize && !state.again) break;
       }

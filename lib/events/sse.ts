@@ -41,8 +41,12 @@ export class SseWriter {
   }
 
   event(name: string, data: unknown, id?: string): void {
-    if (this.ended) return;
-    this.raw.write(`${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    this.frame(frameOf(name, data, id));
+  }
+
+  /** A frame already serialised (`frameOf`): one event sent to many streams is serialised once. */
+  frame(text: string): void {
+    if (!this.ended) this.raw.write(text);
   }
 
   comment(text: string): void {
@@ -60,4 +64,9 @@ export class SseWriter {
     this.ended = true;
     for (const listener of this.onEnd.splice(0)) listener();
   }
+}
+
+/** One SSE frame: optional `id:`, `event:`, and the JSON data on one `data:` line. */
+export function frameOf(name: string, data: unknown, id?: string): string {
+  return `${id === undefined ? '' : `id: ${id}\n`}event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
 }

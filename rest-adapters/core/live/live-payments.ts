@@ -3,7 +3,7 @@ import type { Principal } from '@lib/auth/principal';
 import type { Config } from '@lib/config/config';
 import { FeedSignalSubscriber } from '@lib/events/feed-signal';
 import { LiveFeedHub } from '@lib/events/live-feed';
-import type { SseWriter } from '@lib/events/sse';
+import { type SseWriter, frameOf } from '@lib/events/sse';
 import { HttpError } from '@lib/rest/error-body';
 import type { BackgroundRuntime } from '@lib/rest/route';
 import { type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
@@ -106,6 +106,15 @@ export async function startLivePayments(app: FastifyInstance, runtime: Backgroun
   // Before the server closes: open streams would keep it waiting.
   app.addHook('preClose', async () => live.close());
   await live.start();
+}
+
+const frames = new WeakMap<FeedEvent, string>();
+
+/** The SSE frame of a feed event, serialised once however many streams it goes to (the hub hands them one object). */
+export function feedEventFrame(e: FeedEvent): string {
+  let frame = frames.get(e);
+  if (frame === undefined) frames.set(e, (frame = frameOf(e.kind, feedEventBody(e), e.id)));
+  return frame;
 }
 
 /** The JSON of a feed event on the streams (snake_case, as the REST APIs). */

@@ -3,7 +3,7 @@ import type { UserPrincipal } from '@lib/auth/user-scope';
 import { SseWriter } from '@lib/events/sse';
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
-import { type FeedEvent, MAX_REPLAY_EVENTS, feedEventBody } from '@rest-adapters/core/live/live-payments';
+import { type FeedEvent, MAX_REPLAY_EVENTS, feedEventFrame } from '@rest-adapters/core/live/live-payments';
 import { EventStream, STREAM_RULES, StreamQuery, lastEventIdOf } from '@rest-adapters/core/live/stream-schema';
 import { posUserAuth } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PaymentFeedDocument } from '@rest-adapters/generated/operations';
@@ -60,7 +60,7 @@ export default defineRoute({
 
     const sse = new SseWriter(ctx.takeOver());
     live.bound(sse);
-    for (const e of replay) sse.event(e.kind, feedEventBody(e), e.id);
+    if (replay.length > 0) sse.frame(replay.map(feedEventFrame).join(''));
     if (reset) sse.event('reset', { reason: 'too_far_behind' }, start.toString());
     const stream = {
       merchantId: scope.merchantId,
@@ -72,7 +72,7 @@ export default defineRoute({
           (x) => x.outletId,
           (x) => x.terminalId,
         ).length === 1,
-      deliver: (e: FeedEvent) => sse.event(e.kind, feedEventBody(e), e.id),
+      deliver: (events: FeedEvent[]) => sse.frame(events.map(feedEventFrame).join('')),
       keepAlive: () => sse.comment('keep-alive'),
       end: () => sse.end(),
     };

@@ -51,7 +51,10 @@ export class TransactionAlertService {
     const result = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
     if (members.length === 0) return { status: 'no_recipient', ...result };
     let told = 0;
-    for (const userId of new Set(members.map((m) => m.user.id))) {
+    // Only members with a device to push to (one query): the settings are read for those alone.
+    const reachable = await this.notifications.usersWithPushTokens([...new Set(members.map((m) => m.user.id))]);
+    if (reachable.size === 0) return { status: 'no_recipient', ...result };
+    for (const userId of reachable) {
       const settings = await this.accountSettings.of(userId);
       if (!settings.notificationTransactionsEnabled || !settings.notificationPushEnabled) continue;
       told += 1;

@@ -49,7 +49,7 @@ export default posRoutes({
       merchantId: request.posMerchantId!,
       lastId: BigInt(head),
       accepts: (e: FeedEvent) => e.qrisPaymentId === payment.id,
-      deliver: (e: FeedEvent) => void settle(e.id),
+      deliver: (events: FeedEvent[]) => void settle(events[0].id),
       keepAlive: () => sse.comment('keep-alive'),
       end: () => sse.end(),
     };
