@@ -99,6 +99,18 @@ const EnvSchema = Type.Object({
   /** How long the REST process trusts a partner credential's status (revocation delay), 0-60000 ms. */
   PARTNER_CREDENTIAL_CACHE_MS: Type.Integer({ minimum: 0, maximum: 60000, default: 60000 }),
 
+  // Live payment events (REST process; docs/decisions/0202-live-payment-events.md).
+  /** A keep-alive comment on every open event stream this often, ms. */
+  LIVE_KEEPALIVE_MS: Type.Integer({ minimum: 50, maximum: 300000, default: 15000 }),
+  /** Every open stream's feed is read again this often whatever the signals (the safety net for a lost one), ms. */
+  LIVE_POLL_MS: Type.Integer({ minimum: 50, maximum: 300000, default: 5000 }),
+  /** Open event streams one user (or one merchant on the service surface) may hold per REST process. */
+  LIVE_MAX_STREAMS_PER_USER: Type.Integer({ minimum: 1, maximum: 10000, default: 10 }),
+  /** An event stream is ended after this long (the client reconnects with Last-Event-ID; its token and scope are checked again), ms. */
+  LIVE_MAX_STREAM_MS: Type.Integer({ minimum: 50, maximum: 86400000, default: 3600000 }),
+  /** Whether this REST process sends the feed's push notifications (any number of copies may: they claim rows). */
+  LIVE_PUSH_ENABLED: Type.Boolean({ default: true }),
+
   // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox);
   // production refuses it for messaging and email, the channels of one-time passwords.
   MESSAGING_PROVIDER_URL: OptionalUrl,
@@ -187,6 +199,8 @@ export interface Config {
     timeoutMs: number;
   };
   messagingWebhook: { verifyToken?: string; secret?: string };
+  /** Live payment events in the REST process (lib/events, rest-adapters/core/live). */
+  live: { keepAliveMs: number; pollMs: number; maxStreamsPerUser: number; maxStreamMs: number; pushEnabled: boolean };
   otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
   userSessionCacheMs: number;
   externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
@@ -292,6 +306,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
     },
     messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
+    live: {
+      keepAliveMs: env.LIVE_KEEPALIVE_MS,
+      pollMs: env.LIVE_POLL_MS,
+      maxStreamsPerUser: env.LIVE_MAX_STREAMS_PER_USER,
+      maxStreamMs: env.LIVE_MAX_STREAM_MS,
+      pushEnabled: env.LIVE_PUSH_ENABLED,
+    },
     otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },
     userSessionCacheMs: env.USER_SESSION_CACHE_MS,
     externalVerifier: {

@@ -17,6 +17,8 @@ export interface SubgraphDefinition<Scope extends object = object> {
   requestScope: (em: EntityManager, config: Config) => Scope;
   /** Idempotent demo data for `npm start` and `ops seed:demo`; returns rows written per table. */
   seedDemo(em: EntityManager, config: Config): Promise<Record<string, number>>;
+  /** Process resources the request scope uses (e.g. a Redis publisher), opened with the server; returns their closer. */
+  open?(config: Config, log: FastifyInstance['log']): () => Promise<void>;
 }
 
 export async function openSubgraphOrm(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<Orm> {
@@ -36,7 +38,7 @@ export async function createSubgraphApp(
   options: { adminUrl?: string; logStream?: LogStream } = {},
 ): Promise<FastifyInstance> {
   const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config, options.adminUrl)]);
-  return createSubgraphServer({
+  const app = await createSubgraphServer({
     name: definition.name,
     config,
     schema,
@@ -44,4 +46,7 @@ export async function createSubgraphApp(
     requestScope: definition.requestScope,
     logStream: options.logStream,
   });
+  const close = definition.open?.(config, app.log);
+  if (close) app.addHook('onClose', close);
+  return app;
 }

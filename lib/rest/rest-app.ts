@@ -130,6 +130,14 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
       },
     });
   }
+  let background = 0;
+  for (const adapter of adapters) {
+    await adapter.start?.(app, {
+      config,
+      execute: (operation, variables, acting) =>
+        client.execute(operation, variables, { requestId: `${adapter.name}-background-${(background += 1)}`, acting }),
+    });
+  }
   app.addHook('onClose', async () => {
     if (!gateway) await client.close();
   });
@@ -182,6 +190,11 @@ function registerRoute(
         ...context,
         status: (code) => void reply.code(code),
         header: (name, value) => void reply.header(name, value),
+        takeOver: () => {
+          reply.hijack();
+          reply.raw.setHeader('x-request-id', req.id);
+          return reply.raw;
+        },
       });
     },
   });

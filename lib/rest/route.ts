@@ -1,5 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
-import type { FastifyRequest, HTTPMethods } from 'fastify';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import type { ExecuteOptions } from './gateway-client';
@@ -57,6 +58,11 @@ export interface RouteContext extends CachedRouteContext {
   status: (code: number) => void;
   /** A header of the answer (e.g. content-type for a body that is not JSON). */
   header: (name: string, value: string) => void;
+  /**
+   * Takes the answer over: the route writes status, headers and body on the raw response itself (a stream, e.g.
+   * Server-Sent Events, lib/events/sse.ts) and what `run` returns is ignored. `X-Request-ID` is already set.
+   */
+  takeOver: () => ServerResponse;
 }
 
 /**
@@ -140,6 +146,17 @@ export function defineRoute<S extends RouteSchemas>(route: RestRoute<S>): RestRo
   return route;
 }
 
+/** What an adapter's background work gets: the configuration and the gateway, outside any request. */
+export interface BackgroundRuntime {
+  config: Config;
+  /** Runs a fixed operation as `acting` (omitted: the adapter as itself), with a request id of its own. */
+  execute: <TResult, TVariables>(
+    operation: FixedOperationDocument<TResult, TVariables>,
+    variables: NoInfer<TVariables>,
+    acting?: Principal,
+  ) => Promise<TResult>;
+}
+
 /** A REST adapter is a set of routes with the OpenAPI tags that describe them. */
 export interface RestAdapter {
   name: string;
@@ -147,4 +164,9 @@ export interface RestAdapter {
   routes: RestRoute<any>[];
   /** Shared schemas with an $id, referenced by the routes' schemas (Type.Ref). */
   schemas?: TSchema[];
+  /**
+   * Background work of the process (e.g. the live payment feed, docs/decisions/0202-live-payment-events.md), started
+   * before the app is ready; it decorates `app` for its routes and stops in the app's close hooks.
+   */
+  start?: (app: FastifyInstance, runtime: BackgroundRuntime) => Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { RestAdapter } from '@lib/rest/route';
 import health from './routes/health/health';
 import otpRuntime from './routes/health/otp-runtime';
+import { startLivePayments } from './live/live-payments';
 import { posliteRoutes } from './routes/poslite';
 import legalDocuments from './routes/public/legal-documents';
 import businessScales from './routes/references/business-scales';
@@ -32,6 +33,7 @@ import merchantRegistration from './routes/merchant/registration';
 import merchantTransactions from './routes/merchant/transactions';
 import merchantPaymentTerminal from './routes/merchant/payment-terminal';
 import merchantFeedback from './routes/merchant/feedback';
+import merchantPaymentEvents from './routes/merchant/payment-events';
 import registrationReview from './routes/internal/registration-review';
 import registrationApprove from './routes/internal/registration-approve';
 import merchantStatus from './routes/internal/merchant-status';
@@ -75,6 +77,7 @@ export const coreAdapter: RestAdapter = {
     merchantTransactions,
     merchantPaymentTerminal,
     merchantFeedback,
+    merchantPaymentEvents,
     registrationReview,
     registrationApprove,
     merchantStatus,
@@ -82,4 +85,5 @@ export const coreAdapter: RestAdapter = {
     transactionStatusBulk,
     ...posliteRoutes,
   ],
+  start: startLivePayments,
 };

@@ -47,7 +47,12 @@ export function authKindOf(route: RestRoute): AuthKind {
 export const MESSAGING_WEBHOOK_SECRET = 'security-suite-messaging-secret';
 
 /** Settings the suites start the stack with: the messaging webhook configured, so its route is reachable. */
-export const SECURITY_STACK_ENV = { MESSAGING_WEBHOOK_SECRET, MESSAGING_WEBHOOK_VERIFY_TOKEN: 'security-suite-verify-token' };
+export const SECURITY_STACK_ENV = {
+  MESSAGING_WEBHOOK_SECRET,
+  MESSAGING_WEBHOOK_VERIFY_TOKEN: 'security-suite-verify-token',
+  // Live event streams (Server-Sent Events) end at once, so an injected request to one completes.
+  LIVE_MAX_STREAM_MS: '100',
+};
 
 export interface Credentials {
   userAuthorization: string;

@@ -1,5 +1,6 @@
 import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { transactionRequestScope } from './context';
+import { openFeedSignal } from './feed-signal';
 import { migrations } from './migrations';
 import { PaymentEvent } from './modules/payment-event/payment-event.entity';
 import { Settlement } from './modules/settlement/settlement.entity';
@@ -15,4 +16,5 @@ export const transactionSubgraph: SubgraphDefinition<ReturnType<typeof transacti
   buildSchema: buildTransactionSchema,
   requestScope: transactionRequestScope,
   seedDemo: seedTransactionDemo,
+  open: openFeedSignal,
 };

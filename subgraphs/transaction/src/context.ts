@@ -1,17 +1,21 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '@lib/config/config';
 import type { SubgraphContext } from '@lib/federation/subgraph-context';
+import { feedSignalOf } from './feed-signal';
 import { PaymentEventService } from './modules/payment-event/payment-event.service';
+import { PaymentFeedService } from './modules/payment-feed/payment-feed.service';
 import { QrisPaymentService } from './modules/qris-payment/qris-payment.service';
 import { ScoringService } from './modules/scoring/scoring.service';
 import { SettlementService } from './modules/settlement/settlement.service';
 import { TransactionPeriodService, TransactionService } from './modules/transaction/transaction.service';
 import { TransactionFeedService } from './modules/transaction/transaction-feed.service';
 
-export function transactionRequestScope(em: EntityManager) {
+export function transactionRequestScope(em: EntityManager, config?: Config) {
   return {
     services: {
       transaction: new TransactionService(em),
-      paymentEvent: new PaymentEventService(em),
+      paymentEvent: new PaymentEventService(em, feedSignalOf(config)),
+      paymentFeed: new PaymentFeedService(em),
       settlement: new SettlementService(em),
       scoring: new ScoringService(em),
       transactionPeriod: new TransactionPeriodService(em),

@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
 import { PaymentEventResolver } from './modules/payment-event/payment-event.resolver';
+import { PaymentFeedResolver } from './modules/payment-feed/payment-feed.resolver';
 import { QrisPaymentResolver } from './modules/qris-payment/qris-payment.resolver';
 import { MerchantScoringResolver } from './modules/scoring/scoring.resolver';
 import { SettlementResolver } from './modules/settlement/settlement.resolver';
@@ -26,6 +27,7 @@ export function buildTransactionSchema(): Promise<GraphQLSchema> {
         MerchantTransactionFeedResolver,
         TransactionOutletResolver,
         QrisPaymentResolver,
+        PaymentFeedResolver,
       ],
     },
     transactionReference,

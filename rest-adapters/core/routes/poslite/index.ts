@@ -13,6 +13,7 @@ import outletList from './catalog/outlets/list';
 import outletUpdate from './catalog/outlets/update';
 import outletQris from './outlets/qris';
 import qrisPaymentCreate from './payments/qris/create';
+import qrisPaymentEvents from './payments/qris/events';
 import qrisPaymentGet from './payments/qris/get';
 import productCreate from './catalog/products/create';
 import productDelete from './catalog/products/delete';
@@ -52,4 +53,5 @@ export const posliteRoutes: RestRoute<any>[] = [
   orderUpdate,
   qrisPaymentCreate,
   qrisPaymentGet,
+  qrisPaymentEvents,
 ].flat();

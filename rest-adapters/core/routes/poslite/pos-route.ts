@@ -3,7 +3,15 @@ import type { Principal } from '@lib/auth/principal';
 import { HttpError } from '@lib/rest/error-body';
 import { authenticatedBy } from '@lib/rest/openapi';
 import type { FixedOperationDocument } from '@lib/rest/operation';
-import { type RestRoute, type RouteInput, type RouteReply, type RouteRuntime, type RouteSchemas, defineRoute } from '@lib/rest/route';
+import {
+  type RestRoute,
+  type RouteContext,
+  type RouteInput,
+  type RouteReply,
+  type RouteRuntime,
+  type RouteSchemas,
+  defineRoute,
+} from '@lib/rest/route';
 import { type MemberRole, currentMembership, internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';
 
 declare module 'fastify' {
@@ -41,7 +49,13 @@ export interface PosRouteDefinition<S extends RouteSchemas> {
   /** `header` sets a header of the answer (e.g. the content type of a body that is not JSON). */
   run: (
     input: RouteInput<S>,
-    ctx: { execute: PosExecute; header: (name: string, value: string) => void; request: FastifyRequest },
+    ctx: {
+      execute: PosExecute;
+      header: (name: string, value: string) => void;
+      request: FastifyRequest;
+      /** Takes the answer over (a stream): lib/rest/route.ts `takeOver`. */
+      takeOver: RouteContext['takeOver'];
+    },
   ) => Promise<RouteReply<S>>;
 }
 
@@ -122,7 +136,7 @@ export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): R
       run: async (input, ctx) => {
         const execute: PosExecute = <TResult, TVariables>(operation: FixedOperationDocument<TResult, TVariables>, variables: object) =>
           ctx.execute(operation, { ...variables, merchantId: ctx.request.posMerchantId } as TVariables);
-        const result = await def.run(input, { execute, header: ctx.header, request: ctx.request });
+        const result = await def.run(input, { execute, header: ctx.header, request: ctx.request, takeOver: ctx.takeOver });
         if (def.status) ctx.status(def.status);
         return result;
       },

@@ -5,6 +5,7 @@ import { Migration20261124050000_outlet_index } from './Migration20261124050000_
 import { Migration20261124060000_scoring_rollup } from './Migration20261124060000_scoring_rollup';
 import { Migration20261124200000_merchant_period } from './Migration20261124200000_merchant_period';
 import { Migration20261127100000_qris_payments } from './Migration20261127100000_qris_payments';
+import { Migration20261128100000_payment_feed } from './Migration20261128100000_payment_feed';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124060000_scoring_rollup', class: Migration20261124060000_scoring_rollup },
   { name: 'Migration20261124200000_merchant_period', class: Migration20261124200000_merchant_period },
   { name: 'Migration20261127100000_qris_payments', class: Migration20261127100000_qris_payments },
+  { name: 'Migration20261128100000_payment_feed', class: Migration20261128100000_payment_feed },
 ];

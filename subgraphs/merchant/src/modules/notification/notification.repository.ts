@@ -13,6 +13,16 @@ export interface OutboxRow {
 /** Push tokens and the sent-message log (`merchant.push_tokens`, `merchant.notification_messages`), plain rows. */
 export class NotificationRepository extends Repository {
   /** The user's live push tokens (all devices, or all but one), with the user's phone. */
+  /** Which of `userIds` have a live push token (one query for a whole recipient list). */
+  async usersWithLiveTokens(userIds: readonly string[]): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    const rows = await this.db('merchant.push_tokens')
+      .whereIn('user_id', [...userIds])
+      .whereNull('invalidated_at')
+      .distinct<{ user_id: string }[]>('user_id');
+    return new Set(rows.map((r) => r.user_id));
+  }
+
   liveTokensOf(userId: string, exceptDeviceHash?: string): Promise<{ id: string; token: string; phone: string }[]> {
     const query = this.db('merchant.push_tokens as t')
       .join('merchant.users as u', 'u.id', 't.user_id')

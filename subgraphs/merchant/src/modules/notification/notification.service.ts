@@ -120,6 +120,11 @@ export class NotificationService {
     return userId ? this.sendPushToUser(userId, content) : { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
   }
 
+  /** The users among `userIds` who have a device to push to. */
+  usersWithPushTokens(userIds: readonly string[]): Promise<Set<string>> {
+    return this.repo.usersWithLiveTokens(userIds);
+  }
+
   async sendPushToUser(userId: string, content: PushContent, options: { exceptDeviceHash?: string } = {}): Promise<PushResult> {
     const title = content.title.slice(0, 200);
     const body = content.body.slice(0, MAX_TEXT);

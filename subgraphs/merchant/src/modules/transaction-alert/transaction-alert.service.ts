@@ -5,9 +5,16 @@ import { MerchantRepository } from '../merchant/merchant.repository';
 import type { AccountSettingsService } from '../account-settings/account-settings.service';
 import type { NotificationService } from '../notification/notification.service';
 import { UserRepository } from '../user/user.repository';
-import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType } from './transaction-alert.type';
+import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType, PaymentReceivedInput } from './transaction-alert.type';
 
 export const TRANSACTION_ALERT_TEMPLATE = 'merchant_transaction_alert';
+
+const RUPIAH = new Intl.NumberFormat('id-ID', { maximumFractionDigits: 0 });
+
+/** "Rp 25.000": whole rupiah with Indonesian grouping. */
+export function rupiah(amount: number): string {
+  return `Rp ${RUPIAH.format(amount)}`;
+}
 
 /**
  * A successful payment told to the merchant's owners (core-api.md §6): a `transaction` push to each owner's
@@ -26,6 +33,51 @@ export class TransactionAlertService {
   ) {
     this.merchants = new MerchantRepository(em);
     this.users = new UserRepository(em);
+  }
+
+  /**
+   * A payment received on the live feed (docs/decisions/0202-live-payment-events.md): a `payment_received` push
+   * ("Pembayaran diterima Rp 25.000") to the devices of every live member who may see the outlet (owners, and others
+   * whose outlets include it or who are assigned none), as each member's account settings allow (transaction and push
+   * notifications on). No message: the push is the live signal. Provider failures are counted, never thrown.
+   */
+  async notifyPaymentReceived(input: PaymentReceivedInput): Promise<MerchantTransactionAlertResultType> {
+    const merchant = UUID_PATTERN.test(input.merchantId) ? await this.merchants.byId(input.merchantId) : null;
+    if (!merchant) throw new NotFoundError('merchant');
+    const outletId = input.outletId.toLowerCase();
+    const members = (await this.users.liveMembersOf(merchant.id)).filter(
+      (m) => m.role === 'owner' || m.outletIds.length === 0 || m.outletIds.map((id) => id.toLowerCase()).includes(outletId),
+    );
+    const result = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
+    if (members.length === 0) return { status: 'no_recipient', ...result };
+    let told = 0;
+    // Only members with a device to push to (one query): the settings are read for those alone.
+    const reachable = await this.notifications.usersWithPushTokens([...new Set(members.map((m) => m.user.id))]);
+    if (reachable.size === 0) return { status: 'no_recipient', ...result };
+    for (const userId of reachable) {
+      const settings = await this.accountSettings.of(userId);
+      if (!settings.notificationTransactionsEnabled || !settings.notificationPushEnabled) continue;
+      told += 1;
+      const push = await this.notifications.sendPushToUser(userId, {
+        title: merchant.name,
+        body: `Pembayaran diterima ${rupiah(input.amount)}`,
+        data: {
+          type: 'payment_received',
+          merchant_id: merchant.id,
+          outlet_id: outletId,
+          transaction_id: input.transactionId,
+          transaction_code: input.transactionCode,
+          amount: String(input.amount),
+          qris_payment_id: input.qrisPaymentId ?? null,
+          event_id: input.eventId,
+        },
+      });
+      result.sentCount += push.sentCount;
+      result.failedCount += push.failedCount;
+      result.invalidatedCount += push.invalidatedCount;
+    }
+    if (told === 0) return { status: 'opted_out', ...result };
+    return { status: result.sentCount > 0 ? 'sent' : result.failedCount > 0 ? 'failed' : 'no_recipient', ...result };
   }
 
   async notify(input: MerchantTransactionAlertInput): Promise<MerchantTransactionAlertResultType> {

@@ -34,6 +34,11 @@ export class UserRepository extends Repository {
     return this.em.find(MerchantUser, { merchant: merchantId, role: 'owner', revokedAt: null }, { populate: ['user'] });
   }
 
+  /** The merchant's live memberships (any role), users loaded. */
+  liveMembersOf(merchantId: string): Promise<MerchantUser[]> {
+    return this.em.find(MerchantUser, { merchant: merchantId, revokedAt: null }, { populate: ['user'], orderBy: { createdAt: 'asc' } });
+  }
+
   /** The merchant's oldest live owner membership, user loaded. */
   firstOwnerOf(merchantId: string): Promise<MerchantUser | null> {
     return this.em.findOne(

@@ -4,6 +4,8 @@ import { BadInputError, isConnectionFailure } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { mdrFeeOf } from '../mdr/mdr';
 import { MdrRepository } from '../mdr/mdr.repository';
+import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
+import { feedRowOf } from '../payment-feed/payment-feed.service';
 import { QrisPaymentRepository } from '../qris-payment/qris-payment.repository';
 import { type RecordedSuccess, matchQrisPayment } from '../qris-payment/qris-payment.service';
 import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
@@ -101,7 +103,11 @@ const rejected = (errorCode: EventErrorCode, transactionId: string | null = null
 export class PaymentEventService {
   private readonly repo: PaymentEventRepository;
 
-  constructor(em: EntityManager) {
+  /** `signal`: told the merchants whose live feed got rows, after the commit (subgraphs/transaction/src/feed-signal.ts). */
+  constructor(
+    em: EntityManager,
+    private readonly signal?: (merchantIds: Iterable<string>) => void,
+  ) {
     this.repo = new PaymentEventRepository(em);
   }
 
@@ -109,12 +115,20 @@ export class PaymentEventService {
   async record(input: PaymentEventInput, bankCode: string): Promise<PaymentEventResult> {
     const draft = draftOf(input, bankCode);
     const { event, apply } = draft;
-    return this.repo.transactional(async (tx) => {
+    const feed: NewPaymentFeedRow[] = [];
+    const result = await this.repo.transactional(async (tx) => {
       // A replay (also one racing the first delivery: the insert waited for it to commit).
-      if (!(await tx.claim(event))) return this.replay(tx, draft);
-      if (apply) await settle(tx, event, await this.apply(tx, apply.kind, input, apply.target, bankCode, event));
-      return resultOf(event);
+      let answer: PaymentEventResult;
+      if (await tx.claim(event)) {
+        if (apply) await settle(tx, event, await this.apply(tx, apply.kind, input, apply.target, bankCode, event, feed));
+        answer = resultOf(event);
+      } else answer = await this.replay(tx, draft, feed);
+      // Last: the feed's append lock is held until the commit (payment-feed.repository.ts).
+      await tx.peer(PaymentFeedRepository).append(feed);
+      return answer;
     });
+    this.signal?.(feed.map((row) => row.merchant_id));
+    return result;
   }
 
   /**
@@ -124,13 +138,13 @@ export class PaymentEventService {
    * answering success or rejected afresh. The row is locked first, so concurrent replays apply it once: the
    * others then find it applied and answer duplicate_skipped.
    */
-  private async replay(tx: PaymentEventRepository, draft: Draft): Promise<PaymentEventResult> {
+  private async replay(tx: PaymentEventRepository, draft: Draft, feed: NewPaymentFeedRow[]): Promise<PaymentEventResult> {
     const first = await tx.lockFirst(draft.bankCode, draft.input.externalEventId);
     if (first.status !== 'rejected') return resultOf(first, 'duplicate_skipped');
     const event: PaymentEvent = { ...draft.event, id: first.id, receivedAt: first.receivedAt };
     await tx.replaceAttempt(event);
     const { apply } = draft;
-    if (apply) await settle(tx, event, await this.apply(tx, apply.kind, draft.input, apply.target, draft.bankCode, event));
+    if (apply) await settle(tx, event, await this.apply(tx, apply.kind, draft.input, apply.target, draft.bankCode, event, feed));
     return resultOf(event);
   }
 
@@ -160,8 +174,10 @@ export class PaymentEventService {
     if (drafts.length === 0) return outcomes;
 
     try {
-      const results = await this.repo.transactional((tx) => this.applyBatch(tx, drafts));
+      const feed: NewPaymentFeedRow[] = [];
+      const results = await this.repo.transactional((tx) => this.applyBatch(tx, drafts, feed));
       drafts.forEach(({ index }, i) => (outcomes[index] = { result: results[i], inputError: null }));
+      this.signal?.(feed.map((row) => row.merchant_id));
     } catch (error) {
       // Without a database one item at a time fails just the same, only slower.
       if (isConnectionFailure(error)) throw error;
@@ -190,7 +206,11 @@ export class PaymentEventService {
   }
 
   /** recordBatch inside its transaction: the results of `drafts`, in their order. */
-  private async applyBatch(tx: PaymentEventRepository, drafts: readonly BatchDraft[]): Promise<PaymentEventResult[]> {
+  private async applyBatch(
+    tx: PaymentEventRepository,
+    drafts: readonly BatchDraft[],
+    feed: NewPaymentFeedRow[],
+  ): Promise<PaymentEventResult[]> {
     const stored = await claimEvents(tx, drafts);
     const recording = stored.filter((d) => d.records);
     const created = await insertTransactions(tx, recording);
@@ -198,7 +218,8 @@ export class PaymentEventService {
     const successes = recording.filter((d) => d.records === 'success' && created.has(d.event.transactionId!));
     const qris = tx.peer(QrisPaymentRepository);
     for (const d of sortedBy(successes, (c) => [c.input.referenceNumber ?? '', c.bankCode, c.input.externalEventId])) {
-      await matchQrisPayment(qris, recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode));
+      const success = recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode);
+      feed.push(feedRowOf(success, d.apply!.target.terminalId ?? null, d.input.transactionCode!, await matchQrisPayment(qris, success)));
     }
 
     // Refunds and reversals in batch order, each seeing only the transactions of the events before it.
@@ -224,8 +245,10 @@ export class PaymentEventService {
         if (first.status === 'rejected') unapplied.push(d);
         else results.set(d, resultOf(first, 'duplicate_skipped'));
       }
-      for (const d of sortedBy(unapplied, eventKeyOf)) results.set(d, await this.replay(tx, d));
+      for (const d of sortedBy(unapplied, eventKeyOf)) results.set(d, await this.replay(tx, d, feed));
     }
+    // Last: the feed's append lock is held until the commit (payment-feed.repository.ts).
+    await tx.peer(PaymentFeedRepository).append(feed);
     return drafts.map((d) => results.get(d)!);
   }
 
@@ -247,6 +270,7 @@ export class PaymentEventService {
     target: PaymentTargetInput,
     bankCode: string,
     event: PaymentEvent,
+    feed: NewPaymentFeedRow[],
   ): Promise<Outcome> {
     const applied: Outcome = { status: 'success', flow: FLOW_OF_KIND[kind], errorCode: null, transactionId: event.transactionId ?? null };
     const status = RECORDED_STATUS[kind];
@@ -254,7 +278,17 @@ export class PaymentEventService {
       const created = await this.insertTransaction(tx, status, input, target, bankCode, event.transactionId!);
       // The code belongs to another event's transaction (a replay of this event never gets here): that one is not named.
       if (!created) return rejected('duplicate_transaction_code');
-      if (status === 'success') await matchQrisPayment(tx.peer(QrisPaymentRepository), recordedSuccess(event, input, target, bankCode));
+      if (status === 'success') {
+        const success = recordedSuccess(event, input, target, bankCode);
+        feed.push(
+          feedRowOf(
+            success,
+            target.terminalId ?? null,
+            input.transactionCode!,
+            await matchQrisPayment(tx.peer(QrisPaymentRepository), success),
+          ),
+        );
+      }
       return applied;
     }
     if (kind === 'refund' || kind === 'reversal') return this.applyToOriginal(tx, kind, input, target.merchantId, bankCode);

@@ -139,13 +139,13 @@ export interface RecordedSuccess {
  * at the event's transaction time, and of the same amount. Anything else is recorded as an unmatched payment with
  * its reason, once per event. Returns what happened.
  */
-export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedSuccess): Promise<'paid' | UnmatchedReason | null> {
+export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedSuccess): Promise<QrisMatch> {
   const bill = s.referenceNumber?.trim().toUpperCase();
-  if (!bill || !BILL_NUMBER_PATTERN.test(bill)) return null;
+  if (!bill || !BILL_NUMBER_PATTERN.test(bill)) return { outcome: null };
   const payment = await repo.lockByBillNumber(bill);
   const reason = unmatchedReasonOf(payment, s);
   if (!reason && (await repo.markPaid(payment!.id, { paidAt: s.transactionAt, transactionId: s.transactionId, paymentEventId: s.eventId })))
-    return 'paid';
+    return { outcome: 'paid', payment };
   await repo.recordUnmatched({
     id: uuidv7(),
     payment_event_id: s.eventId,
@@ -161,7 +161,13 @@ export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedS
     transaction_at: s.transactionAt,
     created_at: new Date(),
   });
-  return reason ?? 'already_paid';
+  return { outcome: reason ?? 'already_paid' };
+}
+
+/** What matching a success event came to: `paid` with the payment it settled, an unmatched reason, or null (no bill number). */
+export interface QrisMatch {
+  outcome: 'paid' | UnmatchedReason | null;
+  payment?: QrisPaymentRow;
 }
 
 /** Why a success event cannot settle `payment` (rules 3–4 of the record), or null when it settles it. */

@@ -1,0 +1,137 @@
+import type { FastifyInstance } from 'fastify';
+import type { Principal } from '@lib/auth/principal';
+import type { Config } from '@lib/config/config';
+import { FeedSignalSubscriber } from '@lib/events/feed-signal';
+import { LiveFeedHub } from '@lib/events/live-feed';
+import { type SseWriter, frameOf } from '@lib/events/sse';
+import { HttpError } from '@lib/rest/error-body';
+import type { BackgroundRuntime } from '@lib/rest/route';
+import { type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
+import { PushDispatcher } from './push-dispatcher';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The live payment feed of this REST process (rest-adapters/core/live/live-payments.ts). */
+    livePayments: LivePayments;
+  }
+}
+
+export type FeedEvent = PaymentFeedEventFieldsFragment;
+
+/** The adapter reads the feed for all of a merchant's streams at once, as a service (each stream filters by its scope). */
+const FEED_READER: Principal = { kind: 'internal', service: 'live-events' };
+/** Longest Last-Event-ID replay: beyond it a stream is told `reset` and starts at the head. */
+export const MAX_REPLAY_EVENTS = 1000;
+
+/**
+ * The live payment feed in one REST process (docs/decisions/0202-live-payment-events.md): the hub that fans the
+ * feed out to the open streams, woken by the Redis signal (when REDIS_URL is set) and a periodic re-read, the
+ * per-user stream count, and the push dispatcher.
+ */
+export class LivePayments {
+  readonly hub: LiveFeedHub<FeedEvent>;
+  private readonly open = new Map<string, number>();
+  private subscriber?: FeedSignalSubscriber;
+  private readonly push?: PushDispatcher;
+
+  constructor(
+    readonly config: Config,
+    runtime: BackgroundRuntime,
+    log: FastifyInstance['log'],
+  ) {
+    this.hub = new LiveFeedHub<FeedEvent>({
+      read: async (merchantId, afterId, limit) =>
+        (await runtime.execute(PaymentFeedDocument, { merchantId, afterId, limit }, FEED_READER)).paymentFeed.events,
+      pollMs: config.live.pollMs,
+      keepAliveMs: config.live.keepAliveMs,
+      log,
+    });
+    if (config.live.pushEnabled) this.push = new PushDispatcher(runtime, log);
+    if (config.redisUrl) {
+      this.subscriber = new FeedSignalSubscriber(
+        config.redisUrl,
+        log,
+        (merchantId) => {
+          this.hub.wake(merchantId.toLowerCase());
+          this.push?.wake();
+        },
+        // Signals may have been missed while disconnected.
+        () => {
+          this.hub.wakeAll();
+          this.push?.wake();
+        },
+      );
+    }
+  }
+
+  async start(): Promise<void> {
+    this.hub.start();
+    this.push?.start(this.config.live.pollMs);
+    await this.subscriber?.start();
+  }
+
+  async close(): Promise<void> {
+    this.hub.close();
+    await this.push?.stop();
+    await this.subscriber?.close();
+  }
+
+  /** Ends `sse` after LIVE_MAX_STREAM_MS: the client reconnects (Last-Event-ID), authenticated and scoped afresh. */
+  bound(sse: SseWriter): void {
+    const timer = setTimeout(() => sse.end(), this.config.live.maxStreamMs);
+    sse.whenEnded(() => clearTimeout(timer));
+  }
+
+  /** Counts an open stream of `owner` (a user, or a merchant on the service surface); 429 beyond the limit. */
+  openStream(owner: string): () => void {
+    const count = this.open.get(owner) ?? 0;
+    if (count >= this.config.live.maxStreamsPerUser)
+      throw new HttpError(429, 'rate_limit_exceeded', `at most ${this.config.live.maxStreamsPerUser} open event streams`, 5);
+    this.open.set(owner, count + 1);
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      const left = (this.open.get(owner) ?? 1) - 1;
+      if (left <= 0) this.open.delete(owner);
+      else this.open.set(owner, left);
+    };
+  }
+}
+
+/** The core adapter's background work: the live payment feed, decorated on the app as `livePayments`. */
+export async function startLivePayments(app: FastifyInstance, runtime: BackgroundRuntime): Promise<void> {
+  const live = new LivePayments(runtime.config, runtime, app.log.child({ component: 'live-payments' }));
+  app.decorate('livePayments', live);
+  // Before the server closes: open streams would keep it waiting.
+  app.addHook('preClose', async () => live.close());
+  await live.start();
+}
+
+const frames = new WeakMap<FeedEvent, string>();
+
+/** The SSE frame of a feed event, serialised once however many streams it goes to (the hub hands them one object). */
+export function feedEventFrame(e: FeedEvent): string {
+  let frame = frames.get(e);
+  if (frame === undefined) frames.set(e, (frame = frameOf(e.kind, feedEventBody(e), e.id)));
+  return frame;
+}
+
+/** The JSON of a feed event on the streams (snake_case, as the REST APIs). */
+export function feedEventBody(e: FeedEvent) {
+  return {
+    event_id: e.id,
+    type: e.kind,
+    merchant_id: e.merchantId,
+    outlet_id: e.outletId,
+    terminal_id: e.terminalId,
+    transaction_id: e.transactionId,
+    transaction_code: e.transactionCode,
+    reference_number: e.referenceNumber,
+    nmid: e.nmid,
+    amount: e.amount,
+    transaction_at: e.transactionAt,
+    qris_payment: e.qrisPaymentId ? { id: e.qrisPaymentId, bill_number: e.billNumber, sales_order_id: e.salesOrderId } : null,
+    created_at: e.createdAt,
+  };
+}

@@ -1,0 +1,113 @@
+import { Repository } from '@lib/db/repository';
+
+/** A row of `transaction.payment_feed`: one per successful transaction (docs/decisions/0202-live-payment-events.md). */
+export interface PaymentFeedRow {
+  id: string;
+  kind: 'transaction.success' | 'qris_payment.paid';
+  merchant_id: string;
+  outlet_id: string;
+  terminal_id: string | null;
+  transaction_id: string;
+  transaction_code: string;
+  reference_number: string | null;
+  bank_code: string;
+  nmid: string;
+  amount: string | number;
+  transaction_at: Date;
+  qris_payment_id: string | null;
+  bill_number: string | null;
+  sales_order_id: string | null;
+  created_at: Date;
+}
+
+export type NewPaymentFeedRow = Omit<PaymentFeedRow, 'id' | 'created_at'>;
+
+const COLUMNS = `id::text as id, kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code, reference_number, bank_code,
+  nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id, created_at`;
+
+/**
+ * An advisory lock key of its own (any constant; `hashtext` of the table name). Held from the feed insert to the
+ * commit, it hands out ids in commit order.
+ */
+const APPEND_LOCK = `hashtext('transaction.payment_feed')`;
+
+/** The live payment feed: appended in the intake transaction, read by id, claimed for push notifications. */
+export class PaymentFeedRepository extends Repository {
+  /**
+   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock taken here is
+   * held until commit, so the ids of concurrent intake transactions are allocated in the order they commit.
+   */
+  async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.rows(`select pg_advisory_xact_lock(${APPEND_LOCK})`);
+    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    await this.rows(
+      `insert into "transaction".payment_feed (kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code,
+         reference_number, bank_code, nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id)
+       values ${values} on conflict (transaction_id) do nothing`,
+      rows.flatMap((r) => [
+        r.kind,
+        r.merchant_id,
+        r.outlet_id,
+        r.terminal_id,
+        r.transaction_id,
+        r.transaction_code,
+        r.reference_number,
+        r.bank_code,
+        r.nmid,
+        r.amount,
+        r.transaction_at,
+        r.qris_payment_id,
+        r.bill_number,
+        r.sales_order_id,
+      ]),
+    );
+  }
+
+  /** The merchant's rows after `afterId` created within `windowSecs`, in id order, at most `limit`. */
+  async after(merchantId: string, afterId: string, limit: number, windowSecs: number): Promise<PaymentFeedRow[]> {
+    return this.rows<PaymentFeedRow>(
+      `select ${COLUMNS} from "transaction".payment_feed
+       where merchant_id = ? and id > ?::bigint and created_at > now() - make_interval(secs => ?)
+       order by id limit ?`,
+      [merchantId, afterId, windowSecs, limit],
+    );
+  }
+
+  /** The newest id of the merchant's rows ("0" when none). */
+  async headOf(merchantId: string): Promise<string> {
+    const [row] = await this.rows<{ head: string | null }>(
+      `select max(id)::text as head from "transaction".payment_feed where merchant_id = ?`,
+      [merchantId],
+    );
+    return row?.head ?? '0';
+  }
+
+  /**
+   * Claims up to `limit` rows whose push notification is not sent: unclaimed, or claimed by a copy that did not
+   * finish within `leaseSecs` (it crashed), with fewer than `maxAttempts` attempts. Copies never claim one row
+   * together (`for update skip locked`).
+   */
+  async claimUnnotified(limit: number, leaseSecs: number, maxAttempts: number): Promise<PaymentFeedRow[]> {
+    return this.rows<PaymentFeedRow>(
+      `update "transaction".payment_feed f
+       set notify_attempts = f.notify_attempts + 1, notify_claimed_until = now() + make_interval(secs => ?)
+       where f.id in (
+         select id from "transaction".payment_feed
+         where notified_at is null and notify_attempts < ? and (notify_claimed_until is null or notify_claimed_until < now())
+         order by id limit ? for update skip locked)
+       returning ${COLUMNS}`,
+      [leaseSecs, maxAttempts, limit],
+    );
+  }
+
+  /** Marks the rows' notifications sent; the number marked. */
+  async markNotified(ids: readonly string[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    const rows = await this.rows(
+      `update "transaction".payment_feed set notified_at = now() where id = any(?::bigint[]) and notified_at is null returning id`,
+      [ids],
+    );
+    return rows.length;
+  }
+}

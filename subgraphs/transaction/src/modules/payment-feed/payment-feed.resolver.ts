@@ -1,0 +1,39 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { posMerchantOf } from '@lib/auth/pos-merchant';
+import type { TransactionContext } from '@subgraphs/transaction/src/context';
+import { PaymentFeedEventType, PaymentFeedPageType } from './payment-feed.type';
+
+/** The live payment feed (docs/decisions/0202-live-payment-events.md): read by the REST adapter's live streams. */
+@Resolver()
+export class PaymentFeedResolver {
+  @Authorized('internal', 'user')
+  @Query(() => PaymentFeedPageType, {
+    description:
+      'The merchant’s feed events after afterId (null: none, only the head), at most limit (1–1000), within 24 hours. A user sees its outlets’ events only.',
+  })
+  paymentFeed(
+    @Arg('merchantId', () => ID, { nullable: true, description: 'Required for internal callers.' }) merchantId: string | null,
+    @Arg('afterId', () => String, { nullable: true }) afterId: string | null,
+    @Arg('limit', () => Int, { defaultValue: 200 }) limit: number,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<PaymentFeedPageType> {
+    return ctx.services.paymentFeed.page(ctx.principal, posMerchantOf(ctx.principal, merchantId), afterId, limit);
+  }
+
+  @Authorized('internal')
+  @Mutation(() => [PaymentFeedEventType], {
+    description: 'Claims feed events whose push notification is not sent yet (a 60 s lease, at most 5 attempts each).',
+  })
+  claimPaymentFeedNotifications(
+    @Arg('limit', () => Int, { defaultValue: 50 }) limit: number,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<PaymentFeedEventType[]> {
+    return ctx.services.paymentFeed.claimNotifications(limit);
+  }
+
+  @Authorized('internal')
+  @Mutation(() => Int, { description: 'Marks the feed events’ push notifications sent; the number marked.' })
+  completePaymentFeedNotifications(@Arg('ids', () => [String]) ids: string[], @Ctx() ctx: TransactionContext): Promise<number> {
+    return ctx.services.paymentFeed.completeNotifications(ids);
+  }
+}

@@ -1,0 +1,68 @@
+import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
+import { Field, ID, ObjectType } from 'type-graphql';
+
+@ObjectType('PaymentFeedEvent', {
+  description:
+    'A successful transaction of the live payment feed, with the dynamic QRIS payment it settled (docs/decisions/0202-live-payment-events.md).',
+})
+export class PaymentFeedEventType {
+  @Field({ description: 'Decimal, increasing in commit order: the SSE event id.' })
+  id!: string;
+
+  @Field({ description: 'transaction.success, or qris_payment.paid when it settled a dynamic QRIS payment.' })
+  kind!: string;
+
+  @Field(() => ID)
+  merchantId!: string;
+
+  @Field(() => ID)
+  outletId!: string;
+
+  @Field(() => ID, { nullable: true })
+  terminalId!: string | null;
+
+  @Field(() => ID)
+  transactionId!: string;
+
+  @Field()
+  transactionCode!: string;
+
+  @Field(() => String, { nullable: true })
+  referenceNumber!: string | null;
+
+  @Field()
+  bankCode!: string;
+
+  @Field()
+  nmid!: string;
+
+  @Field(() => SafeIntResolver, { description: 'Gross amount, whole rupiah.' })
+  amount!: number;
+
+  @Field(() => DateTimeResolver)
+  transactionAt!: Date;
+
+  @Field(() => ID, { nullable: true })
+  qrisPaymentId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  billNumber!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  salesOrderId!: string | null;
+
+  @Field(() => DateTimeResolver)
+  createdAt!: Date;
+}
+
+@ObjectType('PaymentFeedPage')
+export class PaymentFeedPageType {
+  @Field({ description: 'The newest event id of the merchant ("0" when none): where a new stream starts.' })
+  headId!: string;
+
+  @Field({ description: 'The last event id read (seen by the caller or not): page on from here.' })
+  lastId!: string;
+
+  @Field(() => [PaymentFeedEventType])
+  events!: PaymentFeedEventType[];
+}
