@@ -13,8 +13,9 @@ export class PaymentFeedResolver {
   })
   paymentFeed(
     @Arg('merchantId', () => ID, { nullable: true, description: 'Required for internal callers.' }) merchantId: string | null,
-    @Arg('afterId', () => String, { nullable: true }) afterId: string | null,
-    @Arg('limit', () => Int, { defaultValue: 200 }) limit: number,
+    @Arg('afterId', () => String, { nullable: true, description: 'The last event id the caller has; null for none.' })
+    afterId: string | null,
+    @Arg('limit', () => Int, { defaultValue: 200, description: 'At most this many events (1–1000).' }) limit: number,
     @Ctx() ctx: TransactionContext,
   ): Promise<PaymentFeedPageType> {
     return ctx.services.paymentFeed.page(ctx.principal, posMerchantOf(ctx.principal, merchantId), afterId, limit);
@@ -25,7 +26,7 @@ export class PaymentFeedResolver {
     description: 'Claims feed events whose push notification is not sent yet (a 60 s lease, at most 5 attempts each).',
   })
   claimPaymentFeedNotifications(
-    @Arg('limit', () => Int, { defaultValue: 50 }) limit: number,
+    @Arg('limit', () => Int, { defaultValue: 50, description: 'At most this many events.' }) limit: number,
     @Ctx() ctx: TransactionContext,
   ): Promise<PaymentFeedEventType[]> {
     return ctx.services.paymentFeed.claimNotifications(limit);

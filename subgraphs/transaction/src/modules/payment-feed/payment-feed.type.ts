@@ -55,7 +55,7 @@ export class PaymentFeedEventType {
   createdAt!: Date;
 }
 
-@ObjectType('PaymentFeedPage')
+@ObjectType('PaymentFeedPage', { description: 'A page of a merchant’s payment feed (live payment events), oldest first.' })
 export class PaymentFeedPageType {
   @Field({ description: 'The newest event id of the merchant ("0" when none): where a new stream starts.' })
   headId!: string;
