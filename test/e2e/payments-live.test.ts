@@ -1,4 +1,4 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { DEMO } from '@lib/demo/demo-ids';
 import { createRestApp } from '@lib/rest/rest-app';
@@ -6,12 +6,12 @@ import { REST_ADAPTERS } from '@rest-adapters';
 import { HttpRecorder } from '../support/http-recorder';
 import { type PosActor, posActor, posMember } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
+import { postDemoBankEvent } from '../support/bank-events';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 const A = DEMO.merchantId;
 const B = DEMO.otherMerchants[0].id;
 const [PUSAT, MENTENG] = DEMO.outlets;
-const jakartaNow = () => new Date(Date.now() + 7 * 3600 * 1000).toISOString().replace('Z', '+07:00');
 
 interface SseFrame {
   id?: string;
@@ -138,28 +138,7 @@ describe('Live payment events (issue 17 §3)', () => {
   const bearer = (actor: PosActor) => ({ authorization: `Bearer ${actor.token}` });
   const service = (merchantId: string) => ({ 'x-internal-api-key': stack.config.secrets.internalApiKey, 'x-merchant-id': merchantId });
 
-  const bankEvent = (event: Record<string, unknown>) => {
-    const raw = JSON.stringify({
-      event_type: 'qris.payment.success',
-      nmid: PUSAT.nmid,
-      transaction_at: jakartaNow(),
-      status: 'success',
-      ...event,
-    });
-    const timestamp = jakartaNow();
-    const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
-    return stack.rest.inject({
-      method: 'POST',
-      url: '/psp/v1/events',
-      payload: raw,
-      headers: {
-        'content-type': 'application/json',
-        'x-psp-key-id': DEMO.bank.eventKeyId,
-        'x-psp-timestamp': timestamp,
-        'x-psp-signature': signature,
-      },
-    });
-  };
+  const bankEvent = (event: Record<string, unknown>) => postDemoBankEvent(stack, event);
   const pay = async (amount: number, extra: Record<string, unknown> = {}) => {
     const id = `evt-live-${randomUUID()}`;
     const res = await bankEvent({ external_event_id: id, transaction_code: `TRX-${id}`, gross_amount: amount, ...extra });

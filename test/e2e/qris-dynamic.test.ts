@@ -1,14 +1,14 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { parse as parseEmv } from 'promptparse';
 import { DEMO } from '@lib/demo/demo-ids';
 import { type PosActor, type Surface, posActor, posMember, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
+import { postDemoBankEvent } from '../support/bank-events';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 const A = DEMO.merchantId;
 const B = DEMO.otherMerchants[0].id;
 const [PUSAT, MENTENG] = DEMO.outlets;
-const jakartaNow = (shiftSecs = 0) => new Date(Date.now() + (7 * 3600 + shiftSecs) * 1000).toISOString().replace('Z', '+07:00');
 
 describe('Dynamic QRIS per sale (issue 17 §2)', () => {
   let stack: TestStack;
@@ -37,29 +37,7 @@ describe('Dynamic QRIS per sale (issue 17 §2)', () => {
   const paymentOf = async (id: string) => (await posRequest(stack, 'app', owner)('GET', `/payments/qris/${id}`)).body;
 
   /** A bank event of the demo bank, signed as psp-api.md §5 says. */
-  const bankEvent = (event: Record<string, unknown>) => {
-    const raw = JSON.stringify({
-      event_type: 'qris.payment.success',
-      nmid: PUSAT.nmid,
-      transaction_at: jakartaNow(),
-      status: 'success',
-      ...event,
-    });
-    const timestamp = jakartaNow();
-    const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
-    return stack.rest.inject({
-      method: 'POST',
-      url: '/psp/v1/events',
-      payload: raw,
-      headers: {
-        'content-type': 'application/json',
-        'x-psp-key-id': DEMO.bank.eventKeyId,
-        'x-psp-timestamp': timestamp,
-        'x-psp-signature': signature,
-        'x-request-id': randomUUID(),
-      },
-    });
-  };
+  const bankEvent = (event: Record<string, unknown>) => postDemoBankEvent(stack, event);
   const payEvent = (id: string, bill: string, amount: number, extra: Record<string, unknown> = {}) =>
     bankEvent({ external_event_id: id, transaction_code: `TRX-${id}`, reference_number: bill, gross_amount: amount, ...extra });
   const unmatched = (bill: string) =>
