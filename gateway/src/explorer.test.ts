@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@lib/config/config';
 import { createGatewayApp } from './app';
 import { loadTrustedDocuments } from './trusted-documents';
+import { PRODUCTION_ENV } from '@test/support/production-env';
 
 describe('GraphQL explorer (development)', () => {
   let app: FastifyInstance;
@@ -45,19 +46,7 @@ describe('GraphQL explorer (development)', () => {
 
   it('is off in production', async () => {
     const production = await createGatewayApp({
-      config: loadConfig({
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'silent',
-        INTERNAL_API_KEY: 'prod-internal-key-0123456789',
-        PRINCIPAL_SECRET: 'prod-principal-secret-0123456789',
-        SERVICE_TOKEN_SECRET: 'prod-service-secret-0123456789',
-        DB_ROLE_PASSWORD: 'prod-role-password-0123',
-        SECRETS_ENCRYPTION_KEY: 'prod-encryption-key-0123456789abcdef',
-        PARTNER_TOKEN_SECRET: 'prod-partner-secret-0123456789abcdef',
-        USER_TOKEN_SECRET: 'prod-user-secret-0123456789abcdef0000',
-        MESSAGING_PROVIDER_URL: 'https://messaging.example.test/send',
-        EMAIL_PROVIDER_URL: 'https://email.example.test/send',
-      }),
+      config: loadConfig(PRODUCTION_ENV),
     });
     try {
       expect((await production.inject({ method: 'GET', url: '/graphiql' })).statusCode).toBe(404);

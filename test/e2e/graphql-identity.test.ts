@@ -10,6 +10,7 @@ import { sessionFor } from '../support/core-auth';
 import { codes, gql, memberHeaders, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
+import { PRODUCTION_ENV } from '../support/production-env';
 
 /** jose 6 keys are WebCrypto CryptoKeys. */
 type SigningKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
@@ -159,20 +160,7 @@ describe('GraphQL identity at the gateway', () => {
   });
 
   it('introspection and the landing page are off in production', async () => {
-    const production = loadConfig({
-      ...process.env,
-      NODE_ENV: 'production',
-      INTERNAL_API_KEY: 'prod-internal-key-0123456789',
-      PRINCIPAL_SECRET: 'prod-principal-secret-0123456789',
-      SERVICE_TOKEN_SECRET: 'prod-service-secret-0123456789',
-      DB_ROLE_PASSWORD: 'prod-role-password-0123',
-      SECRETS_ENCRYPTION_KEY: 'prod-encryption-key-0123456789abcdef',
-      PARTNER_TOKEN_SECRET: 'prod-partner-secret-0123456789abcdef',
-      USER_TOKEN_SECRET: 'prod-user-secret-0123456789abcdef0000',
-      MESSAGING_PROVIDER_URL: 'https://graph.example/v1/messages',
-      EMAIL_PROVIDER_URL: 'https://mail.example/send',
-      LOG_LEVEL: 'silent',
-    });
+    const production = loadConfig({ ...process.env, ...PRODUCTION_ENV });
     expect(production.operatorTokens.secret).toBeUndefined();
     expect(production.gatewayLimits.trustedDocumentsOnly).toBe(true);
     const gateway = await createGatewayApp({

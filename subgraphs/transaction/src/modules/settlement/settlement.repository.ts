@@ -76,20 +76,19 @@ export class SettlementRepository extends Repository {
   }
 
   /** The bank's first settlement with this settlement_id or external_event_id. */
-  async firstOf(bankCode: string, settlementId: string, externalEventId: string): Promise<Settlement> {
-    const [first] = await this.rows(
-      `select ${SETTLEMENT_COLUMNS} from "transaction".settlements
-            where bank_code = ? and (settlement_id = ? or external_event_id = ?) order by received_at, id limit 1`,
-      [bankCode, settlementId, externalEventId],
-    );
-    return this.em.map(Settlement, first);
+  firstOf(bankCode: string, settlementId: string, externalEventId: string): Promise<Settlement> {
+    return this.first(bankCode, settlementId, externalEventId, '');
   }
 
   /** As firstOf, locked for update: concurrent replays of an unapplied settlement take turns. */
-  async lockFirst(bankCode: string, settlementId: string, externalEventId: string): Promise<Settlement> {
+  lockFirst(bankCode: string, settlementId: string, externalEventId: string): Promise<Settlement> {
+    return this.first(bankCode, settlementId, externalEventId, ' for update');
+  }
+
+  private async first(bankCode: string, settlementId: string, externalEventId: string, lock: '' | ' for update'): Promise<Settlement> {
     const [first] = await this.rows(
       `select ${SETTLEMENT_COLUMNS} from "transaction".settlements
-            where bank_code = ? and (settlement_id = ? or external_event_id = ?) order by received_at, id limit 1 for update`,
+            where bank_code = ? and (settlement_id = ? or external_event_id = ?) order by received_at, id limit 1${lock}`,
       [bankCode, settlementId, externalEventId],
     );
     return this.em.map(Settlement, first);
