@@ -20,10 +20,11 @@ RUN npm ci
 COPY . .
 RUN npm run build
 
-# Production dependencies only.
+# Production dependencies only. --omit=optional too: typescript is an optional peer of cosmiconfig (through
+# graphile-worker), which --omit=dev alone keeps; the only other optional package is pg-cloudflare (Workers only).
 FROM base AS prod-deps
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev && npm cache clean --force
+RUN npm ci --omit=dev --omit=optional && npm cache clean --force
 
 # Runtime: no compiler, no dev dependencies, read-only application files owned by root, run as `node`.
 FROM ${NODE_IMAGE} AS runtime

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
+import { PROCESS_NAMES, type ProcessName } from '@lib/config/config';
 
 /**
  * What every benchmark in bench/ shares: settings from the environment, progress on stderr, the stack's
@@ -119,9 +120,12 @@ export async function healthy(origin: string): Promise<boolean> {
   return statusCode === 200;
 }
 
-/** http_requests_total of POST /graphql answered 200, from a process's /metrics. */
-export async function graphqlRequests(port: number): Promise<number> {
-  const { body } = await request(`http://${HOST}:${port}/metrics`);
+/** The internal /metrics ports of a bench stack: METRICS_PORT = gateway port + 50, one per process in PROCESS_NAMES order. */
+export const metricsBase = (gatewayPort: number) => gatewayPort + 50;
+
+/** http_requests_total of POST /graphql answered 200, from a process's /metrics (on the stack's internal port). */
+export async function graphqlRequests(gatewayPort: number, name: ProcessName): Promise<number> {
+  const { body } = await request(`http://${HOST}:${metricsBase(gatewayPort) + PROCESS_NAMES.indexOf(name)}/metrics`);
   const text = await body.text();
   let total = 0;
   for (const line of text.split('\n')) {
@@ -193,6 +197,7 @@ export async function startBenchStack(options: {
     {
       ...common,
       WEBHOOK_DISPATCH_INTERVAL_MS: '0',
+      METRICS_PORT: String(metricsBase(options.gatewayPort)),
       REST_PORT: String(options.restPort),
       GATEWAY_PORT: String(options.gatewayPort),
       GATEWAY_URL: `http://${HOST}:${options.gatewayPort}/graphql`,

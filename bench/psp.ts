@@ -360,7 +360,9 @@ async function warmPass(pairs: Pair[]): Promise<number> {
 
 async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, number>> {
   const entries = await Promise.all(
-    Object.entries(SUBGRAPH_PORTS).map(async ([name, port]) => [name, await graphqlRequests(port)] as const),
+    Object.keys(SUBGRAPH_PORTS).map(
+      async (name) => [name, await graphqlRequests(PORTS.gateway, name as keyof typeof SUBGRAPH_PORTS)] as const,
+    ),
   );
   return Object.fromEntries(entries) as Record<keyof typeof SUBGRAPH_PORTS, number>;
 }

@@ -2,7 +2,20 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
-import { HOST, envInt, graphqlRequests, healthy, launch, median, percentile, portInUse, progress, stopAll, waitFor } from './harness';
+import {
+  HOST,
+  envInt,
+  graphqlRequests,
+  healthy,
+  launch,
+  median,
+  metricsBase,
+  percentile,
+  portInUse,
+  progress,
+  stopAll,
+  waitFor,
+} from './harness';
 
 /**
  * `npm run bench`: GET /references/cities?province_id=… through the full path (REST process → gateway →
@@ -59,7 +72,7 @@ async function getJson(url: string): Promise<{ status: number; json: unknown }> 
 
 /** Every target answers every province with the same body; the full path really reaches this stack's subgraph. */
 async function checkTargets(provinceIds: number[]): Promise<number> {
-  const before = await graphqlRequests(SUBGRAPH_PORTS.merchant);
+  const before = await graphqlRequests(PORTS.gateway, 'merchant');
   let cities = 0;
   for (const id of provinceIds) {
     const bodies: string[] = [];
@@ -73,7 +86,7 @@ async function checkTargets(provinceIds: number[]): Promise<number> {
     if (items.length === 0) throw new Error(`province ${id}: no cities (reference data not imported?)`);
     cities += items.length;
   }
-  const calls = (await graphqlRequests(SUBGRAPH_PORTS.merchant)) - before;
+  const calls = (await graphqlRequests(PORTS.gateway, 'merchant')) - before;
   // Cache off: one subgraph call per request; cache on: one per province (first miss).
   if (calls < 2 * provinceIds.length) {
     throw new Error(
@@ -136,10 +149,10 @@ async function load(target: Target, provinceIds: number[], durationSecs: number,
 
 async function measure(target: Target, round: number, provinceIds: number[]): Promise<Run> {
   if (SETTINGS.warmupSecs > 0) await load(target, provinceIds, SETTINGS.warmupSecs);
-  const callsBefore = await graphqlRequests(SUBGRAPH_PORTS.merchant);
+  const callsBefore = await graphqlRequests(PORTS.gateway, 'merchant');
   const latencies: number[] = [];
   const result = await load(target, provinceIds, SETTINGS.durationSecs, latencies);
-  const subgraphCalls = (await graphqlRequests(SUBGRAPH_PORTS.merchant)) - callsBefore;
+  const subgraphCalls = (await graphqlRequests(PORTS.gateway, 'merchant')) - callsBefore;
   const sorted = Float64Array.from(latencies).sort();
   const run: Run = {
     target: target.key,
@@ -196,6 +209,7 @@ async function main(): Promise<void> {
     {
       ...common,
       REFERENCE_CACHE_TTL_SECS: '0',
+      METRICS_PORT: String(metricsBase(PORTS.gateway)),
       REST_PORT: String(PORTS.restCacheOff),
       GATEWAY_PORT: String(PORTS.gateway),
       GATEWAY_URL: `http://${HOST}:${PORTS.gateway}/graphql`,
@@ -226,6 +240,7 @@ async function main(): Promise<void> {
   const cacheOn = launch('rest cache on', 'rest-adapters/main.js', {
     ...common,
     REST_PORT: String(PORTS.restCacheOn),
+    METRICS_PORT: '0',
     REFERENCE_CACHE_TTL_SECS: '300',
     GATEWAY_URL: `http://${HOST}:${PORTS.gateway}/graphql`,
   });

@@ -1,3 +1,4 @@
+import '@lib/telemetry/register';
 import { loadConfig } from '@lib/config/config';
 import { listenUntilSignal } from '@lib/http/listen';
 import { createRestApp } from '@lib/rest/rest-app';
@@ -6,7 +7,7 @@ import { REST_ADAPTERS } from './index';
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await createRestApp({ config, adapters: REST_ADAPTERS });
-  await listenUntilSignal(app, config.host, config.ports.rest);
+  await listenUntilSignal(app, config, config.ports.rest);
 }
 
 void main();

@@ -21,7 +21,7 @@ import { Client } from 'pg';
 import { request } from 'undici';
 import YAML from 'yaml';
 import { signOperatorToken } from '@lib/auth/operator-token';
-import { CONFIG_VARIABLES } from '@lib/config/config';
+import { CONFIG_VARIABLES, METRICS_PORT_DEFAULT } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 
 /**
@@ -29,7 +29,7 @@ import { projectRoot } from '@lib/config/project-root';
  * engine (docs/operations.md, decision 0203).
  *
  * 1. Reads the Dockerfile and plays its stages into folders: COPY from the build context (minus .dockerignore) or
- *    from an earlier stage, and the RUN commands it knows (`npm ci`, `npm run build`, `npm ci --omit=dev …`).
+ *    from an earlier stage, and the RUN commands it knows (`npm ci`, `npm run build`, `npm ci --omit=dev --omit=optional …`).
  *    Any other instruction stops the step: teach this script, so the proof never silently drifts from the file.
  *    The runtime stage's folder is the image's /app, with exactly what the Dockerfile copies there.
  * 2. Reads docker-compose.yml (anchors, `<<` merges, `${VAR:?…}`/`${VAR:-…}` interpolation) with a .env made the
@@ -125,11 +125,13 @@ interface Image {
   nodeMajor: string;
 }
 
-/** The packages of package-lock.json that `npm ci --omit=dev` installs, as their node_modules paths. */
+/** The packages of package-lock.json that `npm ci --omit=dev --omit=optional` installs, as their node_modules paths. */
 function productionPackages(lockfile: string): string[] {
-  const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as { packages: Record<string, { dev?: boolean; link?: boolean }> };
+  const lock = JSON.parse(readFileSync(lockfile, 'utf8')) as {
+    packages: Record<string, { dev?: boolean; optional?: boolean; devOptional?: boolean; link?: boolean }>;
+  };
   return Object.entries(lock.packages)
-    .filter(([location, entry]) => location.startsWith('node_modules/') && !entry.dev)
+    .filter(([location, entry]) => location.startsWith('node_modules/') && !entry.dev && !entry.optional && !entry.devOptional)
     .map(([location, entry]) => {
       if (entry.link) fail(`package-lock.json: ${location} is a link; image-boot copies real packages only`);
       return location;
@@ -267,13 +269,14 @@ async function run(stage: string, dir: string, command: string, at: string): Pro
     case 'npm run build':
       await exec('npm', ['run', '-s', 'build'], { cwd: dir, env: process.env }, `${stage}: npm run build`);
       return;
-    case 'npm ci --omit=dev && npm cache clean --force': {
+    case 'npm ci --omit=dev --omit=optional && npm cache clean --force': {
       sameLock();
       if (env.IMAGE_BOOT_NPM_CI === '1') {
-        await exec('npm', ['ci', '--omit=dev', '--no-audit', '--no-fund'], { cwd: dir, env: process.env }, `${stage}: npm ci --omit=dev`);
+        const args = ['ci', '--omit=dev', '--omit=optional', '--no-audit', '--no-fund'];
+        await exec('npm', args, { cwd: dir, env: process.env }, `${stage}: npm ci --omit=dev --omit=optional`);
         return;
       }
-      // What npm ci --omit=dev installs: the lock file's packages not marked dev, at their locked places (their
+      // What that npm ci installs: the lock file's packages marked neither dev nor optional, at their locked places (their
       // install scripts are not allowed by package.json's allowScripts either way).
       for (const location of productionPackages(path.join(dir, 'package-lock.json'))) {
         const src = path.join(ROOT, location);
@@ -372,12 +375,23 @@ interface Delivered {
   body: any;
 }
 
-async function startProvider(): Promise<{ server: Server; url: string; delivered: Delivered[] }> {
+/**
+ * The stand-in for the outside parties: the messaging, email and push providers (JSON, by path) and the
+ * OpenTelemetry collector (OTLP/HTTP protobuf at /v1/traces, kept raw in `traces`).
+ */
+async function startProvider(): Promise<{ server: Server; url: string; delivered: Delivered[]; traces: Buffer[] }> {
   const delivered: Delivered[] = [];
+  const traces: Buffer[] = [];
   const server = createServer((req, res) => {
-    let body = '';
-    req.on('data', (d: Buffer) => (body += d.toString()));
+    const chunks: Buffer[] = [];
+    req.on('data', (d: Buffer) => chunks.push(d));
     req.on('end', () => {
+      if (req.url === '/v1/traces') {
+        traces.push(Buffer.concat(chunks));
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+        return;
+      }
+      const body = Buffer.concat(chunks).toString();
       const channel = (req.url ?? '/').slice(1);
       delivered.push({ channel, body: JSON.parse(body || 'null') });
       const id = `stand-in-${delivered.length}`;
@@ -386,7 +400,7 @@ async function startProvider(): Promise<{ server: Server; url: string; delivered
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, delivered };
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, delivered, traces };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -403,6 +417,7 @@ async function main(): Promise<void> {
   const work = mkdtempSync(path.join(os.tmpdir(), 'qris-image-boot-'));
   const running: Running[] = [];
   const provider = await startProvider();
+  STAND_INS['otel-collector'] = new URL(provider.url).host;
   let admin: Client | undefined;
   let prepared = false;
   try {
@@ -496,8 +511,12 @@ async function main(): Promise<void> {
       return result;
     };
 
-    // The load balancer and the collector reach the app services at their compose ports.
-    checkUpstreams(services, ports);
+    // /metrics of each long-running app service: its METRICS_PORT, an internal port beside the public one.
+    const metricsPorts: Record<string, number> = {};
+    for (const name of Object.keys(ports)) metricsPorts[name] = Number(environmentOf(name).METRICS_PORT || METRICS_PORT_DEFAULT);
+
+    // The load balancer reaches the app services at their compose ports, the collector at their metrics ports.
+    checkUpstreams(services, ports, metricsPorts);
 
     // Database: our own, on the machine's PostgreSQL; the compose URL's user must exist there.
     admin = new Client({ connectionString: ADMIN_URL });
@@ -583,7 +602,10 @@ async function main(): Promise<void> {
     // 5. Requests.
     const longRunning = appNames.filter((n) => services[n].healthcheck);
     for (const name of longRunning) {
-      const metrics = await text(`${base(name)}/metrics`);
+      const publicMetrics = await fetch(`${base(name)}/metrics`);
+      await publicMetrics.body?.cancel();
+      if (publicMetrics.status !== 404) fail(`${name} serves /metrics on its public port ${ports[name]} (${publicMetrics.status})`);
+      const metrics = await text(`http://${addressOf[name]}:${metricsPorts[name]}/metrics`);
       if (!new RegExp(`^nodejs_version_info\\{version="v${image.nodeMajor}\\.`, 'm').test(metrics))
         fail(`${name} /metrics: not Node ${image.nodeMajor}`);
     }
@@ -634,6 +656,15 @@ async function main(): Promise<void> {
     log(`operator query reached merchant, outlet, transaction and catalog (${merchant.merchant_code} from ops in the image)`);
 
     for (const r of running) if (r.exited !== undefined && r.name !== 'migrate') fail(`${r.name} exited (${r.exited})\n${tail(r.logFile)}`);
+
+    // Traces: a graceful stop flushes every process's spans to the collector (OTLP/HTTP protobuf, as compose says).
+    await Promise.all(running.map((r) => stopProcess(r)));
+    for (const r of running)
+      if (r.name !== 'migrate' && r.exited !== 0) fail(`${r.name} did not stop cleanly (${r.exited})\n${tail(r.logFile)}`);
+    const traced = longRunning.filter((name) => provider.traces.some((batch) => batch.includes(Buffer.from(name))));
+    if (traced.length !== longRunning.length)
+      fail(`spans reached the collector from ${traced.join(', ') || 'no service'}, not from all of ${longRunning.join(', ')}`);
+    log(`spans of ${traced.join(', ')} reached the collector (${provider.traces.length} OTLP requests)`);
   } catch (error) {
     for (const r of running)
       if (r.exited !== undefined && r.exited !== 0) process.stderr.write(`--- ${r.name} (exit ${r.exited})\n${tail(r.logFile)}\n`);
@@ -654,12 +685,16 @@ async function main(): Promise<void> {
   log('passed: the image layout boots every compose service in production mode');
 }
 
-function checkUpstreams(services: Record<string, ComposeService>, ports: Record<string, number>): void {
-  const check = (file: string, pairs: [string, number][]) => {
+function checkUpstreams(
+  services: Record<string, ComposeService>,
+  ports: Record<string, number>,
+  metricsPorts: Record<string, number>,
+): void {
+  const check = (file: string, pairs: [string, number][], expected: Record<string, number>) => {
     if (pairs.length === 0) fail(`${file}: no upstreams found`);
     for (const [host, port] of pairs) {
       if (!services[host]) fail(`${file}: ${host} is no compose service`);
-      if (ports[host] !== port) fail(`${file}: ${host}:${port}, but ${host} listens on ${ports[host]}`);
+      if (expected[host] !== port) fail(`${file}: ${host}:${port}, but ${host} listens on ${expected[host]}`);
     }
   };
   const mounts = Object.values(services).flatMap((s) => s.volumes ?? []);
@@ -669,13 +704,14 @@ function checkUpstreams(services: Record<string, ComposeService>, ports: Record<
   check(
     'deploy/nginx.conf',
     [...nginx.matchAll(/^\s*server\s+([a-z-]+):(\d+)/gm)].map((m) => [m[1], Number(m[2])]),
+    ports,
   );
   for (const name of ['rest', 'gateway'])
     if (!new RegExp(`server\\s+${name}:`).test(nginx)) fail(`deploy/nginx.conf: no upstream for ${name}`);
   const otel = YAML.parse(readFileSync(path.join(ROOT, 'deploy/otel-collector.yaml'), 'utf8'));
   const scrapes = (otel.receivers?.prometheus?.config?.scrape_configs ?? []) as { dns_sd_configs?: { names: string[]; port: number }[] }[];
   const pairs = scrapes.flatMap((s) => (s.dns_sd_configs ?? []).flatMap((d) => d.names.map((n) => [n, d.port] as [string, number])));
-  check('deploy/otel-collector.yaml', pairs);
+  check('deploy/otel-collector.yaml', pairs, metricsPorts);
   const scraped = new Set(pairs.map(([n]) => n));
   const missing = Object.keys(ports).filter((n) => !scraped.has(n));
   if (missing.length > 0) fail(`deploy/otel-collector.yaml scrapes no /metrics of ${missing.join(', ')}`);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { request } from 'undici';
-import { DEV_SECRETS, SUBGRAPH_NAMES, loadConfig } from '@lib/config/config';
+import { DEV_SECRETS, type ProcessName, SUBGRAPH_NAMES, loadConfig, localMetricsPort } from '@lib/config/config';
 import { openDatabaseTarget } from '@lib/db/database-target';
 import { DEMO } from '@lib/demo/demo-ids';
 import { migrateAll, seedDemo, seedReference } from './database-tasks';
@@ -44,9 +44,9 @@ async function main(): Promise<void> {
   await seedDemo(config, target.adminUrl);
 
   const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };
-  const launch = async (name: string, entry: string, port: number) => {
+  const launch = async (name: ProcessName, entry: string, port: number) => {
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], {
-      env,
+      env: { ...env, METRICS_PORT: String(localMetricsPort(config, name)) },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     children.push(child);
@@ -68,12 +68,10 @@ async function main(): Promise<void> {
   );
   addresses.push(['gateway (GraphQL)', `${await launch('gateway', 'gateway/src/main.js', config.ports.gateway)}/graphql`]);
   const rest = await launch('rest', 'rest-adapters/main.js', config.ports.rest);
-  addresses.push(
-    ['REST APIs', rest],
-    ['API reference', `${rest}/docs`],
-    ['OpenAPI', `${rest}/openapi.json`],
-    ['metrics', `${rest}/metrics`],
-  );
+  addresses.push(['REST APIs', rest], ['API reference', `${rest}/docs`], ['OpenAPI', `${rest}/openapi.json`]);
+  if (config.ports.metrics !== 0) {
+    addresses.push(['metrics (internal)', `http://${config.host}:${config.ports.metrics}-${localMetricsPort(config, 'catalog')}/metrics`]);
+  }
 
   const usingDevSecrets = Object.entries(DEV_SECRETS)
     .filter(([key, value]) => process.env[key] === undefined || process.env[key] === value)

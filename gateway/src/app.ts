@@ -69,6 +69,9 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
     persistedQueries: false,
     includeStacktraceInErrorResponses: false,
+    // The process stops on SIGTERM by closing fastify (lib/http/listen.ts: in-flight requests finish, spans are
+    // flushed, exit 0); Apollo's own handler would re-raise the signal and kill the process half-way.
+    stopOnTerminationSignals: false,
     // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
     stringifyResult: (result) => JSON.stringify(result),
     plugins: [

@@ -8,7 +8,15 @@ const PROVIDERS = {
 describe('loadConfig', () => {
   it('applies development defaults and coerces numbers', () => {
     const config = loadConfig({ REST_PORT: '9090' });
-    expect(config.ports).toEqual({ rest: 9090, gateway: 4000, merchant: 4001, outlet: 4002, transaction: 4003, catalog: 4004 });
+    expect(config.ports).toEqual({
+      rest: 9090,
+      gateway: 4000,
+      merchant: 4001,
+      outlet: 4002,
+      transaction: 4003,
+      catalog: 4004,
+      metrics: 9464,
+    });
     expect(config.gatewayUrl).toBe('http://127.0.0.1:4000/graphql');
     expect(loadConfig({ OUTLET_PORT: '24002' }).subgraphUrls.outlet).toBe('http://127.0.0.1:24002/graphql');
     expect(config.database.adminUrl).toBeUndefined();

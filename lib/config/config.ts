@@ -5,6 +5,8 @@ import { Value } from '@sinclair/typebox/value';
  * The only module that reads process.env. Every process calls loadConfig() once at start; a wrong
  * environment fails with the full list of problems. Development defaults are printed by `npm start`.
  */
+/** Where each process serves /metrics unless METRICS_PORT says otherwise (the collector scrapes it). */
+export const METRICS_PORT_DEFAULT = 9464;
 const Port = (port: number) => Type.Integer({ minimum: 0, maximum: 65535, default: port });
 const Secret = (devDefault: string) => Type.String({ minLength: 16, default: devDefault });
 const OptionalUrl = Type.Optional(Type.String({ pattern: '^(postgres|postgresql|redis|rediss|http|https)://' }));
@@ -57,6 +59,8 @@ const EnvSchema = Type.Object({
   OUTLET_PORT: Port(4002),
   TRANSACTION_PORT: Port(4003),
   CATALOG_PORT: Port(4004),
+  /** Prometheus /metrics of this process, on HOST beside (not on) its public port; 0 turns it off. */
+  METRICS_PORT: Port(METRICS_PORT_DEFAULT),
   GATEWAY_URL: OptionalUrl,
   MERCHANT_SUBGRAPH_URL: OptionalUrl,
   OUTLET_SUBGRAPH_URL: OptionalUrl,
@@ -156,6 +160,11 @@ type Env = Static<typeof EnvSchema>;
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
 export const SUBGRAPH_NAMES = ['merchant', 'outlet', 'transaction', 'catalog'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
+/** The processes of the system; on one host (`npm start`) process i serves /metrics on METRICS_PORT + i. */
+export const PROCESS_NAMES = ['rest', 'gateway', ...SUBGRAPH_NAMES] as const;
+export type ProcessName = (typeof PROCESS_NAMES)[number];
+export const localMetricsPort = (config: Config, name: ProcessName): number =>
+  config.ports.metrics === 0 ? 0 : config.ports.metrics + PROCESS_NAMES.indexOf(name);
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -172,7 +181,7 @@ export interface Config {
     embeddedPort: number;
   };
   redisUrl?: string;
-  ports: { rest: number; gateway: number } & Record<SubgraphName, number>;
+  ports: { rest: number; gateway: number; metrics: number } & Record<SubgraphName, number>;
   gatewayUrl: string;
   /** Where the gateway reaches each subgraph: <NAME>_SUBGRAPH_URL, else 127.0.0.1 on the subgraph's port. */
   subgraphUrls: Record<SubgraphName, string>;
@@ -272,6 +281,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       outlet: env.OUTLET_PORT,
       transaction: env.TRANSACTION_PORT,
       catalog: env.CATALOG_PORT,
+      metrics: env.METRICS_PORT,
     },
     gatewayUrl: env.GATEWAY_URL ?? `http://127.0.0.1:${env.GATEWAY_PORT}/graphql`,
     subgraphUrls: {

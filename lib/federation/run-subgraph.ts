@@ -15,5 +15,5 @@ export async function runSubgraphProcess(
   const config = loadConfig();
   const app = await createSubgraphApp(definition, config);
   await onStart?.(app, config);
-  await listenUntilSignal(app, config.host, config.ports[definition.name]);
+  await listenUntilSignal(app, config, config.ports[definition.name]);
 }

@@ -62,6 +62,9 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     schema,
     introspection: false,
     includeStacktraceInErrorResponses: false,
+    // The process stops on SIGTERM by closing fastify (lib/http/listen.ts: in-flight requests finish, spans are
+    // flushed, exit 0); Apollo's own handler would re-raise the signal and kill the process half-way.
+    stopOnTerminationSignals: false,
     // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
     stringifyResult: (result) => JSON.stringify(result),
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],

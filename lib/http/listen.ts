@@ -1,13 +1,24 @@
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config/config';
+import { stopTracing } from '../telemetry/tracing';
+import { serveMetrics } from './metrics';
 
-/** Listens, then closes gracefully (in-flight requests finish) on SIGINT or SIGTERM. */
-export async function listenUntilSignal(app: FastifyInstance, host: string, port: number): Promise<string> {
-  const address = await app.listen({ host, port });
+/**
+ * Listens on the public port and serves /metrics on the internal one (METRICS_PORT, unless 0); on SIGINT or SIGTERM
+ * closes gracefully (in-flight requests finish, the last spans are exported), then exits.
+ */
+export async function listenUntilSignal(app: FastifyInstance, config: Config, port: number): Promise<string> {
+  const address = await app.listen({ host: config.host, port });
+  const metrics = config.ports.metrics === 0 ? undefined : await serveMetrics(app.metricsRegistry, config.host, config.ports.metrics);
   const stop = () => {
-    app.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
+    metrics?.close();
+    app
+      .close()
+      .then(stopTracing)
+      .then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

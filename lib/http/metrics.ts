@@ -1,15 +1,16 @@
-import type {} from '@fastify/swagger';
+import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /**
  * Prometheus metrics of one process: request counts and latency histograms per route (the route
- * pattern, never the raw URL, so cardinality stays bounded) and the process metrics of prom-client.
+ * pattern, never the raw URL, so cardinality stays bounded) and the process metrics of prom-client. They are
+ * served on an internal port of their own (`serveMetrics`, METRICS_PORT), never beside the public API.
  */
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This process's Prometheus registry, for metrics of its own (served at /metrics). */
+    /** This process's Prometheus registry, for metrics of its own (served at /metrics on the internal port). */
     metricsRegistry: Registry;
   }
 }
@@ -42,9 +43,26 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
-
-  app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
 });
+
+/**
+ * GET /metrics of a registry on an internal listener (METRICS_PORT on HOST), for the collector's scrape; anything
+ * else is 404. Resolves once listening.
+ */
+export async function serveMetrics(registry: Registry, host: string, port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
+      res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"code":"not_found","message":"not found"}}');
+      return;
+    }
+    registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
 import type { Config } from '../config/config';
+import { activeTraceFields, tracingStarted } from '../telemetry/tracing';
 
 /** Where log lines go instead of stdout (tests capture them). */
 export interface LogStream {
@@ -40,13 +41,17 @@ function safeUrl(url: string | undefined): string | undefined {
   return url.replace(/([?&](?:token|code|secret|key)=)[^&]*/gi, '$1[REDACTED]');
 }
 
-/** Fastify options shared by every process: pino JSON logs with the request id in every line. */
+/**
+ * Fastify options shared by every process: pino JSON logs with the request id in every line and, when tracing is
+ * on, the active trace_id and span_id.
+ */
 export function fastifyLoggingOptions(config: Config, service: string, stream?: LogStream): FastifyServerOptions {
   return {
     logger: {
       level: config.logLevel,
       ...(stream ? { stream } : {}),
       base: { service },
+      ...(tracingStarted() ? { mixin: activeTraceFields } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       serializers: {
         req: (req: { method?: string; url?: string; ip?: string }) => ({

@@ -141,7 +141,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
 
     it('records events of several banks arriving together in shared batches, each scoped as its own bank', async () => {
       const graphqlCalls = async () => {
-        const text = (await stack.subgraphs.transaction.app.inject({ method: 'GET', url: '/metrics' })).body;
+        const text = await stack.subgraphs.transaction.app.metricsRegistry.metrics();
         return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
       };
       const before = await graphqlCalls();

@@ -292,7 +292,7 @@ describe('PSP lookups (/api/psp/v1/merchants…): HMAC, bank scope, paging, sear
 
     it('answers cache misses of several banks arriving together with shared calls, each bank seeing only its own', async () => {
       const outletCalls = async () => {
-        const text = (await stack.subgraphs.outlet.app.inject({ method: 'GET', url: '/metrics' })).body;
+        const text = await stack.subgraphs.outlet.app.metricsRegistry.metrics();
         return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
       };
       const nmidsA = merchantsA.flatMap((m) => m.outlets.map((o) => o.nmid!));

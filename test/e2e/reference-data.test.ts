@@ -1,3 +1,6 @@
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+import { serveMetrics } from '@lib/http/metrics';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 describe('core API: reference data and legal documents (full path: REST → gateway → merchant subgraph → PostgreSQL)', () => {
@@ -177,12 +180,21 @@ describe('core API: reference data and legal documents (full path: REST → gate
     expect((await get('/health/otp-runtime')).json()).toEqual({ service: 'core', status: 'ok', otp_runtime_store: 'postgresql' });
   });
 
-  it('exposes Prometheus metrics with per-route counts and latency histograms', async () => {
+  it('keeps Prometheus metrics, with per-route counts and latency histograms, off the public port', async () => {
     await get('/references/provinces');
-    const res = await get('/metrics');
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toMatch(/http_requests_total\{[^}]*route="\/references\/provinces"[^}]*status_code="200"[^}]*\} \d+/);
-    expect(res.body).toContain('http_request_duration_seconds_bucket');
-    expect(res.body).toContain('process_cpu_user_seconds_total');
+    expect((await get('/metrics')).statusCode).toBe(404);
+    const metrics = await serveMetrics(stack.rest.metricsRegistry, '127.0.0.1', 0);
+    try {
+      const { port } = metrics.address() as AddressInfo;
+      const res = await request(`http://127.0.0.1:${port}/metrics`);
+      expect(res.statusCode).toBe(200);
+      const body = await res.body.text();
+      expect((await request(`http://127.0.0.1:${port}/health`)).statusCode).toBe(404);
+      expect(body).toMatch(/http_requests_total\{[^}]*route="\/references\/provinces"[^}]*status_code="200"[^}]*\} \d+/);
+      expect(body).toContain('http_request_duration_seconds_bucket');
+      expect(body).toContain('process_cpu_user_seconds_total');
+    } finally {
+      metrics.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import '@lib/telemetry/register';
 import 'reflect-metadata';
 import { Counter } from 'prom-client';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
