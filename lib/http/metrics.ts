@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -6,7 +7,8 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 /**
  * Prometheus metrics of one process: request counts and latency histograms per route (the route
  * pattern, never the raw URL, so cardinality stays bounded) and the process metrics of prom-client. They are
- * served on an internal port of their own (`serveMetrics`, METRICS_PORT), never beside the public API.
+ * served on an internal port of their own (`serveMetrics`, METRICS_PORT), where the collector scrapes them; only the
+ * REST process also answers the core API's documented `GET /metrics` (decision 0206).
  */
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,7 +17,14 @@ declare module 'fastify' {
   }
 }
 
-export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opts: { service: string }) {
+export const metricsPlugin = fp(async function metrics(
+  app: FastifyInstance,
+  opts: {
+    service: string;
+    /** Also GET /metrics on the public port: only the REST process, where core-api.md §4 documents it. */
+    documentedRoute?: boolean;
+  },
+) {
   const registry = new Registry();
   app.decorate('metricsRegistry', registry);
   registry.setDefaultLabels({ service: opts.service });
@@ -43,6 +52,13 @@ export const metricsPlugin = fp(async function metrics(app: FastifyInstance, opt
     requests.inc(labels);
     duration.observe(labels, reply.elapsedTime / 1000);
   });
+
+  if (opts.documentedRoute) {
+    app.get('/metrics', { schema: { hide: true } }, async (_req, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+  }
 });
 
 /**

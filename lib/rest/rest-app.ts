@@ -88,7 +88,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     },
     theme: { title: 'QRIS merchant platform – API reference' },
   });
-  await app.register(metricsPlugin, { service: 'rest' });
+  await app.register(metricsPlugin, { service: 'rest', documentedRoute: true });
   // Before any route: routes added earlier would not be limited.
   await registerRateLimiting(app, { redisUrl: config.redisUrl });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());

@@ -180,9 +180,12 @@ describe('core API: reference data and legal documents (full path: REST → gate
     expect((await get('/health/otp-runtime')).json()).toEqual({ service: 'core', status: 'ok', otp_runtime_store: 'postgresql' });
   });
 
-  it('keeps Prometheus metrics, with per-route counts and latency histograms, off the public port', async () => {
+  it('serves Prometheus metrics, with per-route counts and latency histograms, at the documented route and on the internal port', async () => {
     await get('/references/provinces');
-    expect((await get('/metrics')).statusCode).toBe(404);
+    const documented = await get('/metrics');
+    expect(documented.statusCode).toBe(200);
+    expect(documented.body).toMatch(/http_requests_total\{[^}]*route="\/references\/provinces"[^}]*\} \d+/);
+    expect((await stack.gateway.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
     const metrics = await serveMetrics(stack.rest.metricsRegistry, '127.0.0.1', 0);
     try {
       const { port } = metrics.address() as AddressInfo;

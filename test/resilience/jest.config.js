@@ -1,6 +1,7 @@
 /**
- * `npm run test:resilience`: the fault-injection run (stack-faults.resilience.ts). It starts its own embedded
- * PostgreSQL and the built processes (dist/), so it has no global setup and never touches the shared server.
+ * `npm run test:resilience`: the built processes (dist/) as separate processes: fault injection
+ * (stack-faults.resilience.ts, on its own embedded PostgreSQL) and traces across them (traces.resilience.ts, on a
+ * database of its own: on the server DATABASE_URL names, else embedded). No global setup.
  */
 const root = require('../../jest.config.js');
 

@@ -1,7 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
+import { SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
+import { ensureDatabase } from '@lib/db/bootstrap';
+import { withDatabase } from '@lib/db/database-urls';
+import { migrateAll, seedDemo, seedReference } from '@scripts/database-tasks';
+import { adminQuery } from '../support/test-database';
 
 /** The built entry points (`npm run build`); the resilience run kills and restarts them one by one. */
 const DIST = path.resolve(__dirname, '../../dist');
@@ -77,7 +85,9 @@ export class StackProcess {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((r) => child.once('exit', r));
     child.kill(signal);
-    await Promise.race([exited, sleep(10_000)]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 10_000)))]);
+    clearTimeout(timer);
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 
@@ -134,5 +144,183 @@ export class PostgresProcess {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
+  }
+}
+
+/**
+ * A migrated and seeded database of its own for a multi-process test: a fresh database on the machine's server
+ * when DATABASE_URL names one (as in CI), else a private embedded server. `drop` removes it.
+ */
+export class ProcessTestDatabase {
+  private constructor(
+    readonly adminUrl: string,
+    private readonly drop_: () => Promise<void>,
+  ) {}
+
+  static async create(prefix: string): Promise<ProcessTestDatabase> {
+    let adminUrl: string;
+    let drop: () => Promise<void>;
+    const shared = process.env.DATABASE_URL;
+    if (shared) {
+      const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+      adminUrl = withDatabase(shared, name);
+      drop = () => adminQuery(shared, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).then(() => undefined);
+    } else {
+      const dataDir = await mkdtemp(path.join(os.tmpdir(), `${prefix}-`));
+      await chmod(dataDir, 0o755); // the embedded server runs as a dedicated postgres user when this runs as root
+      const pg = new PostgresProcess(dataDir, await freePort());
+      await pg.start();
+      adminUrl = pg.adminUrl;
+      drop = async () => {
+        await pg.stop();
+        await rm(dataDir, { recursive: true, force: true });
+      };
+    }
+    await ensureDatabase(adminUrl);
+    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: adminUrl });
+    await migrateAll(config, adminUrl);
+    await seedReference(config, adminUrl);
+    await seedDemo(config, adminUrl);
+    return new ProcessTestDatabase(adminUrl, drop);
+  }
+
+  drop(): Promise<void> {
+    return this.drop_();
+  }
+}
+
+/**
+ * A round-robin HTTP load balancer for tests, as the compose file's nginx is in production: each request goes to the
+ * next upstream; one that refuses the connection (a killed copy) is skipped, as nginx's `proxy_next_upstream error`
+ * does. Responses are streamed (Server-Sent Events pass through).
+ */
+export class RoundRobinBalancer {
+  private next = 0;
+  private server?: http.Server;
+  port = 0;
+
+  constructor(private readonly upstreams: number[]) {}
+
+  async start(): Promise<number> {
+    this.server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => this.forward(req, res, Buffer.concat(chunks), this.upstreams.length));
+    });
+    this.server.keepAliveTimeout = 30_000;
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.port = (this.server.address() as net.AddressInfo).port;
+    return this.port;
+  }
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, triesLeft: number): void {
+    const port = this.upstreams[this.next++ % this.upstreams.length];
+    const upstream = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+      res.once('close', () => answer.destroy());
+    });
+    upstream.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED' && triesLeft > 1) return this.forward(req, res, body, triesLeft - 1);
+      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
+      else res.destroy();
+    });
+    upstream.end(body);
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise((resolve) => this.server?.close(resolve));
+  }
+}
+
+export type Tier = 'rest' | 'gateway' | SubgraphName;
+
+/**
+ * The built stack as separate processes: `copies` of every tier, each tier behind a RoundRobinBalancer when there
+ * is more than one copy (the gateway reaches subgraphs, and REST the gateway, through them). `env` is added to every
+ * process's environment.
+ */
+export class ProcessStack {
+  readonly copies: Record<Tier, StackProcess[]>;
+  private readonly balancers: RoundRobinBalancer[];
+  readonly restOrigin: string;
+
+  private constructor(copies: Record<Tier, StackProcess[]>, balancers: RoundRobinBalancer[], restOrigin: string) {
+    this.copies = copies;
+    this.balancers = balancers;
+    this.restOrigin = restOrigin;
+  }
+
+  static async start(adminUrl: string, options: { copies?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessStack> {
+    const count = options.copies ?? 1;
+    const tiers: Tier[] = [...SUBGRAPH_NAMES, 'gateway', 'rest'];
+    const ports = Object.fromEntries(
+      await Promise.all(tiers.map(async (tier) => [tier, await Promise.all(Array.from({ length: count }, () => freePort()))] as const)),
+    ) as Record<Tier, number[]>;
+    const balancers: RoundRobinBalancer[] = [];
+    const front: Partial<Record<Tier, number>> = {};
+    for (const tier of tiers) {
+      if (count === 1) front[tier] = ports[tier][0];
+      else {
+        const balancer = new RoundRobinBalancer(ports[tier]);
+        balancers.push(balancer);
+        front[tier] = await balancer.start();
+      }
+    }
+    const common: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: adminUrl,
+      METRICS_PORT: '0',
+      GATEWAY_URL: `http://127.0.0.1:${front.gateway}/graphql`,
+      ...Object.fromEntries(
+        SUBGRAPH_NAMES.map((name) => [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://127.0.0.1:${front[name]}/graphql`]),
+      ),
+      ...options.env,
+    };
+    const entry = (tier: Tier) =>
+      tier === 'rest' ? 'rest-adapters/main.js' : tier === 'gateway' ? 'gateway/src/main.js' : `subgraphs/${tier}/src/main.js`;
+    const copies = Object.fromEntries(
+      tiers.map((tier) => [
+        tier,
+        ports[tier].map(
+          (port, i) =>
+            new StackProcess(
+              count === 1 ? tier : `${tier}-${i + 1}`,
+              entry(tier),
+              { ...common, [`${tier.toUpperCase()}_PORT`]: String(port) },
+              port,
+            ),
+        ),
+      ]),
+    ) as Record<Tier, StackProcess[]>;
+    const stack = new ProcessStack(copies, balancers, `http://127.0.0.1:${front.rest}`);
+    try {
+      await Promise.all(SUBGRAPH_NAMES.flatMap((name) => copies[name].map((p) => p.start())));
+      await Promise.all(copies.gateway.map((p) => p.start()));
+      await Promise.all(copies.rest.map((p) => p.start()));
+    } catch (error) {
+      await stack.stop();
+      throw error;
+    }
+    return stack;
+  }
+
+  all(): StackProcess[] {
+    return Object.values(this.copies).flat();
+  }
+
+  /** The last lines of every process, for a failure message. */
+  report(lines = 15): string {
+    return this.all()
+      .flatMap((p) => p.output.slice(-lines))
+      .join('\n');
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.all().map((p) => p.stop()));
+    await Promise.all(this.balancers.map((b) => b.close()));
   }
 }

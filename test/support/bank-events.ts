@@ -6,10 +6,10 @@ import type { TestStack } from './test-stack';
 export const jakartaNow = (shiftSecs = 0) => new Date(Date.now() + (7 * 3600 + shiftSecs) * 1000).toISOString().replace('Z', '+07:00');
 
 /**
- * One payment event posted by the demo bank to `POST /psp/v1/events`, signed with its event key as psp-api.md §2
- * says: a successful QRIS payment on the demo merchant's PUSAT outlet unless `event` says otherwise.
+ * The body and headers of one payment event of the demo bank for `POST /psp/v1/events`, signed with its event key
+ * as psp-api.md §2 says: a successful QRIS payment on the demo merchant's PUSAT outlet unless `event` says otherwise.
  */
-export function postDemoBankEvent(stack: TestStack, event: Record<string, unknown>) {
+export function demoBankEventRequest(event: Record<string, unknown>): { payload: string; headers: Record<string, string> } {
   const raw = JSON.stringify({
     event_type: 'qris.payment.success',
     nmid: DEMO.outlets[0].nmid,
@@ -19,9 +19,7 @@ export function postDemoBankEvent(stack: TestStack, event: Record<string, unknow
   });
   const timestamp = jakartaNow();
   const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
-  return stack.rest.inject({
-    method: 'POST',
-    url: '/psp/v1/events',
+  return {
     payload: raw,
     headers: {
       'content-type': 'application/json',
@@ -30,5 +28,10 @@ export function postDemoBankEvent(stack: TestStack, event: Record<string, unknow
       'x-psp-signature': signature,
       'x-request-id': randomUUID(),
     },
-  });
+  };
+}
+
+/** One payment event of the demo bank (demoBankEventRequest) posted to the in-process stack. */
+export function postDemoBankEvent(stack: TestStack, event: Record<string, unknown>) {
+  return stack.rest.inject({ method: 'POST', url: '/psp/v1/events', ...demoBankEventRequest(event) });
 }
