@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
+import { operationMetricsPlugin } from '@lib/federation/operation-metrics';
 import { metricsPlugin } from '@lib/http/metrics';
 import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
@@ -18,7 +19,7 @@ import { CallerAuthenticator } from './caller-auth';
 import { registerExplorer } from './explorer';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
-import { SubgraphDataSource } from './subgraph-data-source';
+import { SubgraphDataSource, SubgraphFetchMetrics } from './subgraph-data-source';
 import { PERSISTED_QUERY_NOT_FOUND_BODY, PersistedQueryNotFound, loadTrustedDocuments, resolveTrustedDocument } from './trusted-documents';
 import { warmUp } from './warm-up';
 
@@ -51,11 +52,13 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     if (error.statusCode === 413) return reply.code(413).send(PAYLOAD_TOO_LARGE_BODY);
     return reply.send(error);
   });
+  await app.register(metricsPlugin, { service: 'gateway' });
+  const fetches = new SubgraphFetchMetrics(app.metricsRegistry);
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
     // The supergraph's routing_url is documentation; the addresses come from configuration.
-    buildService: ({ name }) => new SubgraphDataSource(overrides[name as SubgraphName]),
+    buildService: ({ name }) => new SubgraphDataSource(name, overrides[name as SubgraphName], fetches),
     logger: app.log,
   });
   const development = !config.isProduction;
@@ -79,6 +82,7 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
       explorer ?? ApolloServerPluginLandingPageDisabled(),
       fastifyApolloDrainPlugin(app),
       limitsPlugin(config.gatewayLimits),
+      operationMetricsPlugin(app.metricsRegistry),
     ],
     formatError: (formatted) => {
       // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
@@ -94,7 +98,6 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })),
   );
 
-  await app.register(metricsPlugin, { service: 'gateway' });
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
   app.addHook('preValidation', async (req, reply) => {
     if (req.method !== 'POST' || req.routeOptions.url !== '/graphql') return;

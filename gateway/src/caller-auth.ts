@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { countLookup } from '@lib/http/cache-metrics';
 import { request } from 'undici';
 import { verifyOperatorToken } from '@lib/auth/operator-token';
 import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
@@ -95,6 +96,7 @@ export class CallerAuthenticator {
   private async session(sessionId: string): Promise<SessionStatus | null> {
     const cacheMs = this.config.userSessionCacheMs;
     const cached = cacheMs > 0 ? this.sessions.get(sessionId) : undefined;
+    if (cacheMs > 0) countLookup('gateway_sessions', cached !== undefined);
     if (cached) return cached.session;
     const data = await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, {
       sessionId,
@@ -105,6 +107,7 @@ export class CallerAuthenticator {
 
   private async membership(user: UserPrincipal): Promise<Membership | null> {
     const cached = this.memberships.get(user.sessionId!);
+    countLookup('gateway_memberships', cached !== undefined);
     if (cached) return cached.membership;
     const data = await this.ask<{ viewerMembership: Membership | null }>(user, MEMBERSHIP_QUERY, {});
     this.memberships.set(user.sessionId!, { membership: data.viewerMembership });

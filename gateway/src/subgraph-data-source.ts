@@ -1,4 +1,5 @@
 import { RemoteGraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { Histogram, type Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { PRINCIPAL_HEADER } from '@lib/auth/principal';
 import { AppError, ErrorCode } from '@lib/errors/app-error';
@@ -47,9 +48,32 @@ const undiciFetcher = (async (url: string, init: { method?: string; headers?: Re
   }
 }) as unknown as Fetcher;
 
+/** `subgraph_fetch_duration_seconds{subgraph, outcome}`: each fetch of a query plan, `ok`, `error` (GraphQL errors) or `failed`. */
+export class SubgraphFetchMetrics {
+  private readonly duration: Histogram;
+
+  constructor(registry: Registry) {
+    this.duration = new Histogram({
+      name: 'subgraph_fetch_duration_seconds',
+      help: 'Gateway fetches to each subgraph by outcome (ok, error: GraphQL errors in the answer, failed: no answer)',
+      labelNames: ['subgraph', 'outcome'],
+      buckets: [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+  }
+
+  observe(subgraph: string, outcome: 'ok' | 'error' | 'failed', started: bigint): void {
+    this.duration.observe({ subgraph, outcome }, Number(process.hrtime.bigint() - started) / 1e9);
+  }
+}
+
 /** Forwards the signed principal and the request id to each subgraph. */
 export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> {
-  constructor(url: string) {
+  constructor(
+    private readonly subgraph: string,
+    url: string,
+    private readonly metrics: SubgraphFetchMetrics,
+  ) {
     super({ url, fetcher: undiciFetcher });
   }
 
@@ -58,7 +82,15 @@ export class SubgraphDataSource extends RemoteGraphQLDataSource<GatewayContext> 
   ): ReturnType<RemoteGraphQLDataSource<GatewayContext>['process']> {
     // Warm-up runs plan and cache operations without touching a subgraph.
     if ('context' in options && options.context?.warmup) return { data: null };
-    return super.process(options);
+    const started = process.hrtime.bigint();
+    try {
+      const response = await super.process(options);
+      this.metrics.observe(this.subgraph, response.errors?.length ? 'error' : 'ok', started);
+      return response;
+    } catch (error) {
+      this.metrics.observe(this.subgraph, 'failed', started);
+      throw error;
+    }
   }
 
   override willSendRequest({

@@ -9,7 +9,9 @@ import { PRINCIPAL_HEADER, type Principal, verifyPrincipal } from '../auth/princ
 import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
+import { registerPoolMetrics } from '../db/pool-metrics';
 import { metricsPlugin } from '../http/metrics';
+import { operationMetricsPlugin } from './operation-metrics';
 import { SUBGRAPH_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
@@ -57,6 +59,8 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     bodyLimit: SUBGRAPH_BODY_LIMIT,
   });
   enforceBodyDeadline(app, config);
+  await app.register(metricsPlugin, { service: `subgraph-${name}` });
+  registerPoolMetrics(app.metricsRegistry, orm);
 
   const apollo = new ApolloServer<SubgraphContext<Scope>>({
     schema,
@@ -67,12 +71,16 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     stopOnTerminationSignals: false,
     // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
     stringifyResult: (result) => JSON.stringify(result),
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app)],
+    plugins: [
+      ApolloServerPluginInlineTraceDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      fastifyApolloDrainPlugin(app),
+      operationMetricsPlugin(app.metricsRegistry),
+    ],
     formatError: (formatted, error) => formatSubgraphError(formatted, error, app),
   });
   await apollo.start();
 
-  await app.register(metricsPlugin, { service: `subgraph-${name}` });
   app.decorate('orm', orm);
 
   app.get('/health', { logLevel: 'warn' }, async (_req, reply) => {

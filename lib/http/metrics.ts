@@ -3,6 +3,7 @@ import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { cacheLookups } from './cache-metrics';
 
 /**
  * Prometheus metrics of one process: request counts and latency histograms per route (the route
@@ -29,6 +30,7 @@ export const metricsPlugin = fp(async function metrics(
   app.decorate('metricsRegistry', registry);
   registry.setDefaultLabels({ service: opts.service });
   collectDefaultMetrics({ register: registry });
+  registry.registerMetric(cacheLookups);
   const requests = new Counter({
     name: 'http_requests_total',
     help: 'HTTP requests by route, method and status code',

@@ -9,6 +9,7 @@ import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
 import { REST_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
+import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
 import { ErrorBody, HttpError } from './error-body';
@@ -215,6 +216,7 @@ async function serveCached(
   const req = context.request;
   const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
+  if (cache.ttlSecs > 0) countLookup('rest_responses', entry !== undefined);
   if (!entry) entry = cache.store(key, reply.serialize(await route.run(input, context)) as string);
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();

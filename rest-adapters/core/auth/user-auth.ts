@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { countLookup } from '@lib/http/cache-metrics';
 import type { Principal } from '@lib/auth/principal';
 import { verifyUserAccessToken } from '@lib/auth/user-token';
 import { HttpError } from '@lib/rest/error-body';
@@ -33,6 +34,7 @@ export function forgetSession(sessionId: string): void {
 async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<SessionStatus | null> {
   const cacheMs = runtime.config.userSessionCacheMs;
   const cached = cacheMs > 0 ? sessions.get(sessionId) : undefined;
+  if (cacheMs > 0) countLookup('rest_sessions', cached !== undefined);
   if (cached) return cached.session;
   const { authSession } = await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined });
   if (cacheMs > 0) sessions.set(sessionId, { session: authSession }, { ttl: cacheMs });

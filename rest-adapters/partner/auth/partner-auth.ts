@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { countLookup } from '@lib/http/cache-metrics';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import type { Principal } from '@lib/auth/principal';
 import { verifyPartnerToken } from '@lib/auth/partner-token';
@@ -119,6 +120,7 @@ async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promi
   if (credentialKey.length > 64) return null;
   const cacheMs = runtime.config.partnerCredentialCacheMs;
   const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
+  if (cacheMs > 0) countLookup('partner_credentials', cached !== undefined);
   if (cached) return cached.credential;
   const { partnerCredential } = await runtime.execute(PartnerCredentialDocument, { credentialKey }, { acting: undefined });
   if (cacheMs > 0)

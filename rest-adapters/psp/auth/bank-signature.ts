@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { countLookup } from '@lib/http/cache-metrics';
 import type { BankPrincipal } from '@lib/auth/bank-scope';
 import type { Principal } from '@lib/auth/principal';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
@@ -61,6 +62,7 @@ export function bankSignature(scheme: Scheme) {
 async function credentialOf(keyId: string, runtime: RouteRuntime): Promise<Credential | null> {
   if (keyId.length > 64) return null;
   const cached = credentials.get(keyId);
+  countLookup('bank_credentials', cached !== undefined);
   if (cached) return cached.credential;
   const { bankCredential } = await runtime.execute(PspBankCredentialDocument, { keyId }, { acting: undefined });
   credentials.set(keyId, { credential: bankCredential }, bankCredential ? undefined : { ttl: UNKNOWN_TTL_MS });
