@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
+import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
 import { operationMetricsPlugin } from '@lib/federation/operation-metrics';
 import { metricsPlugin } from '@lib/http/metrics';
 import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
@@ -64,6 +65,12 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
   const development = !config.isProduction;
   const trustedDocuments = loadTrustedDocuments();
   const callers = new CallerAuthenticator(config, overrides.merchant);
+  const stopFollowing = callers.followInvalidations();
+  const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
+  app.addHook('onClose', async () => {
+    stopFollowing();
+    await stopInvalidation();
+  });
   // Development: GraphiQL from node_modules at /graphiql and as the landing page of /graphql (explorer.ts).
   const explorer = development ? registerExplorer(app, [...trustedDocuments.values()]) : undefined;
   const apollo = new ApolloServer<GatewayContext>({

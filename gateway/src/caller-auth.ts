@@ -1,5 +1,6 @@
 import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { cacheInvalidations } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import { request } from 'undici';
 import { verifyOperatorToken } from '@lib/auth/operator-token';
@@ -46,6 +47,26 @@ export class CallerAuthenticator {
     private readonly config: Config,
     private readonly merchantSubgraphUrl: string,
   ) {}
+
+  /**
+   * Drops cached sessions and memberships when they change on any copy (lib/events/cache-invalidation.ts); a
+   * membership is cached per session, so a changed membership or merchant status drops them all. Returns the
+   * unregistration.
+   */
+  followInvalidations(): () => void {
+    const offs = [
+      cacheInvalidations.on('session', {
+        forget: (id) => {
+          this.sessions.delete(id);
+          this.memberships.delete(id);
+        },
+        clear: () => this.sessions.clear(),
+      }),
+      cacheInvalidations.on('membership', { clear: () => this.memberships.clear() }),
+      cacheInvalidations.on('merchant', { clear: () => this.memberships.clear() }),
+    ];
+    return () => offs.forEach((off) => off());
+  }
 
   async authenticate(headers: Record<string, string | string[] | undefined>): Promise<Principal> {
     const authorization = headers.authorization;

@@ -9,6 +9,19 @@ import { Redis } from 'ioredis';
  */
 export const PAYMENT_FEED_CHANNEL = 'qris:payment_feed';
 
+/** Another channel than the payment feed's (e.g. cache invalidation): its name and what its loss falls back to. */
+export interface SignalChannel {
+  channel: string;
+  what: string;
+  fallback: string;
+}
+
+const PAYMENT_FEED: SignalChannel = {
+  channel: PAYMENT_FEED_CHANNEL,
+  what: 'payment feed',
+  fallback: 'live events fall back to the periodic re-read',
+};
+
 export interface SignalLog {
   warn(obj: object, msg: string): void;
   info(obj: object, msg: string): void;
@@ -24,12 +37,12 @@ const REDIS_OPTIONS = {
   retryStrategy: (attempt: number) => Math.min(attempt * 200, 2000),
 } as const;
 
-function watch(redis: Redis, what: string, log: SignalLog, onReady?: () => void): void {
+function watch(redis: Redis, what: string, fallback: string, log: SignalLog, onReady?: () => void): void {
   let down = false;
   redis.on('error', (error: Error) => {
     if (down) return; // one line per outage
     down = true;
-    log.warn({ err: error }, `${what}: Redis unreachable; live events fall back to the periodic re-read`);
+    log.warn({ err: error }, `${what}: Redis unreachable; ${fallback}`);
   });
   redis.on('ready', () => {
     if (down) log.info({}, `${what}: Redis reachable again`);
@@ -47,9 +60,13 @@ async function quit(redis: Redis): Promise<void> {
 export class FeedSignalPublisher {
   private readonly redis: Redis;
 
-  constructor(url: string, log: SignalLog) {
+  constructor(
+    url: string,
+    log: SignalLog,
+    private readonly signal: SignalChannel = PAYMENT_FEED,
+  ) {
     this.redis = new Redis(url, REDIS_OPTIONS);
-    watch(this.redis, 'payment feed publisher', log);
+    watch(this.redis, `${signal.what} publisher`, signal.fallback, log);
     this.redis.connect().catch(() => undefined);
   }
 
@@ -58,7 +75,7 @@ export class FeedSignalPublisher {
     const ids = [...new Set(merchantIds)];
     if (ids.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.publish(PAYMENT_FEED_CHANNEL, id);
+    for (const id of ids) pipeline.publish(this.signal.channel, id);
     pipeline.exec().catch(() => undefined);
   }
 
@@ -71,7 +88,13 @@ export class FeedSignalPublisher {
 export class FeedSignalSubscriber {
   private readonly redis: Redis;
 
-  constructor(url: string, log: SignalLog, onSignal: (merchantId: string) => void, onResubscribed: () => void) {
+  constructor(
+    url: string,
+    log: SignalLog,
+    onSignal: (merchantId: string) => void,
+    onResubscribed: () => void,
+    private readonly signal: SignalChannel = PAYMENT_FEED,
+  ) {
     // A subscriber connection queues its SUBSCRIBE until connected, and resubscribes by itself after a reconnect.
     this.redis = new Redis(url, {
       ...REDIS_OPTIONS,
@@ -81,13 +104,13 @@ export class FeedSignalSubscriber {
       commandTimeout: undefined,
       autoResubscribe: true,
     });
-    watch(this.redis, 'payment feed subscriber', log, onResubscribed);
+    watch(this.redis, `${signal.what} subscriber`, signal.fallback, log, onResubscribed);
     this.redis.on('message', (_channel: string, message: string) => onSignal(message));
   }
 
   /** Subscribes (queued until connected); resolves once subscribed or after `waitMs`, whichever comes first. */
   async start(waitMs = 2000): Promise<void> {
-    const subscribed = this.redis.subscribe(PAYMENT_FEED_CHANNEL).catch(() => undefined);
+    const subscribed = this.redis.subscribe(this.signal.channel).catch(() => undefined);
     await Promise.race([subscribed, new Promise((resolve) => setTimeout(resolve, waitMs).unref())]);
   }
 

@@ -17,8 +17,11 @@ export interface SubgraphDefinition<Scope extends object = object> {
   requestScope: (em: EntityManager, config: Config) => Scope;
   /** Idempotent demo data for `npm start` and `ops seed:demo`; returns rows written per table. */
   seedDemo(em: EntityManager, config: Config): Promise<Record<string, number>>;
-  /** Process resources the request scope uses (e.g. a Redis publisher), opened with the server; returns their closer. */
-  open?(config: Config, log: FastifyInstance['log']): () => Promise<void>;
+  /**
+   * Process resources the request scope or the process uses (a Redis publisher, a LISTEN relay), opened with the
+   * server on its database URL; returns their closer.
+   */
+  open?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
 }
 
 export async function openSubgraphOrm(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<Orm> {
@@ -46,7 +49,7 @@ export async function createSubgraphApp(
     requestScope: definition.requestScope,
     logStream: options.logStream,
   });
-  const close = definition.open?.(config, app.log);
+  const close = definition.open?.(config, app.log, subgraphDatabaseUrl(config, definition.name, options.adminUrl));
   if (close) app.addHook('onClose', close);
   return app;
 }

@@ -31,6 +31,11 @@ export class ResponseCache {
     return entry;
   }
 
+  /** Drops every entry (a change they may hold was made elsewhere). */
+  clear(): void {
+    this.entries?.clear();
+  }
+
   get cacheControl(): string {
     return this.ttlSecs > 0 ? `${this.visibility}, max-age=${this.ttlSecs}` : 'no-cache';
   }

@@ -9,6 +9,7 @@ import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
 import { REST_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
+import { cacheInvalidations, subscribeCacheInvalidation } from '../events/cache-invalidation';
 import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
@@ -139,7 +140,10 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
         client.execute(operation, variables, { requestId: `${adapter.name}-background-${(background += 1)}`, acting }),
     });
   }
+  // Credentials, sessions and per-principal responses cached here are dropped when they change (any copy's change).
+  const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
   app.addHook('onClose', async () => {
+    await stopInvalidation();
     if (!gateway) await client.close();
   });
   return app;
@@ -159,6 +163,11 @@ function registerRoute(
       client.execute(operation, variables, { requestId: req.id, acting: req.acting, timeoutMs: route.timeoutMs, ...options }),
   });
   const privateCache = route.cache === 'per-principal' ? new ResponseCache(route.cacheSecs, 50_000, 'private') : undefined;
+  if (privateCache) {
+    // Bank lookups carry the merchant's status: a change drops them on every copy (lib/events/cache-invalidation.ts).
+    const off = cacheInvalidations.on('merchant', { clear: () => privateCache.clear() });
+    app.addHook('onClose', async () => off());
+  }
   const authenticate = route.authenticate;
   if (authenticate) requireCredential(route); // the OpenAPI document names every route's credential
   app.route({

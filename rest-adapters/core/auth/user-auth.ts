@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { cacheInvalidations } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import type { Principal } from '@lib/auth/principal';
 import { verifyUserAccessToken } from '@lib/auth/user-token';
@@ -27,6 +28,8 @@ type SessionStatus = NonNullable<CoreAuthSessionQuery['authSession']>;
 const sessions = new LRUCache<string, { session: SessionStatus | null }>({ max: 100_000, ttl: 30_000 });
 
 /** Drops a session from this process's cache (after a logout or a revocation handled here). */
+cacheInvalidations.on('session', { forget: (id) => sessions.delete(id), clear: () => sessions.clear() });
+
 export function forgetSession(sessionId: string): void {
   sessions.delete(sessionId);
 }

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { cacheInvalidations } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import type { Principal } from '@lib/auth/principal';
@@ -34,6 +35,9 @@ const UNKNOWN_TTL_MS = 10_000;
 const credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
 
 /** Forgets every cached credential (tests; an operator-triggered reload would use it too). */
+cacheInvalidations.on('partner_credential', { forget: (key) => credentials.delete(key), clear: () => credentials.clear() });
+cacheInvalidations.on('partner', { clear: () => credentials.clear() });
+
 export function clearPartnerCredentialCache(): void {
   credentials.clear();
 }

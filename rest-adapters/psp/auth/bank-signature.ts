@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
+import { cacheInvalidations } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import type { BankPrincipal } from '@lib/auth/bank-scope';
 import type { Principal } from '@lib/auth/principal';
@@ -24,6 +25,7 @@ export type Scheme = keyof typeof SCHEMES;
  */
 const credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
 const UNKNOWN_TTL_MS = 10_000;
+cacheInvalidations.on('bank_credential', { forget: (keyId) => credentials.delete(keyId), clear: () => credentials.clear() });
 
 const unauthorized = (message: string) => new HttpError(401, 'unauthorized', message);
 

@@ -1,3 +1,4 @@
+import { openInvalidationRelay } from '@lib/events/cache-invalidation';
 import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { merchantRequestScope } from './context';
 import { migrations } from './migrations';
@@ -50,4 +51,6 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   buildSchema: buildMerchantSchema,
   requestScope: merchantRequestScope,
   seedDemo: seedMerchantDemo,
+  // Relays the schema's cache-invalidation NOTIFYs to the REST and gateway copies (lib/events/cache-invalidation.ts).
+  open: (config, log, databaseUrl) => openInvalidationRelay(config.redisUrl, databaseUrl, log),
 };

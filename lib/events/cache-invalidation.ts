@@ -1,0 +1,150 @@
+import { Client } from 'pg';
+import { FeedSignalPublisher, FeedSignalSubscriber, type SignalChannel, type SignalLog } from './feed-signal';
+
+/**
+ * Invalidation of per-process caches across copies (docs/decisions/0207-shared-state-across-copies.md).
+ *
+ * Source: triggers in the merchant schema NOTIFY `kind:key` on the PostgreSQL channel `qris_invalidate` when a
+ * session, credential, membership or merchant status changes; PostgreSQL delivers it only on commit. Relay: each
+ * merchant process LISTENs and republishes on the Redis channel `qris:invalidate` (several copies relay the same
+ * message: dropping a cache entry twice is harmless). Sinks: every REST and gateway copy subscribes and drops the
+ * entry from the caches registered for that kind; after a (re)connection it drops everything, as messages may have
+ * been missed. Without Redis the caches' TTLs remain the bound.
+ */
+export const INVALIDATION_PG_CHANNEL = 'qris_invalidate';
+export const INVALIDATION_SIGNAL: SignalChannel = {
+  channel: 'qris:invalidate',
+  what: 'cache invalidation',
+  fallback: 'cached credentials and sessions expire by their TTL only',
+};
+
+export type InvalidationKind = 'session' | 'partner_credential' | 'partner' | 'bank_credential' | 'membership' | 'merchant';
+
+interface Sink {
+  /** Drops one key; absent: any message of the kind drops everything. */
+  forget?: (key: string) => void;
+  clear: () => void;
+}
+
+/** The caches of this process, by the kind of change that invalidates them. */
+class InvalidationRegistry {
+  private readonly sinks = new Map<InvalidationKind, Set<Sink>>();
+
+  /** Registers a cache; returns its unregistration. */
+  on(kind: InvalidationKind, sink: Sink): () => void {
+    const set = this.sinks.get(kind) ?? new Set<Sink>();
+    set.add(sink);
+    this.sinks.set(kind, set);
+    return () => set.delete(sink);
+  }
+
+  /** Applies one `kind:key` message. */
+  apply(message: string): void {
+    const at = message.indexOf(':');
+    const kind = message.slice(0, at) as InvalidationKind;
+    const key = message.slice(at + 1);
+    for (const sink of this.sinks.get(kind) ?? []) {
+      if (sink.forget) sink.forget(key);
+      else sink.clear();
+    }
+  }
+
+  clearAll(): void {
+    for (const set of this.sinks.values()) for (const sink of set) sink.clear();
+  }
+}
+
+export const cacheInvalidations = new InvalidationRegistry();
+
+/**
+ * Subscribes this process's caches to the Redis channel (one subscription per Redis URL, counted: several in-process
+ * stacks may share it). Returns the closer.
+ */
+const subscriptions = new Map<string, { subscriber: FeedSignalSubscriber; users: number }>();
+
+export async function subscribeCacheInvalidation(redisUrl: string | undefined, log: SignalLog): Promise<() => Promise<void>> {
+  if (!redisUrl) return async () => undefined;
+  let entry = subscriptions.get(redisUrl);
+  if (!entry) {
+    const subscriber = new FeedSignalSubscriber(
+      redisUrl,
+      log,
+      (message) => cacheInvalidations.apply(message),
+      () => cacheInvalidations.clearAll(),
+      INVALIDATION_SIGNAL,
+    );
+    entry = { subscriber, users: 0 };
+    subscriptions.set(redisUrl, entry);
+    await subscriber.start();
+  }
+  entry.users += 1;
+  const held = entry;
+  return async () => {
+    held.users -= 1;
+    if (held.users > 0) return;
+    subscriptions.delete(redisUrl);
+    await held.subscriber.close();
+  };
+}
+
+/**
+ * The relay of the merchant process: LISTEN on PostgreSQL, PUBLISH on Redis. The listening connection reconnects
+ * after a loss (a restart of PostgreSQL); messages sent while it was away are lost, which the caches' TTLs bound.
+ */
+export class InvalidationRelay {
+  private client?: Client;
+  private closed = false;
+  private retry?: NodeJS.Timeout;
+  private readonly publisher: FeedSignalPublisher;
+
+  constructor(
+    private readonly databaseUrl: string,
+    redisUrl: string,
+    private readonly log: SignalLog,
+  ) {
+    this.publisher = new FeedSignalPublisher(redisUrl, log, INVALIDATION_SIGNAL);
+  }
+
+  async start(): Promise<void> {
+    if (this.closed) return;
+    const client = new Client({ connectionString: this.databaseUrl });
+    client.on('notification', (n) => {
+      if (n.channel === INVALIDATION_PG_CHANNEL && n.payload) this.publisher.publish([n.payload]);
+    });
+    client.on('error', () => this.reconnect(client));
+    client.on('end', () => this.reconnect(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${INVALIDATION_PG_CHANNEL}`);
+      this.client = client;
+    } catch (error) {
+      this.log.warn({ err: error }, 'cache invalidation relay: cannot LISTEN; retrying');
+      this.reconnect(client);
+    }
+  }
+
+  private reconnect(client: Client): void {
+    if (this.closed || this.retry || (this.client && this.client !== client)) return;
+    this.client = undefined;
+    client.end().catch(() => undefined);
+    this.retry = setTimeout(() => {
+      this.retry = undefined;
+      void this.start();
+    }, 1000);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retry);
+    await this.client?.end().catch(() => undefined);
+    await this.publisher.close();
+  }
+}
+
+/** The merchant subgraph's `open`: the relay, when Redis is configured. */
+export function openInvalidationRelay(redisUrl: string | undefined, databaseUrl: string, log: SignalLog): () => Promise<void> {
+  if (!redisUrl) return async () => undefined;
+  const relay = new InvalidationRelay(databaseUrl, redisUrl, log);
+  void relay.start();
+  return () => relay.close();
+}
