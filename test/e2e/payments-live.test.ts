@@ -4,7 +4,7 @@ import { DEMO } from '@lib/demo/demo-ids';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { HttpRecorder } from '../support/http-recorder';
-import { type PosActor, posActor, posMember } from '../support/pos-client';
+import { type PosActor, posActor, posMember, pushOpenOrder } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { postDemoBankEvent } from '../support/bank-events';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -199,7 +199,11 @@ describe('Live payment events (issue 17 §3)', () => {
     const otherStream = await open(`${base}/merchant/payments/events`, bearer(other));
     expect([ownerStream.status, staffStream.status, otherStream.status]).toEqual([200, 200, 200]);
 
-    const payment = await createPayment({ outlet_id: PUSAT.id, amount: 31_000, sales_order_id: randomUUID() });
+    const payment = await createPayment({
+      outlet_id: PUSAT.id,
+      amount: 31_000,
+      sales_order_id: await pushOpenOrder(stack, owner, PUSAT.id, 31_000),
+    });
     await pay(31_000, { reference_number: payment.bill_number });
     await pay(12_345, { nmid: MENTENG.nmid, reference_number: `REF-${randomUUID()}` });
 

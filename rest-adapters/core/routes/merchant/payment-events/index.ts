@@ -10,6 +10,9 @@ import { PaymentFeedDocument } from '@rest-adapters/generated/operations';
 
 const PAGE = 200;
 
+/** The feed's received payments; a cancelled dynamic QRIS (`qris_payment.cancelled`) is for its own stream only. */
+const isPaymentEvent = (e: FeedEvent) => e.kind !== 'qris_payment.cancelled';
+
 /**
  * The merchant's payments as they happen (issue 17 §3, docs/decisions/0202-live-payment-events.md): every successful
  * transaction of the member's outlets, and every dynamic QRIS payment it settled, from the transaction subgraph's feed.
@@ -42,10 +45,10 @@ export default defineRoute({
       // Read as the user: the subgraph keeps only the member's outlets.
       let page = (await ctx.execute(PaymentFeedDocument, { merchantId: scope.merchantId, afterId: resumeAfter ?? null, limit: PAGE }))
         .paymentFeed;
-      replay.push(...page.events);
+      replay.push(...page.events.filter(isPaymentEvent));
       while (resumeAfter !== undefined && BigInt(page.lastId) < BigInt(page.headId) && replay.length <= MAX_REPLAY_EVENTS) {
         page = (await ctx.execute(PaymentFeedDocument, { merchantId: scope.merchantId, afterId: page.lastId, limit: PAGE })).paymentFeed;
-        replay.push(...page.events);
+        replay.push(...page.events.filter(isPaymentEvent));
       }
       start = BigInt(resumeAfter === undefined ? page.headId : page.lastId);
       if (replay.length > MAX_REPLAY_EVENTS) {
@@ -66,6 +69,7 @@ export default defineRoute({
       merchantId: scope.merchantId,
       lastId: start,
       accepts: (e: FeedEvent) =>
+        isPaymentEvent(e) &&
         withinScope(
           scope,
           [e],

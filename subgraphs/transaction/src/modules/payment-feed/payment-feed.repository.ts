@@ -1,19 +1,22 @@
 import { Repository } from '@lib/db/repository';
 
-/** A row of `transaction.payment_feed`: one per successful transaction (docs/decisions/0202-live-payment-events.md). */
+/**
+ * A row of `transaction.payment_feed` (docs/decisions/0202-live-payment-events.md): one per successful transaction,
+ * and one per cancelled dynamic QRIS payment (`qris_payment.cancelled`: no transaction, bank or transaction time).
+ */
 export interface PaymentFeedRow {
   id: string;
-  kind: 'transaction.success' | 'qris_payment.paid';
+  kind: 'transaction.success' | 'qris_payment.paid' | 'qris_payment.cancelled';
   merchant_id: string;
   outlet_id: string;
   terminal_id: string | null;
-  transaction_id: string;
-  transaction_code: string;
+  transaction_id: string | null;
+  transaction_code: string | null;
   reference_number: string | null;
-  bank_code: string;
+  bank_code: string | null;
   nmid: string;
   amount: string | number;
-  transaction_at: Date;
+  transaction_at: Date | null;
   qris_payment_id: string | null;
   bill_number: string | null;
   sales_order_id: string | null;
@@ -94,7 +97,8 @@ export class PaymentFeedRepository extends Repository {
        set notify_attempts = f.notify_attempts + 1, notify_claimed_until = now() + make_interval(secs => ?)
        where f.id in (
          select id from "transaction".payment_feed
-         where notified_at is null and notify_attempts < ? and (notify_claimed_until is null or notify_claimed_until < now())
+         where notified_at is null and kind <> 'qris_payment.cancelled' and notify_attempts < ?
+           and (notify_claimed_until is null or notify_claimed_until < now())
          order by id limit ? for update skip locked)
        returning ${COLUMNS}`,
       [leaseSecs, maxAttempts, limit],

@@ -87,7 +87,7 @@ export function toFeedEvent(row: PaymentFeedRow): PaymentFeedEventType {
     bankCode: row.bank_code,
     nmid: row.nmid,
     amount: Number(row.amount),
-    transactionAt: new Date(row.transaction_at),
+    transactionAt: row.transaction_at ? new Date(row.transaction_at) : null,
     qrisPaymentId: row.qris_payment_id,
     billNumber: row.bill_number,
     salesOrderId: row.sales_order_id,

@@ -21,7 +21,7 @@ export default posRoutes({
   path: '/payments/qris/:id/events',
   summary: 'Live stream of one dynamic QRIS payment: paid or expired (Server-Sent Events)',
   description: [
-    'One event, then the stream ends: `paid` as soon as a bank event settles the payment (`id:` its feed event id), `expired` when `expires_at` passes while it is still pending, or `cancelled`; `data:` is the payment as GET …/payments/qris/{id} answers it (status included). A payment already paid, expired or cancelled when the stream opens answers that event at once. A reconnect (with or without `Last-Event-ID`) reads the payment afresh, so nothing is missed.',
+    'One event, then the stream ends: `paid` as soon as a bank event settles the payment (`id:` its feed event id), `cancelled` as soon as POST …/payments/qris/{id}/cancel cancels it (`id:` its feed event id), or `expired` when `expires_at` passes while it is still pending; `data:` is the payment as GET …/payments/qris/{id} answers it (status included). A payment already paid, expired or cancelled when the stream opens answers that event at once. A reconnect (with or without `Last-Event-ID`) reads the payment afresh, so nothing is missed.',
     'Access as GET …/payments/qris/{id}: 404 `not_found` for another merchant’s or an unknown payment, 403 for a member whose outlets do not include its outlet.',
     STREAM_RULES,
   ].join('\n\n'),
@@ -65,7 +65,7 @@ export default posRoutes({
           if (eventId === undefined) timer = setTimeout(() => void settle(), 1000);
           return;
         }
-        sse.event(now.status, now, now.status === 'paid' ? eventId : undefined);
+        sse.event(now.status, now, now.status === 'expired' ? undefined : eventId);
         sse.end();
       } catch (error) {
         request.log.warn({ err: error, qris_payment_id: payment.id }, 'payment stream: read failed; ending it (the client reconnects)');
