@@ -114,4 +114,32 @@ export class PaymentFeedRepository extends Repository {
     );
     return rows.length;
   }
+
+  /**
+   * One batch of retention, in its own transaction, unless another copy is pruning (a transaction-level try-lock:
+   * null then). Deletes up to `batch` feed rows older than `cutoff` — the rows before the first one created at or
+   * after it, so a row never goes before an older one — and up to `batch` settled rows of the settlement outbox.
+   */
+  pruneBatch(cutoff: Date, batch: number): Promise<{ feed: number; settlements: number } | null> {
+    return this.sqlTransaction(async (tx) => {
+      const [{ locked }] = await tx.rows<{ locked: boolean }>(`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as locked`);
+      if (!locked) return null;
+      const feed = await tx.rows(
+        `with bound as (select id from "transaction".payment_feed where created_at >= ? order by id limit 1),
+              doomed as (select id from "transaction".payment_feed
+                         where id < coalesce((select id from bound), 9223372036854775807) order by id limit ?)
+         delete from "transaction".payment_feed f using doomed where f.id = doomed.id returning f.id`,
+        [cutoff, batch],
+      );
+      const settlements = await tx.rows(
+        `delete from "transaction".sales_order_settlements where id in (
+           select id from "transaction".sales_order_settlements where settled_at < ? order by id limit ?) returning id`,
+        [cutoff, batch],
+      );
+      return { feed: feed.length, settlements: settlements.length };
+    });
+  }
 }
+
+/** The pruners' lock: one copy prunes at a time. */
+const PRUNE_LOCK = `hashtext('transaction.payment_feed.prune')`;

@@ -74,6 +74,31 @@ export class PaymentFeedService {
   }
 }
 
+export const PRUNE_BATCH = 5000;
+
+/**
+ * Retention of the feed (docs/decisions/0202-live-payment-events.md): deletes rows older than `retentionDays` (and
+ * settled rows of the sales-order settlement outbox), `batch` at a time, each batch its own short transaction.
+ * Safe with several copies: a batch runs under a try-lock, and a copy that finds it taken stops (`skipped`).
+ */
+export async function pruneFeed(
+  em: EntityManager,
+  retentionDays: number,
+  batch = PRUNE_BATCH,
+): Promise<{ feed_rows: number; settlements: number; skipped: boolean }> {
+  if (!Number.isInteger(retentionDays) || retentionDays < 2) throw new BadInputError('the feed keeps at least 2 days (24 h are replayed)');
+  const repo = new PaymentFeedRepository(em);
+  const cutoff = new Date(Date.now() - retentionDays * 86_400_000);
+  const total = { feed_rows: 0, settlements: 0, skipped: false };
+  for (;;) {
+    const done = await repo.pruneBatch(cutoff, batch);
+    if (!done) return { ...total, skipped: true };
+    total.feed_rows += done.feed;
+    total.settlements += done.settlements;
+    if (done.feed < batch && done.settlements < batch) return total;
+  }
+}
+
 export function toFeedEvent(row: PaymentFeedRow): PaymentFeedEventType {
   return {
     id: row.id,
