@@ -543,6 +543,35 @@ export type NotifyPaymentReceivedMutation = {
   notifyPaymentReceived: { status: string; sentCount: number; failedCount: number; invalidatedCount: number };
 };
 
+export type PaymentFeedAllQueryVariables = Exact<{
+  afterId?: string | null | undefined;
+  limit: number;
+}>;
+
+export type PaymentFeedAllQuery = {
+  paymentFeedAll: {
+    headId: string;
+    lastId: string;
+    events: Array<{
+      id: string;
+      kind: string;
+      merchantId: string;
+      outletId: string;
+      terminalId: string | null;
+      transactionId: string | null;
+      transactionCode: string | null;
+      referenceNumber: string | null;
+      nmid: string;
+      amount: number;
+      transactionAt: string | null;
+      qrisPaymentId: string | null;
+      billNumber: string | null;
+      salesOrderId: string | null;
+      createdAt: string;
+    }>;
+  };
+};
+
 export type PaymentFeedEventFieldsFragment = {
   id: string;
   kind: string;
@@ -2678,6 +2707,10 @@ export const CompleteSalesOrderSettlementsDocument = fixedOperation<
 export const NotifyPaymentReceivedDocument = fixedOperation<NotifyPaymentReceivedMutation, NotifyPaymentReceivedMutationVariables>(
   'NotifyPaymentReceived',
   'rest-adapters/core/live/notify-payment-received.graphql',
+);
+export const PaymentFeedAllDocument = fixedOperation<PaymentFeedAllQuery, PaymentFeedAllQueryVariables>(
+  'PaymentFeedAll',
+  'rest-adapters/core/live/payment-feed-all.graphql',
 );
 export const PaymentFeedDocument = fixedOperation<PaymentFeedQuery, PaymentFeedQueryVariables>(
   'PaymentFeed',

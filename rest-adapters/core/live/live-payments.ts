@@ -6,7 +6,7 @@ import { LiveFeedHub } from '@lib/events/live-feed';
 import { type SseWriter, frameOf } from '@lib/events/sse';
 import { HttpError } from '@lib/rest/error-body';
 import type { BackgroundRuntime } from '@lib/rest/route';
-import { type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
+import { PaymentFeedAllDocument, type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
 import { OrderSettlementDispatcher } from './order-settlement-dispatcher';
 import { PushDispatcher } from './push-dispatcher';
 
@@ -43,6 +43,7 @@ export class LivePayments {
     log: FastifyInstance['log'],
   ) {
     this.hub = new LiveFeedHub<FeedEvent>({
+      readAll: async (afterId, limit) => (await runtime.execute(PaymentFeedAllDocument, { afterId, limit }, FEED_READER)).paymentFeedAll,
       read: async (merchantId, afterId, limit) =>
         (await runtime.execute(PaymentFeedDocument, { merchantId, afterId, limit }, FEED_READER)).paymentFeed.events,
       pollMs: config.live.pollMs,
@@ -55,8 +56,9 @@ export class LivePayments {
       this.subscriber = new FeedSignalSubscriber(
         config.redisUrl,
         log,
-        (merchantId) => {
-          this.hub.wake(merchantId.toLowerCase());
+        () => {
+          // One read of the whole feed serves every merchant: the signal's merchant id does not matter here.
+          this.hub.wake();
           this.push?.wake();
           this.orders.wake();
         },

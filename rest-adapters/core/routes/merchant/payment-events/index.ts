@@ -1,4 +1,4 @@
-import { memberScopeOf, withinScope } from '@lib/auth/user-scope';
+import { memberScopeOf, scopeTest } from '@lib/auth/user-scope';
 import type { UserPrincipal } from '@lib/auth/user-scope';
 import { SseWriter } from '@lib/events/sse';
 import { errorResponses } from '@lib/rest/error-body';
@@ -63,19 +63,14 @@ export default defineRoute({
 
     const sse = new SseWriter(ctx.takeOver());
     live.bound(sse);
+    // Compiled once per stream: the hub asks it for every event of the merchant.
+    const inScope = scopeTest(scope);
     if (replay.length > 0) sse.frame(replay.map(feedEventFrame).join(''));
     if (reset) sse.event('reset', { reason: 'too_far_behind' }, start.toString());
     const stream = {
       merchantId: scope.merchantId,
       lastId: start,
-      accepts: (e: FeedEvent) =>
-        isPaymentEvent(e) &&
-        withinScope(
-          scope,
-          [e],
-          (x) => x.outletId,
-          (x) => x.terminalId,
-        ).length === 1,
+      accepts: (e: FeedEvent) => isPaymentEvent(e) && inScope(e.outletId, e.terminalId),
       deliver: (events: FeedEvent[]) => sse.frame(events.map(feedEventFrame).join('')),
       keepAlive: () => sse.comment('keep-alive'),
       end: () => sse.end(),

@@ -77,6 +77,22 @@ export class PaymentFeedRepository extends Repository {
     );
   }
 
+  /** Every merchant's rows after `afterId` created within `windowSecs`, in id order, at most `limit` (one read for all). */
+  async afterAll(afterId: string, limit: number, windowSecs: number): Promise<PaymentFeedRow[]> {
+    return this.rows<PaymentFeedRow>(
+      `select ${COLUMNS} from "transaction".payment_feed
+       where id > ?::bigint and created_at > now() - make_interval(secs => ?)
+       order by id limit ?`,
+      [afterId, windowSecs, limit],
+    );
+  }
+
+  /** The newest id of all rows ("0" when none). */
+  async head(): Promise<string> {
+    const [row] = await this.rows<{ head: string | null }>(`select max(id)::text as head from "transaction".payment_feed`);
+    return row?.head ?? '0';
+  }
+
   /** The newest id of the merchant's rows ("0" when none). */
   async headOf(merchantId: string): Promise<string> {
     const [row] = await this.rows<{ head: string | null }>(

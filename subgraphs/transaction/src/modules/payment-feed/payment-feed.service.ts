@@ -62,6 +62,19 @@ export class PaymentFeedService {
     return { headId, lastId: rows.length > 0 ? rows[rows.length - 1].id : afterId, events: visible.map(toFeedEvent) };
   }
 
+  /**
+   * Every merchant's events after `afterId` (none when it is null: just the global head), within the replay window:
+   * the REST process reads the feed once per wake-up for all its open streams (lib/events/live-feed.ts).
+   */
+  async pageAll(afterId: string | null, limit: number): Promise<PaymentFeedPageType> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > FEED_MAX_PAGE) throw new BadInputError(`limit must be 1 to ${FEED_MAX_PAGE}`);
+    const headId = await this.repo.head();
+    if (afterId === null) return { headId, lastId: headId, events: [] };
+    if (!DECIMAL_ID.test(afterId)) throw new BadInputError('afterId must be a decimal event id');
+    const rows = await this.repo.afterAll(afterId, limit, FEED_REPLAY_WINDOW_SECS);
+    return { headId, lastId: rows.length > 0 ? rows[rows.length - 1].id : afterId, events: rows.map(toFeedEvent) };
+  }
+
   /** Claims events whose push notification is still to be sent (any merchant; several callers never share one). */
   async claimNotifications(limit: number): Promise<PaymentFeedEventType[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new BadInputError('limit must be 1 to 500');

@@ -49,10 +49,22 @@ export default posRoutes({
       merchantId: request.posMerchantId!,
       lastId: BigInt(head),
       accepts: (e: FeedEvent) => e.qrisPaymentId === payment.id,
-      deliver: (events: FeedEvent[]) => void settle(events[0].id),
+      deliver: (events: FeedEvent[]) => finish(events[0]),
       keepAlive: () => sse.comment('keep-alive'),
       end: () => sse.end(),
     };
+    /**
+     * The payment's feed event says what became of it: sent as the payment without reading it again (one gateway
+     * round trip less between the bank's answer and the device).
+     */
+    function finish(e: FeedEvent): void {
+      if (!sse.isOpen) return;
+      if (e.kind === 'qris_payment.paid')
+        sse.event('paid', { ...payment, status: 'paid', paid_at: e.transactionAt, transaction_id: e.transactionId }, e.id);
+      else if (e.kind === 'qris_payment.cancelled') sse.event('cancelled', { ...payment, status: 'cancelled' }, e.id);
+      else return void settle(e.id);
+      sse.end();
+    }
     let settling = false;
     /** Reads the payment again and sends its final status, if it has one; ends the stream then. */
     async function settle(eventId?: string): Promise<void> {
