@@ -17,6 +17,8 @@ import { NotificationService } from '@subgraphs/merchant/src/modules/notificatio
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '@subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '@subgraphs/merchant/src/modules/reference/import/reference-importer';
+import { pruneFeed } from '@subgraphs/transaction/src/modules/payment-feed/payment-feed.service';
+import { QrisPaymentService } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
 
 /** Opens a subgraph's ORM as its own role, runs `work`, closes it. */
 async function withSubgraph<T>(
@@ -251,4 +253,20 @@ export function ungrantPartnerAccess(
 export async function listOutbox(config: Config, adminUrl: string, filter: { phone?: string; limit?: number }) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, (orm) => new NotificationService(orm.em.fork() as EntityManager, config).outbox(filter));
+}
+
+/** `qris:unmatched`: bank payments that named a bill number of ours but settled no dynamic QRIS payment, newest first. */
+export async function listQrisUnmatched(
+  config: Config,
+  adminUrl: string,
+  filter: { merchantId?: string; outletId?: string; reason?: string; from?: Date; before?: Date; first: number; after?: string },
+) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, (orm) => new QrisPaymentService(orm.em.fork() as EntityManager).unmatched(filter));
+}
+
+/** `feed:prune`: the payment feed's retention, once (the transaction process also runs it periodically). */
+export async function prunePaymentFeed(config: Config, adminUrl: string, retentionDays: number) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, (orm) => pruneFeed(orm.em.fork() as EntityManager, retentionDays));
 }

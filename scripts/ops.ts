@@ -15,6 +15,8 @@ import {
   ungrantPartnerAccess,
   listWebhookDeliveries,
   listOutbox,
+  listQrisUnmatched,
+  prunePaymentFeed,
   migrateAll,
   onboardMerchant,
   redeliverWebhook,
@@ -23,6 +25,7 @@ import {
   setBankWebhook,
 } from './database-tasks';
 import type { PartnerAccessType } from '@subgraphs/merchant/src/modules/partner/partner.entity';
+import { UNMATCHED_REASONS } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
 
 /**
  * Operator command line: `npm run ops -- <command> [options]`. A result is JSON on stdout (exit 0); an error is
@@ -216,6 +219,36 @@ export const COMMANDS: Record<string, Command> = {
     },
     run: (adminUrl, o, config) => ungrantPartnerAccess(config, adminUrl, accessArgs(o)),
   },
+  'qris:unmatched': {
+    summary: 'bank payments that named one of our bill numbers but settled no dynamic QRIS payment, newest first',
+    options: {
+      merchant: { type: 'string', description: 'only this merchant (UUID)' },
+      outlet: { type: 'string', description: 'only this outlet (UUID)' },
+      reason: { type: 'string', values: UNMATCHED_REASONS, description: 'only this reason' },
+      from: { type: 'string', description: 'paid at or after this instant (ISO 8601)' },
+      before: { type: 'string', description: 'paid before this instant (ISO 8601)' },
+      after: { type: 'string', description: 'next_cursor of the previous page' },
+      limit: LIMIT,
+    },
+    run: async (adminUrl, o, config) => {
+      const page = await listQrisUnmatched(config, adminUrl, {
+        merchantId: o.merchant as string | undefined,
+        outletId: o.outlet as string | undefined,
+        reason: o.reason as string | undefined,
+        from: instant(o.from, '--from'),
+        before: instant(o.before, '--before'),
+        after: o.after as string | undefined,
+        first: Number(o.limit),
+      });
+      return { items: page.items, next_cursor: page.nextCursor };
+    },
+  },
+  'feed:prune': {
+    summary: 'delete payment feed rows older than the retention (PAYMENT_FEED_RETENTION_DAYS); the transaction process also does it hourly',
+    options: { days: { type: 'string', integer: true, description: 'keep this many days instead (at least 2)' } },
+    run: (adminUrl, o, config) =>
+      prunePaymentFeed(config, adminUrl, o.days === undefined ? config.paymentFeed.retentionDays : Number(o.days)),
+  },
   'operator:token': {
     summary: 'a development operator token for the gateway; refused in production',
     noDatabase: true,
@@ -241,6 +274,14 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** An ISO 8601 instant option, or undefined. */
+function instant(value: Values[string], option: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const at = new Date(str(value));
+  if (Number.isNaN(at.getTime())) throw new UsageError('invalid_option', `${option} must be an ISO 8601 instant`);
+  return at;
+}
 
 function accessArgs(o: Values) {
   return { partnerCode: str(o.partner), merchantId: str(o.merchant), type: o.type as PartnerAccessType };

@@ -89,6 +89,17 @@ export function outletInScope(scope: MemberScope, outletId: string): boolean {
   return scope.outletIds === null || scope.outletIds.includes(outletId.toLowerCase());
 }
 
+/**
+ * The test of `withinScope` for one row, compiled once (a set of outlets): for a long-lived reader that checks many
+ * rows, e.g. a live stream (lib/events/live-feed.ts).
+ */
+export function scopeTest(scope: MemberScope): (outletId: string | null, terminalId: string | null) => boolean {
+  const outlets = scope.outletIds === null ? null : new Set(scope.outletIds);
+  const terminal = scope.terminalId;
+  return (outletId, terminalId) =>
+    (outlets === null || (outletId !== null && outlets.has(outletId.toLowerCase()))) && (terminal === null || terminalId === terminal);
+}
+
 /** Keeps the rows the member may see (by outlet, and a device-bound staff member's own device). */
 export function withinScope<T>(
   scope: MemberScope | null,

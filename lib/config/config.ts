@@ -114,6 +114,10 @@ const EnvSchema = Type.Object({
   LIVE_MAX_STREAM_MS: Type.Integer({ minimum: 50, maximum: 86400000, default: 3600000 }),
   /** Whether this REST process sends the feed's push notifications (any number of copies may: they claim rows). */
   LIVE_PUSH_ENABLED: Type.Boolean({ default: true }),
+  /** Days the payment feed keeps its rows (transaction process; the replay window is 24 h): older ones are pruned. */
+  PAYMENT_FEED_RETENTION_DAYS: Type.Integer({ minimum: 2, maximum: 3650, default: 7 }),
+  /** How often the transaction process prunes the feed, ms; 0 runs no pruner in that process (several may run: one works at a time). */
+  PAYMENT_FEED_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86400000, default: 3600000 }),
 
   // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox);
   // production refuses it for messaging and email, the channels of one-time passwords.
@@ -210,6 +214,8 @@ export interface Config {
   messagingWebhook: { verifyToken?: string; secret?: string };
   /** Live payment events in the REST process (lib/events, rest-adapters/core/live). */
   live: { keepAliveMs: number; pollMs: number; maxStreamsPerUser: number; maxStreamMs: number; pushEnabled: boolean };
+  /** Retention of the live payment feed (transaction process; docs/decisions/0202-live-payment-events.md). */
+  paymentFeed: { retentionDays: number; pruneIntervalMs: number };
   otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
   userSessionCacheMs: number;
   externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
@@ -323,6 +329,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxStreamMs: env.LIVE_MAX_STREAM_MS,
       pushEnabled: env.LIVE_PUSH_ENABLED,
     },
+    paymentFeed: { retentionDays: env.PAYMENT_FEED_RETENTION_DAYS, pruneIntervalMs: env.PAYMENT_FEED_PRUNE_INTERVAL_MS },
     otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },
     userSessionCacheMs: env.USER_SESSION_CACHE_MS,
     externalVerifier: {

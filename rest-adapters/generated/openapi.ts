@@ -1329,6 +1329,38 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/poslite/payments/qris/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['CancelQrisPaymentService'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/merchant/poslite/payments/qris/{id}/cancel': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['CancelQrisPaymentApp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -13771,7 +13803,7 @@ export interface operations {
   PosSyncPullService: {
     parameters: {
       query: {
-        entity: 'outlets' | 'categories' | 'products' | 'variants' | 'product_stock' | 'customers';
+        entity: 'outlets' | 'categories' | 'products' | 'variants' | 'product_stock' | 'customers' | 'sales_orders';
         since?: string;
         limit?: number;
       };
@@ -13908,7 +13940,7 @@ export interface operations {
   PosSyncPullApp: {
     parameters: {
       query: {
-        entity: 'outlets' | 'categories' | 'products' | 'variants' | 'product_stock' | 'customers';
+        entity: 'outlets' | 'categories' | 'products' | 'variants' | 'product_stock' | 'customers' | 'sales_orders';
         since?: string;
         limit?: number;
       };
@@ -15528,7 +15560,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorBody'] & {
             /** @enum {string} */
-            code?: 'qris_unavailable' | 'idempotency_key_reused';
+            code?: 'qris_unavailable' | 'sales_order_not_open' | 'sales_order_payment_pending' | 'idempotency_key_reused';
           };
         };
       };
@@ -15723,7 +15755,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorBody'] & {
             /** @enum {string} */
-            code?: 'qris_unavailable' | 'idempotency_key_reused';
+            code?: 'qris_unavailable' | 'sales_order_not_open' | 'sales_order_payment_pending' | 'idempotency_key_reused';
           };
         };
       };
@@ -16298,6 +16330,322 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'] & {
             /** @enum {string} */
             code?: 'not_found';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  CancelQrisPaymentService: {
+    parameters: {
+      query?: never;
+      header: {
+        'X-Merchant-ID': string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            outlet_id: string;
+            amount: number;
+            bill_number: string;
+            qris_payload: string;
+            status: 'pending' | 'paid' | 'expired' | 'cancelled';
+            sales_order_id: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            paid_at: string | null;
+            transaction_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'qris_payment_paid';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  CancelQrisPaymentApp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            outlet_id: string;
+            amount: number;
+            bill_number: string;
+            qris_payload: string;
+            status: 'pending' | 'paid' | 'expired' | 'cancelled';
+            sales_order_id: string | null;
+            /** Format: date-time */
+            expires_at: string;
+            paid_at: string | null;
+            transaction_id: string | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'qris_payment_paid';
           };
         };
       };

@@ -105,6 +105,8 @@ export type CreateQrisPaymentInput = {
   amount: number;
   /** The sales order this pays (catalog subgraph), if any. */
   salesOrderId?: string | null | undefined;
+  /** Required with salesOrderId: the order as the catalog answered it. The amount must be what is left to pay. */
+  salesOrder?: QrisSalesOrderInput | null | undefined;
   /** Seconds until it expires: 60 to 86,400; default 900. */
   expiresInSecs?: number | null | undefined;
   /** Idempotency-Key: the same key and body return the same payment. */
@@ -243,6 +245,19 @@ export type PosPushItemInput = {
   payload?: Record<string, unknown> | null | undefined;
 };
 
+/** A dynamic QRIS payment of a sales order that was paid (transaction subgraph). */
+export type PosQrisSettlementInput = {
+  qrisPaymentId: string;
+  merchantId: string;
+  outletId: string;
+  salesOrderId: string;
+  /** Whole rupiah. */
+  amount: number;
+  /** The transaction of the bank event that paid it. */
+  transactionId: string;
+  paidAt: string;
+};
+
 export type ProvisionCategoryInput = {
   name: string;
   iconName?: string | null | undefined;
@@ -252,6 +267,18 @@ export type PushTokenInput = {
   pushToken: string;
   deviceId: string;
   deviceName?: string | null | undefined;
+};
+
+/** The sales order a payment is for, as the catalog subgraph answered it (checked before the payment is created). */
+export type QrisSalesOrderInput = {
+  /** The order’s outlet: it must be the payment’s. */
+  outletId: string;
+  /** open, completed, voided or refunded: only an open order can be paid. */
+  status: string;
+  /** Whole rupiah. */
+  totalAmount: number;
+  /** Whole rupiah already paid (e.g. a cash part). */
+  paidAmount: number;
 };
 
 export type RequestLoginOtpInput = {
@@ -282,6 +309,13 @@ export type ReviewMerchantStatusInput = {
   reason?: string | null | undefined;
   reviewNotes?: string | null | undefined;
   reviewedByUserId?: string | null | undefined;
+};
+
+export type SalesOrderSettlementResult = {
+  /** The outbox row id. */
+  id: string;
+  /** What the catalog did: applied, order_not_found, other_outlet, order_voided, order_refunded, order_already_paid, amount_mismatch. */
+  outcome: string;
 };
 
 /** A settlement of psp-api.md §2; the bank is the calling principal, never the body. */
@@ -458,16 +492,34 @@ export type ClaimPaymentFeedNotificationsMutation = {
     merchantId: string;
     outletId: string;
     terminalId: string | null;
-    transactionId: string;
-    transactionCode: string;
+    transactionId: string | null;
+    transactionCode: string | null;
     referenceNumber: string | null;
     nmid: string;
     amount: number;
-    transactionAt: string;
+    transactionAt: string | null;
     qrisPaymentId: string | null;
     billNumber: string | null;
     salesOrderId: string | null;
     createdAt: string;
+  }>;
+};
+
+export type ClaimSalesOrderSettlementsMutationVariables = Exact<{
+  limit: number;
+}>;
+
+export type ClaimSalesOrderSettlementsMutation = {
+  claimSalesOrderSettlements: Array<{
+    id: string;
+    qrisPaymentId: string;
+    merchantId: string;
+    outletId: string;
+    salesOrderId: string;
+    amount: number;
+    transactionId: string;
+    paidAt: string;
+    attempts: number;
   }>;
 };
 
@@ -477,6 +529,12 @@ export type CompletePaymentFeedNotificationsMutationVariables = Exact<{
 
 export type CompletePaymentFeedNotificationsMutation = { completePaymentFeedNotifications: number };
 
+export type CompleteSalesOrderSettlementsMutationVariables = Exact<{
+  results: Array<SalesOrderSettlementResult> | SalesOrderSettlementResult;
+}>;
+
+export type CompleteSalesOrderSettlementsMutation = { completeSalesOrderSettlements: number };
+
 export type NotifyPaymentReceivedMutationVariables = Exact<{
   input: PaymentReceivedInput;
 }>;
@@ -485,18 +543,47 @@ export type NotifyPaymentReceivedMutation = {
   notifyPaymentReceived: { status: string; sentCount: number; failedCount: number; invalidatedCount: number };
 };
 
+export type PaymentFeedAllQueryVariables = Exact<{
+  afterId?: string | null | undefined;
+  limit: number;
+}>;
+
+export type PaymentFeedAllQuery = {
+  paymentFeedAll: {
+    headId: string;
+    lastId: string;
+    events: Array<{
+      id: string;
+      kind: string;
+      merchantId: string;
+      outletId: string;
+      terminalId: string | null;
+      transactionId: string | null;
+      transactionCode: string | null;
+      referenceNumber: string | null;
+      nmid: string;
+      amount: number;
+      transactionAt: string | null;
+      qrisPaymentId: string | null;
+      billNumber: string | null;
+      salesOrderId: string | null;
+      createdAt: string;
+    }>;
+  };
+};
+
 export type PaymentFeedEventFieldsFragment = {
   id: string;
   kind: string;
   merchantId: string;
   outletId: string;
   terminalId: string | null;
-  transactionId: string;
-  transactionCode: string;
+  transactionId: string | null;
+  transactionCode: string | null;
   referenceNumber: string | null;
   nmid: string;
   amount: number;
-  transactionAt: string;
+  transactionAt: string | null;
   qrisPaymentId: string | null;
   billNumber: string | null;
   salesOrderId: string | null;
@@ -519,12 +606,12 @@ export type PaymentFeedQuery = {
       merchantId: string;
       outletId: string;
       terminalId: string | null;
-      transactionId: string;
-      transactionCode: string;
+      transactionId: string | null;
+      transactionCode: string | null;
       referenceNumber: string | null;
       nmid: string;
       amount: number;
-      transactionAt: string;
+      transactionAt: string | null;
       qrisPaymentId: string | null;
       billNumber: string | null;
       salesOrderId: string | null;
@@ -532,6 +619,12 @@ export type PaymentFeedQuery = {
     }>;
   };
 };
+
+export type SettlePosSalesOrdersByQrisMutationVariables = Exact<{
+  items: Array<PosQrisSettlementInput> | PosQrisSettlementInput;
+}>;
+
+export type SettlePosSalesOrdersByQrisMutation = { settlePosSalesOrdersByQris: Array<{ qrisPaymentId: string; outcome: string }> };
 
 export type CoreAccountSettingsQueryVariables = Exact<{ [key: string]: never }>;
 
@@ -1453,6 +1546,28 @@ export type PosOutletQrisQueryVariables = Exact<{
 
 export type PosOutletQrisQuery = { posOutletQris: { id: string; nmid: string | null; qrisStaticPayload: string | null } };
 
+export type CancelQrisPaymentMutationVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+}>;
+
+export type CancelQrisPaymentMutation = {
+  cancelQrisPayment: {
+    id: string;
+    outletId: string;
+    amount: number;
+    billNumber: string;
+    qrisPayload: string;
+    status: string;
+    salesOrderId: string | null;
+    expiresAt: string;
+    paidAt: string | null;
+    transactionId: string | null;
+    createdAt: string;
+    idempotentReplay: boolean;
+  };
+};
+
 export type CreateQrisPaymentMutationVariables = Exact<{
   merchantId?: string | null | undefined;
   input: CreateQrisPaymentInput;
@@ -1473,6 +1588,17 @@ export type CreateQrisPaymentMutation = {
     createdAt: string;
     idempotentReplay: boolean;
   };
+};
+
+export type PosQrisPaymentTargetQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+  salesOrderId: string;
+}>;
+
+export type PosQrisPaymentTargetQuery = {
+  posOutlet: { id: string; nmid: string | null; qrisStaticPayload: string | null };
+  posSalesOrder: { outletId: string; status: string; totalAmount: number; paidAmount: number };
 };
 
 export type PosQrisPaymentOutletQueryVariables = Exact<{
@@ -2566,18 +2692,34 @@ export const ClaimPaymentFeedNotificationsDocument = fixedOperation<
   ClaimPaymentFeedNotificationsMutation,
   ClaimPaymentFeedNotificationsMutationVariables
 >('ClaimPaymentFeedNotifications', 'rest-adapters/core/live/claim-notifications.graphql');
+export const ClaimSalesOrderSettlementsDocument = fixedOperation<
+  ClaimSalesOrderSettlementsMutation,
+  ClaimSalesOrderSettlementsMutationVariables
+>('ClaimSalesOrderSettlements', 'rest-adapters/core/live/claim-settlements.graphql');
 export const CompletePaymentFeedNotificationsDocument = fixedOperation<
   CompletePaymentFeedNotificationsMutation,
   CompletePaymentFeedNotificationsMutationVariables
 >('CompletePaymentFeedNotifications', 'rest-adapters/core/live/complete-notifications.graphql');
+export const CompleteSalesOrderSettlementsDocument = fixedOperation<
+  CompleteSalesOrderSettlementsMutation,
+  CompleteSalesOrderSettlementsMutationVariables
+>('CompleteSalesOrderSettlements', 'rest-adapters/core/live/complete-settlements.graphql');
 export const NotifyPaymentReceivedDocument = fixedOperation<NotifyPaymentReceivedMutation, NotifyPaymentReceivedMutationVariables>(
   'NotifyPaymentReceived',
   'rest-adapters/core/live/notify-payment-received.graphql',
+);
+export const PaymentFeedAllDocument = fixedOperation<PaymentFeedAllQuery, PaymentFeedAllQueryVariables>(
+  'PaymentFeedAll',
+  'rest-adapters/core/live/payment-feed-all.graphql',
 );
 export const PaymentFeedDocument = fixedOperation<PaymentFeedQuery, PaymentFeedQueryVariables>(
   'PaymentFeed',
   'rest-adapters/core/live/payment-feed.graphql',
 );
+export const SettlePosSalesOrdersByQrisDocument = fixedOperation<
+  SettlePosSalesOrdersByQrisMutation,
+  SettlePosSalesOrdersByQrisMutationVariables
+>('SettlePosSalesOrdersByQris', 'rest-adapters/core/live/settle-orders.graphql');
 export const CoreAccountSettingsDocument = fixedOperation<CoreAccountSettingsQuery, CoreAccountSettingsQueryVariables>(
   'CoreAccountSettings',
   'rest-adapters/core/routes/auth/account-settings/operation.graphql',
@@ -2766,9 +2908,17 @@ export const PosOutletQrisDocument = fixedOperation<PosOutletQrisQuery, PosOutle
   'PosOutletQris',
   'rest-adapters/core/routes/poslite/outlets/qris/operation.graphql',
 );
+export const CancelQrisPaymentDocument = fixedOperation<CancelQrisPaymentMutation, CancelQrisPaymentMutationVariables>(
+  'CancelQrisPayment',
+  'rest-adapters/core/routes/poslite/payments/qris/cancel/operation.graphql',
+);
 export const CreateQrisPaymentDocument = fixedOperation<CreateQrisPaymentMutation, CreateQrisPaymentMutationVariables>(
   'CreateQrisPayment',
   'rest-adapters/core/routes/poslite/payments/qris/create/operation.graphql',
+);
+export const PosQrisPaymentTargetDocument = fixedOperation<PosQrisPaymentTargetQuery, PosQrisPaymentTargetQueryVariables>(
+  'PosQrisPaymentTarget',
+  'rest-adapters/core/routes/poslite/payments/qris/create/order.graphql',
 );
 export const PosQrisPaymentOutletDocument = fixedOperation<PosQrisPaymentOutletQuery, PosQrisPaymentOutletQueryVariables>(
   'PosQrisPaymentOutlet',

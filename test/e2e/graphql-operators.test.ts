@@ -238,6 +238,53 @@ describe('GraphQL operations for operators', () => {
     ).toEqual(['NOT_FOUND']);
   });
 
+  it('lists unmatched QRIS payments for reconciliation, with filters and keyset pages (every operator may read)', async () => {
+    const url = stack.database.adminUrl;
+    for (const [i, reason] of ['amount_mismatch', 'expired', 'amount_mismatch'].entries()) {
+      await adminQuery(
+        url,
+        `insert into "transaction".qris_unmatched_payments (id, payment_event_id, bank_code, nmid, merchant_id, outlet_id, bill_number,
+           gross_amount, reason, transaction_at, created_at)
+         values ($1, gen_random_uuid(), 'BDEMO', $2, $3, $4, $5, $6, $7, $8, now())`,
+        [
+          `019b0000-0000-7000-8000-0000000000a${i}`,
+          DEMO.outlets[0].nmid,
+          DEMO.merchantId,
+          DEMO.outlets[0].id,
+          `QRRECON00000000${i}`,
+          5000 + i,
+          reason,
+          new Date(Date.parse('2026-11-20T00:00:00Z') + i * 3_600_000),
+        ],
+      );
+    }
+    const query = `query($m: ID, $r: String, $from: DateTime, $after: String) {
+      qrisUnmatchedPayments(merchantId: $m, reason: $r, from: $from, first: 1, after: $after) {
+        items { billNumber grossAmount reason outletId transactionAt } nextCursor } }`;
+    const first = await run(['support'], query, { m: DEMO.merchantId, r: 'amount_mismatch' });
+    expect(first.data.qrisUnmatchedPayments.items).toEqual([
+      {
+        billNumber: 'QRRECON000000002',
+        grossAmount: 5002,
+        reason: 'amount_mismatch',
+        outletId: DEMO.outlets[0].id,
+        transactionAt: expect.any(String),
+      },
+    ]);
+    const second = await run(['support'], query, {
+      m: DEMO.merchantId,
+      r: 'amount_mismatch',
+      after: first.data.qrisUnmatchedPayments.nextCursor,
+    });
+    expect(second.data.qrisUnmatchedPayments).toEqual({
+      items: [expect.objectContaining({ billNumber: 'QRRECON000000000' })],
+      nextCursor: null,
+    });
+    const late = await run(['support'], query, { m: DEMO.merchantId, from: '2026-11-20T01:00:00Z' });
+    expect(late.data.qrisUnmatchedPayments.items[0].billNumber).toBe('QRRECON000000002');
+    expect(codes(await run(['support'], query, { r: 'nope' }))).toEqual(['BAD_USER_INPUT']);
+  });
+
   it('app users cannot reach operator operations, operators cannot act as app users', async () => {
     const operator = await operatorHeaders(stack, ['admin']);
     expect(codes(await gql(stack, `{ viewer { user { id } } }`, {}, operator))).toEqual(['FORBIDDEN']);

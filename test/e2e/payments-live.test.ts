@@ -4,7 +4,7 @@ import { DEMO } from '@lib/demo/demo-ids';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { HttpRecorder } from '../support/http-recorder';
-import { type PosActor, posActor, posMember } from '../support/pos-client';
+import { type PosActor, posActor, posMember, pushOpenOrder } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { postDemoBankEvent } from '../support/bank-events';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -199,7 +199,11 @@ describe('Live payment events (issue 17 §3)', () => {
     const otherStream = await open(`${base}/merchant/payments/events`, bearer(other));
     expect([ownerStream.status, staffStream.status, otherStream.status]).toEqual([200, 200, 200]);
 
-    const payment = await createPayment({ outlet_id: PUSAT.id, amount: 31_000, sales_order_id: randomUUID() });
+    const payment = await createPayment({
+      outlet_id: PUSAT.id,
+      amount: 31_000,
+      sales_order_id: await pushOpenOrder(stack, owner, PUSAT.id, 31_000),
+    });
     await pay(31_000, { reference_number: payment.bill_number });
     await pay(12_345, { nmid: MENTENG.nmid, reference_number: `REF-${randomUUID()}` });
 
@@ -306,6 +310,71 @@ describe('Live payment events (issue 17 §3)', () => {
       [payment.id],
     );
     expect(row).toEqual({ notified: true, attempts: 1 });
+  });
+
+  it('per-payment stream: `cancelled` as soon as the payment is cancelled, on either REST copy', async () => {
+    const payment = await createPayment({ outlet_id: PUSAT.id, amount: 8_000 });
+    const app = await open(`${base}/merchant/poslite/payments/qris/${payment.id}/events`, bearer(owner));
+    const svc = await open(`${secondBase}/poslite/payments/qris/${payment.id}/events`, service(A));
+    await Promise.all([app, svc].map((c) => c.until((x) => x.frames.some((f) => f.comment === 'keep-alive'))));
+    const merchantStream = await open(`${base}/merchant/payments/events`, bearer(owner));
+    const cancelled = await stack.rest.inject({
+      method: 'POST',
+      url: `/merchant/poslite/payments/qris/${payment.id}/cancel`,
+      headers: bearer(owner),
+    });
+    expect(cancelled.statusCode).toBe(200);
+    for (const client of [app, svc]) {
+      await client.until((c) => c.events().length > 0 && c.ended);
+      expect(client.events().map((e) => [e.event, e.data.status, e.data.id])).toEqual([['cancelled', 'cancelled', payment.id]]);
+      expect(client.events()[0].id).toMatch(/^[0-9]+$/);
+    }
+    // The merchant-wide stream carries received payments only.
+    await pay(1_234);
+    await merchantStream.until((c) => c.events().length >= 1);
+    expect(merchantStream.events().map((e) => e.event)).toEqual(['transaction.success']);
+  });
+
+  it('N concurrent identical bank events for one bill: one paid, one transaction, one feed row, one SSE `paid`, one push', async () => {
+    const token = `push-once-${randomUUID()}`;
+    await stack.rest.inject({
+      method: 'POST',
+      url: '/auth/push-tokens',
+      headers: bearer(owner),
+      payload: { push_token: token, device_id: `device-${randomUUID()}` },
+    });
+    const payment = await createPayment({ outlet_id: PUSAT.id, amount: 61_000 });
+    const perPayment = await open(`${base}/merchant/poslite/payments/qris/${payment.id}/events`, bearer(owner));
+    const merchantStream = await open(`${secondBase}/merchant/payments/events`, bearer(owner));
+    await perPayment.until((c) => c.frames.some((f) => f.comment === 'keep-alive'));
+    const id = `evt-same-${randomUUID()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        bankEvent({ external_event_id: id, transaction_code: `TRX-${id}`, reference_number: payment.bill_number, gross_amount: 61_000 }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(12).fill(200));
+    expect(answers.filter((r) => r.json().status === 'success')).toHaveLength(1);
+
+    await perPayment.until((c) => c.ended);
+    expect(perPayment.events().map((e) => e.event)).toEqual(['paid']);
+    await merchantStream.until((c) => c.events().some((e) => e.data.qris_payment?.id === payment.id));
+    const toOwner = () =>
+      push.requests.filter((r) => r.json?.message?.token === token && r.json.message.data.qris_payment_id === payment.id);
+    const deadline = Date.now() + 5000;
+    while (toOwner().length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(merchantStream.events().filter((e) => e.data.qris_payment?.id === payment.id)).toHaveLength(1);
+    expect(toOwner()).toHaveLength(1);
+    expect(
+      await sql(
+        `select (select count(*)::int from "transaction".transactions where transaction_code = $1) as transactions,
+                (select count(*)::int from "transaction".payment_feed where qris_payment_id = $2) as feed_rows,
+                (select status from "transaction".qris_payments where id = $2) as status,
+                (select count(*)::int from "transaction".qris_unmatched_payments where bill_number = $3) as unmatched`,
+        [`TRX-${id}`, payment.id, payment.bill_number],
+      ),
+    ).toEqual([{ transactions: 1, feed_rows: 1, status: 'paid', unmatched: 0 }]);
   });
 
   it('limits open streams per user (429)', async () => {

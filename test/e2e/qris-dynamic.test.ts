@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseEmv } from 'promptparse';
 import { DEMO } from '@lib/demo/demo-ids';
-import { type PosActor, type Surface, posActor, posMember, posRequest } from '../support/pos-client';
+import { type PosActor, type Surface, posActor, posMember, posRequest, pushOpenOrder } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { postDemoBankEvent } from '../support/bank-events';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -17,7 +17,8 @@ describe('Dynamic QRIS per sale (issue 17 §2)', () => {
     adminQuery<T>(stack.database.adminUrl, text, params);
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    // Settlements of sales orders are found by the periodic tick here (no Redis signal in this stack).
+    stack = await startTestStack({ LIVE_POLL_MS: '100' });
     owner = await posActor(stack, A);
   });
   afterAll(() => stack.close());
@@ -150,7 +151,13 @@ describe('Dynamic QRIS per sale (issue 17 §2)', () => {
   });
 
   it('a success event with the bill number and amount marks it paid once, also under concurrent replays and a second payer', async () => {
-    const payment = (await create('app', owner, { outlet_id: PUSAT.id, amount: 57_500, sales_order_id: randomUUID() })).json();
+    const payment = (
+      await create('app', owner, {
+        outlet_id: PUSAT.id,
+        amount: 57_500,
+        sales_order_id: await pushOpenOrder(stack, owner, PUSAT.id, 57_500),
+      })
+    ).json();
     const id = `evt-qris-${randomUUID()}`;
     // The same event five times and another payer's event for the same bill, all at once (the adapter batches them).
     const answers = await Promise.all([
@@ -201,6 +208,131 @@ describe('Dynamic QRIS per sale (issue 17 §2)', () => {
     ]);
   });
 
+  const orderOf = async (id: string) => (await posRequest(stack, 'app', owner)('GET', `/sales/orders/${id}`)).body;
+  /** Waits until the order leaves `open` (the settlement dispatcher runs on the 100 ms tick here). */
+  const settledOrder = async (id: string) => {
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const order = await orderOf(id);
+      if (order.status !== 'open' || Date.now() > deadline) return order;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const settlementsOf = (paymentId: string) =>
+    sql<{ outcome: string }>(`select outcome from catalog.qris_settlements where qris_payment_id = $1`, [paymentId]);
+
+  it('a linked open sales order is marked paid (QRIS payment row, completed) once, seen in the order route and the sync pull', async () => {
+    // The device pushes the order open, with a cash part; QRIS pays the rest.
+    const orderId = await pushOpenOrder(stack, owner, PUSAT.id, 75_000, 25_000);
+    const open = await orderOf(orderId);
+    expect(open).toMatchObject({ status: 'open', total_amount: 75_000, paid_amount: 25_000, change_amount: 0 });
+    const since = (await posRequest(stack, 'app', owner)('GET', `/sync/pull?entity=sales_orders&since=0`)).body.server_time;
+
+    const res = await create('app', owner, { outlet_id: PUSAT.id, amount: 50_000, sales_order_id: orderId });
+    expect(res.statusCode).toBe(201);
+    const payment = res.json();
+    expect(payment.sales_order_id).toBe(orderId);
+    const id = `evt-order-${randomUUID()}`;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => payEvent(id, payment.bill_number, 50_000)));
+    expect(answers.map((r) => r.statusCode)).toEqual(Array(5).fill(200));
+
+    const paid = await settledOrder(orderId);
+    expect(paid).toMatchObject({ status: 'completed', total_amount: 75_000, paid_amount: 75_000, change_amount: 0 });
+    expect(paid.payments.map((p: { method: string; amount: number }) => [p.method, p.amount]).sort()).toEqual([
+      ['cash', 25_000],
+      ['qris', 50_000],
+    ]);
+    const pulled = (await posRequest(stack, 'service', owner)('GET', `/sync/pull?entity=sales_orders&since=${since}`)).body;
+    expect(pulled.rows.filter((r: { id: string }) => r.id === orderId)).toEqual([
+      expect.objectContaining({ id: orderId, status: 'completed', paid_amount: 75_000, updated_at: expect.any(Number) }),
+    ]);
+    expect(await settlementsOf(payment.id)).toEqual([{ outcome: 'applied' }]);
+    // Exactly one payment row and one settlement, whatever the replays; a later replay changes nothing.
+    expect((await payEvent(id, payment.bill_number, 50_000)).json().status).toBe('duplicate_skipped');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      await sql(`select count(*)::int as n from catalog.sales_order_payments where sales_order_id = $1 and method = 'qris'`, [orderId]),
+    ).toEqual([{ n: 1 }]);
+    expect(await sql(`select outcome from "transaction".sales_order_settlements where qris_payment_id = $1`, [payment.id])).toEqual([
+      { outcome: 'applied' },
+    ]);
+  });
+
+  it('checks the linked order at creation: merchant, outlet, open, amount left to pay, one live payment', async () => {
+    const orderId = await pushOpenOrder(stack, owner, PUSAT.id, 20_000);
+    const expectError = async (body: Record<string, unknown>, status: number, code: string) => {
+      const res = await create('app', owner, body);
+      expect([res.statusCode, res.json().code]).toEqual([status, code]);
+    };
+    await expectError({ outlet_id: PUSAT.id, amount: 20_000, sales_order_id: randomUUID() }, 404, 'not_found');
+    await expectError({ outlet_id: MENTENG.id, amount: 20_000, sales_order_id: orderId }, 400, 'bad_request');
+    await expectError({ outlet_id: PUSAT.id, amount: 19_999, sales_order_id: orderId }, 400, 'bad_request');
+    const other = await posActor(stack, B);
+    const theirs = await pushOpenOrder(stack, other, DEMO.otherMerchants[0].outlets[0].id, 20_000);
+    await expectError({ outlet_id: PUSAT.id, amount: 20_000, sales_order_id: theirs }, 404, 'not_found');
+
+    const first = await create('app', owner, { outlet_id: PUSAT.id, amount: 20_000, sales_order_id: orderId });
+    expect(first.statusCode).toBe(201);
+    await expectError({ outlet_id: PUSAT.id, amount: 20_000, sales_order_id: orderId }, 409, 'sales_order_payment_pending');
+    // Once cancelled, another payment may be made for the order.
+    expect((await posRequest(stack, 'app', owner)('POST', `/payments/qris/${first.json().id}/cancel`)).status).toBe(200);
+    const second = await create('app', owner, { outlet_id: PUSAT.id, amount: 20_000, sales_order_id: orderId });
+    expect(second.statusCode).toBe(201);
+    await payEvent(`evt-second-${randomUUID()}`, second.json().bill_number, 20_000);
+    expect((await settledOrder(orderId)).status).toBe('completed');
+    await expectError({ outlet_id: PUSAT.id, amount: 20_000, sales_order_id: orderId }, 409, 'sales_order_not_open');
+  });
+
+  it('an order voided before its payment arrives is not changed; the outcome is recorded', async () => {
+    const orderId = await pushOpenOrder(stack, owner, PUSAT.id, 12_000);
+    const payment = (await create('app', owner, { outlet_id: PUSAT.id, amount: 12_000, sales_order_id: orderId })).json();
+    expect((await posRequest(stack, 'app', owner)('PATCH', `/sales/orders/${orderId}`, { action: 'void' })).status).toBe(200);
+    await payEvent(`evt-voided-${randomUUID()}`, payment.bill_number, 12_000);
+    expect((await paymentOf(payment.id)).status).toBe('paid');
+    const deadline = Date.now() + 5000;
+    while ((await settlementsOf(payment.id)).length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await settlementsOf(payment.id)).toEqual([{ outcome: 'order_voided' }]);
+    expect(await orderOf(orderId)).toMatchObject({ status: 'voided', paid_amount: 0, payments: [] });
+  });
+
+  it.each(['service', 'app'] as const)(
+    'cancels a pending payment on the %s surface: 200, twice the same; a paid one 409',
+    async (surface) => {
+      const as = posRequest(stack, surface, owner);
+      const payment = (await create(surface, owner, { outlet_id: PUSAT.id, amount: 3_000 })).json();
+      const cancelled = await as('POST', `/payments/qris/${payment.id}/cancel`);
+      expect(cancelled.status).toBe(200);
+      expect(cancelled.body).toEqual({ ...payment, status: 'cancelled' });
+      const again = await as('POST', `/payments/qris/${payment.id}/cancel`);
+      expect([again.status, again.body]).toEqual([200, cancelled.body]);
+      expect((await as('GET', `/payments/qris/${payment.id}`)).body.status).toBe('cancelled');
+      // A bank payment for a cancelled bill is kept for reconciliation.
+      await payEvent(`evt-cancelled-${randomUUID()}`, payment.bill_number, 3_000);
+      expect((await paymentOf(payment.id)).status).toBe('cancelled');
+      expect((await unmatched(payment.bill_number)).map((r) => r.reason)).toEqual(['cancelled']);
+
+      const paidOne = (await create(surface, owner, { outlet_id: PUSAT.id, amount: 4_000 })).json();
+      await payEvent(`evt-paid-${randomUUID()}`, paidOne.bill_number, 4_000);
+      const refused = await as('POST', `/payments/qris/${paidOne.id}/cancel`);
+      expect([refused.status, refused.body.code]).toEqual([409, 'qris_payment_paid']);
+      expect(refused.body.error).toEqual(expect.any(String));
+      expect((await paymentOf(paidOne.id)).status).toBe('paid');
+    },
+  );
+
+  it('cancel: roles as create (viewer and other outlets 403), another merchant 404', async () => {
+    const payment = (await create('app', owner, { outlet_id: PUSAT.id, amount: 2_000 })).json();
+    const viewer = await posMember(stack, A, 'viewer');
+    const staffElsewhere = await posMember(stack, A, 'staff', [MENTENG.id]);
+    for (const actor of [viewer, staffElsewhere])
+      expect((await posRequest(stack, 'app', actor)('POST', `/payments/qris/${payment.id}/cancel`)).status).toBe(403);
+    const other = await posActor(stack, B);
+    const foreign = await posRequest(stack, 'app', other)('POST', `/payments/qris/${payment.id}/cancel`);
+    expect([foreign.status, foreign.body.code]).toEqual([404, 'not_found']);
+    const staff = await posMember(stack, A, 'staff', [PUSAT.id]);
+    expect((await posRequest(stack, 'app', staff)('POST', `/payments/qris/${payment.id}/cancel`)).body.status).toBe('cancelled');
+  });
+
   it('the OpenAPI document carries the new routes', async () => {
     const doc = (await stack.rest.inject({ method: 'GET', url: '/openapi.json' })).json();
     for (const path of [
@@ -208,6 +340,8 @@ describe('Dynamic QRIS per sale (issue 17 §2)', () => {
       '/merchant/poslite/payments/qris',
       '/poslite/payments/qris/{id}',
       '/merchant/poslite/payments/qris/{id}',
+      '/poslite/payments/qris/{id}/cancel',
+      '/merchant/poslite/payments/qris/{id}/cancel',
       '/merchant/outlets/{outlet_id}/qris',
       '/poslite/outlets/{outlet_id}/qris',
     ]) {

@@ -54,3 +54,41 @@ export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) 
     return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
   };
 }
+
+/**
+ * An `open` sales order of `total` rupiah (one line of a product made for it) pushed by the device through
+ * POST …/sync/push, with a cash part of `paid` (0: no payment yet); its id.
+ */
+export async function pushOpenOrder(stack: TestStack, actor: PosActor, outletId: string, total: number, paid = 0): Promise<string> {
+  const push = posRequest(stack, 'service', actor);
+  const product = await push('POST', '/catalog/products', { name: 'Nasi Goreng', sku: `NG-${randomUUID()}`, sell_price_amount: total });
+  const [{ id: variantId }] = await adminQuery<{ id: string }>(
+    stack.database.adminUrl,
+    `select id from catalog.variants where product_id = $1`,
+    [product.body.id],
+  );
+  const orderId = randomUUID();
+  const res = await push('POST', '/sync/push', {
+    items: [
+      {
+        outbox_id: randomUUID(),
+        entity_type: 'sales_order',
+        entity_id: orderId,
+        op: 'create',
+        payload: {
+          outlet_id: outletId,
+          status: 'open',
+          transacted_at: Date.now(),
+          items: [{ line_no: 1, variant_id: variantId, quantity: 1, unit_price_amount: total, line_total_amount: total }],
+          payments: paid > 0 ? [{ method: 'cash', amount: paid }] : [],
+          subtotal_amount: total,
+          total_amount: total,
+          paid_amount: paid,
+          change_amount: 0,
+        },
+      },
+    ],
+  });
+  if (res.status !== 200 || res.body.accepted.length !== 1) throw new Error(`open order not accepted: ${JSON.stringify(res.body)}`);
+  return orderId;
+}

@@ -6,7 +6,8 @@ import { LiveFeedHub } from '@lib/events/live-feed';
 import { type SseWriter, frameOf } from '@lib/events/sse';
 import { HttpError } from '@lib/rest/error-body';
 import type { BackgroundRuntime } from '@lib/rest/route';
-import { type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
+import { PaymentFeedAllDocument, type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
+import { OrderSettlementDispatcher } from './order-settlement-dispatcher';
 import { PushDispatcher } from './push-dispatcher';
 
 declare module 'fastify' {
@@ -26,13 +27,15 @@ export const MAX_REPLAY_EVENTS = 1000;
 /**
  * The live payment feed in one REST process (docs/decisions/0202-live-payment-events.md): the hub that fans the
  * feed out to the open streams, woken by the Redis signal (when REDIS_URL is set) and a periodic re-read, the
- * per-user stream count, and the push dispatcher.
+ * per-user stream count, the push dispatcher and the dispatcher that has paid QRIS payments mark their sales orders
+ * paid.
  */
 export class LivePayments {
   readonly hub: LiveFeedHub<FeedEvent>;
   private readonly open = new Map<string, number>();
   private subscriber?: FeedSignalSubscriber;
   private readonly push?: PushDispatcher;
+  private readonly orders: OrderSettlementDispatcher;
 
   constructor(
     readonly config: Config,
@@ -40,6 +43,7 @@ export class LivePayments {
     log: FastifyInstance['log'],
   ) {
     this.hub = new LiveFeedHub<FeedEvent>({
+      readAll: async (afterId, limit) => (await runtime.execute(PaymentFeedAllDocument, { afterId, limit }, FEED_READER)).paymentFeedAll,
       read: async (merchantId, afterId, limit) =>
         (await runtime.execute(PaymentFeedDocument, { merchantId, afterId, limit }, FEED_READER)).paymentFeed.events,
       pollMs: config.live.pollMs,
@@ -47,18 +51,22 @@ export class LivePayments {
       log,
     });
     if (config.live.pushEnabled) this.push = new PushDispatcher(runtime, log);
+    this.orders = new OrderSettlementDispatcher(runtime, log);
     if (config.redisUrl) {
       this.subscriber = new FeedSignalSubscriber(
         config.redisUrl,
         log,
-        (merchantId) => {
-          this.hub.wake(merchantId.toLowerCase());
+        () => {
+          // One read of the whole feed serves every merchant: the signal's merchant id does not matter here.
+          this.hub.wake();
           this.push?.wake();
+          this.orders.wake();
         },
         // Signals may have been missed while disconnected.
         () => {
           this.hub.wakeAll();
           this.push?.wake();
+          this.orders.wake();
         },
       );
     }
@@ -67,12 +75,14 @@ export class LivePayments {
   async start(): Promise<void> {
     this.hub.start();
     this.push?.start(this.config.live.pollMs);
+    this.orders.start(this.config.live.pollMs);
     await this.subscriber?.start();
   }
 
   async close(): Promise<void> {
     this.hub.close();
     await this.push?.stop();
+    await this.orders.stop();
     await this.subscriber?.close();
   }
 

@@ -66,8 +66,9 @@ export class PushDispatcher {
                   input: {
                     merchantId: e.merchantId,
                     outletId: e.outletId,
-                    transactionId: e.transactionId,
-                    transactionCode: e.transactionCode,
+                    // Claims never include cancellations, the feed's only rows without a transaction.
+                    transactionId: e.transactionId!,
+                    transactionCode: e.transactionCode!,
                     amount: e.amount,
                     qrisPaymentId: e.qrisPaymentId,
                     eventId: e.id,

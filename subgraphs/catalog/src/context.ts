@@ -3,6 +3,7 @@ import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { CategoryService } from './modules/category/category.service';
 import { PosCategoryService } from './modules/category/pos-category.service';
 import { ProductService } from './modules/product/product.service';
+import { QrisSettlementService } from './modules/sales-order/qris-settlement.service';
 import { SalesOrderService } from './modules/sales-order/sales-order.service';
 import { SyncService } from './modules/sync/sync.service';
 
@@ -13,6 +14,7 @@ export function catalogRequestScope(em: EntityManager) {
       posCategory: new PosCategoryService(em),
       product: new ProductService(em),
       salesOrder: new SalesOrderService(em),
+      qrisSettlement: new QrisSettlementService(em),
       sync: new SyncService(em),
     },
   };

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '@lib/config/config';
 import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { feedSignalOf } from './feed-signal';
+import { OrderSettlementService } from './modules/order-settlement/order-settlement.service';
 import { PaymentEventService } from './modules/payment-event/payment-event.service';
 import { PaymentFeedService } from './modules/payment-feed/payment-feed.service';
 import { QrisPaymentService } from './modules/qris-payment/qris-payment.service';
@@ -15,12 +16,13 @@ export function transactionRequestScope(em: EntityManager, config?: Config) {
     services: {
       transaction: new TransactionService(em),
       paymentEvent: new PaymentEventService(em, feedSignalOf(config)),
+      orderSettlement: new OrderSettlementService(em),
       paymentFeed: new PaymentFeedService(em),
       settlement: new SettlementService(em),
       scoring: new ScoringService(em),
       transactionPeriod: new TransactionPeriodService(em),
       feed: new TransactionFeedService(em),
-      qrisPayment: new QrisPaymentService(em),
+      qrisPayment: new QrisPaymentService(em, feedSignalOf(config)),
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { GraphQLSchema } from 'graphql';
 import { buildFederatedSchema } from '@lib/federation/build-subgraph-schema';
+import { OrderSettlementResolver } from './modules/order-settlement/order-settlement.resolver';
 import { PaymentEventResolver } from './modules/payment-event/payment-event.resolver';
 import { PaymentFeedResolver } from './modules/payment-feed/payment-feed.resolver';
 import { QrisPaymentResolver } from './modules/qris-payment/qris-payment.resolver';
@@ -28,6 +29,7 @@ export function buildTransactionSchema(): Promise<GraphQLSchema> {
         TransactionOutletResolver,
         QrisPaymentResolver,
         PaymentFeedResolver,
+        OrderSettlementResolver,
       ],
     },
     transactionReference,

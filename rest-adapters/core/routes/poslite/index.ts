@@ -12,6 +12,7 @@ import outletGet from './catalog/outlets/get';
 import outletList from './catalog/outlets/list';
 import outletUpdate from './catalog/outlets/update';
 import outletQris from './outlets/qris';
+import qrisPaymentCancel from './payments/qris/cancel';
 import qrisPaymentCreate from './payments/qris/create';
 import qrisPaymentEvents from './payments/qris/events';
 import qrisPaymentGet from './payments/qris/get';
@@ -54,4 +55,5 @@ export const posliteRoutes: RestRoute<any>[] = [
   qrisPaymentCreate,
   qrisPaymentGet,
   qrisPaymentEvents,
+  qrisPaymentCancel,
 ].flat();

@@ -1,4 +1,4 @@
-import { memberScopeOf, withinScope } from '@lib/auth/user-scope';
+import { memberScopeOf, scopeTest } from '@lib/auth/user-scope';
 import type { UserPrincipal } from '@lib/auth/user-scope';
 import { SseWriter } from '@lib/events/sse';
 import { errorResponses } from '@lib/rest/error-body';
@@ -9,6 +9,9 @@ import { posUserAuth } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PaymentFeedDocument } from '@rest-adapters/generated/operations';
 
 const PAGE = 200;
+
+/** The feed's received payments; a cancelled dynamic QRIS (`qris_payment.cancelled`) is for its own stream only. */
+const isPaymentEvent = (e: FeedEvent) => e.kind !== 'qris_payment.cancelled';
 
 /**
  * The merchant's payments as they happen (issue 17 §3, docs/decisions/0202-live-payment-events.md): every successful
@@ -42,10 +45,10 @@ export default defineRoute({
       // Read as the user: the subgraph keeps only the member's outlets.
       let page = (await ctx.execute(PaymentFeedDocument, { merchantId: scope.merchantId, afterId: resumeAfter ?? null, limit: PAGE }))
         .paymentFeed;
-      replay.push(...page.events);
+      replay.push(...page.events.filter(isPaymentEvent));
       while (resumeAfter !== undefined && BigInt(page.lastId) < BigInt(page.headId) && replay.length <= MAX_REPLAY_EVENTS) {
         page = (await ctx.execute(PaymentFeedDocument, { merchantId: scope.merchantId, afterId: page.lastId, limit: PAGE })).paymentFeed;
-        replay.push(...page.events);
+        replay.push(...page.events.filter(isPaymentEvent));
       }
       start = BigInt(resumeAfter === undefined ? page.headId : page.lastId);
       if (replay.length > MAX_REPLAY_EVENTS) {
@@ -60,18 +63,14 @@ export default defineRoute({
 
     const sse = new SseWriter(ctx.takeOver());
     live.bound(sse);
+    // Compiled once per stream: the hub asks it for every event of the merchant.
+    const inScope = scopeTest(scope);
     if (replay.length > 0) sse.frame(replay.map(feedEventFrame).join(''));
     if (reset) sse.event('reset', { reason: 'too_far_behind' }, start.toString());
     const stream = {
       merchantId: scope.merchantId,
       lastId: start,
-      accepts: (e: FeedEvent) =>
-        withinScope(
-          scope,
-          [e],
-          (x) => x.outletId,
-          (x) => x.terminalId,
-        ).length === 1,
+      accepts: (e: FeedEvent) => isPaymentEvent(e) && inScope(e.outletId, e.terminalId),
       deliver: (events: FeedEvent[]) => sse.frame(events.map(feedEventFrame).join('')),
       keepAlive: () => sse.comment('keep-alive'),
       end: () => sse.end(),

@@ -19,10 +19,12 @@ interface Line {
 }
 
 /**
- * A completed sale pushed by a device (`sales_order` create; entity_id is the order id). The arithmetic must hold
- * exactly, in integer rupiah: line_total = quantity × unit_price; subtotal = Σ line_total; total = subtotal −
- * discount + tax (order-level discount and tax as the device computed them, both ≥ 0, discount ≤ subtotal);
- * paid = Σ payments; change = paid − total ≥ 0. The receipt number comes from the (merchant, outlet) counter;
+ * A sale pushed by a device (`sales_order` create; entity_id is the order id): `completed` (the default), or `open`
+ * — not paid in full yet, e.g. waiting for a dynamic QRIS payment, which completes it on the server
+ * (qris-settlement.service.ts). The arithmetic must hold exactly, in integer rupiah: line_total = quantity ×
+ * unit_price; subtotal = Σ line_total; total = subtotal − discount + tax (order-level discount and tax as the device
+ * computed them, both ≥ 0, discount ≤ subtotal); paid = Σ payments; completed: change = paid − total ≥ 0; open:
+ * paid < total (payments may be none, or a part such as cash) and change 0. The receipt number comes from the (merchant, outlet) counter;
  * tracked products' stock moves out through `sale` movements, all in the caller's transaction.
  */
 export async function createSalesOrder(
@@ -34,7 +36,7 @@ export async function createSalesOrder(
   const outletId = uuid(payload, 'outlet_id', true)!;
   const customerId = uuid(payload, 'customer_id', false);
   const status = text(payload, 'status', 16, false) ?? 'completed';
-  if (status !== 'completed') throw new PushRejection('status must be completed');
+  if (status !== 'completed' && status !== 'open') throw new PushRejection('status must be completed or open');
   const source = text(payload, 'source', 32, false) ?? 'offline';
   const transactedAt = epochMillis(payload, 'transacted_at');
   const subtotal = integer(payload, 'subtotal_amount', 0);
@@ -67,9 +69,10 @@ export async function createSalesOrder(
     return line;
   });
   if (new Set(lines.map((l) => l.lineNo)).size !== lines.length) throw new PushRejection('line_no must be distinct');
-  const payments = payload.payments;
-  if (!Array.isArray(payments) || payments.length === 0 || payments.length > MAX_PAYMENTS) {
-    throw new PushRejection(`payments must hold 1 to ${MAX_PAYMENTS} payments`);
+  const payments = payload.payments ?? (status === 'open' ? [] : undefined);
+  const minPayments = status === 'open' ? 0 : 1;
+  if (!Array.isArray(payments) || payments.length < minPayments || payments.length > MAX_PAYMENTS) {
+    throw new PushRejection(`payments must hold ${minPayments} to ${MAX_PAYMENTS} payments`);
   }
   const paymentRows = payments.map((raw, i) => {
     if (!raw || typeof raw !== 'object') throw new PushRejection(`payments[${i}] must be an object`);
@@ -84,8 +87,13 @@ export async function createSalesOrder(
     throw new PushRejection(`total_amount ${total} ≠ subtotal − discount + tax = ${subtotal - discount + tax}`);
   const sumPaid = paymentRows.reduce((sum, p) => sum + p.amount, 0n);
   if (paid !== sumPaid) throw new PushRejection(`paid_amount ${paid} ≠ sum of payments ${sumPaid}`);
-  if (paid < total) throw new PushRejection(`paid_amount ${paid} is less than total_amount ${total}`);
-  if (change !== paid - total) throw new PushRejection(`change_amount ${change} ≠ paid − total = ${paid - total}`);
+  if (status === 'open') {
+    if (paid >= total) throw new PushRejection(`an open order must have paid_amount ${paid} below total_amount ${total}`);
+    if (change !== 0n) throw new PushRejection('change_amount of an open order must be 0');
+  } else {
+    if (paid < total) throw new PushRejection(`paid_amount ${paid} is less than total_amount ${total}`);
+    if (change !== paid - total) throw new PushRejection(`change_amount ${change} ≠ paid − total = ${paid - total}`);
+  }
 
   const variantIds = [...new Set(lines.map((l) => l.variantId))];
   // Variants of the merchant, deleted ones included: an offline device may sell a product deleted meanwhile.
@@ -132,9 +140,10 @@ export async function createSalesOrder(
       line_total_amount: l.lineTotal.toString(),
     })),
   );
-  await orders.insertPayments(
-    paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })),
-  );
+  if (paymentRows.length > 0)
+    await orders.insertPayments(
+      paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })),
+    );
   // In variant order, so concurrent orders lock stock rows in one order (no deadlock between them).
   for (const variantId of [...variantIds].sort()) {
     if (!byId.get(variantId)!.track_stock) continue;

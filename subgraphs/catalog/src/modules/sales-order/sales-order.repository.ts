@@ -19,6 +19,20 @@ export interface OrderRow {
   void_reason: string | null;
 }
 
+/** A settlement of an order by a dynamic QRIS payment, as recorded (`catalog.qris_settlements`). */
+export interface QrisSettlementRow {
+  qris_payment_id: string;
+  merchant_id: string;
+  outlet_id: string;
+  sales_order_id: string;
+  amount: number;
+  transaction_id: string;
+  paid_at: Date;
+  outcome: 'applied' | 'order_not_found' | 'other_outlet' | 'order_voided' | 'order_refunded' | 'order_already_paid' | 'amount_mismatch';
+  order_status: string | null;
+  created_at: Date;
+}
+
 export interface OrderListQuery {
   outletId: string | null;
   status: string | null;
@@ -137,5 +151,44 @@ export class SalesOrderRepository extends Repository {
 
   async insertPayments(rows: Record<string, unknown>[]): Promise<void> {
     await this.db('catalog.sales_order_payments').insert(rows);
+  }
+
+  async qrisSettlementOf(qrisPaymentId: string): Promise<QrisSettlementRow | undefined> {
+    const [row] = await this.rows<QrisSettlementRow>(`select * from catalog.qris_settlements where qris_payment_id = ?`, [qrisPaymentId]);
+    return row;
+  }
+
+  /** Records a settlement once per payment; false when one was recorded already. */
+  async recordQrisSettlement(row: QrisSettlementRow): Promise<boolean> {
+    const inserted = await this.rows(
+      `insert into catalog.qris_settlements (qris_payment_id, merchant_id, outlet_id, sales_order_id, amount, transaction_id, paid_at,
+         outcome, order_status, created_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (qris_payment_id) do nothing returning qris_payment_id`,
+      [
+        row.qris_payment_id,
+        row.merchant_id,
+        row.outlet_id,
+        row.sales_order_id,
+        row.amount,
+        row.transaction_id,
+        row.paid_at,
+        row.outcome,
+        row.order_status,
+        row.created_at,
+      ],
+    );
+    return inserted.length === 1;
+  }
+
+  /** A payment of `amount` on a locked open order: paid, and completed once paid in full (change when over). */
+  async addPayment(orderId: string, amount: number): Promise<void> {
+    await this.rows(
+      `update catalog.sales_orders set paid_amount = paid_amount + ?::bigint,
+         change_amount = greatest(paid_amount + ?::bigint - total_amount, 0),
+         status = case when paid_amount + ?::bigint >= total_amount then 'completed' else status end,
+         updated_at = now()
+       where id = ?`,
+      [amount, amount, amount, orderId],
+    );
   }
 }

@@ -4,7 +4,13 @@ import { posMerchantOf } from '@lib/auth/pos-merchant';
 import { soleOutletOf } from '@lib/auth/user-scope';
 import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
-import { SalesOrderItemType, SalesOrderPaymentType, SalesOrderType } from './sales-order.type';
+import {
+  QrisSettlementInput,
+  QrisSettlementOutcomeType,
+  SalesOrderItemType,
+  SalesOrderPaymentType,
+  SalesOrderType,
+} from './sales-order.type';
 
 @Resolver(() => SalesOrderType)
 export class SalesOrderResolver {
@@ -50,6 +56,17 @@ export class SalesOrderResolver {
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType> {
     return ctx.services.salesOrder.void(posMerchantOf(ctx.principal, merchantId, { family: 'sell' }), id, reason);
+  }
+
+  @Authorized('internal')
+  @Mutation(() => [QrisSettlementOutcomeType], {
+    description: 'Marks sales orders paid by their paid dynamic QRIS payments (idempotent per payment); the outcome of each.',
+  })
+  settlePosSalesOrdersByQris(
+    @Arg('items', () => [QrisSettlementInput], { description: 'Paid payments, each linked to an order.' }) items: QrisSettlementInput[],
+    @Ctx() ctx: CatalogContext,
+  ): Promise<QrisSettlementOutcomeType[]> {
+    return ctx.services.qrisSettlement.settle(items);
   }
 
   // Reached only through an order the caller was allowed to read.

@@ -1,5 +1,5 @@
 import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
-import { Field, ID, Int, ObjectType } from 'type-graphql';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 
 @ObjectType('PosSalesOrderItem')
 export class SalesOrderItemType {
@@ -86,4 +86,40 @@ export class SalesOrderType {
 
   @Field(() => String, { nullable: true })
   voidReason!: string | null;
+}
+
+@InputType('PosQrisSettlementInput', { description: 'A dynamic QRIS payment of a sales order that was paid (transaction subgraph).' })
+export class QrisSettlementInput {
+  @Field(() => ID)
+  qrisPaymentId!: string;
+
+  @Field(() => ID)
+  merchantId!: string;
+
+  @Field(() => ID)
+  outletId!: string;
+
+  @Field(() => ID)
+  salesOrderId!: string;
+
+  @Field(() => SafeIntResolver, { description: 'Whole rupiah.' })
+  amount!: number;
+
+  @Field(() => ID, { description: 'The transaction of the bank event that paid it.' })
+  transactionId!: string;
+
+  @Field(() => DateTimeResolver)
+  paidAt!: Date;
+}
+
+@ObjectType('PosQrisSettlementOutcome', { description: 'What a QRIS payment did to its sales order.' })
+export class QrisSettlementOutcomeType {
+  @Field(() => ID)
+  qrisPaymentId!: string;
+
+  @Field({
+    description:
+      'applied (the order got the payment and is completed), or why not: order_not_found, other_outlet, order_voided, order_refunded, order_already_paid, amount_mismatch.',
+  })
+  outcome!: string;
 }

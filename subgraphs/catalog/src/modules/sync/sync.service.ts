@@ -59,6 +59,30 @@ const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
     table: 'catalog.customers',
     columns: ['id', 'merchant_id', 'name', 'phone', 'email', 'note', 'created_at', 'updated_at', 'deleted_at'],
   },
+  // Headers (as the order list): a device learns of an order completed on the server (paid by dynamic QRIS) or voided.
+  sales_orders: {
+    table: 'catalog.sales_orders',
+    columns: [
+      'id',
+      'merchant_id',
+      'outlet_id',
+      'customer_id',
+      'receipt_number',
+      'status',
+      'source',
+      'transacted_at',
+      'subtotal_amount',
+      'discount_amount',
+      'tax_amount',
+      'total_amount',
+      'paid_amount',
+      'change_amount',
+      'voided_at',
+      'void_reason',
+      'created_at',
+      'updated_at',
+    ],
+  },
 };
 export const PULL_ENTITIES = Object.keys(PULL_COLUMNS);
 

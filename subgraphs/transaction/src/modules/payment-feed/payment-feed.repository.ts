@@ -1,19 +1,22 @@
 import { Repository } from '@lib/db/repository';
 
-/** A row of `transaction.payment_feed`: one per successful transaction (docs/decisions/0202-live-payment-events.md). */
+/**
+ * A row of `transaction.payment_feed` (docs/decisions/0202-live-payment-events.md): one per successful transaction,
+ * and one per cancelled dynamic QRIS payment (`qris_payment.cancelled`: no transaction, bank or transaction time).
+ */
 export interface PaymentFeedRow {
   id: string;
-  kind: 'transaction.success' | 'qris_payment.paid';
+  kind: 'transaction.success' | 'qris_payment.paid' | 'qris_payment.cancelled';
   merchant_id: string;
   outlet_id: string;
   terminal_id: string | null;
-  transaction_id: string;
-  transaction_code: string;
+  transaction_id: string | null;
+  transaction_code: string | null;
   reference_number: string | null;
-  bank_code: string;
+  bank_code: string | null;
   nmid: string;
   amount: string | number;
-  transaction_at: Date;
+  transaction_at: Date | null;
   qris_payment_id: string | null;
   bill_number: string | null;
   sales_order_id: string | null;
@@ -74,6 +77,22 @@ export class PaymentFeedRepository extends Repository {
     );
   }
 
+  /** Every merchant's rows after `afterId` created within `windowSecs`, in id order, at most `limit` (one read for all). */
+  async afterAll(afterId: string, limit: number, windowSecs: number): Promise<PaymentFeedRow[]> {
+    return this.rows<PaymentFeedRow>(
+      `select ${COLUMNS} from "transaction".payment_feed
+       where id > ?::bigint and created_at > now() - make_interval(secs => ?)
+       order by id limit ?`,
+      [afterId, windowSecs, limit],
+    );
+  }
+
+  /** The newest id of all rows ("0" when none). */
+  async head(): Promise<string> {
+    const [row] = await this.rows<{ head: string | null }>(`select max(id)::text as head from "transaction".payment_feed`);
+    return row?.head ?? '0';
+  }
+
   /** The newest id of the merchant's rows ("0" when none). */
   async headOf(merchantId: string): Promise<string> {
     const [row] = await this.rows<{ head: string | null }>(
@@ -94,7 +113,8 @@ export class PaymentFeedRepository extends Repository {
        set notify_attempts = f.notify_attempts + 1, notify_claimed_until = now() + make_interval(secs => ?)
        where f.id in (
          select id from "transaction".payment_feed
-         where notified_at is null and notify_attempts < ? and (notify_claimed_until is null or notify_claimed_until < now())
+         where notified_at is null and kind <> 'qris_payment.cancelled' and notify_attempts < ?
+           and (notify_claimed_until is null or notify_claimed_until < now())
          order by id limit ? for update skip locked)
        returning ${COLUMNS}`,
       [leaseSecs, maxAttempts, limit],
@@ -110,4 +130,32 @@ export class PaymentFeedRepository extends Repository {
     );
     return rows.length;
   }
+
+  /**
+   * One batch of retention, in its own transaction, unless another copy is pruning (a transaction-level try-lock:
+   * null then). Deletes up to `batch` feed rows older than `cutoff` — the rows before the first one created at or
+   * after it, so a row never goes before an older one — and up to `batch` settled rows of the settlement outbox.
+   */
+  pruneBatch(cutoff: Date, batch: number): Promise<{ feed: number; settlements: number } | null> {
+    return this.sqlTransaction(async (tx) => {
+      const [{ locked }] = await tx.rows<{ locked: boolean }>(`select pg_try_advisory_xact_lock(${PRUNE_LOCK}) as locked`);
+      if (!locked) return null;
+      const feed = await tx.rows(
+        `with bound as (select id from "transaction".payment_feed where created_at >= ? order by id limit 1),
+              doomed as (select id from "transaction".payment_feed
+                         where id < coalesce((select id from bound), 9223372036854775807) order by id limit ?)
+         delete from "transaction".payment_feed f using doomed where f.id = doomed.id returning f.id`,
+        [cutoff, batch],
+      );
+      const settlements = await tx.rows(
+        `delete from "transaction".sales_order_settlements where id in (
+           select id from "transaction".sales_order_settlements where settled_at < ? order by id limit ?) returning id`,
+        [cutoff, batch],
+      );
+      return { feed: feed.length, settlements: settlements.length };
+    });
+  }
 }
+
+/** The pruners' lock: one copy prunes at a time. */
+const PRUNE_LOCK = `hashtext('transaction.payment_feed.prune')`;

@@ -22,6 +22,20 @@ export class PaymentFeedResolver {
   }
 
   @Authorized('internal')
+  @Query(() => PaymentFeedPageType, {
+    description:
+      'Every merchant’s feed events after afterId (null: none, only the global head), at most limit (1–1000), within 24 hours: one read per wake-up for all the live streams of a REST process.',
+  })
+  paymentFeedAll(
+    @Arg('afterId', () => String, { nullable: true, description: 'The last event id the caller has read; null for none.' })
+    afterId: string | null,
+    @Arg('limit', () => Int, { defaultValue: 500, description: 'At most this many events (1–1000).' }) limit: number,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<PaymentFeedPageType> {
+    return ctx.services.paymentFeed.pageAll(afterId, limit);
+  }
+
+  @Authorized('internal')
   @Mutation(() => [PaymentFeedEventType], {
     description: 'Claims feed events whose push notification is not sent yet (a 60 s lease, at most 5 attempts each).',
   })

@@ -62,6 +62,19 @@ export class PaymentFeedService {
     return { headId, lastId: rows.length > 0 ? rows[rows.length - 1].id : afterId, events: visible.map(toFeedEvent) };
   }
 
+  /**
+   * Every merchant's events after `afterId` (none when it is null: just the global head), within the replay window:
+   * the REST process reads the feed once per wake-up for all its open streams (lib/events/live-feed.ts).
+   */
+  async pageAll(afterId: string | null, limit: number): Promise<PaymentFeedPageType> {
+    if (!Number.isInteger(limit) || limit < 1 || limit > FEED_MAX_PAGE) throw new BadInputError(`limit must be 1 to ${FEED_MAX_PAGE}`);
+    const headId = await this.repo.head();
+    if (afterId === null) return { headId, lastId: headId, events: [] };
+    if (!DECIMAL_ID.test(afterId)) throw new BadInputError('afterId must be a decimal event id');
+    const rows = await this.repo.afterAll(afterId, limit, FEED_REPLAY_WINDOW_SECS);
+    return { headId, lastId: rows.length > 0 ? rows[rows.length - 1].id : afterId, events: rows.map(toFeedEvent) };
+  }
+
   /** Claims events whose push notification is still to be sent (any merchant; several callers never share one). */
   async claimNotifications(limit: number): Promise<PaymentFeedEventType[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new BadInputError('limit must be 1 to 500');
@@ -71,6 +84,31 @@ export class PaymentFeedService {
   async completeNotifications(ids: readonly string[]): Promise<number> {
     if (ids.length > 500 || ids.some((id) => !DECIMAL_ID.test(id))) throw new BadInputError('ids must be at most 500 decimal event ids');
     return this.repo.markNotified(ids);
+  }
+}
+
+export const PRUNE_BATCH = 5000;
+
+/**
+ * Retention of the feed (docs/decisions/0202-live-payment-events.md): deletes rows older than `retentionDays` (and
+ * settled rows of the sales-order settlement outbox), `batch` at a time, each batch its own short transaction.
+ * Safe with several copies: a batch runs under a try-lock, and a copy that finds it taken stops (`skipped`).
+ */
+export async function pruneFeed(
+  em: EntityManager,
+  retentionDays: number,
+  batch = PRUNE_BATCH,
+): Promise<{ feed_rows: number; settlements: number; skipped: boolean }> {
+  if (!Number.isInteger(retentionDays) || retentionDays < 2) throw new BadInputError('the feed keeps at least 2 days (24 h are replayed)');
+  const repo = new PaymentFeedRepository(em);
+  const cutoff = new Date(Date.now() - retentionDays * 86_400_000);
+  const total = { feed_rows: 0, settlements: 0, skipped: false };
+  for (;;) {
+    const done = await repo.pruneBatch(cutoff, batch);
+    if (!done) return { ...total, skipped: true };
+    total.feed_rows += done.feed;
+    total.settlements += done.settlements;
+    if (done.feed < batch && done.settlements < batch) return total;
   }
 }
 
@@ -87,7 +125,7 @@ export function toFeedEvent(row: PaymentFeedRow): PaymentFeedEventType {
     bankCode: row.bank_code,
     nmid: row.nmid,
     amount: Number(row.amount),
-    transactionAt: new Date(row.transaction_at),
+    transactionAt: row.transaction_at ? new Date(row.transaction_at) : null,
     qrisPaymentId: row.qris_payment_id,
     billNumber: row.bill_number,
     salesOrderId: row.sales_order_id,

@@ -9,7 +9,10 @@ export class PaymentFeedEventType {
   @Field({ description: 'Decimal, increasing in commit order: the SSE event id.' })
   id!: string;
 
-  @Field({ description: 'transaction.success, or qris_payment.paid when it settled a dynamic QRIS payment.' })
+  @Field({
+    description:
+      'transaction.success, qris_payment.paid when it settled a dynamic QRIS payment, or qris_payment.cancelled (a cancelled payment: no transaction).',
+  })
   kind!: string;
 
   @Field(() => ID)
@@ -21,17 +24,17 @@ export class PaymentFeedEventType {
   @Field(() => ID, { nullable: true })
   terminalId!: string | null;
 
-  @Field(() => ID)
-  transactionId!: string;
+  @Field(() => ID, { nullable: true, description: 'Null for qris_payment.cancelled.' })
+  transactionId!: string | null;
 
-  @Field()
-  transactionCode!: string;
+  @Field(() => String, { nullable: true, description: 'Null for qris_payment.cancelled.' })
+  transactionCode!: string | null;
 
   @Field(() => String, { nullable: true })
   referenceNumber!: string | null;
 
-  @Field()
-  bankCode!: string;
+  @Field(() => String, { nullable: true, description: 'Null for qris_payment.cancelled.' })
+  bankCode!: string | null;
 
   @Field()
   nmid!: string;
@@ -39,8 +42,8 @@ export class PaymentFeedEventType {
   @Field(() => SafeIntResolver, { description: 'Gross amount, whole rupiah.' })
   amount!: number;
 
-  @Field(() => DateTimeResolver)
-  transactionAt!: Date;
+  @Field(() => DateTimeResolver, { nullable: true, description: 'Null for qris_payment.cancelled.' })
+  transactionAt!: Date | null;
 
   @Field(() => ID, { nullable: true })
   qrisPaymentId!: string | null;

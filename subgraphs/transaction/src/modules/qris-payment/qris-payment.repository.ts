@@ -12,6 +12,7 @@ export interface QrisPaymentRow {
   sales_order_id: string | null;
   status: 'pending' | 'paid' | 'cancelled';
   expires_at: Date;
+  cancelled_at?: Date | null;
   paid_at: Date | null;
   transaction_id: string | null;
   payment_event_id: string | null;
@@ -102,6 +103,86 @@ export class QrisPaymentRepository extends Repository {
       [paid.paidAt, paid.transactionId, paid.paymentEventId, id],
     );
     return changed.length === 1;
+  }
+
+  /** The payment by id, locked until the caller's transaction ends (cancel and match take turns on it). */
+  async lockById(merchantId: string, id: string): Promise<QrisPaymentRow | undefined> {
+    const [row] = await this.rows<QrisPaymentRow>(`select * from "transaction".qris_payments where merchant_id = ? and id = ? for update`, [
+      merchantId,
+      id,
+    ]);
+    return row;
+  }
+
+  /** pending → cancelled (a pending payment past its expiry included); the row, or undefined when it was not pending. */
+  async markCancelled(id: string): Promise<QrisPaymentRow | undefined> {
+    const [row] = await this.rows<QrisPaymentRow>(
+      `update "transaction".qris_payments set status = 'cancelled', cancelled_at = now(), updated_at = now()
+       where id = ? and status = 'pending' returning *`,
+      [id],
+    );
+    return row;
+  }
+
+  /**
+   * Serialises payment creation for one sales order until the caller's transaction ends (a transaction-level advisory
+   * lock on the order id), so "no other live payment for the order" is checked and kept without a race.
+   */
+  async lockSalesOrder(salesOrderId: string): Promise<void> {
+    await this.rows(`select pg_advisory_xact_lock(hashtextextended('transaction.qris_sales_order:' || ?, 0))`, [salesOrderId]);
+  }
+
+  /** A pending, unexpired payment of the merchant's sales order, if any. */
+  async livePaymentOfOrder(merchantId: string, salesOrderId: string): Promise<QrisPaymentRow | undefined> {
+    const [row] = await this.rows<QrisPaymentRow>(
+      `select * from "transaction".qris_payments
+       where sales_order_id = ? and merchant_id = ? and status = 'pending' and expires_at > now() order by created_at limit 1`,
+      [salesOrderId, merchantId],
+    );
+    return row;
+  }
+
+  /**
+   * Queues "this payment of a sales order was paid" for the catalog (the settlement outbox), in the intake
+   * transaction that matched it; once per payment.
+   */
+  async enqueueOrderSettlement(row: {
+    qris_payment_id: string;
+    merchant_id: string;
+    outlet_id: string;
+    sales_order_id: string;
+    amount: number;
+    transaction_id: string;
+    paid_at: Date;
+  }): Promise<void> {
+    await this.rows(
+      `insert into "transaction".sales_order_settlements (qris_payment_id, merchant_id, outlet_id, sales_order_id, amount, transaction_id, paid_at)
+       values (?, ?, ?, ?, ?, ?, ?) on conflict (qris_payment_id) do nothing`,
+      [row.qris_payment_id, row.merchant_id, row.outlet_id, row.sales_order_id, row.amount, row.transaction_id, row.paid_at],
+    );
+  }
+
+  /**
+   * Unmatched payments newest first (by id: UUIDv7, creation order) after the cursor's id, with the filters given;
+   * `limit` rows.
+   */
+  async listUnmatched(q: {
+    merchantId: string | null;
+    outletId: string | null;
+    reason: string | null;
+    from: Date | null;
+    before: Date | null;
+    afterId: string | null;
+    limit: number;
+  }): Promise<UnmatchedPaymentRow[]> {
+    const query = this.db<UnmatchedPaymentRow>('transaction.qris_unmatched_payments');
+    if (q.merchantId) query.where('merchant_id', q.merchantId);
+    if (q.outletId) query.where('outlet_id', q.outletId);
+    if (q.reason) query.where('reason', q.reason);
+    if (q.from) query.where('transaction_at', '>=', q.from);
+    if (q.before) query.where('transaction_at', '<', q.before);
+    if (q.afterId) query.where('id', '<', q.afterId);
+    return query.orderBy('id', 'desc').limit(q.limit);
   }
 
   /** Records an unmatched payment once per event (a replay of the event records nothing more). */

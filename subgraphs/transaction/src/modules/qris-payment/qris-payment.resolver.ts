@@ -1,7 +1,8 @@
-import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { DateTimeResolver } from 'graphql-scalars';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { posMerchantOf } from '@lib/auth/pos-merchant';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
-import { CreateQrisPaymentInput, QrisPaymentType } from './qris-payment.type';
+import { CreateQrisPaymentInput, QrisPaymentType, QrisUnmatchedPaymentPageType } from './qris-payment.type';
 
 const MERCHANT_ARG = { nullable: true, description: 'Required for internal callers; a user acts for the merchant of its principal.' };
 
@@ -30,5 +31,42 @@ export class QrisPaymentResolver {
     @Ctx() ctx: TransactionContext,
   ): Promise<QrisPaymentType> {
     return ctx.services.qrisPayment.get(ctx.principal, posMerchantOf(ctx.principal, merchantId), id);
+  }
+
+  @Authorized('internal', 'user')
+  @Mutation(() => QrisPaymentType, {
+    description:
+      'Cancels a pending (or expired) payment; a cancelled one is answered as it is. CONFLICT qris_payment_paid for a paid one. Users: the sell family on its outlet.',
+  })
+  cancelQrisPayment(
+    @Arg('id', () => ID, { description: 'The payment (UUID).' }) id: string,
+    @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<QrisPaymentType> {
+    return ctx.services.qrisPayment.cancel(ctx.principal, posMerchantOf(ctx.principal, merchantId, { family: 'sell' }), id);
+  }
+
+  @Authorized('operator', 'internal')
+  @Query(() => QrisUnmatchedPaymentPageType, {
+    description:
+      'Bank payments that named one of our bill numbers but settled no dynamic QRIS payment (for reconciliation), newest first, keyset-paged.',
+  })
+  qrisUnmatchedPayments(
+    @Arg('merchantId', () => ID, { nullable: true, description: 'Only this merchant’s.' }) merchantId: string | null,
+    @Arg('outletId', () => ID, { nullable: true, description: 'Only this outlet’s.' }) outletId: string | null,
+    @Arg('reason', () => String, {
+      nullable: true,
+      description: 'Only this reason: unknown_bill_number, other_outlet, amount_mismatch, expired, cancelled or already_paid.',
+    })
+    reason: string | null,
+    @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Paid (transaction_at) at or after this instant.' })
+    from: Date | null,
+    @Arg('before', () => DateTimeResolver, { nullable: true, description: 'Paid (transaction_at) before this instant.' })
+    before: Date | null,
+    @Arg('first', () => Int, { defaultValue: 50, description: 'Page size, 1 to 500.' }) first: number,
+    @Arg('after', () => String, { nullable: true, description: 'nextCursor of the previous page.' }) after: string | null,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<QrisUnmatchedPaymentPageType> {
+    return ctx.services.qrisPayment.unmatched({ merchantId, outletId, reason, from, before, first, after });
   }
 }

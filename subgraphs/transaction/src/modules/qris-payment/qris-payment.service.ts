@@ -6,8 +6,10 @@ import { assertUserMay } from '@lib/auth/user-scope';
 import { AppError, BadInputError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { QRIS_MAX_AMOUNT, dynamicFromStatic, staticQrisProblem } from '@lib/qris/qris-payload';
+import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
+import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
 import { type QrisPaymentRow, QrisPaymentRepository, type UnmatchedReason } from './qris-payment.repository';
-import type { CreateQrisPaymentInput, QrisPaymentType } from './qris-payment.type';
+import type { CreateQrisPaymentInput, QrisPaymentType, QrisSalesOrderInput, QrisUnmatchedPaymentPageType } from './qris-payment.type';
 
 export const DEFAULT_EXPIRY_SECS = 900;
 export const MIN_EXPIRY_SECS = 60;
@@ -28,7 +30,11 @@ export function newBillNumber(): string {
 export class QrisPaymentService {
   private readonly repo: QrisPaymentRepository;
 
-  constructor(em: EntityManager) {
+  /** `signal`: told the merchant whose live feed got a row (a cancellation), after the commit (feed-signal.ts). */
+  constructor(
+    em: EntityManager,
+    private readonly signal?: (merchantIds: Iterable<string>) => void,
+  ) {
     this.repo = new QrisPaymentRepository(em);
   }
 
@@ -37,6 +43,10 @@ export class QrisPaymentService {
    * outlet subgraph (the payload must be a static QRIS of that NMID). With an Idempotency-Key, the same key and
    * body return the payment created first (`idempotentReplay`); the same key with another body is CONFLICT
    * idempotency_key_reused. Concurrent requests with one key create one payment (unique index).
+   *
+   * A payment for a sales order (`salesOrder`: the order as the catalog answered it) needs an open order of the
+   * same outlet and the amount left to pay on it (total − paid), and no other live (pending, unexpired) payment
+   * of the order: checked under a lock on the order id, so two racing requests cannot both create one.
    */
   async create(principal: Principal, merchantId: string, input: CreateQrisPaymentInput): Promise<QrisPaymentType> {
     if (!UUID_PATTERN.test(input.outletId)) throw new BadInputError('outletId must be a UUID');
@@ -46,39 +56,55 @@ export class QrisPaymentService {
     if (!Number.isInteger(expiresIn) || expiresIn < MIN_EXPIRY_SECS || expiresIn > MAX_EXPIRY_SECS)
       throw new BadInputError(`expires_in_secs must be ${MIN_EXPIRY_SECS} to ${MAX_EXPIRY_SECS}`);
     if (input.salesOrderId != null && !UUID_PATTERN.test(input.salesOrderId)) throw new BadInputError('salesOrderId must be a UUID');
+    if (input.salesOrderId != null && input.salesOrder == null) throw new BadInputError('salesOrder is required with salesOrderId');
     const key = input.idempotencyKey ?? null;
     if (key !== null && !/^[\x21-\x7E]{1,255}$/.test(key))
       throw new BadInputError('Idempotency-Key must be 1 to 255 visible ASCII characters');
     const problem = staticQrisProblem(input.staticPayload, input.nmid);
     if (problem) throw new AppError(`the outlet has no valid static QRIS: ${problem}`, ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
 
+    const outletId = input.outletId.toLowerCase();
+    const salesOrderId = input.salesOrderId?.toLowerCase() ?? null;
     const requestHash = createHash('sha256')
-      .update(JSON.stringify([input.outletId.toLowerCase(), input.amount, input.salesOrderId?.toLowerCase() ?? null, expiresIn]))
+      .update(JSON.stringify([outletId, input.amount, salesOrderId, expiresIn]))
       .digest('hex');
     if (key !== null) {
       const earlier = await this.repo.byIdempotencyKey(merchantId, key);
       if (earlier) return replayOf(earlier, requestHash);
     }
     const billNumber = newBillNumber();
-    const now = new Date();
-    const inserted = await this.repo.insertUnlessKeyTaken({
+    const row = {
       id: uuidv7(),
       merchant_id: merchantId,
-      outlet_id: input.outletId.toLowerCase(),
+      outlet_id: outletId,
       nmid: input.nmid,
       amount: input.amount,
       bill_number: billNumber,
       qris_payload: dynamicFromStatic(input.staticPayload, input.amount, billNumber),
-      sales_order_id: input.salesOrderId?.toLowerCase() ?? null,
-      expires_at: new Date(now.getTime() + expiresIn * 1000),
+      sales_order_id: salesOrderId,
       idempotency_key: key,
       request_hash: requestHash,
       created_by_user_id: principal.kind === 'user' ? principal.userId : null,
-      created_at: now,
+    };
+    const inserted = await this.repo.sqlTransaction(async (tx) => {
+      if (salesOrderId !== null) {
+        await tx.lockSalesOrder(salesOrderId);
+        // Under the order's lock: a request with the same key that won meanwhile is a replay, not a second payment.
+        const earlier = key === null ? undefined : await tx.byIdempotencyKey(merchantId, key);
+        if (earlier) return earlier;
+        checkSalesOrder(input.salesOrder!, outletId, input.amount);
+        const live = await tx.livePaymentOfOrder(merchantId, salesOrderId);
+        if (live)
+          throw new AppError(`the sales order already has a pending QRIS payment (${live.id}); cancel it first`, ErrorCode.CONFLICT, {
+            reason: 'sales_order_payment_pending',
+          });
+      }
+      const now = new Date();
+      return tx.insertUnlessKeyTaken({ ...row, expires_at: new Date(now.getTime() + expiresIn * 1000), created_at: now });
     });
-    if (inserted) return toQrisPayment(inserted, false);
+    if (inserted && inserted.id === row.id) return toQrisPayment(inserted, false);
     // A concurrent request with the same key won the insert.
-    return replayOf((await this.repo.byIdempotencyKey(merchantId, key!))!, requestHash);
+    return replayOf(inserted ?? (await this.repo.byIdempotencyKey(merchantId, key!))!, requestHash);
   }
 
   /** The merchant's payment; NOT_FOUND for another merchant's or an unknown one; a user needs its outlet in scope. */
@@ -88,6 +114,122 @@ export class QrisPaymentService {
     assertUserMay(principal, 'read', { outletId: row.outlet_id });
     return toQrisPayment(row, false);
   }
+
+  /**
+   * Cancels a pending payment (one past its expiry too): status `cancelled`, and a `qris_payment.cancelled` row on
+   * the live feed in the same transaction, so its open streams end with `cancelled`. Idempotent: a cancelled one is
+   * answered as it is. A paid one is CONFLICT qris_payment_paid. The row is locked, so a bank event settling it at
+   * the same moment either comes first (then: paid, 409) or finds it cancelled (then: an unmatched payment,
+   * reason cancelled). Users need the sell family on the payment's outlet.
+   */
+  async cancel(principal: Principal, merchantId: string, id: string): Promise<QrisPaymentType> {
+    const found = UUID_PATTERN.test(id) ? await this.repo.byId(merchantId, id.toLowerCase()) : undefined;
+    if (!found) throw new NotFoundError('QRIS payment');
+    assertUserMay(principal, 'sell', { outletId: found.outlet_id });
+    let appended = false;
+    const row = await this.repo.transactional(async (tx) => {
+      const payment = (await tx.lockById(merchantId, found.id))!;
+      if (payment.status === 'paid')
+        throw new AppError('the QRIS payment is paid and cannot be cancelled', ErrorCode.CONFLICT, { reason: 'qris_payment_paid' });
+      if (payment.status === 'cancelled') return payment;
+      const cancelled = (await tx.markCancelled(payment.id))!;
+      // Last: the feed's append lock is held until the commit (payment-feed.repository.ts).
+      await tx.peer(PaymentFeedRepository).append([cancellationFeedRow(cancelled)]);
+      appended = true;
+      return cancelled;
+    });
+    if (appended) this.signal?.([merchantId]);
+    return toQrisPayment(row, false);
+  }
+
+  /** Unmatched payments for reconciliation (operators), newest first, keyset-paged. */
+  async unmatched(filter: {
+    merchantId?: string | null;
+    outletId?: string | null;
+    reason?: string | null;
+    from?: Date | null;
+    before?: Date | null;
+    first: number;
+    after?: string | null;
+  }): Promise<QrisUnmatchedPaymentPageType> {
+    if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > 500) throw new BadInputError('first must be 1 to 500');
+    for (const field of ['merchantId', 'outletId'] as const) {
+      const value = filter[field];
+      if (value != null && !UUID_PATTERN.test(value)) throw new BadInputError(`${field} must be a UUID`);
+    }
+    if (filter.reason != null && !(UNMATCHED_REASONS as readonly string[]).includes(filter.reason))
+      throw new BadInputError(`reason must be one of ${UNMATCHED_REASONS.join(', ')}`);
+    const rows = await this.repo.listUnmatched({
+      merchantId: filter.merchantId?.toLowerCase() ?? null,
+      outletId: filter.outletId?.toLowerCase() ?? null,
+      reason: filter.reason ?? null,
+      from: filter.from ?? null,
+      before: filter.before ?? null,
+      afterId: filter.after ? decodeIdCursor(filter.after) : null,
+      limit: filter.first + 1,
+    });
+    const { page, nextCursor } = keysetPage(rows, filter.first, (r) => encodeIdCursor(r.id));
+    return {
+      nextCursor,
+      items: page.map((r) => ({
+        id: r.id,
+        reason: r.reason,
+        billNumber: r.bill_number,
+        grossAmount: r.gross_amount == null ? null : Number(r.gross_amount),
+        bankCode: r.bank_code,
+        nmid: r.nmid,
+        merchantId: r.merchant_id,
+        outletId: r.outlet_id,
+        qrisPaymentId: r.qris_payment_id,
+        paymentEventId: r.payment_event_id,
+        transactionId: r.transaction_id,
+        transactionAt: new Date(r.transaction_at),
+        createdAt: new Date(r.created_at),
+      })),
+    };
+  }
+}
+
+export const UNMATCHED_REASONS = [
+  'unknown_bill_number',
+  'other_outlet',
+  'amount_mismatch',
+  'expired',
+  'cancelled',
+  'already_paid',
+] as const;
+
+/**
+ * A payment for a sales order: the order (as the catalog answered it) must be of the payment's outlet, open, and
+ * the amount what is left to pay on it; otherwise the request contradicts the order (400) or the order's state
+ * (409 sales_order_not_open).
+ */
+export function checkSalesOrder(order: QrisSalesOrderInput, outletId: string, amount: number): void {
+  if (order.outletId.toLowerCase() !== outletId) throw new BadInputError('the sales order belongs to another outlet');
+  if (order.status !== 'open')
+    throw new AppError(`the sales order is ${order.status}, not open`, ErrorCode.CONFLICT, { reason: 'sales_order_not_open' });
+  const outstanding = order.totalAmount - order.paidAmount;
+  if (amount !== outstanding) throw new BadInputError(`amount must be what is left to pay on the sales order: ${outstanding}`);
+}
+
+/** The feed row of a cancelled payment: no transaction, no bank; its amount and outlet. */
+function cancellationFeedRow(p: QrisPaymentRow): NewPaymentFeedRow {
+  return {
+    kind: 'qris_payment.cancelled',
+    merchant_id: p.merchant_id,
+    outlet_id: p.outlet_id,
+    terminal_id: null,
+    transaction_id: null,
+    transaction_code: null,
+    reference_number: null,
+    bank_code: null,
+    nmid: p.nmid,
+    amount: p.amount,
+    transaction_at: null,
+    qris_payment_id: p.id,
+    bill_number: p.bill_number,
+    sales_order_id: p.sales_order_id,
+  };
 }
 
 function replayOf(earlier: QrisPaymentRow, requestHash: string): QrisPaymentType {
@@ -144,8 +286,23 @@ export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedS
   if (!bill || !BILL_NUMBER_PATTERN.test(bill)) return { outcome: null };
   const payment = await repo.lockByBillNumber(bill);
   const reason = unmatchedReasonOf(payment, s);
-  if (!reason && (await repo.markPaid(payment!.id, { paidAt: s.transactionAt, transactionId: s.transactionId, paymentEventId: s.eventId })))
+  if (
+    !reason &&
+    (await repo.markPaid(payment!.id, { paidAt: s.transactionAt, transactionId: s.transactionId, paymentEventId: s.eventId }))
+  ) {
+    // The catalog marks the order paid from the outbox (order-settlement module), committed with this match.
+    if (payment!.sales_order_id)
+      await repo.enqueueOrderSettlement({
+        qris_payment_id: payment!.id,
+        merchant_id: payment!.merchant_id,
+        outlet_id: payment!.outlet_id,
+        sales_order_id: payment!.sales_order_id,
+        amount: Number(payment!.amount),
+        transaction_id: s.transactionId,
+        paid_at: s.transactionAt,
+      });
     return { outcome: 'paid', payment };
+  }
   await repo.recordUnmatched({
     id: uuidv7(),
     payment_event_id: s.eventId,

@@ -40,6 +40,23 @@ export class QrisPaymentType {
   idempotentReplay!: boolean;
 }
 
+@InputType('QrisSalesOrderInput', {
+  description: 'The sales order a payment is for, as the catalog subgraph answered it (checked before the payment is created).',
+})
+export class QrisSalesOrderInput {
+  @Field(() => ID, { description: 'The order’s outlet: it must be the payment’s.' })
+  outletId!: string;
+
+  @Field({ description: 'open, completed, voided or refunded: only an open order can be paid.' })
+  status!: string;
+
+  @Field(() => SafeIntResolver, { description: 'Whole rupiah.' })
+  totalAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Whole rupiah already paid (e.g. a cash part).' })
+  paidAmount!: number;
+}
+
 @InputType('CreateQrisPaymentInput')
 export class CreateQrisPaymentInput {
   @Field(() => ID)
@@ -50,6 +67,12 @@ export class CreateQrisPaymentInput {
 
   @Field(() => ID, { nullable: true, description: 'The sales order this pays (catalog subgraph), if any.' })
   salesOrderId?: string | null;
+
+  @Field(() => QrisSalesOrderInput, {
+    nullable: true,
+    description: 'Required with salesOrderId: the order as the catalog answered it. The amount must be what is left to pay.',
+  })
+  salesOrder?: QrisSalesOrderInput | null;
 
   @Field(() => Int, { nullable: true, description: 'Seconds until it expires: 60 to 86,400; default 900.' })
   expiresInSecs?: number | null;
@@ -62,4 +85,58 @@ export class CreateQrisPaymentInput {
 
   @Field({ description: "The outlet's static QRIS, as the outlet subgraph answered it: the dynamic payload is derived from it." })
   staticPayload!: string;
+}
+
+@ObjectType('QrisUnmatchedPayment', {
+  description:
+    'A bank success event that named a bill number of ours but settled no dynamic QRIS payment, kept for reconciliation (docs/decisions/0201-qris-payloads.md).',
+})
+export class QrisUnmatchedPaymentType {
+  @Field(() => ID)
+  id!: string;
+
+  @Field({ description: 'unknown_bill_number, other_outlet, amount_mismatch, expired, cancelled or already_paid.' })
+  reason!: string;
+
+  @Field({ description: 'The event’s reference_number.' })
+  billNumber!: string;
+
+  @Field(() => SafeIntResolver, { nullable: true, description: 'The event’s gross amount, whole rupiah.' })
+  grossAmount!: number | null;
+
+  @Field()
+  bankCode!: string;
+
+  @Field()
+  nmid!: string;
+
+  @Field(() => ID, { nullable: true })
+  merchantId!: string | null;
+
+  @Field(() => ID, { nullable: true })
+  outletId!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The payment of the bill number, when there is one.' })
+  qrisPaymentId!: string | null;
+
+  @Field(() => ID, { description: 'The payment event (inbox row).' })
+  paymentEventId!: string;
+
+  @Field(() => ID, { nullable: true, description: 'The transaction the event recorded (the money did move).' })
+  transactionId!: string | null;
+
+  @Field(() => DateTimeResolver, { description: 'The event’s transaction_at.' })
+  transactionAt!: Date;
+
+  @Field(() => DateTimeResolver)
+  createdAt!: Date;
+}
+
+@ObjectType('QrisUnmatchedPaymentPage', { description: 'A keyset page, newest first; pass nextCursor as `after` for the next one.' })
+export class QrisUnmatchedPaymentPageType {
+  @Field(() => [QrisUnmatchedPaymentType])
+  items!: QrisUnmatchedPaymentType[];
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the next page; null on the last one.' })
+  nextCursor!: string | null;
 }

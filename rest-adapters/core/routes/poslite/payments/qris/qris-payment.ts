@@ -37,5 +37,5 @@ export function toQrisPayment(p: QrisPaymentFieldsFragment): QrisPayment {
 export const MATCHING_RULES = [
   'Matching (in the bank event intake’s transaction): a `transaction.success` or `qris.payment.success` event for the outlet’s NMID whose `reference_number` equals `bill_number` and whose `gross_amount` equals `amount`, with `transaction_at` not after `expires_at`, marks the payment `paid` once (`paid_at` = the event’s `transaction_at`, `transaction_id` = its transaction), also under concurrent replays.',
   'A wrong amount, an expired or cancelled payment, a payment already paid, another outlet’s NMID or an unknown bill number is kept as an unmatched payment for reconciliation; the bank’s event is still recorded as a transaction.',
-  '`expired`: still pending after `expires_at`. A linked sales order is not changed here: the POS marks it paid (its `transaction_id` as the payment reference) once it reads `paid` — live from GET …/payments/qris/{id}/events.',
+  '`expired`: still pending after `expires_at`. `cancelled`: cancelled by POST …/payments/qris/{id}/cancel. A linked sales order is marked paid on the server once the payment is paid (see POST …/payments/qris).',
 ].join('\n');

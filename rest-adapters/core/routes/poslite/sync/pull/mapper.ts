@@ -1,5 +1,5 @@
-/** Columns whose bigint values arrive as decimal strings from PostgreSQL. */
-const INTEGER_COLUMNS = new Set(['sell_price_amount', 'cost_price_amount', 'quantity']);
+/** Columns whose bigint values arrive as decimal strings from PostgreSQL: amounts and quantities. */
+const isInteger = (key: string) => key.endsWith('_amount') || key === 'quantity';
 
 /**
  * A stored row as a device reads it (core-api.md §4 Sync): timestamps (`*_at`) in epoch milliseconds, booleans as
@@ -10,7 +10,7 @@ export function toDeviceRow(row: Record<string, unknown>): Record<string, unknow
   for (const [key, value] of Object.entries(row)) {
     if (typeof value === 'boolean') out[key] = value ? 1 : 0;
     else if (key.endsWith('_at') && typeof value === 'string') out[key] = Date.parse(value);
-    else if (INTEGER_COLUMNS.has(key) && typeof value === 'string') out[key] = Number(value);
+    else if (isInteger(key) && typeof value === 'string') out[key] = Number(value);
     else out[key] = value;
   }
   return out;

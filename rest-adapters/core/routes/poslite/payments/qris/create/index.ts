@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
-import { CreateQrisPaymentDocument, PosQrisPaymentOutletDocument } from '@rest-adapters/generated/operations';
+import { CreateQrisPaymentDocument, PosQrisPaymentOutletDocument, PosQrisPaymentTargetDocument } from '@rest-adapters/generated/operations';
 import { MATCHING_RULES, QrisPayment, toQrisPayment } from '../qris-payment';
 
 const Body = Type.Object({
@@ -13,9 +13,10 @@ const Body = Type.Object({
 });
 
 /**
- * Two operations in two subgraphs, because the payload is derived from the outlet's static QRIS (outlet subgraph,
- * scoped to the merchant and the member's outlets) and the payment is the transaction subgraph's: (1) the outlet's
- * NMID and static payload, (2) the payment.
+ * Two operations, because the payload is derived from the outlet's static QRIS (outlet subgraph, scoped to the
+ * merchant and the member's outlets) and a linked sales order is the catalog's, while the payment is the transaction
+ * subgraph's: (1) the outlet's NMID and static payload, with the sales order when one is named (one query, two
+ * subgraphs in parallel), (2) the payment, which checks the order's outlet, status and amount left to pay.
  */
 export default posRoutes({
   method: 'POST',
@@ -23,6 +24,7 @@ export default posRoutes({
   summary: 'Create a dynamic QRIS for one sale',
   description: [
     'A dynamic QRIS (point of initiation 12) for `amount` at `outlet_id`: the outlet’s static QRIS with the amount in tag 54 and a unique `bill_number` in tag 62.01, CRC recomputed. Staff, admins and owners of the outlet may create one (viewers: 403). 404 `not_found` for an outlet that is not the merchant’s; 409 `qris_unavailable` when the outlet has no QRIS (no NMID).',
+    'Sales order: with `sales_order_id`, the order must be the merchant’s (else 404 `not_found`), of the same outlet (else 400 `bad_request`), `open` (pushed by the device with `status: open`; else 409 `sales_order_not_open`), and `amount` must be what is left to pay on it, `total_amount − paid_amount` (else 400 `bad_request`). An order has at most one live payment: another pending, unexpired one is 409 `sales_order_payment_pending` (cancel it first). When the payment is paid, the order is marked paid on the server: a payment of method `qris` for the amount, `paid_amount` up by it, `status` `completed` (shown by GET …/sales/orders/{id} and the sync pull of `sales_orders`, usually within a second).',
     'Idempotency: with an `Idempotency-Key` header (1–255 visible ASCII characters), the same key and body answer 201 with the payment the first request created (header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_key_reused`. Keys are per merchant.',
     MATCHING_RULES,
   ].join('\n\n'),
@@ -34,14 +36,25 @@ export default posRoutes({
     if (Array.isArray(key)) throw new HttpError(400, 'bad_request', 'one Idempotency-Key header');
     if (key !== undefined && !/^[\x21-\x7E]{1,255}$/.test(key))
       throw new HttpError(400, 'bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
-    const { posOutlet: outlet } = await execute(PosQrisPaymentOutletDocument, { id: body.outlet_id });
+    const orderId = body.sales_order_id ?? null;
+    const target =
+      orderId === null
+        ? { ...(await execute(PosQrisPaymentOutletDocument, { id: body.outlet_id })), posSalesOrder: null }
+        : await execute(PosQrisPaymentTargetDocument, { id: body.outlet_id, salesOrderId: orderId });
+    const { posOutlet: outlet, posSalesOrder: order } = target;
     if (!outlet.nmid || !outlet.qrisStaticPayload)
       throw new HttpError(409, 'qris_unavailable', 'the outlet has no QRIS yet (no NMID assigned)');
     const { createQrisPayment: payment } = await execute(CreateQrisPaymentDocument, {
       input: {
         outletId: outlet.id,
         amount: body.amount,
-        salesOrderId: body.sales_order_id ?? null,
+        salesOrderId: orderId,
+        salesOrder: order && {
+          outletId: order.outletId,
+          status: order.status,
+          totalAmount: order.totalAmount,
+          paidAmount: order.paidAmount,
+        },
         expiresInSecs: body.expires_in_secs ?? null,
         idempotencyKey: key ?? null,
         nmid: outlet.nmid,

@@ -21,7 +21,7 @@ export default posRoutes({
   path: '/payments/qris/:id/events',
   summary: 'Live stream of one dynamic QRIS payment: paid or expired (Server-Sent Events)',
   description: [
-    'One event, then the stream ends: `paid` as soon as a bank event settles the payment (`id:` its feed event id), `expired` when `expires_at` passes while it is still pending, or `cancelled`; `data:` is the payment as GET …/payments/qris/{id} answers it (status included). A payment already paid, expired or cancelled when the stream opens answers that event at once. A reconnect (with or without `Last-Event-ID`) reads the payment afresh, so nothing is missed.',
+    'One event, then the stream ends: `paid` as soon as a bank event settles the payment (`id:` its feed event id), `cancelled` as soon as POST …/payments/qris/{id}/cancel cancels it (`id:` its feed event id), or `expired` when `expires_at` passes while it is still pending; `data:` is the payment as GET …/payments/qris/{id} answers it (status included). A payment already paid, expired or cancelled when the stream opens answers that event at once. A reconnect (with or without `Last-Event-ID`) reads the payment afresh, so nothing is missed.',
     'Access as GET …/payments/qris/{id}: 404 `not_found` for another merchant’s or an unknown payment, 403 for a member whose outlets do not include its outlet.',
     STREAM_RULES,
   ].join('\n\n'),
@@ -49,10 +49,22 @@ export default posRoutes({
       merchantId: request.posMerchantId!,
       lastId: BigInt(head),
       accepts: (e: FeedEvent) => e.qrisPaymentId === payment.id,
-      deliver: (events: FeedEvent[]) => void settle(events[0].id),
+      deliver: (events: FeedEvent[]) => finish(events[0]),
       keepAlive: () => sse.comment('keep-alive'),
       end: () => sse.end(),
     };
+    /**
+     * The payment's feed event says what became of it: sent as the payment without reading it again (one gateway
+     * round trip less between the bank's answer and the device).
+     */
+    function finish(e: FeedEvent): void {
+      if (!sse.isOpen) return;
+      if (e.kind === 'qris_payment.paid')
+        sse.event('paid', { ...payment, status: 'paid', paid_at: e.transactionAt, transaction_id: e.transactionId }, e.id);
+      else if (e.kind === 'qris_payment.cancelled') sse.event('cancelled', { ...payment, status: 'cancelled' }, e.id);
+      else return void settle(e.id);
+      sse.end();
+    }
     let settling = false;
     /** Reads the payment again and sends its final status, if it has one; ends the stream then. */
     async function settle(eventId?: string): Promise<void> {
@@ -65,7 +77,7 @@ export default posRoutes({
           if (eventId === undefined) timer = setTimeout(() => void settle(), 1000);
           return;
         }
-        sse.event(now.status, now, now.status === 'paid' ? eventId : undefined);
+        sse.event(now.status, now, now.status === 'expired' ? undefined : eventId);
         sse.end();
       } catch (error) {
         request.log.warn({ err: error, qris_payment_id: payment.id }, 'payment stream: read failed; ending it (the client reconnects)');
