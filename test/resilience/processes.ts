@@ -196,6 +196,8 @@ export class ProcessTestDatabase {
  */
 export class RoundRobinBalancer {
   private next = 0;
+  /** Upstreams that refused a connection, skipped until this time (nginx's max_fails=1 fail_timeout=2s). */
+  private readonly downUntil = new Map<number, number>();
   private server?: http.Server;
   port = 0;
 
@@ -205,7 +207,7 @@ export class RoundRobinBalancer {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => this.forward(req, res, Buffer.concat(chunks), this.upstreams.length));
+      req.on('end', () => this.forward(req, res, Buffer.concat(chunks), this.order()));
     });
     this.server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
@@ -213,15 +215,28 @@ export class RoundRobinBalancer {
     return this.port;
   }
 
-  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, triesLeft: number): void {
-    const port = this.upstreams[this.next++ % this.upstreams.length];
+  /** This request's upstreams in the order to try: round robin over those up, then those marked down. */
+  private order(): number[] {
+    const start = this.next++;
+    const all = this.upstreams.map((_, i) => this.upstreams[(start + i) % this.upstreams.length]);
+    const now = Date.now();
+    const up = all.filter((port) => (this.downUntil.get(port) ?? 0) <= now);
+    return [...up, ...all.filter((port) => !up.includes(port))];
+  }
+
+  private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, order: number[]): void {
+    const [port, ...rest] = order;
     const upstream = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
       res.once('close', () => answer.destroy());
     });
     upstream.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ECONNREFUSED' && triesLeft > 1) return this.forward(req, res, body, triesLeft - 1);
+      // Refused: nothing was sent, so the next upstream may take it. Anything else may have reached the copy.
+      if (error.code === 'ECONNREFUSED') {
+        this.downUntil.set(port, Date.now() + 2000);
+        if (rest.length > 0) return this.forward(req, res, body, rest);
+      }
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
       else res.destroy();
     });
