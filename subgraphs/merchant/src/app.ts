@@ -15,6 +15,7 @@ import { AccountSettings } from './modules/account-settings/account-settings.ent
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
+import { seedMerchantSandbox } from './seed/sandbox.seed';
 
 /** The merchant subgraph: merchants and their lifecycle, identity, partners, banks, reference data. */
 export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequestScope>> = {
@@ -49,5 +50,5 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   migrations,
   buildSchema: buildMerchantSchema,
   requestScope: merchantRequestScope,
-  seedDemo: seedMerchantDemo,
+  seedDemo: async (em, config) => ({ ...(await seedMerchantDemo(em, config)), ...(await seedMerchantSandbox(em, config)) }),
 };
