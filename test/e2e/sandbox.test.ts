@@ -1,4 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { apiPagesDir } from '@lib/rest/api-pages';
 import { DEMO } from '@lib/demo/demo-ids';
 import { isSandboxNmid } from '@lib/sandbox/sandbox-nmid';
 import { jakartaNow } from '../support/bank-events';
@@ -106,13 +111,14 @@ describe('Sandbox (issue 16 §3)', () => {
       operator: JSON.stringify(operatorLists.data),
       liveRows: JSON.stringify(
         await sql(
-          `select (select count(*) from "transaction".transactions where bank_code <> $1)::int as transactions,
-                  (select count(*) from "transaction".payment_events where bank_code <> $1)::int as events,
-                  (select count(*) from "transaction".settlements where bank_code <> $1)::int as settlements,
-                  (select count(*) from "transaction".payment_feed where merchant_id <> all($2::uuid[]))::int as feed,
+          `with sb as (select code from merchant.banks where sandbox), sm as (select id from merchant.merchants where sandbox)
+           select (select count(*) from "transaction".transactions where bank_code not in (select code from sb))::int as transactions,
+                  (select count(*) from "transaction".payment_events where bank_code not in (select code from sb))::int as events,
+                  (select count(*) from "transaction".settlements where bank_code not in (select code from sb))::int as settlements,
+                  (select count(*) from "transaction".payment_feed where merchant_id not in (select id from sm))::int as feed,
                   (select count(*) from merchant.partner_merchant_access where not sandbox)::int as grants,
-                  (select coalesce(sum(count), 0) from "transaction".merchant_daily_rollups where merchant_id <> all($2::uuid[]))::int as rollups`,
-          [bank?.bank_code ?? 'none', [DEMO.sandbox.merchantId, ...(bank ? [bank.merchant.merchant_id] : [])]],
+                  (select coalesce(sum(count), 0) from "transaction".merchant_daily_rollups
+                    where merchant_id not in (select id from sm))::int as rollups`,
         ),
       ),
     };
@@ -383,6 +389,19 @@ describe('Sandbox (issue 16 §3)', () => {
       [eventId, `TRX-${eventId}`],
     );
     expect(rows).toEqual({ events: 1, transactions: 1, feed: 1 });
+  });
+
+  it('the API guide’s sandbox curl (docs/api/sandbox.md) simulates a payment to the demo sandbox merchant', async () => {
+    const [block] = [...readFileSync(path.join(apiPagesDir(), 'sandbox.md'), 'utf8').matchAll(/```bash\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block], {
+      env: { ...process.env, BASE: base },
+      timeout: 20_000,
+    });
+    expect(JSON.parse(stdout)).toMatchObject({
+      status: 'success',
+      bank_code: DEMO.sandbox.bank.code,
+      merchant_id: DEMO.sandbox.merchantId,
+    });
   });
 
   it('every live bank, partner and operator list, search, score, count and rollup is byte-identical after the sandbox activity', async () => {
