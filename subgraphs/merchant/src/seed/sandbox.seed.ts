@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
-import { hashSecret } from '@lib/auth/secret-hash';
 import { secretBoxFor } from '../context';
+import { bankKeyRows, partnerCredentialRows } from './seed-rows';
 
 /**
  * The demo sandbox (docs/decisions/0204-sandbox.md, DEMO.sandbox): a sandbox bank with fixed keys, its sandbox
@@ -20,24 +20,7 @@ export async function seedMerchantSandbox(em: EntityManager, config: Config): Pr
     .ignore()
     .returning('id');
   const credentials = await knex('merchant.bank_credentials')
-    .insert([
-      {
-        id: '019a0000-0000-7000-8000-00000000b911',
-        bank_id: bank.id,
-        purpose: 'lookup',
-        key_id: bank.lookupKeyId,
-        secret_sealed: box.seal(bank.lookupSecret),
-        created_at: now,
-      },
-      {
-        id: '019a0000-0000-7000-8000-00000000b912',
-        bank_id: bank.id,
-        purpose: 'event',
-        key_id: bank.eventKeyId,
-        secret_sealed: box.seal(bank.eventSecret),
-        created_at: now,
-      },
-    ])
+    .insert(bankKeyRows(box, bank.id, ['019a0000-0000-7000-8000-00000000b911', '019a0000-0000-7000-8000-00000000b912'], bank, now))
     .onConflict('id')
     .ignore()
     .returning('id');
@@ -55,20 +38,8 @@ export async function seedMerchantSandbox(em: EntityManager, config: Config): Pr
     .onConflict('id')
     .ignore()
     .returning('id');
-  const { credential } = partner;
   const partnerCredentials = await knex('merchant.partner_credentials')
-    .insert({
-      id: credential.id,
-      partner_id: partner.id,
-      name: credential.name,
-      credential_key: credential.credentialKey,
-      auth_mode: 'jwt',
-      contract: credential.contract,
-      scopes: [...credential.scopes],
-      secret_hash: await hashSecret(credential.secret),
-      outlets_enabled: true,
-      created_at: now,
-    })
+    .insert(await partnerCredentialRows(partner.id, [partner.credential], now))
     .onConflict('id')
     .ignore()
     .returning('id');
