@@ -4,6 +4,8 @@ import type { Config } from '@lib/config/config';
 import { ensureRolesAndSchemas } from '@lib/db/bootstrap';
 import { type Orm, migrate } from '@lib/db/orm';
 import { type SubgraphDefinition, openSubgraphOrm } from '@lib/federation/subgraph-definition';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
+import { newSandboxNmid } from '@lib/sandbox/sandbox-nmid';
 import { SUBGRAPHS } from '@subgraphs';
 import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import type { BankTier } from '@subgraphs/merchant/src/modules/bank/bank.entity';
@@ -76,10 +78,13 @@ export async function seedDemo(config: Config, adminUrl: string): Promise<Record
 export interface OnboardMerchantInput {
   name: string;
   bankCode: string;
+  /** The outlets' NMIDs; a sandbox bank's merchant gets sandbox NMIDs for every outlet when none are given. */
   nmids: string[];
   outlets: number;
   categoryCode?: string;
   referralCode?: string;
+  /** An app user's phone: the owner (created when unknown), to log in to the merchant with. */
+  ownerPhone?: string;
 }
 
 /**
@@ -87,7 +92,8 @@ export interface OnboardMerchantInput {
  * first (outlet subgraph), then the merchant with its first NMID (merchant subgraph): creating the merchant
  * is its first activation, announced to the bank (merchant.activated), so it must not happen before its
  * outlets exist. The two schemas cannot share a transaction: a failure creating the merchant removes the
- * outlets just created.
+ * outlets just created. A sandbox bank's merchant is a sandbox merchant (docs/decisions/0204-sandbox.md), its
+ * NMIDs of the sandbox range, one per outlet.
  */
 export async function onboardMerchant(config: Config, adminUrl: string, input: OnboardMerchantInput) {
   const merchantDefinition = SUBGRAPHS.find((s) => s.name === 'merchant')!;
@@ -96,7 +102,9 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
   return withSubgraph(merchantDefinition, config, adminUrl, async (merchantOrm) => {
     const em = merchantOrm.em.fork() as EntityManager;
     if (!input.name.trim()) throw new Error('merchant name is required');
-    if (!(await new BankService(em, secretBoxFor(config)).findByCode(input.bankCode))) throw new Error(`unknown bank ${input.bankCode}`);
+    const bank = await new BankService(em, secretBoxFor(config)).findByCode(input.bankCode);
+    if (!bank) throw new Error(`unknown bank ${input.bankCode}`);
+    const nmids = bank.sandbox && input.nmids.length === 0 ? Array.from({ length: count }, newSandboxNmid) : input.nmids;
     const categoryName = input.categoryCode
       ? ((await em.getKnex()('merchant.business_types').where({ mcc: input.categoryCode }).orderBy('id').first('name'))?.name ?? null)
       : null;
@@ -107,11 +115,12 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
         Array.from({ length: count }, (_, i) => ({
           code: i === 0 ? 'PUSAT' : `CABANG-${i}`,
           name: i === 0 ? input.name : `${input.name} – Cabang ${i}`,
-          nmid: input.nmids[i] ?? null,
-          bankCode: input.nmids[i] ? input.bankCode : null,
+          nmid: nmids[i] ?? null,
+          bankCode: nmids[i] ? input.bankCode : null,
           isDefault: i === 0,
           withTerminal: true,
         })),
+        { sandbox: bank.sandbox },
       ),
     );
     try {
@@ -122,12 +131,15 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
         categoryCode: input.categoryCode,
         categoryName: categoryName ?? undefined,
         referralCode: input.referralCode,
-        primaryNmid: input.nmids[0],
+        primaryNmid: nmids[0],
+        ownerPhone: input.ownerPhone,
       });
       return {
         merchant_id: merchant.id,
         merchant_code: merchant.merchantCode,
+        sandbox: merchant.sandbox,
         outlets: outlets.map((o) => ({ outlet_id: o.id, code: o.code, nmid: o.nmid })),
+        ...(input.ownerPhone ? { owner_phone: toIndonesianE164(input.ownerPhone) } : {}),
       };
     } catch (error) {
       await withSubgraph(outletDefinition, config, adminUrl, async (outletOrm) => {
@@ -141,11 +153,41 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
 }
 
 /** `bank:create`: a bank with one lookup and one event key; the secrets are shown once. */
-export async function createBank(config: Config, adminUrl: string, input: { code: string; name: string; tier: BankTier }) {
+export async function createBank(
+  config: Config,
+  adminUrl: string,
+  input: { code: string; name: string; tier: BankTier; sandbox?: boolean },
+) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, (orm) =>
     new BankService(orm.em.fork() as EntityManager, secretBoxFor(config)).create(input),
   );
+}
+
+/** Grocery stores (ISO 18245): the category of a sandbox bank's first merchant. */
+const SANDBOX_MERCHANT_MCC = '5411';
+
+/**
+ * `bank:create --sandbox`: a sandbox bank (docs/decisions/0204-sandbox.md) and, so that its keys have something to
+ * reach, its first sandbox merchant with `outlets` outlets, each with a sandbox NMID and a terminal, owned by the app
+ * user of `ownerPhone` when given. A failure creating the merchant leaves the bank (add merchants with merchant:create).
+ */
+export async function createSandboxBank(
+  config: Config,
+  adminUrl: string,
+  input: { code: string; name: string; merchantName?: string; outlets: number; ownerPhone?: string },
+) {
+  const bank = await createBank(config, adminUrl, { code: input.code, name: input.name, tier: 'external', sandbox: true });
+  const merchant = await onboardMerchant(config, adminUrl, {
+    name: input.merchantName ?? `Toko Sandbox ${input.code}`,
+    bankCode: bank.bank_code,
+    nmids: [],
+    outlets: input.outlets,
+    ownerPhone: input.ownerPhone,
+    // An MCC, so that its outlets have a static QRIS and take dynamic QRIS payments (docs/decisions/0201-qris-payloads.md).
+    categoryCode: SANDBOX_MERCHANT_MCC,
+  });
+  return { ...bank, merchant };
 }
 
 /** `bank:webhook`: the bank's lifecycle webhook endpoint with a new signing secret (shown once, stored sealed). */
@@ -203,10 +245,17 @@ function withPartners<T>(config: Config, adminUrl: string, work: (service: Partn
   return withSubgraph(merchant, config, adminUrl, (orm) => work(new PartnerService(orm.em.fork() as EntityManager, secretBoxFor(config))));
 }
 
-/** `partner:create`: a partner; merchants already registered with its referral code become its referrals. */
-export async function createPartner(config: Config, adminUrl: string, input: { code: string; name: string; referralCode: string }) {
-  const { partner_id, partner_code, referral_code } = await withPartners(config, adminUrl, (partners) => partners.create(input));
-  return { partner_id, partner_code, referral_code };
+/**
+ * `partner:create`: a partner; merchants (of its mode) already registered with its referral code become its
+ * referrals. A sandbox partner reaches sandbox merchants only (docs/decisions/0204-sandbox.md).
+ */
+export async function createPartner(
+  config: Config,
+  adminUrl: string,
+  input: { code: string; name: string; referralCode: string; sandbox?: boolean },
+) {
+  const { partner_id, partner_code, referral_code, sandbox } = await withPartners(config, adminUrl, (partners) => partners.create(input));
+  return { partner_id, partner_code, referral_code, sandbox };
 }
 
 /** `partner:credential`: a new credential of a partner; the secret is shown once. */

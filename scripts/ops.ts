@@ -9,6 +9,7 @@ import {
   changeMerchantStatus,
   createBank,
   createPartner,
+  createSandboxBank,
   grantPartnerAccess,
   issuePartnerCredential,
   revokePartnerCredential,
@@ -26,6 +27,8 @@ import {
 } from './database-tasks';
 import type { PartnerAccessType } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import { UNMATCHED_REASONS } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
+import { SANDBOX_EVENT_ID_PATTERN, SANDBOX_MAX_AMOUNT } from '@rest-adapters/core/routes/internal/sandbox-payment-events/schema';
+import { GatewayTaskError, simulateSandboxPaymentViaGateway } from './gateway-tasks';
 
 /**
  * Operator command line: `npm run ops -- <command> [options]`. A result is JSON on stdout (exit 0); an error is
@@ -88,16 +91,54 @@ export const COMMANDS: Record<string, Command> = {
     run: (adminUrl, _o, config) => seedDemo(config, adminUrl),
   },
   'bank:create': {
-    summary: 'onboard a bank; prints its lookup and event keys (secrets shown once)',
+    summary:
+      'onboard a bank; prints its lookup and event keys (secrets shown once). --sandbox: a sandbox bank and its first sandbox merchant',
     options: {
       code: { type: 'string', required: true, description: 'bank code' },
       name: { type: 'string', required: true, description: 'bank name' },
       tier: { type: 'string', values: ['tier1', 'external'], default: 'external', description: 'bank tier' },
+      sandbox: {
+        type: 'boolean',
+        description:
+          'a sandbox bank (external): its keys reach only sandbox merchants, starting with one created now (docs/decisions/0204-sandbox.md)',
+      },
+      'merchant-name': { type: 'string', description: 'with --sandbox: name of its sandbox merchant' },
+      outlets: {
+        type: 'string',
+        integer: true,
+        description: 'with --sandbox: outlets of its sandbox merchant, each with a sandbox NMID (default 1)',
+      },
+      'owner-phone': {
+        type: 'string',
+        description: 'with --sandbox: an app user’s phone that owns the sandbox merchant (to log in to it)',
+      },
     },
     run: async (adminUrl, o, config) => {
       const tier = o.tier as 'tier1' | 'external';
-      const { bank_id: _id, tier: _tier, ...keys } = await createBank(config, adminUrl, { code: str(o.code), name: str(o.name), tier });
-      return keys;
+      if (!o.sandbox) {
+        const given = ['merchant-name', 'outlets', 'owner-phone'].filter((option) => o[option] !== undefined);
+        if (given.length > 0) throw new UsageError('invalid_option', `--${given[0]} needs --sandbox`);
+        const {
+          bank_id: _id,
+          tier: _tier,
+          sandbox: _sandbox,
+          ...keys
+        } = await createBank(config, adminUrl, { code: str(o.code), name: str(o.name), tier });
+        return keys;
+      }
+      if (tier !== 'external') throw new UsageError('invalid_option', '--sandbox banks are external: drop --tier tier1');
+      const {
+        bank_id: _id,
+        tier: _tier,
+        ...issued
+      } = await createSandboxBank(config, adminUrl, {
+        code: str(o.code),
+        name: str(o.name),
+        merchantName: o['merchant-name'] as string | undefined,
+        outlets: Number(o.outlets ?? 1),
+        ownerPhone: o['owner-phone'] as string | undefined,
+      });
+      return issued;
     },
   },
   'bank:webhook': {
@@ -117,6 +158,7 @@ export const COMMANDS: Record<string, Command> = {
       category: { type: 'string', description: 'merchant category code (MCC)' },
       referral: { type: 'string', description: "a partner's referral code" },
       outlets: { type: 'string', integer: true, default: '1', description: 'number of outlets' },
+      'owner-phone': { type: 'string', description: 'an app user’s phone that owns the merchant (created when unknown)' },
     },
     run: (adminUrl, o, config) =>
       onboardMerchant(config, adminUrl, {
@@ -126,6 +168,7 @@ export const COMMANDS: Record<string, Command> = {
         outlets: Number(o.outlets),
         categoryCode: o.category as string | undefined,
         referralCode: o.referral as string | undefined,
+        ownerPhone: o['owner-phone'] as string | undefined,
       }),
   },
   'merchant:status': {
@@ -172,9 +215,18 @@ export const COMMANDS: Record<string, Command> = {
       code: { type: 'string', required: true, description: 'partner code' },
       name: { type: 'string', required: true, description: 'partner name' },
       'referral-code': { type: 'string', required: true, description: 'its referral code' },
+      sandbox: {
+        type: 'boolean',
+        description: 'a sandbox partner: its credentials reach only sandbox merchants (docs/decisions/0204-sandbox.md)',
+      },
     },
     run: (adminUrl, o, config) =>
-      createPartner(config, adminUrl, { code: str(o.code), name: str(o.name), referralCode: str(o['referral-code']) }),
+      createPartner(config, adminUrl, {
+        code: str(o.code),
+        name: str(o.name),
+        referralCode: str(o['referral-code']),
+        sandbox: o.sandbox === true,
+      }),
   },
   'partner:credential': {
     summary: 'issue a partner credential; the secret is shown once',
@@ -248,6 +300,46 @@ export const COMMANDS: Record<string, Command> = {
     options: { days: { type: 'string', integer: true, description: 'keep this many days instead (at least 2)' } },
     run: (adminUrl, o, config) =>
       prunePaymentFeed(config, adminUrl, o.days === undefined ? config.paymentFeed.retentionDays : Number(o.days)),
+  },
+  'sandbox:simulate-payment': {
+    summary: "simulate a bank's payment event to a sandbox NMID through the running system (refused for a live NMID)",
+    noDatabase: true,
+    options: {
+      nmid: { type: 'string', required: true, description: 'NMID of a sandbox outlet (ID99 followed by 13 digits)' },
+      amount: { type: 'string', required: true, description: `whole rupiah, 1 to ${SANDBOX_MAX_AMOUNT}` },
+      'reference-number': { type: 'string', description: 'the bill number of a pending dynamic QRIS of the outlet (marks it paid)' },
+      'event-id': {
+        type: 'string',
+        description: 'the event id (default: a new one); the same id again is a replay, never a second payment',
+      },
+      tid: { type: 'string', description: 'a terminal id of the outlet' },
+    },
+    run: async (_adminUrl, o, config) => {
+      const amount = str(o.amount);
+      if (!/^[1-9][0-9]{0,7}$/.test(amount) || Number(amount) > SANDBOX_MAX_AMOUNT)
+        throw new UsageError('invalid_option', `--amount must be whole rupiah from 1 to ${SANDBOX_MAX_AMOUNT}`);
+      if (!/^ID[0-9]{10,15}$/.test(str(o.nmid))) throw new UsageError('invalid_option', '--nmid must be "ID" followed by 10 to 15 digits');
+      const eventId = o['event-id'] as string | undefined;
+      if (eventId !== undefined && !new RegExp(SANDBOX_EVENT_ID_PATTERN).test(eventId))
+        throw new UsageError('invalid_option', '--event-id must be 1 to 56 letters, digits, ".", "_", ":" or "-"');
+      const reference = o['reference-number'] as string | undefined;
+      if (reference !== undefined && reference.length > 64)
+        throw new UsageError('invalid_option', '--reference-number must be at most 64 characters');
+      const tid = o.tid as string | undefined;
+      if (tid !== undefined && tid.length > 32) throw new UsageError('invalid_option', '--tid must be at most 32 characters');
+      const outcome = await simulateSandboxPaymentViaGateway(config, {
+        nmid: str(o.nmid),
+        amount: Number(amount),
+        ...(reference ? { reference_number: reference } : {}),
+        ...(eventId ? { event_id: eventId } : {}),
+        ...(tid ? { tid } : {}),
+      });
+      if (outcome.status === 422) {
+        const { error, code, ...details } = outcome.body;
+        throw new GatewayTaskError(code, 422, error, details);
+      }
+      return outcome.body;
+    },
   },
   'operator:token': {
     summary: 'a development operator token for the gateway; refused in production',
@@ -411,6 +503,11 @@ export async function runOps(argv: string[], env: NodeJS.ProcessEnv, io: OpsIo):
     if (error instanceof UsageError) {
       fail(error.code, error.message, error.details);
       return 2;
+    }
+    // A documented refusal of the running system (e.g. live_nmid): its stable code.
+    if (error instanceof GatewayTaskError) {
+      fail(error.code, error.message, error.details);
+      return 1;
     }
     fail('command_failed', (error as Error).message);
     return 1;

@@ -116,4 +116,63 @@ export const DEMO = {
       },
     },
   },
+  /**
+   * The demo sandbox (docs/decisions/0204-sandbox.md): a sandbox bank with fixed keys, its sandbox merchant with two
+   * outlets (sandbox NMIDs) and an owner to log in to the app with, and a sandbox partner that referred it. Nothing
+   * of it appears in the live demo data's lists, and its keys reach nothing live.
+   */
+  sandbox: {
+    bank: {
+      id: '019a0000-0000-7000-8000-00000000b901',
+      code: 'BSANDBOX',
+      name: 'Bank Sandbox',
+      lookupKeyId: 'lk_sandbox',
+      lookupSecret: 'sandbox-lookup-secret-0123456789abcd',
+      eventKeyId: 'ek_sandbox',
+      eventSecret: 'sandbox-event-secret-0123456789abcde',
+    },
+    merchantId: '019a0000-0000-7000-8000-00000000d901',
+    merchantCode: 'MRC-SANDBOX01',
+    merchantName: 'Toko Sandbox',
+    owner: {
+      userId: '019a0000-0000-7000-8000-00000000a901',
+      membershipId: '019a0000-0000-7000-8000-00000000a991',
+      phone: '+6281200000099',
+      fullName: 'Pemilik Sandbox',
+    },
+    outlets: [
+      {
+        id: '019a0000-0000-7000-8000-00000000e901',
+        code: 'PUSAT',
+        name: 'Toko Sandbox – Pusat',
+        nmid: 'ID990000000000001',
+        tid: 'TSBX0001',
+        terminalId: '019a0000-0000-7000-8000-0000000a0901',
+        isDefault: true,
+      },
+      {
+        id: '019a0000-0000-7000-8000-00000000e902',
+        code: 'CABANG',
+        name: 'Toko Sandbox – Cabang',
+        nmid: 'ID990000000000002',
+        tid: 'TSBX0002',
+        terminalId: '019a0000-0000-7000-8000-0000000a0902',
+        isDefault: false,
+      },
+    ],
+    partner: {
+      id: '019a0000-0000-7000-8000-00000000f901',
+      code: 'PSANDBOX',
+      name: 'Partner Sandbox',
+      referralCode: 'SANDBOXREF',
+      credential: {
+        id: '019a0000-0000-7000-8000-00000000f911',
+        name: 'Sandbox contract A',
+        credentialKey: 'pk_sandbox',
+        secret: 'sandbox-partner-secret-0123456789abcd',
+        contract: 'A',
+        scopes: ['merchant.read', 'transaction.read', 'scoring.read'],
+      },
+    },
+  },
 } as const;

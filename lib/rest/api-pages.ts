@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../config/project-root';
 
-/** The integrator pages (docs/api/): an introduction, then one walkthrough per API; shown by the reference page. */
-export const API_PAGES = ['index.md', 'bank.md', 'partner.md', 'app.md'] as const;
+/** The integrator pages (docs/api/): an introduction, one walkthrough per API, the sandbox; shown by the reference page. */
+export const API_PAGES = ['index.md', 'bank.md', 'partner.md', 'app.md', 'sandbox.md'] as const;
 
 export function apiPagesDir(): string {
   return path.join(projectRoot(), 'docs', 'api');

@@ -39,6 +39,7 @@ import registrationApprove from './routes/internal/registration-approve';
 import merchantStatus from './routes/internal/merchant-status';
 import transactionStatus from './routes/internal/transaction-status';
 import transactionStatusBulk from './routes/internal/transaction-status-bulk';
+import sandboxPaymentEvents from './routes/internal/sandbox-payment-events';
 
 /** core-api.md: the merchant app, auth, internal and point-of-sale paths (more routes arrive per issue). */
 export const coreAdapter: RestAdapter = {
@@ -83,6 +84,7 @@ export const coreAdapter: RestAdapter = {
     merchantStatus,
     transactionStatus,
     transactionStatusBulk,
+    sandboxPaymentEvents,
     ...posliteRoutes,
   ],
   start: startLivePayments,

@@ -817,6 +817,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/internal/sandbox/payment-events': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['SimulateSandboxPayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/poslite/catalog/outlets': {
     parameters: {
       query?: never;
@@ -8018,6 +8034,225 @@ export interface operations {
       503: {
         headers: {
           'X-Request-ID': components['headers']['X-Request-ID'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  SimulateSandboxPayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          nmid: string;
+          amount: number;
+          reference_number?: string;
+          event_id?: string;
+          tid?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: 'success' | 'duplicate_skipped';
+            flow: string;
+            /** Format: uuid */
+            event_id: string;
+            external_event_id: string;
+            bank_code: string;
+            /** Format: uuid */
+            merchant_id: string;
+            outlet_id: string | null;
+            event: {
+              external_event_id: string;
+              /** @enum {string} */
+              event_type: 'qris.payment.success';
+              nmid: string;
+              tid?: string;
+              gross_amount: number;
+              transaction_code: string;
+              reference_number?: string;
+              /** Format: date-time */
+              transaction_at: string;
+              payer_bank_code: string;
+              payer_bank_name: string;
+              payer_name_masked: string;
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden' | 'live_nmid';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            code:
+              | 'unknown_nmid'
+              | 'merchant_not_active'
+              | 'nmid_suspended'
+              | 'duplicate_transaction_code'
+              | 'original_not_found'
+              | 'original_not_eligible'
+              | 'refund_exceeds_original'
+              | 'unsupported_event_type';
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            flow: 'recorded_unapplied';
+            merchant_id: string | null;
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };

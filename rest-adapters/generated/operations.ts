@@ -998,6 +998,18 @@ export type ReviewMerchantRegistrationMutation = {
   };
 };
 
+export type SandboxPaymentTargetQueryVariables = Exact<{
+  nmid: string;
+}>;
+
+export type SandboxPaymentTargetQuery = {
+  outletByNmid: {
+    id: string;
+    nmidBankCode: string | null;
+    merchant: { id: string; sandbox: boolean; bank: { id: string; code: string; tier: number; sandbox: boolean } | null };
+  } | null;
+};
+
 export type MerchantByGatewayKeyQueryVariables = Exact<{
   nmid: string;
   id: string;
@@ -2808,6 +2820,10 @@ export const ReviewMerchantRegistrationDocument = fixedOperation<
   ReviewMerchantRegistrationMutation,
   ReviewMerchantRegistrationMutationVariables
 >('ReviewMerchantRegistration', 'rest-adapters/core/routes/internal/registration-review/operation.graphql');
+export const SandboxPaymentTargetDocument = fixedOperation<SandboxPaymentTargetQuery, SandboxPaymentTargetQueryVariables>(
+  'SandboxPaymentTarget',
+  'rest-adapters/core/routes/internal/sandbox-payment-events/target.graphql',
+);
 export const MerchantByGatewayKeyDocument = fixedOperation<MerchantByGatewayKeyQuery, MerchantByGatewayKeyQueryVariables>(
   'MerchantByGatewayKey',
   'rest-adapters/core/routes/internal/transaction-status/merchant-nmid.graphql',

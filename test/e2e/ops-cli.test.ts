@@ -1,22 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runOps } from '@scripts/ops';
+import { ops } from '@test/support/ops-cli';
 import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
-
-/** The operator CLI as an operator meets it: exit codes, JSON results on stdout, one JSON error shape on stderr. */
-async function ops(argv: string[], env: NodeJS.ProcessEnv) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runOps(argv, env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  const lines = stderr.trim()
-    ? stderr
-        .trim()
-        .split('\n')
-        .map((line) => JSON.parse(line) as Record<string, any>)
-    : [];
-  return { code, stdout: stdout ? (JSON.parse(stdout) as Record<string, any>) : null, stderr: lines };
-}
 
 describe('npm run ops', () => {
   let db: TestDatabase;

@@ -210,6 +210,7 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
         credential_secret: expect.stringMatching(/^[0-9a-f]{64}$/),
         contract: 'A',
         mode: 'jwt',
+        sandbox: false,
       });
       const rows = await adminQuery<Record<string, unknown>>(
         url,
@@ -424,7 +425,7 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
         referralCode: 'acme2026',
       });
       const created = await createPartner(stack.config, url, { code: 'ACME', name: 'Acme Lending', referralCode: 'ACME2026' });
-      expect(created).toEqual({ partner_id: expect.any(String), partner_code: 'ACME', referral_code: 'ACME2026' });
+      expect(created).toEqual({ partner_id: expect.any(String), partner_code: 'ACME', referral_code: 'ACME2026', sandbox: false });
       partner = await issuePartnerCredential(stack.config, url, {
         partnerCode: 'ACME',
         name: 'acme',

@@ -12,12 +12,14 @@ import {
   pathOf,
   rfc3339Now,
 } from '../support/route-requests';
+import { sessionFor } from '../support/core-auth';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 /**
  * Who may see what, as data: partner × merchant (in scope, out of scope, revoked), bank × merchant (own, another
- * bank's, not yet visible), user × merchant and outlet on the POS surfaces (another merchant's ids → 404), and
- * every authenticated route refusing a request without its credential (internal surfaces without the key → 401).
+ * bank's, not yet visible), user × merchant and outlet on the POS surfaces (another merchant's ids → 404),
+ * sandbox × live (sandbox bank, partner and owner against live data and back), and every authenticated route refusing
+ * a request without its credential (internal surfaces without the key → 401).
  */
 describe('tenant isolation', () => {
   let stack: TestStack;
@@ -163,6 +165,55 @@ describe('tenant isolation', () => {
       expect(listed).toContain(ownMerchant);
       expect(listed).not.toContain(ids.otherBankMerchant);
       expect(listed).not.toContain(ids.invisibleMerchant);
+    });
+  });
+
+  describe('sandbox × live (docs/decisions/0204-sandbox.md)', () => {
+    const sandbox = DEMO.sandbox;
+    const lookupAs = (key: { keyId: string; secret: string }, url: string) => {
+      const timestamp = rfc3339Now();
+      return stack.rest.inject({
+        method: 'GET',
+        url,
+        headers: { 'x-api-key-id': key.keyId, 'x-timestamp': timestamp, 'x-signature': hmacHex(key.secret, `GET\n${url}\n${timestamp}\n`) },
+      });
+    };
+    const sandboxBank = { keyId: sandbox.bank.lookupKeyId, secret: sandbox.bank.lookupSecret };
+    const liveBank = { keyId: DEMO.bank.lookupKeyId, secret: DEMO.bank.lookupSecret };
+    const bankCases: [string, { keyId: string; secret: string }, string, number][] = [
+      ['the sandbox bank: its sandbox merchant', sandboxBank, `/api/psp/v1/merchants/${sandbox.merchantId}`, 200],
+      ['the sandbox bank: its sandbox NMID', sandboxBank, `/api/psp/v1/merchants/by-nmid/${sandbox.outlets[0].nmid}`, 200],
+      ['the sandbox bank: a live merchant', sandboxBank, `/api/psp/v1/merchants/${ownMerchant}`, 404],
+      ['the sandbox bank: a live NMID', sandboxBank, `/api/psp/v1/merchants/by-nmid/${DEMO.outlets[0].nmid}`, 404],
+      ['the live (tier-1) bank: the sandbox merchant', liveBank, `/api/psp/v1/merchants/${sandbox.merchantId}`, 404],
+      ['the live bank: a sandbox NMID', liveBank, `/api/psp/v1/merchants/by-nmid/${sandbox.outlets[0].nmid}`, 404],
+    ];
+    it.each(bankCases)('%s → %i', async (_what, key, url, status) => {
+      expect((await lookupAs(key, url)).statusCode).toBe(status);
+    });
+
+    it('a sandbox partner reads its sandbox merchant, not a live one; the live partner not the sandbox one', async () => {
+      const token = await stack.rest.inject({
+        method: 'POST',
+        url: '/api/partner/v1/auth/token',
+        payload: { credential_key: sandbox.partner.credential.credentialKey, credential_secret: sandbox.partner.credential.secret },
+      });
+      const sandboxPartner = { authorization: `Bearer ${token.json().access_token}` };
+      const get = (headers: Record<string, string>, url: string) => stack.rest.inject({ method: 'GET', url, headers });
+      expect((await get(sandboxPartner, `/api/partner/v1/merchants/${sandbox.merchantId}/transactions`)).statusCode).toBe(200);
+      expect((await get(sandboxPartner, `/api/partner/v1/merchants/${ownMerchant}/transactions`)).statusCode).toBe(403);
+      expect((await get(sandboxPartner, `/api/partner/v1/partners/${DEMO.partner.id}/referral-merchants`)).statusCode).toBe(403);
+      const live = { authorization: credentials.partnerAuthorization };
+      expect((await get(live, `/api/partner/v1/merchants/${sandbox.merchantId}/scoring-summary`)).statusCode).toBe(403);
+    });
+
+    it('the sandbox owner reaches its sandbox outlets only; the live owner not those', async () => {
+      const { authorization } = await sessionFor(stack, sandbox.owner.userId);
+      const outlet = (auth: string, id: string) =>
+        stack.rest.inject({ method: 'GET', url: `/merchant/poslite/catalog/outlets/${id}`, headers: { authorization: auth } });
+      expect((await outlet(authorization, sandbox.outlets[0].id)).statusCode).toBe(200);
+      expect((await outlet(authorization, ownOutlet)).statusCode).toBe(404);
+      expect((await outlet(credentials.userAuthorization, sandbox.outlets[0].id)).statusCode).toBe(404);
     });
   });
 

@@ -16,6 +16,7 @@ import { AccountSettings } from './modules/account-settings/account-settings.ent
 import { BankWebhookEndpoint, WebhookDelivery } from './modules/webhook/webhook.entity';
 import { buildMerchantSchema } from './schema';
 import { seedMerchantDemo } from './seed/demo.seed';
+import { seedMerchantSandbox } from './seed/sandbox.seed';
 
 /** The merchant subgraph: merchants and their lifecycle, identity, partners, banks, reference data. */
 export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequestScope>> = {
@@ -50,7 +51,7 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   migrations,
   buildSchema: buildMerchantSchema,
   requestScope: merchantRequestScope,
-  seedDemo: seedMerchantDemo,
+  seedDemo: async (em, config) => ({ ...(await seedMerchantDemo(em, config)), ...(await seedMerchantSandbox(em, config)) }),
   // Relays the schema's cache-invalidation NOTIFYs to the REST and gateway copies (lib/events/cache-invalidation.ts).
   open: (config, log, databaseUrl) => openInvalidationRelay(config.redisUrl, databaseUrl, log),
 };

@@ -7,6 +7,7 @@ import { DeviceActivityLog } from './modules/device-activity/device-activity.ent
 import { PspPairing } from './modules/psp-pairing/psp-pairing.entity';
 import { buildOutletSchema } from './schema';
 import { seedDeviceDemo, seedOutletDemo } from './seed/demo.seed';
+import { seedOutletSandbox } from './seed/sandbox.seed';
 
 /** The outlet subgraph: outlets, terminals and devices, PSP pairings; NMID/MID/TID resolution. */
 export const outletSubgraph: SubgraphDefinition<ReturnType<typeof outletRequestScope>> = {
@@ -15,5 +16,5 @@ export const outletSubgraph: SubgraphDefinition<ReturnType<typeof outletRequestS
   migrations,
   buildSchema: buildOutletSchema,
   requestScope: outletRequestScope,
-  seedDemo: async (em) => ({ ...(await seedOutletDemo(em)), ...(await seedDeviceDemo(em)) }),
+  seedDemo: async (em) => ({ ...(await seedOutletDemo(em)), ...(await seedDeviceDemo(em)), ...(await seedOutletSandbox(em)) }),
 };

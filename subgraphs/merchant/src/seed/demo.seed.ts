@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
-import { hashSecret } from '@lib/auth/secret-hash';
 import { secretBoxFor } from '../context';
 import { PartnerService } from '../modules/partner/partner.service';
+import { bankKeyRows, partnerCredentialRows } from './seed-rows';
 
 /**
  * The demo bank (tier 1, fixed keys), the demo partner (fixed JWT credentials for contracts A and B) and the
@@ -19,24 +19,9 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .ignore()
     .returning('id');
   const credentials = await knex('merchant.bank_credentials')
-    .insert([
-      {
-        id: '019a0000-0000-7000-8000-00000000b101',
-        bank_id: DEMO.bank.id,
-        purpose: 'lookup',
-        key_id: DEMO.bank.lookupKeyId,
-        secret_sealed: box.seal(DEMO.bank.lookupSecret),
-        created_at: now,
-      },
-      {
-        id: '019a0000-0000-7000-8000-00000000b102',
-        bank_id: DEMO.bank.id,
-        purpose: 'event',
-        key_id: DEMO.bank.eventKeyId,
-        secret_sealed: box.seal(DEMO.bank.eventSecret),
-        created_at: now,
-      },
-    ])
+    .insert(
+      bankKeyRows(box, DEMO.bank.id, ['019a0000-0000-7000-8000-00000000b101', '019a0000-0000-7000-8000-00000000b102'], DEMO.bank, now),
+    )
     .onConflict('id')
     .ignore()
     .returning('id');
@@ -54,22 +39,7 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .ignore()
     .returning('id');
   const partnerCredentials = await knex('merchant.partner_credentials')
-    .insert(
-      await Promise.all(
-        Object.values(partner.credentials).map(async (c) => ({
-          id: c.id,
-          partner_id: partner.id,
-          name: c.name,
-          credential_key: c.credentialKey,
-          auth_mode: 'jwt',
-          contract: c.contract,
-          scopes: [...c.scopes],
-          secret_hash: await hashSecret(c.secret),
-          outlets_enabled: true,
-          created_at: now,
-        })),
-      ),
-    )
+    .insert(await partnerCredentialRows(partner.id, Object.values(partner.credentials), now))
     .onConflict('id')
     .ignore()
     .returning('id');

@@ -6,7 +6,7 @@ export type BankTier = 'tier1' | 'external';
 /** A bank acting as payment service provider (PSP): it looks merchants up and sends payment events. */
 @Entity({ tableName: 'banks' })
 export class Bank {
-  [OptionalProps]?: 'createdAt';
+  [OptionalProps]?: 'createdAt' | 'sandbox';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
@@ -21,6 +21,13 @@ export class Bank {
   /** tier1 is the platform's own PSP (may assign NMIDs); every other bank is external. */
   @Property({ type: 'text' })
   tier!: BankTier;
+
+  /**
+   * A sandbox bank (docs/decisions/0204-sandbox.md): its merchants are sandbox merchants, and it reaches no others.
+   * Fixed at issuance (its merchants' foreign key carries it).
+   */
+  @Property({ type: 'boolean' })
+  sandbox: boolean = false;
 
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();

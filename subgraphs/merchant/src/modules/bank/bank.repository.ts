@@ -19,12 +19,16 @@ export class BankRepository extends Repository {
     return this.em.findOne(BankCredential, { keyId }, { populate: ['bank'] });
   }
 
-  /** Every bank, by code. */
-  all(): Promise<Bank[]> {
-    return this.em.find(Bank, {}, { orderBy: { code: 'asc' } });
+  /** The live banks, or the sandbox ones, by code. */
+  all(sandbox: boolean): Promise<Bank[]> {
+    return this.em.find(Bank, { sandbox }, { orderBy: { code: 'asc' } });
   }
 
   byCode(code: string): Promise<Bank | null> {
     return this.em.findOne(Bank, { code });
+  }
+
+  byCodes(codes: string[]): Promise<Bank[]> {
+    return this.em.find(Bank, { code: { $in: codes } });
   }
 }

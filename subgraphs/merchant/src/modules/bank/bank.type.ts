@@ -13,6 +13,9 @@ export class BankType {
 
   @Field(() => Int, { description: '1 for the platform’s own PSP, 2 for external banks.' })
   tier!: number;
+
+  @Field({ description: 'A sandbox bank: its merchants are sandbox merchants, and it reaches no others (docs/decisions/0204-sandbox.md).' })
+  sandbox!: boolean;
 }
 
 @ObjectType('BankCredential', { description: 'An HMAC key of a bank, with its secret: for the REST adapters only.' })

@@ -19,7 +19,8 @@ export class Merchant {
     | 'regionIds'
     | 'deviceFeeServiceAccepted'
     | 'termsOfServiceAccepted'
-    | 'privacyPolicyAccepted';
+    | 'privacyPolicyAccepted'
+    | 'sandbox';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
@@ -79,6 +80,13 @@ export class Merchant {
   /** The acquiring bank whose NMIDs the merchant's outlets carry. */
   @ManyToOne(() => Bank, { fieldName: 'bank_id', nullable: true })
   bank?: Bank | null;
+
+  /**
+   * Sandbox data (docs/decisions/0204-sandbox.md): the merchant of a sandbox bank, always its bank's mode (a composite
+   * foreign key), set at creation. Live lists never show it; a live bank or partner never reaches it.
+   */
+  @Property({ type: 'boolean' })
+  sandbox: boolean = false;
 
   @Property({ type: 'text', nullable: true })
   referralCode?: string | null;

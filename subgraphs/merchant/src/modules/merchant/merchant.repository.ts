@@ -25,6 +25,7 @@ const MERCHANT_ROW_FIELDS = [
   'kycStatus',
   'kycVerifiedAt',
   'pspVisibleAt',
+  'sandbox',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -96,10 +97,14 @@ export class MerchantRepository extends Repository {
 
   /**
    * Operators' search: a query matches the merchant code (exact, any case), the phone (any Indonesian form), the
-   * primary NMID (exact) or the name (contains, any case); no query lists all. By id after `afterId`, bank loaded.
+   * primary NMID (exact) or the name (contains, any case); no query lists all. Live merchants, or sandbox ones only
+   * (docs/decisions/0204-sandbox.md). By id after `afterId`, bank loaded.
    */
-  async search(filter: { query: string | null; status: string | null; afterId: string | null }, limit: number): Promise<Merchant[]> {
-    const qb = this.em.createQueryBuilder(Merchant, 'm').select('*').orderBy({ id: 'asc' }).limit(limit);
+  async search(
+    filter: { query: string | null; status: string | null; afterId: string | null; sandbox: boolean },
+    limit: number,
+  ): Promise<Merchant[]> {
+    const qb = this.em.createQueryBuilder(Merchant, 'm').select('*').where({ sandbox: filter.sandbox }).orderBy({ id: 'asc' }).limit(limit);
     if (filter.status) qb.andWhere({ status: filter.status });
     if (filter.afterId) qb.andWhere({ id: { $gt: filter.afterId } });
     const query = filter.query;

@@ -1,7 +1,8 @@
 import { DateTimeResolver } from 'graphql-scalars';
-import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Query, Resolver, Root } from 'type-graphql';
 import { ForbiddenError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
+import { BankType } from '../bank/bank.type';
 import { MerchantPageType, MerchantType } from './merchant.type';
 
 @Resolver(() => MerchantType)
@@ -50,6 +51,15 @@ export class MerchantResolver {
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantType[]> {
     return ctx.services.merchant.searchForBank(bankIdOf(ctx), { phone, email, npwp });
+  }
+
+  @Authorized('internal', 'operator')
+  @FieldResolver(() => BankType, {
+    nullable: true,
+    description: 'The acquiring bank (operators and internal callers; e.g. the sandbox simulation acts as it).',
+  })
+  bank(@Root() merchant: MerchantType, @Ctx() ctx: MerchantContext): Promise<BankType | null> {
+    return merchant.bankCode ? ctx.services.bank.typeByCode(merchant.bankCode) : Promise.resolve(null);
   }
 }
 

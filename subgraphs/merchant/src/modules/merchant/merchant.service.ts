@@ -6,7 +6,11 @@ import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
 import type { Principal } from '@lib/auth/principal';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
+import { isSandboxNmid } from '@lib/sandbox/sandbox-nmid';
+import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { BankRepository } from '../bank/bank.repository';
+import type { User } from '../user/user.entity';
+import { UserRepository } from '../user/user.repository';
 import { NMID_PATTERN, commitLifecycleChange } from './merchant-lifecycle.service';
 import type { Merchant } from './merchant.entity';
 import { NmidTakenError } from './merchant.errors';
@@ -39,6 +43,11 @@ export interface OnboardedMerchantInput {
   primaryNmid?: string;
   /** A merchant id chosen by the caller (UUIDv7), e.g. to create the outlets first. */
   id?: string;
+  /**
+   * The phone of an app user who becomes the merchant's owner (created when unknown), so the app can log in to it:
+   * e.g. an app team's test phone for a sandbox merchant.
+   */
+  ownerPhone?: string;
 }
 
 export class MerchantService {
@@ -110,7 +119,13 @@ export class MerchantService {
    * Operators' merchant search: a query matches the merchant code (exact, any case), the phone (any Indonesian
    * form), the primary NMID (exact) or the name (contains, any case); no query lists all. Keyset-paged by id.
    */
-  async search(filter: { query?: string | null; status?: string | null; first: number; after?: string | null }): Promise<MerchantPageType> {
+  async search(filter: {
+    query?: string | null;
+    status?: string | null;
+    first: number;
+    after?: string | null;
+    sandbox?: boolean;
+  }): Promise<MerchantPageType> {
     if (!Number.isInteger(filter.first) || filter.first < 1 || filter.first > MAX_SEARCH_PAGE) {
       throw new BadInputError(`first must be between 1 and ${MAX_SEARCH_PAGE}`);
     }
@@ -119,6 +134,7 @@ export class MerchantService {
         query: filter.query?.trim() || null,
         status: filter.status ?? null,
         afterId: filter.after ? decodeIdCursor(filter.after) : null,
+        sandbox: filter.sandbox ?? false,
       },
       filter.first + 1,
     );
@@ -127,18 +143,28 @@ export class MerchantService {
   }
 
   /**
-   * An onboarded merchant (operator tooling, tests): active and KYC verified. With its first NMID (`primaryNmid`,
-   * the caller creates the outlets with their NMIDs in the outlet subgraph) that is its first activation: it
-   * becomes visible to its bank and merchant.activated goes to the bank's outbox in the same transaction.
+   * An onboarded merchant (operator tooling, tests): active and KYC verified, of its bank's mode (a sandbox bank's
+   * merchant is a sandbox merchant, docs/decisions/0204-sandbox.md). With its first NMID (`primaryNmid`, the caller
+   * creates the outlets with their NMIDs in the outlet subgraph) that is its first activation: it becomes visible to
+   * its bank and merchant.activated goes to the bank's outbox in the same transaction.
    */
   async createOnboarded(input: OnboardedMerchantInput, now = new Date()): Promise<Merchant> {
     if (!input.name.trim()) throw new BadInputError('merchant name is required');
     if (input.primaryNmid != null && !NMID_PATTERN.test(input.primaryNmid))
       throw new BadInputError('nmid must be "ID" followed by 10 to 15 digits');
+    const ownerPhone = input.ownerPhone == null ? null : toIndonesianE164(input.ownerPhone);
+    if (input.ownerPhone != null && !ownerPhone) throw new BadInputError('owner phone must be an Indonesian mobile number');
     try {
       return await this.repo.transactional(async (tx) => {
         const bank = await tx.peer(BankRepository).byCode(input.bankCode);
         if (!bank) throw new BadInputError(`unknown bank ${input.bankCode}`);
+        if (input.primaryNmid != null && isSandboxNmid(input.primaryNmid) !== bank.sandbox)
+          throw new BadInputError(
+            bank.sandbox
+              ? `bank ${bank.code} is a sandbox bank: its NMIDs are ID99 followed by 13 digits`
+              : 'NMIDs of the form ID99 followed by 13 digits are reserved for the sandbox',
+          );
+        const owner = ownerPhone ? await ownerOf(tx.peer(UserRepository), ownerPhone, bank.sandbox) : null;
         const merchant = tx.create({
           ...(input.id ? { id: input.id } : {}),
           merchantCode: newMerchantCode(),
@@ -157,10 +183,12 @@ export class MerchantService {
           kycStatus: 'verified',
           kycVerifiedAt: now,
           bank,
+          sandbox: bank.sandbox,
           referralCode: input.referralCode ?? null,
           primaryNmid: input.primaryNmid ?? null,
           nmidAssignedAt: input.primaryNmid ? now : null,
         });
+        if (owner) tx.peer(UserRepository).createMembership({ merchant, user: owner, role: 'owner' });
         await commitLifecycleChange(tx, merchant, 'draft', null, now);
         return merchant;
       });
@@ -169,6 +197,18 @@ export class MerchantService {
       throw error;
     }
   }
+}
+
+/**
+ * The user of this phone, created when unknown, to own a new merchant. A user of a live merchant cannot own a sandbox
+ * one: the app acts for a user's live merchant first (MembershipService), so the sandbox merchant would be out of reach.
+ */
+async function ownerOf(users: UserRepository, phone: string, sandbox: boolean): Promise<User> {
+  const user = await users.byPhone(phone);
+  if (!user) return users.createUser({ phone });
+  if (sandbox && (await users.liveMembershipsOf(user.id)).some((m) => !m.merchant.sandbox))
+    throw new BadInputError(`${phone} is a member of a live merchant: give the sandbox merchant an owner phone of its own`);
+  return user;
 }
 
 /** MRC- followed by 10 characters of an unambiguous alphabet (no 0/O, 1/I/L). */
@@ -201,6 +241,7 @@ export function toMerchantType(m: MerchantFields): MerchantType {
     kycStatus: m.kycStatus,
     kycVerifiedAt: m.kycVerifiedAt ?? null,
     bankCode: m.bank?.code ?? null,
+    sandbox: m.sandbox,
     createdAt: m.createdAt,
     updatedAt: m.updatedAt,
   };

@@ -67,6 +67,12 @@ export class MerchantType {
   @Field(() => String, { nullable: true, description: 'The acquiring bank.' })
   bankCode!: string | null;
 
+  @Field({
+    description:
+      'Sandbox data: the merchant of a sandbox bank (docs/decisions/0204-sandbox.md). Live lists leave it out; live banks and partners never reach it.',
+  })
+  sandbox!: boolean;
+
   @Field(() => DateTimeResolver)
   createdAt!: Date;
 

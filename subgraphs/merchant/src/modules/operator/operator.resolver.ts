@@ -19,6 +19,9 @@ import {
   WebhookDeliveryType,
 } from './operator.type';
 
+/** Operators' lists show live data; sandbox data only when asked (docs/decisions/0204-sandbox.md). */
+const SANDBOX_ARG = 'true: sandbox rows only (sandbox banks, partners and their merchants); false (default): live rows only.';
+
 /**
  * The dashboards' operations (docs/graphql.md "Operators"): each wraps the service `npm run ops` uses. Every operator
  * may read; writes need the roles of lib/auth/operator-roles.ts. Secrets are answered once, when issued.
@@ -39,15 +42,19 @@ export class OperatorResolver {
     @Arg('status', () => String, { nullable: true, description: 'Only merchants in this status.' }) status: string | null,
     @Arg('first', () => Int, { defaultValue: 20, description: 'Page size.' }) first: number,
     @Arg('after', () => String, { nullable: true, description: 'Cursor from the previous page.' }) after: string | null,
+    @Arg('sandbox', { defaultValue: false, description: SANDBOX_ARG }) sandbox: boolean,
     @Ctx() ctx: MerchantContext,
   ): Promise<MerchantPageType> {
-    return ctx.services.merchant.search({ query, status, first, after });
+    return ctx.services.merchant.search({ query, status, first, after, sandbox });
   }
 
   @Authorized('operator', 'internal')
-  @Query(() => [PartnerType], { description: 'Every partner, by code.' })
-  partners(@Ctx() ctx: MerchantContext): Promise<PartnerType[]> {
-    return ctx.services.partner.list();
+  @Query(() => [PartnerType], { description: 'Every live partner (or every sandbox one), by code.' })
+  partners(
+    @Arg('sandbox', { defaultValue: false, description: SANDBOX_ARG }) sandbox: boolean,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<PartnerType[]> {
+    return ctx.services.partner.list(sandbox);
   }
 
   @Authorized('operator', 'internal')
@@ -56,16 +63,22 @@ export class OperatorResolver {
     @Arg('code') code: string,
     @Arg('name') name: string,
     @Arg('referralCode') referralCode: string,
+    @Arg('sandbox', {
+      defaultValue: false,
+      description: 'A sandbox partner: its credentials reach sandbox merchants only (docs/decisions/0204-sandbox.md).',
+    })
+    sandbox: boolean,
     @Ctx() ctx: MerchantContext,
   ): Promise<CreatedPartnerType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.partners);
-    const created = await ctx.services.partner.create({ code, name, referralCode });
-    audit(ctx, 'partner created', { partner_code: created.partner_code });
+    const created = await ctx.services.partner.create({ code, name, referralCode, sandbox });
+    audit(ctx, 'partner created', { partner_code: created.partner_code, sandbox });
     return {
       partnerId: created.partner_id,
       partnerCode: created.partner_code,
       referralCode: created.referral_code,
       referrals: created.referrals,
+      sandbox: created.sandbox,
     };
   }
 
@@ -90,6 +103,7 @@ export class OperatorResolver {
       credentialSecret: issued.credential_secret,
       contract: issued.contract,
       mode: issued.mode,
+      sandbox: issued.sandbox,
     };
   }
 
@@ -144,27 +158,39 @@ export class OperatorResolver {
   }
 
   @Authorized('operator', 'internal')
-  @Query(() => [BankType], { description: 'Every bank, by code.' })
-  async banks(@Ctx() ctx: MerchantContext): Promise<BankType[]> {
-    return (await ctx.services.bank.list()).map(toBankType);
+  @Query(() => [BankType], { description: 'Every live bank (or every sandbox one), by code.' })
+  async banks(
+    @Arg('sandbox', { defaultValue: false, description: SANDBOX_ARG }) sandbox: boolean,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<BankType[]> {
+    return (await ctx.services.bank.list(sandbox)).map(toBankType);
   }
 
   @Authorized('operator', 'internal')
-  @Mutation(() => IssuedBankType, { description: 'A bank with one lookup key and one event key.' })
+  @Mutation(() => IssuedBankType, {
+    description:
+      'A bank with one lookup key and one event key. A sandbox bank starts without merchants: `npm run ops -- merchant:create --bank <code>` gives it sandbox merchants with sandbox NMIDs.',
+  })
   async createBank(
     @Arg('code') code: string,
     @Arg('name') name: string,
     @Arg('tier', { description: 'tier1 or external.' }) tier: string,
+    @Arg('sandbox', {
+      defaultValue: false,
+      description: 'A sandbox bank (external only): its keys reach sandbox merchants only (docs/decisions/0204-sandbox.md).',
+    })
+    sandbox: boolean,
     @Ctx() ctx: MerchantContext,
   ): Promise<IssuedBankType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.banks);
     if (tier !== 'tier1' && tier !== 'external') throw new BadInputError('tier must be tier1 or external');
-    const bank = await ctx.services.bank.create({ code, name, tier });
-    audit(ctx, 'bank created', { bank_code: bank.bank_code });
+    const bank = await ctx.services.bank.create({ code, name, tier, sandbox });
+    audit(ctx, 'bank created', { bank_code: bank.bank_code, sandbox });
     return {
       bankId: bank.bank_id,
       bankCode: bank.bank_code,
       tier: bank.tier,
+      sandbox: bank.sandbox,
       lookupKeyId: bank.lookup_key_id,
       lookupSecret: bank.lookup_secret,
       eventKeyId: bank.event_key_id,
@@ -196,9 +222,15 @@ export class OperatorResolver {
     status: string | null,
     @Arg('bankCode', () => String, { nullable: true, description: 'Only deliveries to this bank.' }) bankCode: string | null,
     @Arg('first', () => Int, { defaultValue: 50, description: 'Page size.' }) first: number,
+    @Arg('sandbox', { defaultValue: false, description: SANDBOX_ARG }) sandbox: boolean,
     @Ctx() ctx: MerchantContext,
   ): Promise<WebhookDeliveryType[]> {
-    const rows = await ctx.services.webhook.listDeliveries({ status: status ?? undefined, bankCode: bankCode ?? undefined, limit: first });
+    const rows = await ctx.services.webhook.listDeliveries({
+      status: status ?? undefined,
+      bankCode: bankCode ?? undefined,
+      limit: first,
+      sandbox,
+    });
     return rows.map(toDeliveryType);
   }
 

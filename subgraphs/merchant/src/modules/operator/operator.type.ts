@@ -15,6 +15,9 @@ export class CreatedPartnerType {
 
   @Field(() => Int, { description: 'Merchants already registered with the referral code, now its referrals.' })
   referrals!: number;
+
+  @Field({ description: 'A sandbox partner (docs/decisions/0204-sandbox.md).' })
+  sandbox!: boolean;
 }
 
 @InputType('IssuePartnerCredentialInput')
@@ -54,6 +57,9 @@ export class IssuedPartnerCredentialType {
 
   @Field()
   mode!: string;
+
+  @Field({ description: 'A credential of a sandbox partner: it reaches sandbox merchants only.' })
+  sandbox!: boolean;
 }
 
 @ObjectType('RevokedPartnerCredential')
@@ -93,6 +99,9 @@ export class IssuedBankType {
 
   @Field({ description: 'tier1 or external.' })
   tier!: string;
+
+  @Field({ description: 'A sandbox bank: its keys reach sandbox merchants only (docs/decisions/0204-sandbox.md).' })
+  sandbox!: boolean;
 
   @Field()
   lookupKeyId!: string;

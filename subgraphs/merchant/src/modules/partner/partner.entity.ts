@@ -10,7 +10,7 @@ export const PARTNER_ACCESS_TYPES: PartnerAccessType[] = ['referral', 'consent',
 /** A partner (aggregator, lender, …) reading merchant data in its scope through the partner API. */
 @Entity({ tableName: 'partners' })
 export class Partner {
-  [OptionalProps]?: 'status' | 'createdAt';
+  [OptionalProps]?: 'status' | 'createdAt' | 'sandbox';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = uuidv7();
@@ -28,6 +28,10 @@ export class Partner {
 
   @Property({ type: 'text' })
   status: PartnerStatus = 'active';
+
+  /** A sandbox partner (docs/decisions/0204-sandbox.md): granted sandbox merchants only. Fixed at issuance. */
+  @Property({ type: 'boolean' })
+  sandbox: boolean = false;
 
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
@@ -107,4 +111,8 @@ export class PartnerMerchantAccess {
 
   @Property({ type: 'datetime', nullable: true })
   revokedAt?: Date | null;
+
+  /** The mode of both the partner and the merchant (composite foreign keys: a grant never mixes them). */
+  @Property({ type: 'boolean' })
+  sandbox: boolean = false;
 }

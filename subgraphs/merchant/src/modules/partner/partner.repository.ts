@@ -49,17 +49,18 @@ export class PartnerRepository extends Repository {
     );
   }
 
-  /** Every partner, by code. */
-  all(): Promise<Partner[]> {
-    return this.em.find(Partner, {}, { orderBy: { code: 'asc' } });
+  /** The live partners, or the sandbox ones, by code. */
+  all(sandbox: boolean): Promise<Partner[]> {
+    return this.em.find(Partner, { sandbox }, { orderBy: { code: 'asc' } });
   }
 
   byCode(code: string): Promise<Partner | null> {
     return this.em.findOne(Partner, { code });
   }
 
+  /** The active live partner with this referral code (registrations become live merchants: a sandbox code is unknown to them). */
   activeByReferralCode(referralCode: string): Promise<Partner | null> {
-    return this.em.findOne(Partner, { referralCode, status: 'active' });
+    return this.em.findOne(Partner, { referralCode, status: 'active', sandbox: false });
   }
 
   /** A new partner, written by the next flush. */
@@ -82,15 +83,15 @@ export class PartnerRepository extends Repository {
   }
 
   /**
-   * Referral grants for every merchant registered with the partner's referral code (case-insensitive) that has
-   * none live yet; how many were inserted.
+   * Referral grants for every merchant of the partner's mode registered with its referral code (case-insensitive)
+   * that has none live yet; how many were inserted.
    */
   async materializeReferrals(partnerId: string): Promise<number> {
     const result = await this.em.getKnex().raw(
-      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at)
-       select gen_random_uuid(), p.id, m.id, 'referral', now()
+      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at, sandbox)
+       select gen_random_uuid(), p.id, m.id, 'referral', now(), p.sandbox
          from merchant.partners p
-         join merchant.merchants m on upper(m.referral_code) = p.referral_code
+         join merchant.merchants m on upper(m.referral_code) = p.referral_code and m.sandbox = p.sandbox
         where p.id = ?
        on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
       [partnerId],
@@ -98,12 +99,13 @@ export class PartnerRepository extends Repository {
     return (result as { rowCount: number }).rowCount;
   }
 
-  /** A live grant of this type, unless one exists already. */
-  async insertGrant(partnerId: string, merchantId: string, type: AccessType, now: Date): Promise<void> {
+  /** A live grant of this type, unless one exists already; `sandbox` is the mode of both (their foreign keys check it). */
+  async insertGrant(partnerId: string, merchantId: string, type: AccessType, now: Date, sandbox: boolean): Promise<void> {
     await this.em.getKnex().raw(
-      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at) values (gen_random_uuid(), ?, ?, ?, ?)
+      `insert into merchant.partner_merchant_access (id, partner_id, merchant_id, access_type, granted_at, sandbox)
+       values (gen_random_uuid(), ?, ?, ?, ?, ?)
        on conflict (partner_id, merchant_id, access_type) where revoked_at is null do nothing`,
-      [partnerId, merchantId, type, now],
+      [partnerId, merchantId, type, now, sandbox],
     );
   }
 
@@ -131,12 +133,15 @@ export class PartnerRepository extends Repository {
       .select<{ access_type: AccessType; granted_at: Date | string }[]>('a.access_type', 'a.granted_at');
   }
 
-  /** Registrations under review (not yet merchants) submitted with the active partner's referral code. */
+  /**
+   * Registrations under review (not yet merchants) submitted with the active partner's referral code. They become
+   * live merchants, so a sandbox partner has none.
+   */
   referredRegistrationsOf(partnerId: string, merchantIds: string[] | null): Promise<ReferredRegistrationRow[]> {
     const knex = this.em.getKnex();
     const query = knex('merchant.merchant_registrations as r')
       .join('merchant.partners as p', knex.raw('p.referral_code = upper(r.referral_code)'))
-      .where({ 'p.id': partnerId, 'p.status': 'active' })
+      .where({ 'p.id': partnerId, 'p.status': 'active', 'p.sandbox': false })
       .whereIn('r.status', ['pending', 'pending_review'])
       .select<ReferredRegistrationRow[]>(
         'r.id',

@@ -41,7 +41,7 @@ describe('PartnerService (real PostgreSQL)', () => {
       rateLimitPerMinute: 60,
       status: 'active',
       secret: null,
-      partner: { id: DEMO.partner.id, code: 'PDEMO', name: 'Partner Demo', status: 'active' },
+      partner: { id: DEMO.partner.id, code: 'PDEMO', name: 'Partner Demo', status: 'active', sandbox: false },
     });
     expect(await service().verifyCredential('pk_unknown', a.secret)).toBeNull();
     expect(await service().verifyCredential(a.credentialKey, `${a.secret}x`)).toBeNull();

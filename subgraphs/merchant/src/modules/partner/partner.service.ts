@@ -65,10 +65,10 @@ export class PartnerService {
     }));
   }
 
-  /** Every partner, by code (operators). */
-  async list(): Promise<PartnerType[]> {
-    const partners = await this.repo.all();
-    return partners.map((p) => ({ id: p.id, code: p.code, name: p.name, status: p.status }));
+  /** Every live partner, or every sandbox one (docs/decisions/0204-sandbox.md), by code (operators). */
+  async list(sandbox = false): Promise<PartnerType[]> {
+    const partners = await this.repo.all(sandbox);
+    return partners.map((p) => ({ id: p.id, code: p.code, name: p.name, status: p.status, sandbox: p.sandbox }));
   }
 
   /** A partner's credentials without any secret (operators). */
@@ -76,14 +76,23 @@ export class PartnerService {
     return (await this.credentialsByPartnerId.load(partnerId)).map((c) => ({ ...toCredentialType(c, null), secret: null }));
   }
 
-  /** Onboards a partner; merchants already registered with its referral code become its referrals. */
-  async create(input: { code: string; name: string; referralCode: string; id?: string }) {
+  /**
+   * Onboards a partner; merchants (of its mode) already registered with its referral code become its referrals. A
+   * sandbox partner (docs/decisions/0204-sandbox.md) reaches sandbox merchants only, and its credentials with it.
+   */
+  async create(input: { code: string; name: string; referralCode: string; id?: string; sandbox?: boolean }) {
     const code = input.code.trim().toUpperCase();
     const referralCode = input.referralCode.trim().toUpperCase();
     if (!CODE.test(code)) throw new BadInputError('partner code must be 2–32 letters, digits, - or _');
     if (!REFERRAL_CODE.test(referralCode)) throw new BadInputError('referral code must be 3–32 letters, digits, - or _');
     if (!input.name.trim()) throw new BadInputError('partner name is required');
-    const partner = this.repo.create({ ...(input.id ? { id: input.id } : {}), code, name: input.name.trim(), referralCode });
+    const partner = this.repo.create({
+      ...(input.id ? { id: input.id } : {}),
+      code,
+      name: input.name.trim(),
+      referralCode,
+      sandbox: input.sandbox ?? false,
+    });
     try {
       await this.repo.flush();
     } catch (error) {
@@ -92,7 +101,7 @@ export class PartnerService {
       throw error;
     }
     const referrals = await this.materializeReferrals(partner.id);
-    return { partner_id: partner.id, partner_code: partner.code, referral_code: partner.referralCode, referrals };
+    return { partner_id: partner.id, partner_code: partner.code, referral_code: partner.referralCode, sandbox: partner.sandbox, referrals };
   }
 
   /**
@@ -134,6 +143,7 @@ export class PartnerService {
       credential_secret: secret,
       contract: credential.contract,
       mode: credential.authMode,
+      sandbox: partner.sandbox,
     };
   }
 
@@ -152,7 +162,7 @@ export class PartnerService {
   async grant(input: { partnerCode: string; merchantId: string; type: AccessType }, now = new Date()) {
     if (input.type !== 'consent' && input.type !== 'assignment') throw new BadInputError('type must be consent or assignment');
     const { partner, merchantId } = await this.partnerAndMerchant(input.partnerCode, input.merchantId);
-    await this.repo.insertGrant(partner.id, merchantId, input.type, now);
+    await this.repo.insertGrant(partner.id, merchantId, input.type, now, partner.sandbox);
     const live = await this.repo.liveGrant(partner.id, merchantId, input.type);
     return { partner_code: partner.code, merchant_id: merchantId, access_type: live.accessType, granted_at: live.grantedAt.toISOString() };
   }
@@ -235,6 +245,7 @@ export class PartnerService {
         kycStatus: 'pending',
         kycVerifiedAt: null,
         bankCode: null,
+        sandbox: false,
         createdAt: new Date(r.created_at),
         updatedAt: new Date(r.updated_at),
       },
@@ -267,11 +278,16 @@ export class PartnerService {
     });
   }
 
+  /**
+   * The partner and the merchant of a grant. They must be of one mode (docs/decisions/0204-sandbox.md): to a merchant,
+   * a partner of the other mode does not exist (an owner's consent to a sandbox partner's code is to an unknown one).
+   */
   private async partnerAndMerchant(partnerCode: string, merchantId: string) {
     const partner = await this.repo.byCode(partnerCode.trim().toUpperCase());
     if (!partner) throw new NotFoundError(`partner ${partnerCode}`);
-    if (!UUID.test(merchantId) || !(await this.repo.peer(MerchantRepository).exists(merchantId)))
-      throw new NotFoundError(`merchant ${merchantId}`);
+    const merchant = UUID.test(merchantId) ? await this.repo.peer(MerchantRepository).byId(merchantId) : null;
+    if (!merchant) throw new NotFoundError(`merchant ${merchantId}`);
+    if (merchant.sandbox !== partner.sandbox) throw new NotFoundError(`${merchant.sandbox ? 'sandbox' : 'live'} partner ${partner.code}`);
     return { partner, merchantId };
   }
 }
@@ -289,6 +305,6 @@ function toCredentialType(credential: PartnerCredential, secret: string | null):
     rateLimitPerMinute: credential.rateLimitPerMinute,
     status: credential.status,
     secret,
-    partner: { id: partner.id, code: partner.code, name: partner.name, status: partner.status },
+    partner: { id: partner.id, code: partner.code, name: partner.name, status: partner.status, sandbox: partner.sandbox },
   };
 }

@@ -15,6 +15,9 @@ export class PartnerType {
 
   @Field({ description: 'active or suspended.' })
   status!: string;
+
+  @Field({ description: 'A sandbox partner: it reaches sandbox merchants only (docs/decisions/0204-sandbox.md).' })
+  sandbox!: boolean;
 }
 
 @ObjectType('PartnerCredential', {

@@ -4,7 +4,10 @@ import type { MerchantMembershipType } from './membership.type';
 import type { MerchantUser, User } from './user.entity';
 import { UserRepository } from './user.repository';
 
-/** Order of preference when a user belongs to several merchants: the active one first, then the newest. */
+/**
+ * Order of preference when a user belongs to several merchants: a live one before a sandbox one (a live user is never
+ * switched into the sandbox, docs/decisions/0204-sandbox.md), then the active one, then the newest.
+ */
 const STATUS_RANK: Record<string, number> = { active: 0, suspended: 1, inactive: 2, draft: 3 };
 
 export class MembershipService {
@@ -20,8 +23,8 @@ export class MembershipService {
   }
 
   /**
-   * The merchant a user acts for: its live membership of a merchant that is not deleted, preferring an
-   * active merchant, then the most recent membership. Null when the user belongs to none.
+   * The merchant a user acts for: its live membership of a merchant that is not deleted, preferring a live (not
+   * sandbox) merchant, then an active one, then the most recent membership. Null when the user belongs to none.
    */
   async currentOf(userId: string): Promise<MerchantMembershipType | null> {
     const best = await this.currentRowOf(userId);
@@ -32,6 +35,7 @@ export class MembershipService {
   /** The membership row behind currentOf, its merchant (and bank) loaded. */
   async currentRowOf(userId: string): Promise<MerchantUser | null> {
     const rows = await this.repo.liveMembershipsOf(userId);
-    return rows.sort((a, b) => (STATUS_RANK[a.merchant.status] ?? 9) - (STATUS_RANK[b.merchant.status] ?? 9))[0] ?? null;
+    const rank = (row: MerchantUser) => (row.merchant.sandbox ? 10 : 0) + (STATUS_RANK[row.merchant.status] ?? 9);
+    return rows.sort((a, b) => rank(a) - rank(b))[0] ?? null;
   }
 }

@@ -66,6 +66,11 @@ export class UserRepository extends Repository {
     );
   }
 
+  /** A new user, written by the next flush. */
+  createUser(data: RequiredEntityData<User>): User {
+    return this.em.create(User, data);
+  }
+
   /** A new membership, written by the next flush. */
   createMembership(data: RequiredEntityData<MerchantUser>): MerchantUser {
     return this.em.create(MerchantUser, data);

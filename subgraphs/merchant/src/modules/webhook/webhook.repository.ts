@@ -43,9 +43,10 @@ export class WebhookRepository extends Repository {
       .merge(['url', 'secret_sealed', 'updated_at']);
   }
 
-  /** Deliveries newest first, optionally of one status and/or one bank. */
-  listDeliveries(filter: { status?: string; bankCode?: string; limit: number }): Promise<DeliveryRow[]> {
+  /** Deliveries newest first, of live banks (or of sandbox ones), optionally of one status and/or one bank. */
+  listDeliveries(filter: { status?: string; bankCode?: string; limit: number; sandbox?: boolean }): Promise<DeliveryRow[]> {
     const query = this.deliveries()
+      .where('b.sandbox', filter.sandbox ?? false)
       .orderBy([
         { column: 'd.created_at', order: 'desc' },
         { column: 'd.id', order: 'desc' },

@@ -58,15 +58,17 @@ export class WebhookService {
     return { bank_code: bank.code, url: href, webhook_secret: secret };
   }
 
-  /** Newest first; optionally one status and/or one bank. */
-  async listDeliveries(filter: { status?: string; bankCode?: string; limit?: number } = {}): Promise<DeliveryView[]> {
+  /** Newest first, of live banks (or of sandbox ones, docs/decisions/0204-sandbox.md); optionally one status and/or one bank. */
+  async listDeliveries(filter: { status?: string; bankCode?: string; limit?: number; sandbox?: boolean } = {}): Promise<DeliveryView[]> {
     const limit = filter.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIST)
       throw new BadInputError(`limit must be between 1 and ${MAX_DELIVERY_LIST}`);
     if (filter.status !== undefined && !(DELIVERY_STATUSES as readonly string[]).includes(filter.status)) {
       throw new BadInputError(`status must be one of ${DELIVERY_STATUSES.join(', ')}`);
     }
-    return (await this.repo.listDeliveries({ status: filter.status, bankCode: filter.bankCode, limit })).map(toView);
+    return (await this.repo.listDeliveries({ status: filter.status, bankCode: filter.bankCode, limit, sandbox: filter.sandbox })).map(
+      toView,
+    );
   }
 
   /**

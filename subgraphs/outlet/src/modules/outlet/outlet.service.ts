@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '@lib/auth/principal';
+import { isSandboxNmid } from '@lib/sandbox/sandbox-nmid';
 import { ForbiddenError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import { DEFAULT_TERMINAL_MODEL, Terminal } from '../terminal/terminal.entity';
@@ -123,11 +124,13 @@ export class OutletService {
   /**
    * Gives an outlet of the merchant (its default one when none is named) an NMID of the issuing bank, active
    * from now. The same NMID again changes neither its status nor its assignment time, so retries are harmless;
-   * bank code and MID follow the input. Only the internal tier-1 PSP may do this among banks.
+   * bank code and MID follow the input. Only the internal tier-1 PSP may do this among banks. NMIDs of the sandbox
+   * range are issued with sandbox outlets only (createForMerchant), never assigned (docs/decisions/0204-sandbox.md).
    */
   async assignNmid(input: AssignNmidInput, principal: Principal): Promise<OutletType> {
     if (principal.kind === 'bank' && principal.tier !== 1) throw new ForbiddenError('only the tier-1 PSP assigns NMIDs');
     const nmid = requireNmid(input.nmid);
+    if (isSandboxNmid(nmid)) throw new OutletInputError(SANDBOX_RANGE);
     const bankCode = requireBankCode(input.bankCode);
     const mid = input.mid == null ? undefined : requireAcquirerId('mid', input.mid);
     const outlet = await this.liveOutletOf(input.merchantId, input.outletId ?? null);
@@ -168,10 +171,15 @@ export class OutletService {
    * tooling. Input errors are found before anything is written; taken codes, NMIDs, MIDs, TIDs or a second
    * default outlet are conflicts decided by the unique indexes.
    */
-  async createForMerchant(merchantId: string, outlets: NewOutlet[]): Promise<CreatedOutlet[]> {
+  async createForMerchant(merchantId: string, outlets: NewOutlet[], options: { sandbox?: boolean } = {}): Promise<CreatedOutlet[]> {
     if (!UUID_PATTERN.test(merchantId)) throw new OutletInputError('merchantId must be a UUID');
     if (outlets.length === 0) throw new OutletInputError('at least one outlet is needed');
     outlets.forEach(validateNewOutlet);
+    // A sandbox merchant's NMIDs are of the reserved range, a live merchant's never (docs/decisions/0204-sandbox.md).
+    for (const { nmid } of outlets) {
+      if (nmid != null && isSandboxNmid(nmid) !== (options.sandbox ?? false))
+        throw new OutletInputError(options.sandbox ? `a sandbox outlet's nmid must be ID99 followed by 13 digits` : SANDBOX_RANGE);
+    }
     requireDistinct(outlets, 'code', (o) => o.code.trim());
     requireDistinct(outlets, 'nmid', (o) => o.nmid);
     requireDistinct(outlets, 'mid', (o) => o.mid);
@@ -267,6 +275,8 @@ export class OutletService {
     }
   }
 }
+
+const SANDBOX_RANGE = 'NMIDs of the form ID99 followed by 13 digits are reserved for sandbox outlets';
 
 function requireNmid(nmid: string): string {
   if (!NMID_PATTERN.test(nmid)) throw new OutletInputError('nmid must be "ID" followed by 10 to 15 digits');
