@@ -204,19 +204,6 @@ export type PaymentEventInput = {
   target?: PaymentTargetInput | null | undefined;
 };
 
-/** A payment of the live feed (docs/decisions/0202-live-payment-events.md). */
-export type PaymentReceivedInput = {
-  merchantId: string;
-  outletId: string;
-  transactionId: string;
-  transactionCode: string;
-  /** Whole rupiah. */
-  amount: number;
-  qrisPaymentId?: string | null | undefined;
-  /** The feed event id. */
-  eventId: string;
-};
-
 /** What the NMID (and TID) resolved to in the outlet subgraph. */
 export type PaymentTargetInput = {
   merchantId: string;
@@ -446,44 +433,6 @@ export type CoreAuthSessionQueryVariables = Exact<{
 }>;
 
 export type CoreAuthSessionQuery = { authSession: { id: string; userId: string; active: boolean } | null };
-
-export type ClaimPaymentFeedNotificationsMutationVariables = Exact<{
-  limit: number;
-}>;
-
-export type ClaimPaymentFeedNotificationsMutation = {
-  claimPaymentFeedNotifications: Array<{
-    id: string;
-    kind: string;
-    merchantId: string;
-    outletId: string;
-    terminalId: string | null;
-    transactionId: string;
-    transactionCode: string;
-    referenceNumber: string | null;
-    nmid: string;
-    amount: number;
-    transactionAt: string;
-    qrisPaymentId: string | null;
-    billNumber: string | null;
-    salesOrderId: string | null;
-    createdAt: string;
-  }>;
-};
-
-export type CompletePaymentFeedNotificationsMutationVariables = Exact<{
-  ids: Array<string> | string;
-}>;
-
-export type CompletePaymentFeedNotificationsMutation = { completePaymentFeedNotifications: number };
-
-export type NotifyPaymentReceivedMutationVariables = Exact<{
-  input: PaymentReceivedInput;
-}>;
-
-export type NotifyPaymentReceivedMutation = {
-  notifyPaymentReceived: { status: string; sentCount: number; failedCount: number; invalidatedCount: number };
-};
 
 export type PaymentFeedEventFieldsFragment = {
   id: string;
@@ -2561,18 +2510,6 @@ export const ViewerMembershipDocument = fixedOperation<ViewerMembershipQuery, Vi
 export const CoreAuthSessionDocument = fixedOperation<CoreAuthSessionQuery, CoreAuthSessionQueryVariables>(
   'CoreAuthSession',
   'rest-adapters/core/auth/session.graphql',
-);
-export const ClaimPaymentFeedNotificationsDocument = fixedOperation<
-  ClaimPaymentFeedNotificationsMutation,
-  ClaimPaymentFeedNotificationsMutationVariables
->('ClaimPaymentFeedNotifications', 'rest-adapters/core/live/claim-notifications.graphql');
-export const CompletePaymentFeedNotificationsDocument = fixedOperation<
-  CompletePaymentFeedNotificationsMutation,
-  CompletePaymentFeedNotificationsMutationVariables
->('CompletePaymentFeedNotifications', 'rest-adapters/core/live/complete-notifications.graphql');
-export const NotifyPaymentReceivedDocument = fixedOperation<NotifyPaymentReceivedMutation, NotifyPaymentReceivedMutationVariables>(
-  'NotifyPaymentReceived',
-  'rest-adapters/core/live/notify-payment-received.graphql',
 );
 export const PaymentFeedDocument = fixedOperation<PaymentFeedQuery, PaymentFeedQueryVariables>(
   'PaymentFeed',

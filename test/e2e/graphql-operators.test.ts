@@ -11,7 +11,7 @@ describe('GraphQL operations for operators', () => {
 
   beforeAll(async () => {
     // No dispatcher: deliveries stay as queued, for the listing and re-send checks.
-    stack = await startTestStack({ WEBHOOK_DISPATCH_INTERVAL_MS: '0' });
+    stack = await startTestStack({ JOBS_CONCURRENCY: '0' });
   });
   afterAll(async () => {
     await stack?.close();

@@ -7,7 +7,6 @@ import { type SseWriter, frameOf } from '@lib/events/sse';
 import { HttpError } from '@lib/rest/error-body';
 import type { BackgroundRuntime } from '@lib/rest/route';
 import { type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
-import { PushDispatcher } from './push-dispatcher';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -26,13 +25,12 @@ export const MAX_REPLAY_EVENTS = 1000;
 /**
  * The live payment feed in one REST process (docs/decisions/0202-live-payment-events.md): the hub that fans the
  * feed out to the open streams, woken by the Redis signal (when REDIS_URL is set) and a periodic re-read, the
- * per-user stream count, and the push dispatcher.
+ * per-user stream count. (The push notifications of the feed are jobs of the merchant process: 0205-job-queue.md.)
  */
 export class LivePayments {
   readonly hub: LiveFeedHub<FeedEvent>;
   private readonly open = new Map<string, number>();
   private subscriber?: FeedSignalSubscriber;
-  private readonly push?: PushDispatcher;
 
   constructor(
     readonly config: Config,
@@ -46,33 +44,24 @@ export class LivePayments {
       keepAliveMs: config.live.keepAliveMs,
       log,
     });
-    if (config.live.pushEnabled) this.push = new PushDispatcher(runtime, log);
     if (config.redisUrl) {
       this.subscriber = new FeedSignalSubscriber(
         config.redisUrl,
         log,
-        (merchantId) => {
-          this.hub.wake(merchantId.toLowerCase());
-          this.push?.wake();
-        },
+        (merchantId) => this.hub.wake(merchantId.toLowerCase()),
         // Signals may have been missed while disconnected.
-        () => {
-          this.hub.wakeAll();
-          this.push?.wake();
-        },
+        () => this.hub.wakeAll(),
       );
     }
   }
 
   async start(): Promise<void> {
     this.hub.start();
-    this.push?.start(this.config.live.pollMs);
     await this.subscriber?.start();
   }
 
   async close(): Promise<void> {
     this.hub.close();
-    await this.push?.stop();
     await this.subscriber?.close();
   }
 

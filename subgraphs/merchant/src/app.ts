@@ -1,5 +1,6 @@
 import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { merchantRequestScope } from './context';
+import { merchantJobs } from './jobs';
 import { migrations } from './migrations';
 import { Bank, BankCredential } from './modules/bank/bank.entity';
 import { Feedback } from './modules/feedback/feedback.entity';
@@ -50,4 +51,5 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   buildSchema: buildMerchantSchema,
   requestScope: merchantRequestScope,
   seedDemo: seedMerchantDemo,
+  jobs: merchantJobs,
 };

@@ -8,6 +8,7 @@ import { Migration20261124010000_partner_rate } from './Migration20261124010000_
 import { Migration20261124100000_notifications } from './Migration20261124100000_notifications';
 import { Migration20261124110000_auth } from './Migration20261124110000_auth';
 import { Migration20261124200000_core_merchant } from './Migration20261124200000_core_merchant';
+import { Migration20261129200000_job_queue } from './Migration20261129200000_job_queue';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124100000_notifications', class: Migration20261124100000_notifications },
   { name: 'Migration20261124110000_auth', class: Migration20261124110000_auth },
   { name: 'Migration20261124200000_core_merchant', class: Migration20261124200000_core_merchant },
+  { name: 'Migration20261129200000_job_queue', class: Migration20261129200000_job_queue },
 ];
