@@ -207,7 +207,10 @@ export class OperatorResolver {
 
   @Authorized('operator', 'internal')
   @Query(() => [WebhookAttemptType], { description: 'Every attempt of a delivery, oldest first: automatic, manual and test.' })
-  async webhookAttempts(@Arg('eventId', () => ID) eventId: string, @Ctx() ctx: MerchantContext): Promise<WebhookAttemptType[]> {
+  async webhookAttempts(
+    @Arg('eventId', () => ID, { description: 'The delivery’s event id.' }) eventId: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<WebhookAttemptType[]> {
     return (await ctx.services.webhook.attempts(eventId)).map(toAttemptType);
   }
 
