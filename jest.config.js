@@ -14,7 +14,16 @@ const swc = {
   module: { type: 'commonjs', ignoreDynamic: true },
 };
 
-const ESM_ONLY = ['cookie', 'content-disposition', '@apidevtools/json-schema-ref-parser', 'jose', 'uuid', 'csv-parse', 'auto-bind'];
+const ESM_ONLY = [
+  'cookie',
+  'content-disposition',
+  '@apidevtools/json-schema-ref-parser',
+  'jose',
+  'uuid',
+  'csv-parse',
+  'auto-bind',
+  'graphile-worker',
+];
 
 /** The path aliases of tsconfig.json (`@lib/…`, `@subgraphs/…`, …), one per top-level folder. */
 const ALIASES = ['lib', 'test', 'gateway', 'subgraphs', 'rest-adapters', 'scripts', 'bench'];
@@ -28,7 +37,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
     // ESM-only packages (cookie 2 via fastify.inject, content-disposition via the docs page, the OpenAPI validator's ref parser, jose, uuid,
-    // csv-parse, auto-bind via graphql-codegen): Node 24 loads them with require(esm), but Jest's own module loader
+    // csv-parse, auto-bind via graphql-codegen, graphile-worker): Node 24 loads them with require(esm), but Jest's own module loader
     // cannot require them, so they are transformed to CommonJS too.
     [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', swc],
   },

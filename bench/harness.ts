@@ -188,7 +188,7 @@ export async function startBenchStack(options: {
 
   const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', HOST };
   progress(
-    `starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, WEBHOOK_DISPATCH_INTERVAL_MS=0) …`,
+    `starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, JOBS_CONCURRENCY=0) …`,
   );
   let phase: 'booting' | 'banner' | 'running' = 'booting';
   const stack = launch(
@@ -196,7 +196,7 @@ export async function startBenchStack(options: {
     'scripts/start.js',
     {
       ...common,
-      WEBHOOK_DISPATCH_INTERVAL_MS: '0',
+      JOBS_CONCURRENCY: '0',
       METRICS_PORT: String(metricsBase(options.gatewayPort)),
       REST_PORT: String(options.restPort),
       GATEWAY_PORT: String(options.gatewayPort),

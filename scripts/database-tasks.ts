@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '@lib/config/config';
 import { ensureRolesAndSchemas } from '@lib/db/bootstrap';
+import { installJobQueue } from '@lib/jobs/install';
 import { type Orm, migrate } from '@lib/db/orm';
 import { type SubgraphDefinition, openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
@@ -37,9 +38,13 @@ async function withSubgraph<T>(
   }
 }
 
-/** Roles and schemas (as admin), then each subgraph's pending migrations (as that subgraph's role). */
+/**
+ * Roles and schemas (as admin), the job queue's schema and role (graphile-worker, docs/decisions/0205-job-queue.md),
+ * then each subgraph's pending migrations (as that subgraph's role).
+ */
 export async function migrateAll(config: Config, adminUrl: string): Promise<Record<string, string[]>> {
   await ensureRolesAndSchemas(config, adminUrl);
+  await installJobQueue(config, adminUrl);
   const applied: Record<string, string[]> = {};
   for (const definition of SUBGRAPHS) {
     applied[definition.name] = await withSubgraph(definition, config, adminUrl, migrate);
@@ -201,23 +206,39 @@ export async function setBankWebhook(config: Config, adminUrl: string, input: { 
 }
 
 /** `webhook:deliveries`: the outbox, newest first. */
-export async function listWebhookDeliveries(
-  config: Config,
-  adminUrl: string,
-  filter: { status?: string; bankCode?: string; limit?: number },
-) {
-  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) =>
-    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).listDeliveries(filter),
-  );
+export function listWebhookDeliveries(config: Config, adminUrl: string, filter: { status?: string; bankCode?: string; limit?: number }) {
+  return withWebhooks(config, adminUrl, (webhooks) => webhooks.listDeliveries(filter));
 }
 
-/** `webhook:redeliver`: a delivery due again now, its attempts kept; logged through `log`. */
-export async function redeliverWebhook(config: Config, adminUrl: string, eventId: string, log?: InfoLog) {
+/** Runs `work` on the operator side of lifecycle webhooks (WebhookService, as the merchant role). */
+function withWebhooks<T>(config: Config, adminUrl: string, work: (service: WebhookService) => Promise<T>): Promise<T> {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) =>
-    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).redeliver(eventId, log),
-  );
+  return withSubgraph(merchant, config, adminUrl, (orm) => work(new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config))));
+}
+
+/** `webhook:redeliver`: one manual attempt queued now (the automatic schedule is left as it is); logged through `log`. */
+export function redeliverWebhook(config: Config, adminUrl: string, eventId: string, log?: InfoLog) {
+  return withWebhooks(config, adminUrl, (webhooks) => webhooks.redeliver(eventId, log));
+}
+
+/** `webhook:attempts`: every attempt of a delivery, oldest first. */
+export function listWebhookAttempts(config: Config, adminUrl: string, eventId: string) {
+  return withWebhooks(config, adminUrl, (webhooks) => webhooks.attempts(eventId));
+}
+
+/** `webhook:test`: a signed webhook.test event to the bank's endpoint now; its outcome. */
+export function sendWebhookTest(config: Config, adminUrl: string, bankCode: string, log?: InfoLog) {
+  return withWebhooks(config, adminUrl, (webhooks) => webhooks.sendTest(bankCode, log));
+}
+
+/** `webhook:endpoint`: disables (deliveries held) or enables (held deliveries resume) a bank's endpoint. */
+export function setWebhookEndpointEnabled(
+  config: Config,
+  adminUrl: string,
+  input: { bankCode: string; enabled: boolean; reason?: string },
+  log?: InfoLog,
+) {
+  return withWebhooks(config, adminUrl, (webhooks) => webhooks.setEndpointEnabled(input.bankCode, input.enabled, input.reason, log));
 }
 
 /** `merchant:status`: one lifecycle move through MerchantLifecycleService (its webhook included). */

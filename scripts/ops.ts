@@ -14,6 +14,7 @@ import {
   issuePartnerCredential,
   revokePartnerCredential,
   ungrantPartnerAccess,
+  listWebhookAttempts,
   listWebhookDeliveries,
   listOutbox,
   listQrisUnmatched,
@@ -23,7 +24,9 @@ import {
   redeliverWebhook,
   seedDemo,
   seedReference,
+  sendWebhookTest,
   setBankWebhook,
+  setWebhookEndpointEnabled,
 } from './database-tasks';
 import type { PartnerAccessType } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import { UNMATCHED_REASONS } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
@@ -69,6 +72,12 @@ class UsageError extends Error {
 }
 
 const LIMIT: OptionSpec = { type: 'string', integer: true, description: 'rows to list, at most 500', default: '50' };
+const DELIVERY: OptionSpec = { type: 'string', required: true, description: 'the delivery’s event id' };
+/** Operator log lines of a command (who did what), as JSON on stderr. */
+const stderrLog = {
+  info: (fields: object, msg: string) =>
+    process.stderr.write(JSON.stringify({ level: 'info', time: Date.now(), service: 'ops', ...fields, msg }) + '\n'),
+};
 const ACCESS_OPTIONS: Record<string, OptionSpec> = {
   partner: { type: 'string', required: true, description: 'partner code' },
   merchant: { type: 'string', required: true, description: 'merchant id (UUID)' },
@@ -184,7 +193,7 @@ export const COMMANDS: Record<string, Command> = {
   'webhook:deliveries': {
     summary: 'list lifecycle webhook deliveries, newest first',
     options: {
-      status: { type: 'string', values: ['pending', 'delivered', 'failed'], description: 'only deliveries in this state' },
+      status: { type: 'string', values: ['pending', 'held', 'delivered', 'failed'], description: 'only deliveries in this state' },
       bank: { type: 'string', description: 'only this bank (code)' },
       limit: LIMIT,
     },
@@ -195,14 +204,38 @@ export const COMMANDS: Record<string, Command> = {
         limit: Number(o.limit),
       }),
   },
+  'webhook:attempts': {
+    summary: 'every attempt of a delivery: time, kind, HTTP status or error, latency, the answer’s first KiB',
+    options: { delivery: DELIVERY },
+    run: (adminUrl, o, config) => listWebhookAttempts(config, adminUrl, str(o.delivery)),
+  },
   'webhook:redeliver': {
-    summary: 'send a delivery again now (its attempts are kept)',
-    options: { id: { type: 'string', required: true, description: 'the delivery’s event id' } },
-    run: (adminUrl, o, config) =>
-      redeliverWebhook(config, adminUrl, str(o.id), {
-        info: (fields, msg) =>
-          process.stderr.write(JSON.stringify({ level: 'info', time: Date.now(), service: 'ops', ...fields, msg }) + '\n'),
-      }),
+    summary: 'send a delivery again now: one manual attempt, the automatic schedule is not used up',
+    options: { delivery: DELIVERY },
+    run: (adminUrl, o, config) => redeliverWebhook(config, adminUrl, str(o.delivery), stderrLog),
+  },
+  'webhook:test': {
+    summary: "send a signed webhook.test event to a bank's endpoint now (enabled or not); prints the outcome",
+    options: { bank: { type: 'string', required: true, description: 'bank code' } },
+    run: (adminUrl, o, config) => sendWebhookTest(config, adminUrl, str(o.bank), stderrLog),
+  },
+  'webhook:endpoint': {
+    summary: "disable a bank's webhook endpoint (deliveries held) or enable it (held deliveries resume)",
+    options: {
+      bank: { type: 'string', required: true, description: 'bank code' },
+      disable: { type: 'boolean', description: 'hold its deliveries' },
+      enable: { type: 'boolean', description: 'resume its held deliveries now' },
+      reason: { type: 'string', description: 'why it is disabled' },
+    },
+    run: (adminUrl, o, config) => {
+      if (o.disable === o.enable) throw new UsageError('invalid_option', 'give exactly one of --disable and --enable');
+      return setWebhookEndpointEnabled(
+        config,
+        adminUrl,
+        { bankCode: str(o.bank), enabled: o.enable === true, reason: o.reason as string | undefined },
+        stderrLog,
+      );
+    },
   },
   'dev:outbox': {
     summary: 'recorded notifications, newest first (the log provider delivers OTPs here in development)',

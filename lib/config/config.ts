@@ -93,8 +93,15 @@ const EnvSchema = Type.Object({
   BANK_BATCH_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   /** Multiplies the webhook retry delays (30 s, 5 min, 30 min, 2 h); tests shrink them, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
-  /** How often the merchant process looks for due webhook deliveries; 0 runs no dispatcher in that process. */
-  WEBHOOK_DISPATCH_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 1000 }),
+  /** Multiplies the notification retry delays (10 s, 1 min, 5 min); tests shrink them. */
+  NOTIFICATION_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
+  /**
+   * Jobs (webhook deliveries, notifications) the merchant process runs at once from the PostgreSQL job queue
+   * (docs/decisions/0205-job-queue.md); 0 runs no worker in that process. Any number of copies may run one.
+   */
+  JOBS_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 8 }),
+  /** How often an idle worker looks for jobs that became due (retries), ms; new jobs arrive at once (LISTEN/NOTIFY). */
+  JOBS_POLL_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 600000, default: 1000 }),
   /**
    * Proxies in front of the REST process and the gateway (a load balancer: 1). The client address (rate limits,
    * one-time password limits per address, logs) is then read from X-Forwarded-For that many hops back; 0 = the socket.
@@ -112,8 +119,6 @@ const EnvSchema = Type.Object({
   LIVE_MAX_STREAMS_PER_USER: Type.Integer({ minimum: 1, maximum: 10000, default: 10 }),
   /** An event stream is ended after this long (the client reconnects with Last-Event-ID; its token and scope are checked again), ms. */
   LIVE_MAX_STREAM_MS: Type.Integer({ minimum: 50, maximum: 86400000, default: 3600000 }),
-  /** Whether this REST process sends the feed's push notifications (any number of copies may: they claim rows). */
-  LIVE_PUSH_ENABLED: Type.Boolean({ default: true }),
   /** Days the payment feed keeps its rows (transaction process; the replay window is 24 h): older ones are pruned. */
   PAYMENT_FEED_RETENTION_DAYS: Type.Integer({ minimum: 2, maximum: 3650, default: 7 }),
   /** How often the transaction process prunes the feed, ms; 0 runs no pruner in that process (several may run: one works at a time). */
@@ -201,7 +206,9 @@ export interface Config {
   gatewayTimeoutMs: number;
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
-  webhooks: { retryScale: number; dispatchIntervalMs: number };
+  webhooks: { retryScale: number };
+  /** The job queue's worker in the processes that own jobs (lib/jobs, docs/decisions/0205-job-queue.md). */
+  jobs: { concurrency: number; pollIntervalMs: number };
   /** The REST adapter's micro-batches of bank calls (rest-adapters/psp/routes/shared/bank-batch.ts). */
   bankBatch: { max: number; inFlight: number };
   partnerCredentialCacheMs: number;
@@ -210,10 +217,11 @@ export interface Config {
     push: ProviderEndpoint;
     email: ProviderEndpoint;
     timeoutMs: number;
+    retryScale: number;
   };
   messagingWebhook: { verifyToken?: string; secret?: string };
   /** Live payment events in the REST process (lib/events, rest-adapters/core/live). */
-  live: { keepAliveMs: number; pollMs: number; maxStreamsPerUser: number; maxStreamMs: number; pushEnabled: boolean };
+  live: { keepAliveMs: number; pollMs: number; maxStreamsPerUser: number; maxStreamMs: number };
   /** Retention of the live payment feed (transaction process; docs/decisions/0202-live-payment-events.md). */
   paymentFeed: { retentionDays: number; pruneIntervalMs: number };
   otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
@@ -312,7 +320,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       trustProxyHops: env.TRUST_PROXY_HOPS,
     },
-    webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE, dispatchIntervalMs: env.WEBHOOK_DISPATCH_INTERVAL_MS },
+    webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE },
+    jobs: { concurrency: env.JOBS_CONCURRENCY, pollIntervalMs: env.JOBS_POLL_INTERVAL_MS },
     bankBatch: { max: env.BANK_BATCH_MAX, inFlight: env.BANK_BATCH_IN_FLIGHT },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
     notifications: {
@@ -320,6 +329,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       push: { url: env.PUSH_PROVIDER_URL, token: env.PUSH_PROVIDER_TOKEN },
       email: { url: env.EMAIL_PROVIDER_URL, token: env.EMAIL_PROVIDER_TOKEN },
       timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
+      retryScale: env.NOTIFICATION_RETRY_SCALE,
     },
     messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
     live: {
@@ -327,7 +337,6 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       pollMs: env.LIVE_POLL_MS,
       maxStreamsPerUser: env.LIVE_MAX_STREAMS_PER_USER,
       maxStreamMs: env.LIVE_MAX_STREAM_MS,
-      pushEnabled: env.LIVE_PUSH_ENABLED,
     },
     paymentFeed: { retentionDays: env.PAYMENT_FEED_RETENTION_DAYS, pruneIntervalMs: env.PAYMENT_FEED_PRUNE_INTERVAL_MS },
     otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },

@@ -1,10 +1,14 @@
 import type { Constructor, MigrationObject } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
+import type { TaskList } from 'graphile-worker';
 import type { GraphQLSchema } from 'graphql';
+import type { Registry } from 'prom-client';
 import type { Config, SubgraphName } from '../config/config';
 import { subgraphDatabaseUrl } from '../db/database-urls';
 import { type Orm, createOrm } from '../db/orm';
+import { JobWorker } from '../jobs/job-worker';
+import { registerQueueMetrics } from '../jobs/queue-metrics';
 import type { LogStream } from '../logging/logger';
 import { createSubgraphServer } from './subgraph-server';
 
@@ -22,6 +26,19 @@ export interface SubgraphDefinition<Scope extends object = object> {
    * server on its database URL; returns their closer.
    */
   open?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
+  /**
+   * The tasks this subgraph's process runs from the job queue (docs/decisions/0205-job-queue.md): a worker starts with
+   * the server when JOBS_CONCURRENCY > 0 and stops before it closes.
+   */
+  jobs?(context: JobContext): { tasks: TaskList; close?(): Promise<void> };
+}
+
+/** What a subgraph's job handlers run on: its ORM (its own role), its log and its process's metrics. */
+export interface JobContext {
+  config: Config;
+  orm: Orm;
+  log: FastifyInstance['log'];
+  metrics: Registry;
 }
 
 export async function openSubgraphOrm(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<Orm> {
@@ -51,5 +68,23 @@ export async function createSubgraphApp(
   });
   const close = definition.open?.(config, app.log, subgraphDatabaseUrl(config, definition.name, options.adminUrl));
   if (close) app.addHook('onClose', close);
+  if (definition.jobs && config.jobs.concurrency > 0) {
+    const log = app.log.child({ component: 'jobs' });
+    const jobs = definition.jobs({ config, orm, log, metrics: app.metricsRegistry });
+    const worker = new JobWorker({
+      connectionString: subgraphDatabaseUrl(config, definition.name, options.adminUrl),
+      concurrency: config.jobs.concurrency,
+      pollIntervalMs: config.jobs.pollIntervalMs,
+      tasks: jobs.tasks,
+      log,
+    });
+    registerQueueMetrics(app.metricsRegistry, async (sql) => (await orm.em.getKnex().raw(sql)).rows);
+    app.addHook('onReady', async () => worker.start());
+    // Before the server and its ORM close: running jobs finish and record their outcome.
+    app.addHook('preClose', async () => {
+      await worker.stop();
+      await jobs.close?.();
+    });
+  }
   return app;
 }

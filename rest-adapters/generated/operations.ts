@@ -206,19 +206,6 @@ export type PaymentEventInput = {
   target?: PaymentTargetInput | null | undefined;
 };
 
-/** A payment of the live feed (docs/decisions/0202-live-payment-events.md). */
-export type PaymentReceivedInput = {
-  merchantId: string;
-  outletId: string;
-  transactionId: string;
-  transactionCode: string;
-  /** Whole rupiah. */
-  amount: number;
-  qrisPaymentId?: string | null | undefined;
-  /** The feed event id. */
-  eventId: string;
-};
-
 /** What the NMID (and TID) resolved to in the outlet subgraph. */
 export type PaymentTargetInput = {
   merchantId: string;
@@ -481,30 +468,6 @@ export type CoreAuthSessionQueryVariables = Exact<{
 
 export type CoreAuthSessionQuery = { authSession: { id: string; userId: string; active: boolean } | null };
 
-export type ClaimPaymentFeedNotificationsMutationVariables = Exact<{
-  limit: number;
-}>;
-
-export type ClaimPaymentFeedNotificationsMutation = {
-  claimPaymentFeedNotifications: Array<{
-    id: string;
-    kind: string;
-    merchantId: string;
-    outletId: string;
-    terminalId: string | null;
-    transactionId: string | null;
-    transactionCode: string | null;
-    referenceNumber: string | null;
-    nmid: string;
-    amount: number;
-    transactionAt: string | null;
-    qrisPaymentId: string | null;
-    billNumber: string | null;
-    salesOrderId: string | null;
-    createdAt: string;
-  }>;
-};
-
 export type ClaimSalesOrderSettlementsMutationVariables = Exact<{
   limit: number;
 }>;
@@ -523,25 +486,11 @@ export type ClaimSalesOrderSettlementsMutation = {
   }>;
 };
 
-export type CompletePaymentFeedNotificationsMutationVariables = Exact<{
-  ids: Array<string> | string;
-}>;
-
-export type CompletePaymentFeedNotificationsMutation = { completePaymentFeedNotifications: number };
-
 export type CompleteSalesOrderSettlementsMutationVariables = Exact<{
   results: Array<SalesOrderSettlementResult> | SalesOrderSettlementResult;
 }>;
 
 export type CompleteSalesOrderSettlementsMutation = { completeSalesOrderSettlements: number };
-
-export type NotifyPaymentReceivedMutationVariables = Exact<{
-  input: PaymentReceivedInput;
-}>;
-
-export type NotifyPaymentReceivedMutation = {
-  notifyPaymentReceived: { status: string; sentCount: number; failedCount: number; invalidatedCount: number };
-};
 
 export type PaymentFeedAllQueryVariables = Exact<{
   afterId?: string | null | undefined;
@@ -2700,26 +2649,14 @@ export const CoreAuthSessionDocument = fixedOperation<CoreAuthSessionQuery, Core
   'CoreAuthSession',
   'rest-adapters/core/auth/session.graphql',
 );
-export const ClaimPaymentFeedNotificationsDocument = fixedOperation<
-  ClaimPaymentFeedNotificationsMutation,
-  ClaimPaymentFeedNotificationsMutationVariables
->('ClaimPaymentFeedNotifications', 'rest-adapters/core/live/claim-notifications.graphql');
 export const ClaimSalesOrderSettlementsDocument = fixedOperation<
   ClaimSalesOrderSettlementsMutation,
   ClaimSalesOrderSettlementsMutationVariables
 >('ClaimSalesOrderSettlements', 'rest-adapters/core/live/claim-settlements.graphql');
-export const CompletePaymentFeedNotificationsDocument = fixedOperation<
-  CompletePaymentFeedNotificationsMutation,
-  CompletePaymentFeedNotificationsMutationVariables
->('CompletePaymentFeedNotifications', 'rest-adapters/core/live/complete-notifications.graphql');
 export const CompleteSalesOrderSettlementsDocument = fixedOperation<
   CompleteSalesOrderSettlementsMutation,
   CompleteSalesOrderSettlementsMutationVariables
 >('CompleteSalesOrderSettlements', 'rest-adapters/core/live/complete-settlements.graphql');
-export const NotifyPaymentReceivedDocument = fixedOperation<NotifyPaymentReceivedMutation, NotifyPaymentReceivedMutationVariables>(
-  'NotifyPaymentReceived',
-  'rest-adapters/core/live/notify-payment-received.graphql',
-);
 export const PaymentFeedAllDocument = fixedOperation<PaymentFeedAllQuery, PaymentFeedAllQueryVariables>(
   'PaymentFeedAll',
   'rest-adapters/core/live/payment-feed-all.graphql',

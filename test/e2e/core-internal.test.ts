@@ -70,7 +70,7 @@ describe('Core internal endpoints', () => {
       MESSAGING_PROVIDER_TOKEN: 'messaging-token',
       PUSH_PROVIDER_URL: `${push.url}/v1/send`,
       PUSH_PROVIDER_TOKEN: 'push-token',
-      WEBHOOK_DISPATCH_INTERVAL_MS: '0',
+      JOBS_CONCURRENCY: '0',
     });
     url = stack.database.adminUrl;
     await setBankWebhook(stack.config, url, { bankCode: DEMO.bank.code, url: `${webhooks.url}/hook` });

@@ -11,7 +11,7 @@ describe('GraphQL operations for operators', () => {
 
   beforeAll(async () => {
     // No dispatcher: deliveries stay as queued, for the listing and re-send checks.
-    stack = await startTestStack({ WEBHOOK_DISPATCH_INTERVAL_MS: '0' });
+    stack = await startTestStack({ JOBS_CONCURRENCY: '0' });
   });
   afterAll(async () => {
     await stack?.close();
@@ -236,6 +236,27 @@ describe('GraphQL operations for operators', () => {
     expect(
       codes(await run(['support'], `mutation { redeliverWebhook(eventId: "00000000-0000-7000-8000-000000000000") { status } }`)),
     ).toEqual(['NOT_FOUND']);
+
+    // Attempts, a test event (nothing listens on port 9: a network error, recorded), disable and enable.
+    const test = await run(['support'], `mutation { sendWebhookTest(bankCode: "BOPS") { eventId delivered statusCode error latencyMs } }`);
+    expect(test.data.sendWebhookTest).toMatchObject({ delivered: false, statusCode: null, error: expect.stringContaining('ECONNREFUSED') });
+    const attempts = await run(['support'], `query($id: ID!) { webhookAttempts(eventId: $id) { attempt kind statusCode error } }`, {
+      id: test.data.sendWebhookTest.eventId,
+    });
+    expect(attempts.data.webhookAttempts).toEqual([{ attempt: 1, kind: 'test', statusCode: null, error: expect.any(String) }]);
+    const toggle = (enabled: boolean) =>
+      `mutation { setBankWebhookEndpointEnabled(bankCode: "BOPS", enabled: ${enabled}, reason: "maintenance") { enabled disabledReason resumed } }`;
+    expect(codes(await run(['support'], toggle(false)))).toEqual(['FORBIDDEN']);
+    expect((await run(['bank-manager'], toggle(false))).data.setBankWebhookEndpointEnabled).toEqual({
+      enabled: false,
+      disabledReason: 'maintenance',
+      resumed: 0,
+    });
+    expect((await run(['bank-manager'], toggle(true))).data.setBankWebhookEndpointEnabled).toEqual({
+      enabled: true,
+      disabledReason: null,
+      resumed: 0,
+    });
   });
 
   it('lists unmatched QRIS payments for reconciliation, with filters and keyset pages (every operator may read)', async () => {

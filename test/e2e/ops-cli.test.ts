@@ -26,8 +26,17 @@ describe('npm run ops', () => {
       ],
     });
     const part = await ops(['webhook'], env);
-    expect(part.stderr[0].error.did_you_mean).toHaveLength(3);
-    expect(part.stderr[0].error.did_you_mean).toEqual(expect.arrayContaining(['webhook:deliveries', 'webhook:redeliver', 'bank:webhook']));
+    expect(part.stderr[0].error.did_you_mean).toHaveLength(6);
+    expect(part.stderr[0].error.did_you_mean).toEqual(
+      expect.arrayContaining([
+        'webhook:deliveries',
+        'webhook:attempts',
+        'webhook:redeliver',
+        'webhook:test',
+        'webhook:endpoint',
+        'bank:webhook',
+      ]),
+    );
   });
 
   it('prints every option of a command, with its allowed values and default, for --help', async () => {

@@ -223,11 +223,10 @@ describe('Live payment events (issue 17 §3)', () => {
     });
     // The Menteng staff member does not see Pusat.
     expect(push.requests.filter((r) => r.json?.message?.token === mentengToken)).toHaveLength(0);
-    const [row] = await sql<{ notified: boolean; attempts: number }>(
-      `select notified_at is not null as notified, notify_attempts as attempts from "transaction".payment_feed where qris_payment_id = $1`,
-      [payment.id],
-    );
-    expect(row).toEqual({ notified: true, attempts: 1 });
+    // One push recorded, and nothing left on the queue (the intake enqueued it with the payment: 0205-job-queue.md).
+    const recorded = await sql<{ status: string }>(`select status from merchant.notification_messages where recipient = $1`, [token]);
+    expect(recorded).toEqual([{ status: 'accepted' }]);
+    expect(await sql(`select task_identifier from graphile_worker.jobs`)).toEqual([]);
   });
 
   it('per-payment stream: `cancelled` as soon as the payment is cancelled, on either REST copy', async () => {

@@ -221,7 +221,7 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
       GATEWAY_URL: `http://127.0.0.1:${gatewayPort}/graphql`,
       GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS),
       METRICS_PORT: '0',
-      WEBHOOK_DISPATCH_INTERVAL_MS: '100',
+      JOBS_POLL_INTERVAL_MS: '100',
       WEBHOOK_RETRY_SCALE: String(RETRY_SCALE),
       ...Object.fromEntries(
         SUBGRAPH_NAMES.flatMap((name) => [

@@ -8,7 +8,6 @@ import { HttpError } from '@lib/rest/error-body';
 import type { BackgroundRuntime } from '@lib/rest/route';
 import { PaymentFeedAllDocument, type PaymentFeedEventFieldsFragment, PaymentFeedDocument } from '@rest-adapters/generated/operations';
 import { OrderSettlementDispatcher } from './order-settlement-dispatcher';
-import { PushDispatcher } from './push-dispatcher';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,14 +26,13 @@ export const MAX_REPLAY_EVENTS = 1000;
 /**
  * The live payment feed in one REST process (docs/decisions/0202-live-payment-events.md): the hub that fans the
  * feed out to the open streams, woken by the Redis signal (when REDIS_URL is set) and a periodic re-read, the
- * per-user stream count, the push dispatcher and the dispatcher that has paid QRIS payments mark their sales orders
- * paid.
+ * per-user stream count and the dispatcher that has paid QRIS payments mark their sales orders paid. (The push
+ * notifications of the feed are jobs of the merchant process: 0205-job-queue.md.)
  */
 export class LivePayments {
   readonly hub: LiveFeedHub<FeedEvent>;
   private readonly open = new Map<string, number>();
   private subscriber?: FeedSignalSubscriber;
-  private readonly push?: PushDispatcher;
   private readonly orders: OrderSettlementDispatcher;
 
   constructor(
@@ -50,7 +48,6 @@ export class LivePayments {
       keepAliveMs: config.live.keepAliveMs,
       log,
     });
-    if (config.live.pushEnabled) this.push = new PushDispatcher(runtime, log);
     this.orders = new OrderSettlementDispatcher(runtime, log);
     if (config.redisUrl) {
       this.subscriber = new FeedSignalSubscriber(
@@ -59,13 +56,11 @@ export class LivePayments {
         () => {
           // One read of the whole feed serves every merchant: the signal's merchant id does not matter here.
           this.hub.wake();
-          this.push?.wake();
           this.orders.wake();
         },
         // Signals may have been missed while disconnected.
         () => {
           this.hub.wakeAll();
-          this.push?.wake();
           this.orders.wake();
         },
       );
@@ -74,14 +69,12 @@ export class LivePayments {
 
   async start(): Promise<void> {
     this.hub.start();
-    this.push?.start(this.config.live.pollMs);
     this.orders.start(this.config.live.pollMs);
     await this.subscriber?.start();
   }
 
   async close(): Promise<void> {
     this.hub.close();
-    await this.push?.stop();
     await this.orders.stop();
     await this.subscriber?.close();
   }

@@ -1,6 +1,7 @@
 import { openInvalidationRelay } from '@lib/events/cache-invalidation';
 import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { merchantRequestScope } from './context';
+import { merchantJobs } from './jobs';
 import { migrations } from './migrations';
 import { Bank, BankCredential } from './modules/bank/bank.entity';
 import { Feedback } from './modules/feedback/feedback.entity';
@@ -54,4 +55,5 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   seedDemo: async (em, config) => ({ ...(await seedMerchantDemo(em, config)), ...(await seedMerchantSandbox(em, config)) }),
   // Relays the schema's cache-invalidation NOTIFYs to the REST and gateway copies (lib/events/cache-invalidation.ts).
   open: (config, log, databaseUrl) => openInvalidationRelay(config.redisUrl, databaseUrl, log),
+  jobs: merchantJobs,
 };

@@ -64,7 +64,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       device,
       otp,
       session,
-      auth: new AuthService(em, otp, session, device, notification),
+      auth: new AuthService(em, otp, session, device, notification, secretBoxFor(config)),
       accountSettings,
       member: new MemberService(em),
       webhook: new WebhookService(em, secretBoxFor(config)),

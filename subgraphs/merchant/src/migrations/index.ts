@@ -9,6 +9,7 @@ import { Migration20261124100000_notifications } from './Migration20261124100000
 import { Migration20261124110000_auth } from './Migration20261124110000_auth';
 import { Migration20261124200000_core_merchant } from './Migration20261124200000_core_merchant';
 import { Migration20261129100000_sandbox } from './Migration20261129100000_sandbox';
+import { Migration20261129200000_job_queue } from './Migration20261129200000_job_queue';
 import { Migration20261129400000_cache_invalidation } from './Migration20261129400000_cache_invalidation';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
@@ -23,5 +24,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124110000_auth', class: Migration20261124110000_auth },
   { name: 'Migration20261124200000_core_merchant', class: Migration20261124200000_core_merchant },
   { name: 'Migration20261129100000_sandbox', class: Migration20261129100000_sandbox },
+  { name: 'Migration20261129200000_job_queue', class: Migration20261129200000_job_queue },
   { name: 'Migration20261129400000_cache_invalidation', class: Migration20261129400000_cache_invalidation },
 ];

@@ -6,6 +6,7 @@ import { Migration20261124060000_scoring_rollup } from './Migration2026112406000
 import { Migration20261124200000_merchant_period } from './Migration20261124200000_merchant_period';
 import { Migration20261127100000_qris_payments } from './Migration20261127100000_qris_payments';
 import { Migration20261128100000_payment_feed } from './Migration20261128100000_payment_feed';
+import { Migration20261129200100_payment_push_jobs } from './Migration20261129200100_payment_push_jobs';
 import { Migration20261129300000_qris_orders_cancel } from './Migration20261129300000_qris_orders_cancel';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
@@ -17,5 +18,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124200000_merchant_period', class: Migration20261124200000_merchant_period },
   { name: 'Migration20261127100000_qris_payments', class: Migration20261127100000_qris_payments },
   { name: 'Migration20261128100000_payment_feed', class: Migration20261128100000_payment_feed },
+  { name: 'Migration20261129200100_payment_push_jobs', class: Migration20261129200100_payment_push_jobs },
   { name: 'Migration20261129300000_qris_orders_cancel', class: Migration20261129300000_qris_orders_cancel },
 ];

@@ -36,10 +36,10 @@ export class AuthResolver {
 
   @Authorized('service')
   @Mutation(() => AuthSessionGrantType, {
-    description: 'Verifies a login code: user created if absent, device trusted, session opened, login_alert sent.',
+    description: 'Verifies a login code: user created if absent, device trusted, session opened, login_alert queued.',
   })
   verifyLoginOtp(@Arg('input') input: VerifyLoginOtpInput, @Ctx() ctx: MerchantContext): Promise<AuthSessionGrantType> {
-    return ctx.services.auth.verifyLoginOtp(input, ctx.log);
+    return ctx.services.auth.verifyLoginOtp(input);
   }
 
   @Authorized('service')

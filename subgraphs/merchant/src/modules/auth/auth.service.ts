@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
+import type { SecretBox } from '@lib/crypto/secret-box';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
@@ -18,10 +19,6 @@ export const OTP_METHODS = ['messaging', 'whatsapp'] as const;
 export const FLOW_MODES = ['registration', 'login_primary', 'login_fallback'] as const;
 export const FALLBACK_REASONS = ['messaging_unavailable', 'email_unavailable', 'user_switched'] as const;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,63}$/;
-
-export interface WarnLog {
-  warn(obj: object, msg: string): void;
-}
 
 export interface DeviceInput {
   platformCode?: string | null;
@@ -58,6 +55,8 @@ export class AuthService {
     private readonly sessions: SessionService,
     private readonly devices: DeviceService,
     private readonly notifications: NotificationService,
+    /** Seals the login alert's cancel token inside its queued push (never in the queue in clear). */
+    private readonly box: SecretBox,
     private readonly clock: () => Date = () => new Date(),
   ) {
     this.repo = new AuthRepository(em);
@@ -96,21 +95,23 @@ export class AuthService {
 
   /**
    * Verifies a login code: the user is created if absent (phone verified), the device trusted, a session
-   * opened; then the user's other devices with push tokens get a login_alert carrying a cancel link.
+   * opened; and, in the same transaction, a login_alert push carrying a cancel link is queued for each of the
+   * user's other devices with a push token (docs/decisions/0205-job-queue.md): the login answers at once, the
+   * alert follows within moments and is retried if the provider fails.
    */
-  async verifyLoginOtp(input: { requestId: string; phone: string; code: string } & DeviceInput, log: WarnLog): Promise<SessionGrant> {
+  async verifyLoginOtp(input: { requestId: string; phone: string; code: string } & DeviceInput): Promise<SessionGrant> {
     const phone = requirePhone(input.phone);
     if (!/^[0-9]{6}$/.test(input.code)) throw new BadInputError('code must be 6 digits');
     if (!UUID_PATTERN.test(input.requestId)) throw new BadInputError('request_id must be a UUID');
     const device = deviceOf(input);
     await this.otp.verify({ purpose: 'login', subject: phone, id: input.requestId, code: input.code });
-    const grant = await this.repo.sqlTransaction(async (tx) => {
+    return this.repo.sqlTransaction(async (tx) => {
       const user = await this.upsertVerifiedUser(tx, phone);
       await this.devices.trust(tx, user.id, device);
-      return this.sessions.open(tx, user, device, 'otp');
+      const grant = await this.sessions.open(tx, user, device, 'otp');
+      await this.queueLoginAlert(tx, grant, device);
+      return grant;
     });
-    await this.sendLoginAlert(grant, device, log);
-    return grant;
   }
 
   /** A phone an identity provider verified (external-phone-verify): no OTP, no login_alert; kept for audit. */
@@ -167,29 +168,23 @@ export class AuthService {
     return { userId, email, emailVerified: true };
   }
 
-  private async sendLoginAlert(grant: SessionGrant, device: DeviceInfo, log: WarnLog): Promise<void> {
-    try {
-      const others = await this.repo.peer(NotificationRepository).countLiveTokensOf(grant.userId, device.deviceHash);
-      if (others === 0) return;
-      const cancelToken = await this.sessions.cancelLink(grant.sessionId);
-      await this.notifications.sendPushToUser(
-        grant.userId,
-        {
-          title: 'Login baru di akun Anda',
-          body: `Akun Anda baru saja masuk di ${device.deviceName ?? 'perangkat baru'}. Bukan Anda? Batalkan login ini.`,
-          data: {
-            type: 'login_alert',
-            cancel_token: cancelToken,
-            device_name: device.deviceName ?? '',
-            platform_code: device.platformCode,
-          },
-        },
-        { exceptDeviceHash: device.deviceHash ?? undefined },
-      );
-    } catch (error) {
-      // the login stands even when the alert cannot be sent
-      log.warn({ err: error, session_id: grant.sessionId }, 'login_alert not sent');
-    }
+  /** The login_alert pushes to the user's other devices, queued in `tx` (nothing when there are none). */
+  private async queueLoginAlert(tx: AuthRepository, grant: SessionGrant, device: DeviceInfo): Promise<void> {
+    const others = await tx.peer(NotificationRepository).countLiveTokensOf(grant.userId, device.deviceHash);
+    if (others === 0) return;
+    const cancelToken = await this.sessions.cancelLink(grant.sessionId, tx);
+    await this.notifications.queuePushToUser(
+      tx,
+      this.box,
+      grant.userId,
+      {
+        title: 'Login baru di akun Anda',
+        body: `Akun Anda baru saja masuk di ${device.deviceName ?? 'perangkat baru'}. Bukan Anda? Batalkan login ini.`,
+        data: { type: 'login_alert', device_name: device.deviceName ?? '', platform_code: device.platformCode },
+        sensitive: { cancel_token: cancelToken },
+      },
+      { exceptDeviceHash: device.deviceHash ?? undefined, key: `login_alert:${grant.sessionId}` },
+    );
   }
 
   /** The user of a phone that was just verified, created if absent (race-free: insert … on conflict), in `tx`. */

@@ -230,7 +230,7 @@ export async function commitLifecycleChange(
   const delivery = await enqueueWebhook(tx.peer(WebhookRepository), merchant, webhook.event, webhook.change, merchant.updatedAt);
   if (!delivery) return { merchant, previousStatus, webhook: null };
   await tx.flush();
-  return { merchant, previousStatus, webhook: { eventId: delivery.id, event: delivery.event } };
+  return { merchant, previousStatus, webhook: { eventId: delivery.id, event: webhook.event } };
 }
 
 function statusAnnouncement(transition: Transition, from: MerchantStatus, to: MerchantStatus, reason: string | null): Announcement | null {

@@ -1,4 +1,5 @@
 import { Repository } from '@lib/db/repository';
+import { type JobSpec, enqueueJobs } from '@lib/jobs/job-queue';
 
 /** A recorded message as dev:outbox lists it (plain row). */
 export interface OutboxRow {
@@ -12,7 +13,6 @@ export interface OutboxRow {
 
 /** Push tokens and the sent-message log (`merchant.push_tokens`, `merchant.notification_messages`), plain rows. */
 export class NotificationRepository extends Repository {
-  /** The user's live push tokens (all devices, or all but one), with the user's phone. */
   /** Which of `userIds` have a live push token (one query for a whole recipient list). */
   async usersWithLiveTokens(userIds: readonly string[]): Promise<Set<string>> {
     if (userIds.length === 0) return new Set();
@@ -23,6 +23,7 @@ export class NotificationRepository extends Repository {
     return new Set(rows.map((r) => r.user_id));
   }
 
+  /** The user's live push tokens (all devices, or all but one), with the user's phone. */
   liveTokensOf(userId: string, exceptDeviceHash?: string): Promise<{ id: string; token: string; phone: string }[]> {
     const query = this.db('merchant.push_tokens as t')
       .join('merchant.users as u', 'u.id', 't.user_id')
@@ -31,6 +32,21 @@ export class NotificationRepository extends Repository {
       .select<{ id: string; token: string; phone: string }[]>('t.id', 't.token', 'u.phone');
     if (exceptDeviceHash) query.whereNot('t.device_hash', exceptDeviceHash);
     return query;
+  }
+
+  /** The token, if it is still live and still the user's (a queued push goes nowhere else). */
+  async liveToken(id: string, userId: string): Promise<{ id: string; token: string; phone: string } | undefined> {
+    const [row] = await this.rows<{ id: string; token: string; phone: string }>(
+      `select t.id, t.token, u.phone from merchant.push_tokens t join merchant.users u on u.id = t.user_id
+       where t.id = ? and t.user_id = ? and t.invalidated_at is null`,
+      [id, userId],
+    );
+    return row;
+  }
+
+  /** Jobs on this repository's connection (in its transaction, when it has one). */
+  enqueue(jobs: readonly JobSpec[]): Promise<void> {
+    return enqueueJobs(this.db, jobs);
   }
 
   /** How many live push tokens the user has (on every device but `exceptDeviceHash`, when given). */

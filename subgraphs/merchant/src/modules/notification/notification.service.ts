@@ -13,6 +13,11 @@
  *       UNREGISTERED are invalidated (counted in invalidatedCount, not in failedCount).
  *   sendEmail(email, template, parameters, userId?)    → { status, messageId }
  *
+ *   queuePushToUser(tx, userId, { title, body, data, sensitive }, { exceptDeviceHash?, key? })  → jobs queued
+ *       The same push as jobs (one per live token, `notification.push`) on `tx`'s connection: enqueued inside the
+ *       caller's transaction they commit with it (docs/decisions/0205-job-queue.md). `sensitive` data values travel
+ *       sealed in the job; a failed send is retried (10 s, 1 min, 5 min, plus jitter), a dead token is not.
+ *
  * Every send is recorded in merchant.notification_messages (channel, recipient, template, parameters,
  * provider message id, delivery status); `npm run ops -- dev:outbox [--phone P]` lists them. Values named in
  * SENSITIVE_PARAMETERS (codes, link tokens) are stored only by the log provider outside production, so
@@ -21,6 +26,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '@lib/config/config';
+import type { SecretBox } from '@lib/crypto/secret-box';
+import type { Repository } from '@lib/db/repository';
+import type { JobSpec } from '@lib/jobs/job-queue';
+import { DEFAULT_JITTER, type RetrySchedule, retryDelayMs } from '@lib/jobs/retry-schedule';
 import { BadInputError } from '@lib/errors/app-error';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
@@ -43,10 +52,41 @@ const RANK_CASE = Object.entries(STATUS_RANK)
   .join(' ');
 const MAX_TEXT = 1000;
 
+/** The task of one push to one device (run by the merchant process's worker). */
+export const PUSH_TASK = 'notification.push';
+/** Delays before push attempts 2, 3 and 4, in seconds (NOTIFICATION_RETRY_SCALE applies). */
+export const PUSH_RETRY_DELAYS_SECS = [10, 60, 300] as const;
+
+/** One push to one device, as queued: sensitive data values sealed (never in the queue in clear). */
+export interface PushJobPayload {
+  user_id: string;
+  token_id: string;
+  title: string;
+  body: string;
+  data: Record<string, string>;
+  /** SecretBox-sealed JSON of the sensitive data values (e.g. a login alert's cancel token). */
+  sealed_data?: string;
+  attempt: number;
+}
+
+/** The push retry schedule with NOTIFICATION_RETRY_SCALE applied. */
+export function pushSchedule(scale: number): RetrySchedule {
+  return { stepsSecs: PUSH_RETRY_DELAYS_SECS, scale, jitter: DEFAULT_JITTER };
+}
+
+function pushJob(payload: PushJobPayload, key: string | undefined, runAt?: Date): JobSpec {
+  return { task: PUSH_TASK, payload, jobKey: key ? `${key}:${payload.token_id}:${payload.attempt}` : undefined, runAt };
+}
+
 export interface PushContent {
   title: string;
   body: string;
   data?: Record<string, string | number | boolean | null | undefined>;
+}
+
+/** A queued push: `sensitive` values join `data` at send time and are sealed until then. */
+export interface QueuedPushContent extends PushContent {
+  sensitive?: Record<string, string>;
 }
 
 export interface PushResult {
@@ -126,37 +166,89 @@ export class NotificationService {
   }
 
   async sendPushToUser(userId: string, content: PushContent, options: { exceptDeviceHash?: string } = {}): Promise<PushResult> {
-    const title = content.title.slice(0, 200);
-    const body = content.body.slice(0, MAX_TEXT);
-    const data = Object.fromEntries(
-      Object.entries(content.data ?? {})
-        .filter(([, v]) => v !== null && v !== undefined)
-        .map(([k, v]) => [k, String(v)]),
-    );
+    const { title, body, data } = normalized(content);
     const tokens = await this.repo.liveTokensOf(userId, options.exceptDeviceHash);
-    const provider = this.providers.push;
     const result: PushResult = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
     await Promise.all(
       tokens.map(async (t) => {
-        const outcome = await provider.send({ token: t.token, title, body, data });
+        const outcome = await this.pushTo(userId, t, title, body, data);
         if (outcome.ok) result.sentCount += 1;
-        else if (outcome.unregistered) {
-          await this.repo.invalidateToken(t.id, this.clock());
-          result.invalidatedCount += 1;
-        } else result.failedCount += 1;
-        await this.record({
-          channel: 'push',
-          provider: provider.name,
-          recipient: t.token,
-          phone: t.phone,
-          userId,
-          template: data.type ?? 'push',
-          parameters: { title, body, data },
-          outcome,
-        });
+        else if (outcome.unregistered) result.invalidatedCount += 1;
+        else result.failedCount += 1;
       }),
     );
     return result;
+  }
+
+  /**
+   * Queues the push to each of the user's live tokens (all devices, or all but one) on `tx`'s connection, so that
+   * inside a transaction the jobs commit with it. `key` (e.g. the event's id) makes a replay replace pending jobs
+   * rather than add more. Answers how many were queued.
+   */
+  async queuePushToUser(
+    tx: Repository,
+    box: SecretBox,
+    userId: string,
+    content: QueuedPushContent,
+    options: { exceptDeviceHash?: string; key?: string } = {},
+  ): Promise<number> {
+    const { title, body, data } = normalized(content);
+    const tokens = await tx.peer(NotificationRepository).liveTokensOf(userId, options.exceptDeviceHash);
+    const sealed = content.sensitive ? box.seal(JSON.stringify(content.sensitive)) : undefined;
+    await tx
+      .peer(NotificationRepository)
+      .enqueue(
+        tokens.map((t) =>
+          pushJob(
+            { user_id: userId, token_id: t.id, title, body, data, ...(sealed ? { sealed_data: sealed } : {}), attempt: 1 },
+            options.key,
+          ),
+        ),
+      );
+    return tokens.length;
+  }
+
+  /**
+   * The job handler of one queued push: sent when the token is still the user's and live; a failed send is recorded
+   * and its next attempt queued with the record (by `schedule`); a dead token is invalidated, not retried.
+   */
+  async runPushJob(payload: PushJobPayload, box: SecretBox, schedule: RetrySchedule): Promise<SendOutcome | null> {
+    const token = await this.repo.liveToken(payload.token_id, payload.user_id);
+    if (!token) return null;
+    const data = { ...payload.data, ...(payload.sealed_data ? (JSON.parse(box.open(payload.sealed_data)) as Record<string, string>) : {}) };
+    const delayMs = retryDelayMs(schedule, payload.attempt);
+    return this.pushTo(payload.user_id, token, payload.title, payload.body, data, (tx, outcome) =>
+      !outcome.ok && !outcome.unregistered && delayMs !== null
+        ? tx.enqueue([pushJob({ ...payload, attempt: payload.attempt + 1 }, undefined, new Date(this.clock().getTime() + delayMs))])
+        : Promise.resolve(),
+    );
+  }
+
+  /** One push to one token, recorded (and, with `then`, more work in the record's transaction). */
+  private async pushTo(
+    userId: string,
+    t: { id: string; token: string; phone: string },
+    title: string,
+    body: string,
+    data: Record<string, string>,
+    then?: (tx: NotificationRepository, outcome: SendOutcome) => Promise<void>,
+  ): Promise<SendOutcome> {
+    const provider = this.providers.push;
+    const outcome = await provider.send({ token: t.token, title, body, data });
+    if (!outcome.ok && outcome.unregistered) await this.repo.invalidateToken(t.id, this.clock());
+    const message: Recorded = {
+      channel: 'push',
+      provider: provider.name,
+      recipient: t.token,
+      phone: t.phone,
+      userId,
+      template: data.type ?? 'push',
+      parameters: { title, body, data },
+      outcome,
+    };
+    if (then) await this.repo.sqlTransaction(async (tx) => (await this.record(message, tx), await then(tx, outcome)));
+    else await this.record(message);
+    return outcome;
   }
 
   /**
@@ -210,7 +302,7 @@ export class NotificationService {
     }));
   }
 
-  private async record(message: Recorded): Promise<MessageResult> {
+  private async record(message: Recorded, repo: NotificationRepository = this.repo): Promise<MessageResult> {
     const { outcome } = message;
     const status: MessageStatus = outcome.ok
       ? message.provider === LOG_PROVIDER
@@ -221,7 +313,7 @@ export class NotificationService {
         : 'failed';
     const keepSecrets = message.provider === LOG_PROVIDER && !this.config.isProduction;
     const now = this.clock();
-    await this.repo.insertMessage({
+    await repo.insertMessage({
       id: uuidv7(),
       channel: message.channel,
       provider: message.provider,
@@ -246,6 +338,18 @@ export class NotificationService {
   private phoneOf(userId: string): Promise<string | null> {
     return this.repo.peer(UserRepository).phoneOf(userId);
   }
+}
+
+function normalized(content: PushContent): { title: string; body: string; data: Record<string, string> } {
+  return {
+    title: content.title.slice(0, 200),
+    body: content.body.slice(0, MAX_TEXT),
+    data: Object.fromEntries(
+      Object.entries(content.data ?? {})
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, String(v)]),
+    ),
+  };
 }
 
 function requirePhone(phone: string): string {

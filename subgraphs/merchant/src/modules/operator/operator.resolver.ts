@@ -7,7 +7,7 @@ import { toBankType } from '../bank/bank.service';
 import { MerchantPageType, MerchantType } from '../merchant/merchant.type';
 import type { PartnerAccessType } from '../partner/partner.entity';
 import { PartnerCredentialType, PartnerType } from '../partner/partner.type';
-import type { DeliveryView } from '../webhook/webhook.service';
+import type { AttemptView, DeliveryView, EndpointView } from '../webhook/webhook.service';
 import {
   BankWebhookEndpointType,
   CreatedPartnerType,
@@ -16,7 +16,10 @@ import {
   IssuedPartnerCredentialType,
   PartnerGrantType,
   RevokedPartnerCredentialType,
+  WebhookAttemptType,
   WebhookDeliveryType,
+  WebhookEndpointStateType,
+  WebhookTestResultType,
 } from './operator.type';
 
 /** Operators' lists show live data; sandbox data only when asked (docs/decisions/0204-sandbox.md). */
@@ -215,10 +218,10 @@ export class OperatorResolver {
 
   @Authorized('operator', 'internal')
   @Query(() => [WebhookDeliveryType], {
-    description: 'Webhook deliveries, newest first; optionally of one status (pending, delivered, failed) and/or bank.',
+    description: 'Webhook deliveries, newest first; optionally of one status (pending, held, delivered, failed) and/or bank.',
   })
   async webhookDeliveries(
-    @Arg('status', () => String, { nullable: true, description: 'Only deliveries in this state: pending, delivered or failed.' })
+    @Arg('status', () => String, { nullable: true, description: 'Only deliveries in this state: pending, held, delivered or failed.' })
     status: string | null,
     @Arg('bankCode', () => String, { nullable: true, description: 'Only deliveries to this bank.' }) bankCode: string | null,
     @Arg('first', () => Int, { defaultValue: 50, description: 'Page size.' }) first: number,
@@ -235,10 +238,60 @@ export class OperatorResolver {
   }
 
   @Authorized('operator', 'internal')
-  @Mutation(() => WebhookDeliveryType, { description: 'Sends a delivery again (one more attempt when it had failed).' })
+  @Query(() => [WebhookAttemptType], { description: 'Every attempt of a delivery, oldest first: automatic, manual and test.' })
+  async webhookAttempts(
+    @Arg('eventId', () => ID, { description: 'The delivery’s event id.' }) eventId: string,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<WebhookAttemptType[]> {
+    return (await ctx.services.webhook.attempts(eventId)).map(toAttemptType);
+  }
+
+  @Authorized('operator', 'internal')
+  @Mutation(() => WebhookDeliveryType, {
+    description:
+      'Sends a delivery again: one manual attempt, queued now, that does not use up the automatic schedule. Refused while the bank’s endpoint is disabled.',
+  })
   async redeliverWebhook(@Arg('eventId', () => ID) eventId: string, @Ctx() ctx: MerchantContext): Promise<WebhookDeliveryType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.webhookRedelivery);
     return toDeliveryType(await ctx.services.webhook.redeliver(eventId, ctx.log));
+  }
+
+  @Authorized('operator', 'internal')
+  @Mutation(() => WebhookTestResultType, {
+    description:
+      'Sends a signed webhook.test event to the bank’s endpoint now (enabled or not) and answers how it went (waits at most 10 s).',
+  })
+  async sendWebhookTest(@Arg('bankCode') bankCode: string, @Ctx() ctx: MerchantContext): Promise<WebhookTestResultType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.webhookRedelivery);
+    const result = await ctx.services.webhook.sendTest(bankCode, ctx.log);
+    return {
+      eventId: result.event_id,
+      delivered: result.delivered,
+      statusCode: result.status_code,
+      error: result.error,
+      latencyMs: result.latency_ms,
+      responseExcerpt: result.response_excerpt,
+    };
+  }
+
+  @Authorized('operator', 'internal')
+  @Mutation(() => WebhookEndpointStateType, {
+    description:
+      'Disables a bank’s webhook endpoint (its deliveries are held, not attempted and not lost) or enables it (held deliveries resume at once).',
+  })
+  async setBankWebhookEndpointEnabled(
+    @Arg('bankCode') bankCode: string,
+    @Arg('enabled') enabled: boolean,
+    @Arg('reason', () => String, { nullable: true, description: 'Why it is disabled (kept with the endpoint).' }) reason: string | null,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<WebhookEndpointStateType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.banks);
+    const view = await ctx.services.webhook.setEndpointEnabled(bankCode, enabled, reason);
+    audit(ctx, enabled ? 'bank webhook endpoint enabled' : 'bank webhook endpoint disabled', {
+      bank_code: view.bank_code,
+      resumed: view.resumed,
+    });
+    return toEndpointType(view);
   }
 }
 
@@ -254,8 +307,8 @@ export class PartnerCredentialsResolver {
 @Resolver(() => WebhookDeliveryType)
 export class WebhookDeliveryMerchantResolver {
   @FieldResolver(() => MerchantType, { nullable: true })
-  merchant(@Root() delivery: WebhookDeliveryType, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
-    return ctx.services.merchant.findById(delivery.merchantId, ctx.principal);
+  async merchant(@Root() delivery: WebhookDeliveryType, @Ctx() ctx: MerchantContext): Promise<MerchantType | null> {
+    return delivery.merchantId ? ctx.services.merchant.findById(delivery.merchantId, ctx.principal) : null;
   }
 }
 
@@ -272,6 +325,31 @@ function toDeliveryType(view: DeliveryView): WebhookDeliveryType {
     lastError: view.last_error,
     createdAt: new Date(view.created_at),
     deliveredAt: view.delivered_at === null ? null : new Date(view.delivered_at),
+  };
+}
+
+function toAttemptType(view: AttemptView): WebhookAttemptType {
+  return {
+    attempt: view.attempt,
+    kind: view.kind,
+    scheduleNo: view.schedule_no,
+    startedAt: new Date(view.started_at),
+    latencyMs: view.latency_ms,
+    statusCode: view.status_code,
+    error: view.error,
+    responseExcerpt: view.response_excerpt,
+    nextAttemptAt: view.next_attempt_at === null ? null : new Date(view.next_attempt_at),
+  };
+}
+
+function toEndpointType(view: EndpointView): WebhookEndpointStateType {
+  return {
+    bankCode: view.bank_code,
+    url: view.url,
+    enabled: view.enabled,
+    disabledAt: view.disabled_at === null ? null : new Date(view.disabled_at),
+    disabledReason: view.disabled_reason,
+    resumed: view.resumed,
   };
 }
 

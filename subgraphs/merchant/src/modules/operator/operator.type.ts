@@ -128,27 +128,30 @@ export class BankWebhookEndpointType {
   webhookSecret!: string;
 }
 
-@ObjectType('WebhookDelivery', { description: 'One lifecycle webhook to a bank, as the outbox holds it.' })
+@ObjectType('WebhookDelivery', { description: 'One lifecycle webhook (or test event) to a bank, as the outbox holds it.' })
 export class WebhookDeliveryType {
   @Field(() => ID)
   eventId!: string;
 
-  @Field()
+  @Field({ description: 'A lifecycle event (merchant.…), or webhook.test for an operator’s test event.' })
   event!: string;
 
   @Field()
   bankCode!: string;
 
-  @Field(() => ID)
-  merchantId!: string;
+  @Field(() => ID, { nullable: true, description: 'Null for a test event.' })
+  merchantId!: string | null;
 
   @Field(() => MerchantType, { nullable: true })
   merchant?: MerchantType | null;
 
-  @Field({ description: 'pending, delivered or failed.' })
+  @Field({
+    description:
+      'pending (an attempt is to come), held (the endpoint is disabled), delivered (an attempt got a 2xx) or failed (the automatic schedule ended without one).',
+  })
   status!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Automatic attempts made (of 5); manual and test attempts are listed by webhookAttempts.' })
   attempts!: number;
 
   @Field(() => DateTimeResolver)
@@ -165,4 +168,76 @@ export class WebhookDeliveryType {
 
   @Field(() => DateTimeResolver, { nullable: true })
   deliveredAt!: Date | null;
+}
+
+@ObjectType('WebhookAttempt', { description: 'One attempt of a webhook delivery, as it was made and answered.' })
+export class WebhookAttemptType {
+  @Field(() => Int, { description: 'The attempt’s place among all of the delivery’s attempts (1 = first).' })
+  attempt!: number;
+
+  @Field({ description: 'automatic (the retry schedule), manual (an operator’s redelivery) or test.' })
+  kind!: string;
+
+  @Field(() => Int, { nullable: true, description: 'Automatic attempts: which of the schedule’s 5.' })
+  scheduleNo!: number | null;
+
+  @Field(() => DateTimeResolver)
+  startedAt!: Date;
+
+  @Field(() => Int, { description: 'Until the answer (or the error), in milliseconds.' })
+  latencyMs!: number;
+
+  @Field(() => Int, { nullable: true, description: 'The HTTP status; null when no answer came (network error, timeout).' })
+  statusCode!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it failed; null for a 2xx.' })
+  error!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The first KiB of the answer’s body.' })
+  responseExcerpt!: string | null;
+
+  @Field(() => DateTimeResolver, { nullable: true, description: 'When this failure scheduled the next automatic attempt.' })
+  nextAttemptAt!: Date | null;
+}
+
+@ObjectType('WebhookTestResult', { description: 'The outcome of a test event sent to a bank’s endpoint.' })
+export class WebhookTestResultType {
+  @Field(() => ID, { description: 'The test event’s id (X-Service-Event-ID), listed among the deliveries.' })
+  eventId!: string;
+
+  @Field({ description: 'Whether the endpoint answered 2xx.' })
+  delivered!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'The HTTP status; null when no answer came.' })
+  statusCode!: number | null;
+
+  @Field(() => String, { nullable: true, description: 'Why it failed; null for a 2xx.' })
+  error!: string | null;
+
+  @Field(() => Int, { description: 'Until the answer (or the error), in milliseconds.' })
+  latencyMs!: number;
+
+  @Field(() => String, { nullable: true, description: 'The first KiB of the answer’s body.' })
+  responseExcerpt!: string | null;
+}
+
+@ObjectType('WebhookEndpointState', { description: 'Whether a bank’s webhook endpoint is enabled.' })
+export class WebhookEndpointStateType {
+  @Field()
+  bankCode!: string;
+
+  @Field()
+  url!: string;
+
+  @Field({ description: 'False while disabled: its deliveries are held, not attempted and not lost.' })
+  enabled!: boolean;
+
+  @Field(() => DateTimeResolver, { nullable: true })
+  disabledAt!: Date | null;
+
+  @Field(() => String, { nullable: true })
+  disabledReason!: string | null;
+
+  @Field(() => Int, { description: 'Enabling: the held deliveries that were given their next attempt now.' })
+  resumed!: number;
 }

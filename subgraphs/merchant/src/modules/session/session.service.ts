@@ -88,11 +88,11 @@ export class SessionService {
     return { id: row.id, userId: row.user_id, active: !row.revoked_at && new Date(row.expires_at) > this.clock() };
   }
 
-  /** A single-use link (login_alert) that cancels this session's login; the token is returned once. */
-  async cancelLink(sessionId: string): Promise<string> {
+  /** A single-use link (login_alert) that cancels this session's login, in `tx` when given; the token is returned once. */
+  async cancelLink(sessionId: string, tx?: Repository): Promise<string> {
     const now = this.clock();
     const { token, hash } = newOpaqueToken('dl');
-    await this.repo.insertCancellation({
+    await (tx ? tx.peer(SessionRepository) : this.repo).insertCancellation({
       id: uuidv7(),
       sessionId,
       tokenHash: hash,

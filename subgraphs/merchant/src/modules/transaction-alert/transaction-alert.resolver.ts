@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
-import { MerchantTransactionAlertInput, MerchantTransactionAlertResultType, PaymentReceivedInput } from './transaction-alert.type';
+import { MerchantTransactionAlertInput, MerchantTransactionAlertResultType } from './transaction-alert.type';
 
 @Resolver()
 export class TransactionAlertResolver {
@@ -14,20 +14,6 @@ export class TransactionAlertResolver {
   ): Promise<MerchantTransactionAlertResultType> {
     const result = await ctx.services.transactionAlert.notify(input);
     ctx.log.info({ merchant_id: input.merchantId, transaction_code: input.transactionCode, ...result }, 'merchant transaction alert');
-    return result;
-  }
-
-  @Authorized('internal')
-  @Mutation(() => MerchantTransactionAlertResultType, {
-    description:
-      'Tells the members who may see the outlet about a payment of the live feed: a `payment_received` push ("Pembayaran diterima Rp 25.000"), as their account settings allow.',
-  })
-  async notifyPaymentReceived(
-    @Arg('input', () => PaymentReceivedInput) input: PaymentReceivedInput,
-    @Ctx() ctx: MerchantContext,
-  ): Promise<MerchantTransactionAlertResultType> {
-    const result = await ctx.services.transactionAlert.notifyPaymentReceived(input);
-    ctx.log.info({ merchant_id: input.merchantId, event_id: input.eventId, ...result }, 'payment received push');
     return result;
   }
 }

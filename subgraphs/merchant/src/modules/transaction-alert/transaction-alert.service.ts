@@ -1,11 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SecretBox } from '@lib/crypto/secret-box';
 import { NotFoundError } from '@lib/errors/app-error';
+import type { PaymentReceivedPayload } from '@lib/jobs/tasks';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { MerchantRepository } from '../merchant/merchant.repository';
 import type { AccountSettingsService } from '../account-settings/account-settings.service';
 import type { NotificationService } from '../notification/notification.service';
 import { UserRepository } from '../user/user.repository';
-import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType, PaymentReceivedInput } from './transaction-alert.type';
+import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType } from './transaction-alert.type';
+
+export { PAYMENT_RECEIVED_TASK, type PaymentReceivedPayload } from '@lib/jobs/tasks';
 
 export const TRANSACTION_ALERT_TEMPLATE = 'merchant_transaction_alert';
 
@@ -36,48 +40,53 @@ export class TransactionAlertService {
   }
 
   /**
-   * A payment received on the live feed (docs/decisions/0202-live-payment-events.md): a `payment_received` push
-   * ("Pembayaran diterima Rp 25.000") to the devices of every live member who may see the outlet (owners, and others
-   * whose outlets include it or who are assigned none), as each member's account settings allow (transaction and push
-   * notifications on). No message: the push is the live signal. Provider failures are counted, never thrown.
+   * A payment received on the live feed (docs/decisions/0202-live-payment-events.md, the `payment_received` job): a
+   * `payment_received` push ("Pembayaran diterima Rp 25.000") queued for the devices of every live member who may see
+   * the outlet (owners, and others whose outlets include it or who are assigned none), as each member's account
+   * settings allow (transaction and push notifications on), in one transaction. No message: the push is the live
+   * signal. Each push is its own job (sent, recorded and retried there).
    */
-  async notifyPaymentReceived(input: PaymentReceivedInput): Promise<MerchantTransactionAlertResultType> {
-    const merchant = UUID_PATTERN.test(input.merchantId) ? await this.merchants.byId(input.merchantId) : null;
-    if (!merchant) throw new NotFoundError('merchant');
-    const outletId = input.outletId.toLowerCase();
+  async queuePaymentReceived(
+    input: PaymentReceivedPayload,
+    box: SecretBox,
+  ): Promise<{ status: 'queued' | 'no_recipient' | 'opted_out'; queued: number }> {
+    const merchant = UUID_PATTERN.test(input.merchant_id) ? await this.merchants.byId(input.merchant_id) : null;
+    if (!merchant) return { status: 'no_recipient', queued: 0 };
+    const outletId = input.outlet_id.toLowerCase();
     const members = (await this.users.liveMembersOf(merchant.id)).filter(
       (m) => m.role === 'owner' || m.outletIds.length === 0 || m.outletIds.map((id) => id.toLowerCase()).includes(outletId),
     );
-    const result = { sentCount: 0, failedCount: 0, invalidatedCount: 0 };
-    if (members.length === 0) return { status: 'no_recipient', ...result };
-    let told = 0;
     // Only members with a device to push to (one query): the settings are read for those alone.
-    const reachable = await this.notifications.usersWithPushTokens([...new Set(members.map((m) => m.user.id))]);
-    if (reachable.size === 0) return { status: 'no_recipient', ...result };
+    const reachable =
+      members.length === 0 ? new Set<string>() : await this.notifications.usersWithPushTokens([...new Set(members.map((m) => m.user.id))]);
+    if (reachable.size === 0) return { status: 'no_recipient', queued: 0 };
+    const told: string[] = [];
     for (const userId of reachable) {
       const settings = await this.accountSettings.of(userId);
-      if (!settings.notificationTransactionsEnabled || !settings.notificationPushEnabled) continue;
-      told += 1;
-      const push = await this.notifications.sendPushToUser(userId, {
-        title: merchant.name,
-        body: `Pembayaran diterima ${rupiah(input.amount)}`,
-        data: {
-          type: 'payment_received',
-          merchant_id: merchant.id,
-          outlet_id: outletId,
-          transaction_id: input.transactionId,
-          transaction_code: input.transactionCode,
-          amount: String(input.amount),
-          qris_payment_id: input.qrisPaymentId ?? null,
-          event_id: input.eventId,
-        },
-      });
-      result.sentCount += push.sentCount;
-      result.failedCount += push.failedCount;
-      result.invalidatedCount += push.invalidatedCount;
+      if (settings.notificationTransactionsEnabled && settings.notificationPushEnabled) told.push(userId);
     }
-    if (told === 0) return { status: 'opted_out', ...result };
-    return { status: result.sentCount > 0 ? 'sent' : result.failedCount > 0 ? 'failed' : 'no_recipient', ...result };
+    if (told.length === 0) return { status: 'opted_out', queued: 0 };
+    const content = {
+      title: merchant.name,
+      body: `Pembayaran diterima ${rupiah(input.amount)}`,
+      data: {
+        type: 'payment_received',
+        merchant_id: merchant.id,
+        outlet_id: outletId,
+        transaction_id: input.transaction_id,
+        transaction_code: input.transaction_code,
+        amount: String(input.amount),
+        qris_payment_id: input.qris_payment_id,
+        event_id: input.event_id,
+      },
+    };
+    const queued = await this.users.sqlTransaction(async (tx) => {
+      let n = 0;
+      for (const userId of told)
+        n += await this.notifications.queuePushToUser(tx, box, userId, content, { key: `payment:${input.event_id}` });
+      return n;
+    });
+    return { status: 'queued', queued };
   }
 
   async notify(input: MerchantTransactionAlertInput): Promise<MerchantTransactionAlertResultType> {

@@ -33,27 +33,3 @@ export class MerchantTransactionAlertResultType {
   @Field(() => Int)
   invalidatedCount!: number;
 }
-
-@InputType('PaymentReceivedInput', { description: 'A payment of the live feed (docs/decisions/0202-live-payment-events.md).' })
-export class PaymentReceivedInput {
-  @Field(() => ID)
-  merchantId!: string;
-
-  @Field(() => ID)
-  outletId!: string;
-
-  @Field(() => ID)
-  transactionId!: string;
-
-  @Field()
-  transactionCode!: string;
-
-  @Field(() => SafeIntResolver, { description: 'Whole rupiah.' })
-  amount!: number;
-
-  @Field(() => ID, { nullable: true })
-  qrisPaymentId?: string | null;
-
-  @Field({ description: 'The feed event id.' })
-  eventId!: string;
-}

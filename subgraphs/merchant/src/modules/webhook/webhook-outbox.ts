@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Merchant, MerchantStatus } from '../merchant/merchant.entity';
+import { attemptJob } from './webhook-delivery';
 import type {
   BankMerchantStatus,
   EnvelopeMerchant,
@@ -21,9 +22,10 @@ export const BANK_STATUS: Record<MerchantStatus, BankMerchantStatus> = {
 };
 
 /**
- * Puts a lifecycle webhook for `merchant` into the outbox: persisted in the unit of work of `webhooks` (the
- * caller's transaction, e.g. `tx.peer(WebhookRepository)`), so it commits
- * with the change it announces or not at all. Nothing when the merchant's bank has no webhook endpoint.
+ * Puts a lifecycle webhook for `merchant` into the outbox with the job of its first attempt: both in the caller's
+ * transaction (`webhooks` bound to it, e.g. `tx.peer(WebhookRepository)` inside `transactional`), so they commit
+ * with the change they announce or not at all. Nothing when the merchant's bank has no webhook endpoint; held (no
+ * job until an operator enables it) when the endpoint is disabled.
  * `merchant` must carry its bank and the state after the change (its updated_at included: flush first).
  */
 export async function enqueueWebhook(
@@ -45,16 +47,20 @@ export async function enqueueWebhook(
     merchant: event === 'merchant.terminated' ? terminatedMerchantOf(merchant, bank.code) : envelopeMerchantOf(merchant, bank.code),
     change,
   };
-  return webhooks.createDelivery({
+  const held = !!endpoint.disabledAt;
+  const delivery = webhooks.createDelivery({
     id,
     bankId: bank.id,
     merchantId: merchant.id,
     event,
     payload,
+    status: held ? 'held' : 'pending',
     nextAttemptAt: occurredAt,
     createdAt: occurredAt,
     updatedAt: occurredAt,
   });
+  if (!held) await webhooks.enqueue([attemptJob(id, 'automatic', 1)]);
+  return delivery;
 }
 
 function envelopeMerchantOf(m: Merchant, bankCode: string): EnvelopeMerchant {

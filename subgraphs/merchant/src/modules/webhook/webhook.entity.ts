@@ -8,8 +8,15 @@ export const WEBHOOK_EVENTS = [
   'merchant.profile_updated',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** An operator's test event (docs/api/bank.md "Lifecycle webhooks"): signed as the others, no merchant. */
+export const TEST_EVENT = 'webhook.test';
+export type DeliveryEvent = WebhookEvent | typeof TEST_EVENT;
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+/**
+ * pending: an attempt is to come (or a manual one is queued); held: the bank's endpoint is disabled, nothing is
+ * attempted until it is enabled; delivered: an attempt got a 2xx; failed: the automatic schedule ended without one.
+ */
+export const DELIVERY_STATUSES = ['pending', 'held', 'delivered', 'failed'] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
 /** Where a bank receives lifecycle webhooks: one endpoint per bank; the HMAC secret is sealed (SecretBox). */
@@ -26,6 +33,13 @@ export class BankWebhookEndpoint {
   @Property({ type: 'text' })
   secretSealed!: string;
 
+  /** Set while an operator has disabled the endpoint: its deliveries are held. */
+  @Property({ type: 'datetime', nullable: true })
+  disabledAt?: Date | null;
+
+  @Property({ type: 'text', nullable: true })
+  disabledReason?: string | null;
+
   @Property({ type: 'datetime' })
   createdAt: Date = new Date();
 
@@ -34,9 +48,9 @@ export class BankWebhookEndpoint {
 }
 
 /**
- * One lifecycle webhook in the transactional outbox: written in the same transaction as the change it
- * announces, delivered later by the WebhookDispatcher. `id` is the envelope's event_id; `payload` is the
- * envelope, sent as stored on every attempt.
+ * One lifecycle webhook in the transactional outbox: written in the same transaction as the change it announces,
+ * with the job of its first attempt (webhook-delivery.job.ts). `id` is the envelope's event_id; `payload` is the
+ * envelope, sent as stored on every attempt; `attempts` counts the automatic ones (the schedule's position).
  */
 @Entity({ tableName: 'webhook_deliveries' })
 export class WebhookDelivery {
@@ -48,14 +62,15 @@ export class WebhookDelivery {
   @Property({ type: 'uuid' })
   bankId!: string;
 
-  @Property({ type: 'uuid' })
-  merchantId!: string;
+  /** Null for a test event. */
+  @Property({ type: 'uuid', nullable: true })
+  merchantId!: string | null;
 
   @Property({ type: 'text' })
-  event!: WebhookEvent;
+  event!: DeliveryEvent;
 
   @Property({ type: 'json' })
-  payload!: WebhookEnvelope;
+  payload!: WebhookEnvelope | TestEnvelope;
 
   @Property({ type: 'text' })
   status: DeliveryStatus = 'pending';
@@ -89,6 +104,15 @@ export interface WebhookEnvelope {
   occurred_at: string;
   merchant: EnvelopeMerchant | TerminatedEnvelopeMerchant;
   change: WebhookChange;
+}
+
+/** The test event's body: the envelope's fields, with no merchant and no change. */
+export interface TestEnvelope {
+  event_id: string;
+  event: typeof TEST_EVENT;
+  occurred_at: string;
+  merchant: null;
+  change: null;
 }
 
 /** Status in the bank's view: draft and inactive are both `inactive` (DESIGN.md §9). */

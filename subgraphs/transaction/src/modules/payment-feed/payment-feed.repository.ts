@@ -1,4 +1,6 @@
 import { Repository } from '@lib/db/repository';
+import { INFRASTRUCTURE_ATTEMPTS, JOB_SCHEMA } from '@lib/jobs/job-queue';
+import { PAYMENT_RECEIVED_TASK } from '@lib/jobs/tasks';
 
 /**
  * A row of `transaction.payment_feed` (docs/decisions/0202-live-payment-events.md): one per successful transaction,
@@ -34,20 +36,36 @@ const COLUMNS = `id::text as id, kind, merchant_id, outlet_id, terminal_id, tran
  */
 const APPEND_LOCK = `hashtext('transaction.payment_feed')`;
 
-/** The live payment feed: appended in the intake transaction, read by id, claimed for push notifications. */
+/**
+ * The job of a successful payment's push (`payment_received`, run by the merchant process; lib/jobs/tasks.ts), built
+ * from the rows just inserted: replays insert no row, so they enqueue nothing.
+ */
+const PUSH_JOBS = `select count(*) from ${JOB_SCHEMA}.add_jobs(array(
+  select row('${PAYMENT_RECEIVED_TASK}', json_build_object('event_id', i.id::text, 'merchant_id', i.merchant_id, 'outlet_id', i.outlet_id,
+             'transaction_id', i.transaction_id, 'transaction_code', i.transaction_code, 'amount', i.amount,
+             'qris_payment_id', i.qris_payment_id),
+             null, null, ${INFRASTRUCTURE_ATTEMPTS}, 'payment_received:' || i.id, null, null)::${JOB_SCHEMA}.job_spec
+  from inserted i where i.kind in ('transaction.success', 'qris_payment.paid')))`;
+
+/** The live payment feed: appended in the intake transaction (with its pushes' jobs), read by id. */
 export class PaymentFeedRepository extends Repository {
   /**
    * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock taken here is
-   * held until commit, so the ids of concurrent intake transactions are allocated in the order they commit.
+   * held until commit, so the ids of concurrent intake transactions are allocated in the order they commit. The same
+   * statement enqueues each new row's push job, which therefore commits with the payment or not at all
+   * (docs/decisions/0205-job-queue.md).
    */
   async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
     if (rows.length === 0) return;
     await this.rows(`select pg_advisory_xact_lock(${APPEND_LOCK})`);
     const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await this.rows(
-      `insert into "transaction".payment_feed (kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code,
-         reference_number, bank_code, nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id)
-       values ${values} on conflict (transaction_id) do nothing`,
+      `with inserted as (
+         insert into "transaction".payment_feed (kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code,
+           reference_number, bank_code, nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id)
+         values ${values} on conflict (transaction_id) do nothing
+         returning id, kind, merchant_id, outlet_id, transaction_id, transaction_code, amount, qris_payment_id)
+       ${PUSH_JOBS}`,
       rows.flatMap((r) => [
         r.kind,
         r.merchant_id,
@@ -100,35 +118,6 @@ export class PaymentFeedRepository extends Repository {
       [merchantId],
     );
     return row?.head ?? '0';
-  }
-
-  /**
-   * Claims up to `limit` rows whose push notification is not sent: unclaimed, or claimed by a copy that did not
-   * finish within `leaseSecs` (it crashed), with fewer than `maxAttempts` attempts. Copies never claim one row
-   * together (`for update skip locked`).
-   */
-  async claimUnnotified(limit: number, leaseSecs: number, maxAttempts: number): Promise<PaymentFeedRow[]> {
-    return this.rows<PaymentFeedRow>(
-      `update "transaction".payment_feed f
-       set notify_attempts = f.notify_attempts + 1, notify_claimed_until = now() + make_interval(secs => ?)
-       where f.id in (
-         select id from "transaction".payment_feed
-         where notified_at is null and kind <> 'qris_payment.cancelled' and notify_attempts < ?
-           and (notify_claimed_until is null or notify_claimed_until < now())
-         order by id limit ? for update skip locked)
-       returning ${COLUMNS}`,
-      [leaseSecs, maxAttempts, limit],
-    );
-  }
-
-  /** Marks the rows' notifications sent; the number marked. */
-  async markNotified(ids: readonly string[]): Promise<number> {
-    if (ids.length === 0) return 0;
-    const rows = await this.rows(
-      `update "transaction".payment_feed set notified_at = now() where id = any(?::bigint[]) and notified_at is null returning id`,
-      [ids],
-    );
-    return rows.length;
   }
 
   /**

@@ -1,7 +1,7 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
 import { posMerchantOf } from '@lib/auth/pos-merchant';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
-import { PaymentFeedEventType, PaymentFeedPageType } from './payment-feed.type';
+import { PaymentFeedPageType } from './payment-feed.type';
 
 /** The live payment feed (docs/decisions/0202-live-payment-events.md): read by the REST adapter's live streams. */
 @Resolver()
@@ -33,22 +33,5 @@ export class PaymentFeedResolver {
     @Ctx() ctx: TransactionContext,
   ): Promise<PaymentFeedPageType> {
     return ctx.services.paymentFeed.pageAll(afterId, limit);
-  }
-
-  @Authorized('internal')
-  @Mutation(() => [PaymentFeedEventType], {
-    description: 'Claims feed events whose push notification is not sent yet (a 60 s lease, at most 5 attempts each).',
-  })
-  claimPaymentFeedNotifications(
-    @Arg('limit', () => Int, { defaultValue: 50, description: 'At most this many events.' }) limit: number,
-    @Ctx() ctx: TransactionContext,
-  ): Promise<PaymentFeedEventType[]> {
-    return ctx.services.paymentFeed.claimNotifications(limit);
-  }
-
-  @Authorized('internal')
-  @Mutation(() => Int, { description: 'Marks the feed events’ push notifications sent; the number marked.' })
-  completePaymentFeedNotifications(@Arg('ids', () => [String]) ids: string[], @Ctx() ctx: TransactionContext): Promise<number> {
-    return ctx.services.paymentFeed.completeNotifications(ids);
   }
 }

@@ -9,8 +9,6 @@ import type { PaymentFeedEventType, PaymentFeedPageType } from './payment-feed.t
 /** Rows older than this are not replayed (docs/decisions/0202-live-payment-events.md). */
 export const FEED_REPLAY_WINDOW_SECS = 24 * 3600;
 export const FEED_MAX_PAGE = 1000;
-const NOTIFY_LEASE_SECS = 60;
-const NOTIFY_MAX_ATTEMPTS = 5;
 const DECIMAL_ID = /^(0|[1-9][0-9]{0,18})$/;
 
 /** The feed row of a success event's transaction, with the dynamic payment it settled (if it did). */
@@ -34,7 +32,7 @@ export function feedRowOf(s: RecordedSuccess, terminalId: string | null, transac
   };
 }
 
-/** Reading the live payment feed, and the push notifications' claims on it. */
+/** Reading the live payment feed. */
 export class PaymentFeedService {
   private readonly repo: PaymentFeedRepository;
 
@@ -73,17 +71,6 @@ export class PaymentFeedService {
     if (!DECIMAL_ID.test(afterId)) throw new BadInputError('afterId must be a decimal event id');
     const rows = await this.repo.afterAll(afterId, limit, FEED_REPLAY_WINDOW_SECS);
     return { headId, lastId: rows.length > 0 ? rows[rows.length - 1].id : afterId, events: rows.map(toFeedEvent) };
-  }
-
-  /** Claims events whose push notification is still to be sent (any merchant; several callers never share one). */
-  async claimNotifications(limit: number): Promise<PaymentFeedEventType[]> {
-    if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new BadInputError('limit must be 1 to 500');
-    return (await this.repo.claimUnnotified(limit, NOTIFY_LEASE_SECS, NOTIFY_MAX_ATTEMPTS)).map(toFeedEvent);
-  }
-
-  async completeNotifications(ids: readonly string[]): Promise<number> {
-    if (ids.length > 500 || ids.some((id) => !DECIMAL_ID.test(id))) throw new BadInputError('ids must be at most 500 decimal event ids');
-    return this.repo.markNotified(ids);
   }
 }
 
