@@ -102,6 +102,8 @@ const EnvSchema = Type.Object({
   JOBS_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 8 }),
   /** How often an idle worker looks for jobs that became due (retries), ms; new jobs arrive at once (LISTEN/NOTIFY). */
   JOBS_POLL_INTERVAL_MS: Type.Integer({ minimum: 50, maximum: 600000, default: 1000 }),
+  /** A job worker unseen this long (its process died) has its jobs unlocked for another process, seconds. */
+  JOBS_RECOVERY_SECS: Type.Integer({ minimum: 2, maximum: 3600, default: 60 }),
   /**
    * Proxies in front of the REST process and the gateway (a load balancer: 1). The client address (rate limits,
    * one-time password limits per address, logs) is then read from X-Forwarded-For that many hops back; 0 = the socket.
@@ -208,7 +210,7 @@ export interface Config {
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
   webhooks: { retryScale: number };
   /** The job queue's worker in the processes that own jobs (lib/jobs, docs/decisions/0205-job-queue.md). */
-  jobs: { concurrency: number; pollIntervalMs: number };
+  jobs: { concurrency: number; pollIntervalMs: number; recoverySecs: number };
   /** The REST adapter's micro-batches of bank calls (rest-adapters/psp/routes/shared/bank-batch.ts). */
   bankBatch: { max: number; inFlight: number };
   partnerCredentialCacheMs: number;
@@ -321,7 +323,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       trustProxyHops: env.TRUST_PROXY_HOPS,
     },
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE },
-    jobs: { concurrency: env.JOBS_CONCURRENCY, pollIntervalMs: env.JOBS_POLL_INTERVAL_MS },
+    jobs: { concurrency: env.JOBS_CONCURRENCY, pollIntervalMs: env.JOBS_POLL_INTERVAL_MS, recoverySecs: env.JOBS_RECOVERY_SECS },
     bankBatch: { max: env.BANK_BATCH_MAX, inFlight: env.BANK_BATCH_IN_FLIGHT },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
     notifications: {

@@ -75,6 +75,7 @@ export async function createSubgraphApp(
       connectionString: subgraphDatabaseUrl(config, definition.name, options.adminUrl),
       concurrency: config.jobs.concurrency,
       pollIntervalMs: config.jobs.pollIntervalMs,
+      recoverySecs: config.jobs.recoverySecs,
       tasks: jobs.tasks,
       log,
     });

@@ -28,6 +28,8 @@ export async function installJobQueue(config: Config, adminUrl: string): Promise
     const role = client.escapeIdentifier(queueRoleOf(config));
     const schema = client.escapeIdentifier(JOB_SCHEMA);
     await client.query(`DO $$ BEGIN CREATE ROLE ${role} NOLOGIN; EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL; END $$`);
+    // Heartbeats of the running workers (job-worker.ts): a worker unseen for JOBS_RECOVERY_SECS had its process die.
+    await client.query(`CREATE TABLE IF NOT EXISTS ${schema}.worker_heartbeats (worker_id text PRIMARY KEY, seen_at timestamptz NOT NULL)`);
     await client.query(`GRANT USAGE ON SCHEMA ${schema} TO ${role}`);
     await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${schema} TO ${role}`);
     await client.query(`GRANT USAGE, SELECT ON ALL SEQUENCES IN SCHEMA ${schema} TO ${role}`);

@@ -1,4 +1,5 @@
-import { Logger, type TaskList, type WorkerPool, runTaskList } from 'graphile-worker';
+import { EventEmitter } from 'node:events';
+import { Logger, type TaskList, type WorkerEvents, type WorkerPool, runTaskList } from 'graphile-worker';
 import { Pool } from 'pg';
 import { JOB_SCHEMA } from './job-queue';
 
@@ -16,6 +17,8 @@ export interface JobWorkerOptions {
   concurrency: number;
   /** How often an idle worker looks for jobs that became due (retries); new jobs arrive at once by LISTEN/NOTIFY. */
   pollIntervalMs: number;
+  /** A worker (of any process) unseen this long is dead: its locked jobs go back to the queue (JOBS_RECOVERY_SECS). */
+  recoverySecs: number;
   tasks: TaskList;
   log: JobLog;
 }
@@ -28,15 +31,27 @@ export interface JobWorkerOptions {
 export class JobWorker {
   private pool?: Pool;
   private workers?: WorkerPool;
+  private heartbeat?: NodeJS.Timeout;
+  private readonly workerIds = new Set<string>();
 
   constructor(private readonly options: JobWorkerOptions) {}
 
   start(): void {
     if (this.workers) return;
-    const { connectionString, concurrency, pollIntervalMs, tasks, log } = this.options;
+    const { connectionString, concurrency, pollIntervalMs, recoverySecs, tasks, log } = this.options;
+    const events = new EventEmitter() as WorkerEvents;
+    // Jobs are locked by the pool's id or a worker's (graphile-worker takes them in batches per pool): both beat.
+    events.on('pool:create', ({ workerPool }) => {
+      this.workerIds.add(workerPool.id);
+      void this.beat();
+    });
+    events.on('worker:create', ({ worker }) => this.workerIds.add(worker.workerId));
     // One connection LISTENs; the others fetch and complete jobs (the tasks use the subgraph's own pool).
     this.pool = new Pool({ connectionString, max: Math.min(concurrency, 8) + 2, idleTimeoutMillis: 30_000 });
     this.pool.on('error', (error) => log.warn({ err: error }, 'job queue connection lost'));
+    // A connection lost while checked out (a PostgreSQL restart) emits 'error' on its client, which graphile-worker
+    // does not always listen to yet (between connecting and LISTEN): unheard, it would end the process.
+    this.pool.on('connect', (client) => client.on('error', (error) => log.warn({ err: error }, 'job queue connection lost')));
     this.workers = runTaskList(
       {
         schema: JOB_SCHEMA,
@@ -44,19 +59,52 @@ export class JobWorker {
         pollInterval: pollIntervalMs,
         noHandleSignals: true,
         logger: loggerOf(log),
+        events,
       },
       tasks,
       this.pool,
     );
     this.workers.promise.catch((error: unknown) => log.error({ err: error }, 'job worker stopped'));
+    this.heartbeat = setInterval(() => void this.beat(), Math.max(500, (recoverySecs * 1000) / 6));
+    this.heartbeat.unref();
     log.info({ concurrency, poll_interval_ms: pollIntervalMs, tasks: Object.keys(tasks) }, 'job worker started');
+  }
+
+  /**
+   * Crash recovery, which graphile-worker leaves to its 4-hour lock timeout: this process's workers are marked seen,
+   * and the workers of any process unseen for `recoverySecs` (killed: a graceful stop releases its jobs itself) are
+   * forgotten and their locked jobs unlocked (`force_unlock_workers`), to run again on a live worker. A job cut off
+   * mid-way runs again: handlers are idempotent per job (a webhook's receiver dedupes by event id).
+   */
+  private async beat(): Promise<void> {
+    const pool = this.pool;
+    if (!pool || this.workerIds.size === 0) return;
+    try {
+      await pool.query(
+        `insert into ${JOB_SCHEMA}.worker_heartbeats (worker_id, seen_at) select unnest($1::text[]), now()
+         on conflict (worker_id) do update set seen_at = now()`,
+        [[...this.workerIds]],
+      );
+      const { rows } = await pool.query<{ worker_id: string }>(
+        `with stale as (delete from ${JOB_SCHEMA}.worker_heartbeats where seen_at < now() - make_interval(secs => $1) returning worker_id)
+         select worker_id from stale, lateral (select ${JOB_SCHEMA}.force_unlock_workers(array[stale.worker_id])) unlock`,
+        [this.options.recoverySecs],
+      );
+      if (rows.length > 0) this.options.log.warn({ workers: rows.map((r) => r.worker_id) }, 'jobs of dead workers released');
+    } catch (error) {
+      this.options.log.warn({ err: error }, 'job worker heartbeat failed');
+    }
   }
 
   /** Takes no new job, waits for the running ones (graphile-worker aborts them after 5 s), closes its pool. */
   async stop(): Promise<void> {
     const workers = this.workers;
     this.workers = undefined;
+    clearInterval(this.heartbeat);
     if (workers) await workers.gracefulShutdown('process stopping');
+    await this.pool
+      ?.query(`delete from ${JOB_SCHEMA}.worker_heartbeats where worker_id = any($1::text[])`, [[...this.workerIds]])
+      .catch(() => undefined);
     await this.pool?.end();
     this.pool = undefined;
   }

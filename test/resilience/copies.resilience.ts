@@ -4,10 +4,10 @@ import { Agent, request } from 'undici';
 import { signUserAccessToken } from '@lib/auth/user-token';
 import { type Config, loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
-import { changeMerchantStatus, issuePartnerCredential, revokePartnerCredential } from '@scripts/database-tasks';
+import { changeMerchantStatus, issuePartnerCredential, revokePartnerCredential, setBankWebhook } from '@scripts/database-tasks';
 import { demoBankEventRequest } from '../support/bank-events';
 import { adminQuery } from '../support/test-database';
-import { ProcessStack, ProcessTestDatabase, sleep } from './processes';
+import { ProcessStack, ProcessTestDatabase, WebhookReceiver, freePort, sleep } from './processes';
 
 /**
  * Two copies of every process (REST, gateway, each subgraph) behind round-robin balancers, sharing PostgreSQL and
@@ -15,7 +15,8 @@ import { ProcessStack, ProcessTestDatabase, sleep } from './processes';
  * - a per-credential rate limit is one budget across copies;
  * - a revoked partner credential, a logged-out session and a changed merchant status take effect on every copy at
  *   once (cache invalidation), not after the caches' TTLs (60 s, 30 s);
- * - the OTP cooldown holds across copies; the POS sync pull delivers every write of both copies once;
+ * - the OTP cooldown holds across copies; the POS sync pull delivers every write of both copies once; each lifecycle
+ *   webhook is delivered once with a job worker in both merchant copies, and the job of a killed copy runs on another;
  * - kill -9 of one copy of every tier under a stream of bank events: no acknowledged event is lost or stored twice.
  */
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -61,7 +62,7 @@ describe('two copies of every process', () => {
   beforeAll(async () => {
     db = await ProcessTestDatabase.create('qris_copies');
     config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.adminUrl });
-    stack = await ProcessStack.start(db.adminUrl, { copies: 2, env: { REDIS_URL } });
+    stack = await ProcessStack.start(db.adminUrl, { copies: 2, env: { REDIS_URL, JOBS_RECOVERY_SECS: '3', JOBS_POLL_INTERVAL_MS: '200' } });
   }, 170_000);
 
   afterAll(async () => {
@@ -224,6 +225,38 @@ describe('two copies of every process', () => {
     expect(new Set(delivered).size).toBe(delivered.length); // no version delivered twice
   });
 
+  it('deliver each lifecycle webhook exactly once with a job worker in both merchant copies', async () => {
+    const receiver = new WebhookReceiver(await freePort());
+    await receiver.up();
+    try {
+      const endpoint = await setBankWebhook(config, db.adminUrl, {
+        bankCode: DEMO.bank.code,
+        url: `http://127.0.0.1:${receiver.port}/hooks`,
+      });
+      receiver.setSecret(endpoint.webhook_secret);
+      const merchants = [DEMO.merchantId, DEMO.otherMerchants[1].id]; // otherMerchants[0] is suspended above
+      for (const merchantId of merchants) {
+        await changeMerchantStatus(config, db.adminUrl, { merchantId, targetStatus: 'suspended', reason: 'operator_action' });
+        await changeMerchantStatus(config, db.adminUrl, { merchantId, targetStatus: 'active' });
+      }
+      const ids = (
+        await adminQuery<{ id: string }>(
+          db.adminUrl,
+          `select d.id from merchant.webhook_deliveries d join merchant.banks b on b.id = d.bank_id where b.code = $1 and d.event <> 'webhook.test'`,
+          [DEMO.bank.code],
+        )
+      ).map((r) => r.id);
+      expect(ids.length).toBeGreaterThanOrEqual(merchants.length * 2);
+      for (let waited = 0; new Set(receiver.received.map((r) => r.eventId)).size < ids.length && waited < 20_000; waited += 100)
+        await sleep(100);
+      await sleep(1000); // a second delivery would arrive now
+      expect(receiver.badSignatures).toBe(0);
+      expect(receiver.received.map((r) => r.eventId).sort()).toEqual([...ids].sort());
+    } finally {
+      await receiver.down();
+    }
+  });
+
   it('lose and duplicate no acknowledged bank event when one copy of every tier is killed', async () => {
     const answers: { id: string; status: number }[] = [];
     let running = true;
@@ -280,5 +313,35 @@ describe('two copies of every process', () => {
     expect([...acknowledged].filter((id) => stored.get(id) !== 1)).toEqual([]);
     expect([...stored.values()].filter((n) => n !== 1)).toEqual([]);
     expect(acknowledged.size).toBeGreaterThan(50);
+  });
+
+  it('run the webhook job of a killed merchant copy on another copy (worker heartbeats, JOBS_RECOVERY_SECS)', async () => {
+    // Since the test above merchant copy 1 is dead: copy 0 takes the job, dies with it, and copy 1 comes back.
+    const receiver = new WebhookReceiver(await freePort());
+    await receiver.up();
+    try {
+      const endpoint = await setBankWebhook(config, db.adminUrl, {
+        bankCode: DEMO.bank.code,
+        url: `http://127.0.0.1:${receiver.port}/hooks`,
+      });
+      receiver.setSecret(endpoint.webhook_secret);
+      receiver.holdNext(1);
+      await changeMerchantStatus(config, db.adminUrl, {
+        merchantId: DEMO.otherMerchants[1].id,
+        targetStatus: 'suspended',
+        reason: 'operator_action',
+      });
+      for (let waited = 0; receiver.held.length === 0 && waited < 15_000; waited += 50) await sleep(50);
+      expect(receiver.held).toHaveLength(1); // merchant copy 0 is sending it, and will never hear back
+      await stack.copies.merchant[0].kill9();
+      const started = Date.now();
+      await stack.copies.merchant[1].start();
+      for (let waited = 0; !receiver.received.some((r) => r.eventId === receiver.held[0]) && waited < 30_000; waited += 100)
+        await sleep(100);
+      expect(receiver.received.map((r) => r.eventId)).toContain(receiver.held[0]);
+      expect(Date.now() - started).toBeLessThan(30_000); // JOBS_RECOVERY_SECS=3 here, not graphile-worker's 4 hours
+    } finally {
+      await receiver.down();
+    }
   });
 });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
@@ -53,12 +54,13 @@ export class StackProcess {
     for (const stream of [child.stdout, child.stderr]) {
       stream?.setEncoding('utf8');
       stream?.on('data', (chunk: string) => {
-        this.output.push(
-          ...chunk
-            .split('\n')
-            .filter(Boolean)
-            .map((line) => `[${this.name}] ${line}`),
-        );
+        const lines = chunk
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => `[${this.name}] ${line}`);
+        this.output.push(...lines);
+        // STACK_ECHO=1: every line on stderr as it comes (debugging a failure the last lines do not explain).
+        if (process.env.STACK_ECHO) process.stderr.write(`${lines.join('\n')}\n`);
         if (this.output.length > 400) this.output.splice(0, this.output.length - 400);
       });
     }
@@ -337,5 +339,64 @@ export class ProcessStack {
   async stop(): Promise<void> {
     await Promise.all(this.all().map((p) => p.stop()));
     await Promise.all(this.balancers.map((b) => b.close()));
+  }
+}
+
+/** A bank's webhook receiver that checks X-Service-Signature; "down" means nothing listens on its port. */
+export class WebhookReceiver {
+  readonly received: { eventId: string; event: string }[] = [];
+  /** Event ids of requests left unanswered (`holdNext`): the sender sees a hung connection. */
+  readonly held: string[] = [];
+  private holding = 0;
+  badSignatures = 0;
+  private server?: http.Server;
+
+  constructor(
+    readonly port: number,
+    private secret = '',
+  ) {}
+
+  setSecret(secret: string): void {
+    this.secret = secret;
+  }
+
+  async up(): Promise<void> {
+    this.server = http.createServer((req, res) => {
+      let raw = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (raw += chunk));
+      req.on('end', () => {
+        const timestamp = String(req.headers['x-service-timestamp'] ?? '');
+        const presented = Buffer.from(String(req.headers['x-service-signature'] ?? ''));
+        const expected = Buffer.from(`sha256=${createHmac('sha256', this.secret).update(`${timestamp}.${raw}`).digest('hex')}`);
+        const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
+        if (!fresh || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
+          this.badSignatures += 1;
+          res.writeHead(401).end();
+          return;
+        }
+        if (this.holding > 0) {
+          this.holding -= 1;
+          this.held.push(String(req.headers['x-service-event-id']));
+          return;
+        }
+        const body = JSON.parse(raw) as { event?: string; event_type?: string };
+        this.received.push({ eventId: String(req.headers['x-service-event-id']), event: String(body.event ?? body.event_type) });
+        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+  }
+
+  /** The next `n` signed requests get no answer. */
+  holdNext(n: number): void {
+    this.holding = n;
+  }
+
+  async down(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
   }
 }

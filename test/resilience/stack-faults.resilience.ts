@@ -1,6 +1,5 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -9,7 +8,7 @@ import { ensureDatabase } from '@lib/db/bootstrap';
 import { DEMO } from '@lib/demo/demo-ids';
 import { changeMerchantStatus, migrateAll, seedDemo, seedReference, setBankWebhook } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
-import { PostgresProcess, StackProcess, freePort, sleep } from './processes';
+import { PostgresProcess, StackProcess, WebhookReceiver, freePort, sleep } from './processes';
 
 /**
  * Fault injection on the real processes (dist/) over a private embedded PostgreSQL: while signed bank events
@@ -129,52 +128,6 @@ class EventStream {
   }
 }
 
-/** A bank's webhook receiver that checks X-Service-Signature; "down" means nothing listens on its port. */
-class WebhookReceiver {
-  readonly received: { eventId: string; event: string }[] = [];
-  badSignatures = 0;
-  private server?: http.Server;
-
-  constructor(
-    readonly port: number,
-    private secret = '',
-  ) {}
-
-  setSecret(secret: string): void {
-    this.secret = secret;
-  }
-
-  async up(): Promise<void> {
-    this.server = http.createServer((req, res) => {
-      let raw = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (raw += chunk));
-      req.on('end', () => {
-        const timestamp = String(req.headers['x-service-timestamp'] ?? '');
-        const presented = Buffer.from(String(req.headers['x-service-signature'] ?? ''));
-        const expected = Buffer.from(`sha256=${createHmac('sha256', this.secret).update(`${timestamp}.${raw}`).digest('hex')}`);
-        const fresh = Math.abs(Date.now() / 1000 - Number(timestamp)) <= 300;
-        if (!fresh || presented.length !== expected.length || !timingSafeEqual(presented, expected)) {
-          this.badSignatures += 1;
-          res.writeHead(401).end();
-          return;
-        }
-        const body = JSON.parse(raw) as { event?: string; event_type?: string };
-        this.received.push({ eventId: String(req.headers['x-service-event-id']), event: String(body.event ?? body.event_type) });
-        res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-      });
-    });
-    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
-  }
-
-  async down(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
-  }
-}
-
 describe('resilience: kill -9 and database restarts under streaming bank events', () => {
   let dataDir: string;
   let pg: PostgresProcess;
@@ -187,7 +140,7 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
   const pids = () => Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, p.pid]));
   const report = () =>
     Object.values(processes)
-      .flatMap((p) => p.output.slice(-15))
+      .flatMap((p) => p.output.slice(-90))
       .join('\n');
 
   beforeAll(async () => {

@@ -155,6 +155,7 @@ describe('Webhook deliveries on the job queue (real PostgreSQL, graphile-worker,
       connectionString: subgraphDatabaseUrl(config, 'merchant', database.adminUrl),
       concurrency: 4,
       pollIntervalMs: 25,
+      recoverySecs: 60,
       tasks: jobs.tasks,
       log,
     });
