@@ -266,8 +266,7 @@ function finishOperation(operation: Json, route: RestRoute<any>): void {
         },
       };
     } else {
-      const example = route.examples?.responses?.[status];
-      if (example !== undefined) response.content['application/json'].example = example;
+      putExample(response.content['application/json'], route, status);
       response.description = `${response.description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
     }
     response.headers = {
@@ -281,9 +280,8 @@ function finishOperation(operation: Json, route: RestRoute<any>): void {
     const status = Number(statusText);
     if (status >= 400) continue;
     if (!response.description || response.description === 'Default Response') response.description = successDescription(status);
-    const example = route.examples?.responses?.[status];
     const content = response.content?.['application/json'];
-    if (content && example !== undefined) content.example = example;
+    if (content) putExample(content, route, status);
     response.headers = {
       ...requestIdHeader(),
       ...(limited ? rateLimitHeaders() : {}),
@@ -306,6 +304,14 @@ export function requireCredential(route: RestRoute<any>): CredentialKind {
   const credential = (route.authenticate as { credential?: CredentialKind } | undefined)?.credential;
   if (!credential) throw new Error(`${route.method} ${route.url}: its authenticator does not say its credential (authenticatedBy)`);
   return credential;
+}
+
+/** A response's example: its named ones (`examples`, e.g. one per partner contract) when the route gives them, else its one `example`. */
+function putExample(content: Json, route: RestRoute<any>, status: number): void {
+  const named = route.examples?.namedResponses?.[status];
+  const example = route.examples?.responses?.[status];
+  if (named) content.examples = named;
+  else if (example !== undefined) content.example = example;
 }
 
 function successDescription(status: number): string {

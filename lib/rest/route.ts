@@ -98,13 +98,30 @@ interface RouteBase<S extends RouteSchemas> {
   examples?: RouteExamples<S>;
 }
 
-/** A route's examples: request parts, responses by status and, per error code, a message. */
+/** A body the route documents for a status, typed by that status's schema. */
+type ResponseBody<S extends RouteSchemas, K extends keyof S['response']> = S['response'][K] extends TSchema
+  ? Static<S['response'][K]>
+  : never;
+
+/** One of several examples of a response: a short summary (shown as the example's name) and the body. */
+export interface NamedExample<T> {
+  summary: string;
+  value: T;
+}
+
+/**
+ * A route's examples: request parts, responses by status and, per error code, a message. A response whose shape
+ * depends on the caller (a partner's contract A or B, a login that opens a session or asks for a code) gives
+ * `namedResponses` instead: one example per shape, by name (OpenAPI `examples`; a status named there takes them
+ * instead of its `responses` example).
+ */
 export interface RouteExamples<S extends RouteSchemas> {
   params?: Partial<RouteInput<S>['params']>;
   query?: Partial<RouteInput<S>['query']>;
   headers?: Record<string, string>;
   body?: RouteInput<S>['body'];
-  responses?: { [K in keyof S['response']]?: S['response'][K] extends TSchema ? Static<S['response'][K]> : never };
+  responses?: { [K in keyof S['response']]?: ResponseBody<S, K> };
+  namedResponses?: { [K in keyof S['response']]?: Record<string, NamedExample<ResponseBody<S, K>>> };
   errors?: Record<string, string>;
 }
 

@@ -127,17 +127,52 @@ describe('OpenAPI document', () => {
         if (examples?.body !== undefined) check(schema.body!, examples.body, `${id} body`);
         for (const [status, value] of Object.entries(examples?.responses ?? {}))
           check(schema.response[Number(status)], value, `${id} ${status}`);
+        for (const [status, named] of Object.entries(examples?.namedResponses ?? {}))
+          for (const [name, { value }] of Object.entries(named ?? {}))
+            check(schema.response[Number(status)], value, `${id} ${status} ${name}`);
       },
     );
 
-    it('covers every bank and partner operation: its body and its success answer', () => {
-      const missing = ROUTES.filter((route) => /^\/(api\/psp|psp|api\/partner)\//.test(route.url)).flatMap((route) => {
-        const success = Object.keys(route.schema.response).filter((s) => Number(s) < 300 && Number(s) !== 204);
+    /**
+     * A body that is not JSON needs no example: the routes declare it as a bare string — Server-Sent Events
+     * (`text/event-stream`), the QRIS sticker (svg, png or text) and the messaging webhook's `text/plain` challenge —
+     * or as null (204). Everything else (a JSON request body, path and query parameters, a JSON success answer) must
+     * have one, so a new route without examples fails here.
+     */
+    const isJson = (schema: { type?: unknown }) => schema.type !== 'string' && schema.type !== 'null';
+    const successes = (route: RestRoute<any>) =>
+      Object.keys(route.schema.response)
+        .map(Number)
+        .filter((s) => s < 300 && isJson(route.schema.response[s]));
+
+    it('covers every operation: its parameters, its body and its JSON success answers', () => {
+      const missing = ROUTES.flatMap((route) => {
+        const { examples, schema, operationId: id } = route;
+        const json = successes(route).length > 0;
         return [
-          ...(route.schema.body && route.examples?.body === undefined ? [`${route.operationId} body`] : []),
-          ...success.filter((s) => route.examples?.responses?.[Number(s)] === undefined).map((s) => `${route.operationId} ${s}`),
+          ...(schema.params && !examples?.params ? [`${id} params`] : []),
+          ...(json && schema.querystring && !examples?.query ? [`${id} query`] : []),
+          ...(schema.body && examples?.body === undefined ? [`${id} body`] : []),
+          ...successes(route)
+            .filter((s) => examples?.responses?.[s] === undefined && examples?.namedResponses?.[s] === undefined)
+            .map((s) => `${id} ${s}`),
         ];
       });
+      expect(missing).toEqual([]);
+    });
+
+    it('gives an answer of several shapes (oneOf: partner contracts A and B, a login or a code) one named example per shape', () => {
+      const missing = ROUTES.flatMap((route) =>
+        successes(route).flatMap((status) => {
+          const shapes: object[] | undefined = route.schema.response[status].oneOf;
+          if (!shapes) return [];
+          const named = Object.values(route.examples?.namedResponses?.[status] ?? {}).map(({ value }) => value);
+          return shapes
+            .map((shape, i) => ({ i, validate: ajv.compile(shape) }))
+            .filter(({ validate }) => !named.some((value) => validate(value)))
+            .map(({ i }) => `${route.operationId} ${status} oneOf[${i}]`);
+        }),
+      );
       expect(missing).toEqual([]);
     });
 
@@ -147,6 +182,10 @@ describe('OpenAPI document', () => {
       expect(byNmid.responses['200'].content['application/json'].example.merchant.merchant_name).toBe('Warung Kopi Demo');
       const events = document.paths['/psp/v1/events'].post;
       expect(events.requestBody.content['application/json'].example.gross_amount).toBe(25000);
+      const token = document.paths['/api/partner/v1/auth/token'].post.responses['200'].content['application/json'];
+      expect(token.example).toBeUndefined();
+      expect(token.examples.contract_a.value.token_type).toBe('Bearer');
+      expect(token.examples.contract_b.value.token_type).toBe('bearer');
       for (const { operation } of operations()) {
         for (const response of Object.values<Record<string, any>>(operation.responses)) {
           const content = response.content?.['application/json'];

@@ -23,11 +23,11 @@ export const DEMO_PARTNER_OUTLET: PartnerOutlet = {
   is_default: true,
   nmid: DEMO.outlets[0].nmid,
   nmid_status: 'active',
-  mid: null,
-  address_line: 'Jl. Medan Merdeka Barat No. 1',
+  mid: 'MDEMO0001',
+  address_line: 'Jl. Kebon Sirih No. 10',
   city: 'Jakarta Pusat',
   province: 'DKI Jakarta',
-  postal_code: '10110',
+  postal_code: '10340',
   device_count: 1,
   created_at: '2026-11-02T09:00:00+07:00',
 };
@@ -48,3 +48,46 @@ export const DEMO_REFERRALS = [
   { id: DEMO.merchantId, code: DEMO.merchantCode, name: 'Warung Kopi Demo' },
   { id: minimarket.id, code: minimarket.code, name: minimarket.name },
 ];
+
+/**
+ * The names of a response's two examples, one per contract (`namedResponses`, lib/rest/route.ts): the credential's
+ * contract decides which one a partner gets. Contract B renders times as the gateway gives them (UTC).
+ */
+export const CONTRACT_A = 'Contract A';
+export const CONTRACT_B = 'Contract B';
+
+/** The transaction of DEMO_PARTNER_TRANSACTION as contract B renders it: MDR breakdown, currency, UTC times. */
+export const DEMO_PARTNER_TRANSACTION_B = {
+  id: DEMO_PARTNER_TRANSACTION.id,
+  merchant_id: DEMO.merchantId,
+  transaction_code: DEMO_PARTNER_TRANSACTION.transaction_code,
+  transaction_status: 'success' as const,
+  payment_method: 'QRIS',
+  payment_channel: 'BDEMO',
+  gross_amount: 25000,
+  mdr_rate: 0.007,
+  mdr_fee_amount: 175,
+  net_amount_after_mdr: 24825,
+  currency: 'IDR',
+  transaction_at: '2026-11-25T02:41:27.000Z',
+  settled_at: '2026-11-25T19:15:00.000Z',
+  settlement_status: 'settled',
+};
+
+/** The demo merchant's two outlets (Pusat, the default, and Menteng) as contract A renders them (+07:00), and B (UTC). */
+const withMenteng = (pusat: PartnerOutlet): PartnerOutlet[] => [
+  pusat,
+  {
+    ...pusat,
+    outlet_id: DEMO.outlets[1].id,
+    outlet_code: DEMO.outlets[1].code,
+    outlet_name: DEMO.outlets[1].name,
+    is_default: false,
+    nmid: DEMO.outlets[1].nmid,
+    mid: 'MDEMO0002',
+    address_line: 'Jl. HOS Cokroaminoto No. 21',
+    postal_code: '10310',
+  },
+];
+export const DEMO_PARTNER_OUTLETS_A = withMenteng(DEMO_PARTNER_OUTLET);
+export const DEMO_PARTNER_OUTLETS_B = withMenteng({ ...DEMO_PARTNER_OUTLET, created_at: '2026-11-02T02:00:00.000Z' });

@@ -6,6 +6,7 @@ import type { FixedOperationDocument } from '@lib/rest/operation';
 import {
   type RestRoute,
   type RouteContext,
+  type RouteExamples,
   type RouteInput,
   type RouteReply,
   type RouteRuntime,
@@ -43,6 +44,8 @@ export interface PosRouteDefinition<S extends RouteSchemas> {
   operationId: string;
   /** 201 for creations, 204 (no body) for deletions; 200 otherwise. */
   status?: 200 | 201 | 204;
+  /** Examples for the OpenAPI document (lib/rest/route.ts), the same on both surfaces. */
+  examples?: RouteExamples<S>;
   /** A body limit and gateway deadline other than the defaults (lib/http/request-limits.ts), e.g. the sync push's. */
   bodyLimit?: number;
   timeoutMs?: number;
@@ -131,6 +134,7 @@ export function posRoutes<S extends RouteSchemas>(def: PosRouteDefinition<S>): R
       operationId: `${def.operationId}${suffix}`,
       authenticate,
       rateLimit: { max: 600, windowSecs: 60 },
+      examples: def.examples,
       bodyLimit: def.bodyLimit,
       timeoutMs: def.timeoutMs,
       run: async (input, ctx) => {

@@ -21,6 +21,10 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { querystring: CancelQuery, response: { 200: CancelledResponse, ...errorResponses(400, 429) } },
   operationId: 'CoreCancelDeviceLogin',
+  examples: {
+    query: { token: 'dlc_9Xk2mQ7vT4wR8sY1bN6cZ3' },
+    responses: { 200: { status: 'cancelled', message: 'The login was cancelled and the device signed out.' } },
+  },
   rateLimit: { max: 30, windowSecs: 60 },
   run: async ({ query }, { execute }) => {
     await execute(CoreCancelDeviceLoginDocument, { token: query.token });

@@ -6,6 +6,7 @@ import { type SessionGrant, SessionBody, sessionBody } from '@rest-adapters/core
 import { CoreExternalPhoneLoginDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { ExternalVerifyBody } from './schema';
+import { DEMO_DEVICE, DEMO_OTP_REQUEST_ID, DEMO_PHONE, DEMO_SESSION } from '@rest-adapters/core/examples';
 
 /**
  * core-api.md §4 and §7: the ID token of an identity provider is the credential. Verified here (the adapter
@@ -28,6 +29,18 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { body: ExternalVerifyBody, response: { 200: SessionBody, ...errorResponses(400, 401, 429, 502) } },
   operationId: 'CoreExternalPhoneLogin',
+  examples: {
+    body: {
+      id_token:
+        'eyJhbGciOiJSUzI1NiIsImtpZCI6ImRlbW8ta2V5LTEiLCJ0eXAiOiJKV1QifQ.eyJwaG9uZV9udW1iZXIiOiIrNjI4MTIwMDAwMDAwMSIsImV4cCI6MTc5NTA1NjMwMH0.c2lnbmF0dXJlLW9mLXRoZS1leGFtcGxlLWlkLXRva2Vu',
+      request_id: DEMO_OTP_REQUEST_ID,
+      ...DEMO_DEVICE,
+      flow_mode: 'login_fallback',
+      fallback_reason: 'messaging_unavailable',
+      hint_phone: DEMO_PHONE.e164,
+    },
+    responses: { 200: DEMO_SESSION },
+  },
   rateLimit: { max: 30, windowSecs: 60 },
   run: async ({ body }, { execute, config }) => {
     const identity = await verifyExternalIdToken(body.id_token, config);

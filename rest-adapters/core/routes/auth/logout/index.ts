@@ -19,6 +19,7 @@ export default defineRoute({
     response: { 200: Type.Object({ status: Type.Literal('logged_out') }, { additionalProperties: false }), ...errorResponses(401) },
   },
   operationId: 'CoreLogout',
+  examples: { responses: { 200: { status: 'logged_out' } } },
   authenticate: userAuth,
   run: async (_input, { execute, principal }) => {
     await execute(CoreLogoutDocument, {});

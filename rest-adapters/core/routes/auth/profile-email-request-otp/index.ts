@@ -28,6 +28,10 @@ export default defineRoute({
     },
   },
   operationId: 'CoreRequestEmailOtp',
+  examples: {
+    body: { email: 'pemilik@kopidemo.example' },
+    responses: { 200: { status: 'otp_sent', email: 'pemilik@kopidemo.example', expires_in_secs: 300 } },
+  },
   authenticate: userAuth,
   run: async ({ body }, { execute, request }) => {
     const { requestEmailOtp: r } = await execute(CoreRequestEmailOtpDocument, { email: body.email, clientAddress: request.ip });

@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { CoreVerifyEmailOtpDocument } from '@rest-adapters/generated/operations';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /** core-api.md §4: the user's latest email code; the profile's email becomes the verified one. Errors as verify-otp. */
 export default defineRoute({
@@ -35,6 +36,12 @@ export default defineRoute({
     },
   },
   operationId: 'CoreVerifyEmailOtp',
+  examples: {
+    body: { email: 'pemilik@kopidemo.example', code: '731046' },
+    responses: {
+      200: { status: 'verified', profile: { user_id: DEMO.owner.userId, email: 'pemilik@kopidemo.example', email_verified: true } },
+    },
+  },
   authenticate: userAuth,
   run: async ({ body }, { execute }) => {
     const data = await execute(CoreVerifyEmailOtpDocument, { email: body.email, code: body.code });

@@ -4,6 +4,7 @@ import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { ProfileBody, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 import { UpdateViewerProfileDocument } from '@rest-adapters/generated/operations';
 import { UpdateProfileBody } from './schema';
+import { DEMO_PROFILE } from '@rest-adapters/core/examples';
 
 const PROFILE_FIELDS = ['full_name', 'nik', 'gender', 'address_line', 'avatar_url', 'email'] as const;
 
@@ -15,6 +16,10 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { body: UpdateProfileBody, response: { 200: ProfileBody, ...errorResponses(400, 401) } },
   operationId: 'UpdateViewerProfile',
+  examples: {
+    body: { full_name: DEMO_PROFILE.full_name, address_line: DEMO_PROFILE.address_line, email: DEMO_PROFILE.email },
+    responses: { 200: DEMO_PROFILE },
+  },
   authenticate: userAuth,
   run: async ({ body }, { execute }) => {
     // Unknown fields are ignored: a body without any known field is a mistake, not a no-op.

@@ -3,6 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { ProfileBody, toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 import { ViewerProfileDocument } from '@rest-adapters/generated/operations';
+import { DEMO_PROFILE } from '@rest-adapters/core/examples';
 
 /** core-api.md §4: the calling user and the merchant it has or is registering. */
 export default defineRoute({
@@ -12,6 +13,7 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { response: { 200: ProfileBody, ...errorResponses(401) } },
   operationId: 'ViewerProfile',
+  examples: { responses: { 200: DEMO_PROFILE } },
   authenticate: userAuth,
   run: async (_input, { execute }) => {
     const data = await execute(ViewerProfileDocument, {});

@@ -3,6 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
 import { CoreRefreshSessionDocument } from '@rest-adapters/generated/operations';
 import { RefreshBody } from './schema';
+import { DEMO_SESSION } from '@rest-adapters/core/examples';
 
 /**
  * Not in core-api.md (§5 leaves refresh open): rotation with reuse detection (RFC 9700 §4.14.2). Each refresh
@@ -23,6 +24,10 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { body: RefreshBody, response: { 200: SessionBody, ...errorResponses(400, 401, 429) } },
   operationId: 'CoreRefreshSession',
+  examples: {
+    body: { refresh_token: DEMO_SESSION.refresh_token },
+    responses: { 200: { ...DEMO_SESSION, status: 'authenticated', refresh_token: 'rt_3Hn8pW1qZ6kV9cX4mB7tR2yD5fG0sJ8L' } },
+  },
   rateLimit: { max: 30, windowSecs: 60 },
   run: async ({ body }, { execute, config }) => {
     const { refreshSession } = await execute(CoreRefreshSessionDocument, { refreshToken: body.refresh_token });

@@ -3,6 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { CoreRequestLoginOtpDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { OtpSentResponse, RequestOtpBody } from './schema';
+import { DEMO_DEVICE, DEMO_OTP_REQUEST_ID, DEMO_PHONE } from '@rest-adapters/core/examples';
 
 /**
  * core-api.md §4: a six-digit code by the messaging provider. 429 `otp_cooldown` within 60 s of the last code,
@@ -24,6 +25,19 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { body: RequestOtpBody, response: { 200: OtpSentResponse, ...errorResponses(400, 429) } },
   operationId: 'CoreRequestLoginOtp',
+  examples: {
+    body: { phone: DEMO_PHONE.typed, method: 'messaging', ...DEMO_DEVICE },
+    responses: {
+      200: {
+        status: 'otp_sent',
+        request_id: DEMO_OTP_REQUEST_ID,
+        phone: DEMO_PHONE.e164,
+        method: 'messaging',
+        expires_in_secs: 300,
+        retry_after_secs: 60,
+      },
+    },
+  },
   rateLimit: { max: 10, windowSecs: 60 },
   run: async ({ body }, { execute, request }) => {
     const { requestLoginOtp: r } = await execute(CoreRequestLoginOtpDocument, {

@@ -4,6 +4,7 @@ import { sessionBody } from '@rest-adapters/core/auth/session';
 import { CoreResolvePhoneDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { ResolvePhoneBody, ResolvePhoneResponse } from './schema';
+import { DEMO_DEVICE, DEMO_PHONE, DEMO_SESSION } from '@rest-adapters/core/examples';
 
 /** core-api.md §4: a trusted device of an existing user gets a session (status authenticated); anyone else verifies. */
 export default defineRoute({
@@ -20,6 +21,18 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { body: ResolvePhoneBody, response: { 200: ResolvePhoneResponse, ...errorResponses(400, 429) } },
   operationId: 'CoreResolvePhone',
+  examples: {
+    body: { phone: DEMO_PHONE.typed, ...DEMO_DEVICE },
+    namedResponses: {
+      200: {
+        trusted_device: { summary: 'A trusted device of a known user: a session', value: { ...DEMO_SESSION, status: 'authenticated' } },
+        verification_required: {
+          summary: 'A new user or a new device: verify the phone first',
+          value: { status: 'verification_required', phone: DEMO_PHONE.e164, reason: 'new_device', verification_channel: 'messaging' },
+        },
+      },
+    },
+  },
   rateLimit: { max: 30, windowSecs: 60 },
   run: async ({ body }, { execute, config }) => {
     const { resolvePhone: r } = await execute(CoreResolvePhoneDocument, { input: { phone: body.phone, ...deviceVariables(body) } });

@@ -4,6 +4,7 @@ import { SessionBody, sessionBody } from '@rest-adapters/core/auth/session';
 import { CoreVerifyLoginOtpDocument } from '@rest-adapters/generated/operations';
 import { deviceVariables } from '../device-schema';
 import { VerifyOtpBody } from './schema';
+import { DEMO_DEVICE, DEMO_OTP_REQUEST_ID, DEMO_PHONE, DEMO_SESSION } from '@rest-adapters/core/examples';
 
 /**
  * core-api.md §4: a session (status verified). 400 `invalid_otp` (wrong code, unknown request), 400
@@ -25,6 +26,10 @@ export default defineRoute({
   tags: ['core: auth'],
   schema: { body: VerifyOtpBody, response: { 200: SessionBody, ...errorResponses(400, 429) } },
   operationId: 'CoreVerifyLoginOtp',
+  examples: {
+    body: { request_id: DEMO_OTP_REQUEST_ID, phone: DEMO_PHONE.typed, code: '482913', ...DEMO_DEVICE },
+    responses: { 200: DEMO_SESSION },
+  },
   rateLimit: { max: 30, windowSecs: 60 },
   run: async ({ body }, { execute, config }) => {
     const { verifyLoginOtp } = await execute(CoreVerifyLoginOtpDocument, {

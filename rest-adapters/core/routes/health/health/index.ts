@@ -12,6 +12,12 @@ export default defineRoute({
   tags: ['core: health'],
   schema: { response: { 200: HealthResponse, 503: HealthResponse } },
   operationId: 'CoreHealth',
+  examples: {
+    responses: {
+      200: { service: 'core', status: 'ok', db_reference_status: 'ok' },
+      503: { service: 'core', status: 'unavailable', db_reference_status: 'unavailable' },
+    },
+  },
   run: async (_input, { execute, status }) => {
     try {
       return toHealthResponse(await execute(CoreHealthDocument, {}));

@@ -11,6 +11,12 @@ export default defineRoute({
   tags: ['core: health'],
   schema: { response: { 200: OtpRuntimeResponse, 503: OtpRuntimeResponse } },
   operationId: 'CoreOtpRuntime',
+  examples: {
+    responses: {
+      200: { service: 'core', status: 'ok', otp_runtime_store: 'postgresql' },
+      503: { service: 'core', status: 'unavailable', otp_runtime_store: 'postgresql' },
+    },
+  },
   run: async (_input, { execute, status }) => {
     try {
       return toOtpRuntimeResponse(await execute(CoreOtpRuntimeDocument, {}));

@@ -4,6 +4,8 @@ import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { MerchantStatusBody } from '@rest-adapters/core/routes/shared/internal-decision';
 import { MerchantDecisionResponse, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
 import { ReviewMerchantStatusDocument } from '@rest-adapters/generated/operations';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_PROFILE, OPERATOR_USER_ID } from '@rest-adapters/core/examples';
 
 /**
  * core-api.md §3: active → suspended | deleted, suspended → active | deleted, through the merchant lifecycle
@@ -17,6 +19,23 @@ export default defineRoute({
   errors: { 409: ['invalid_transition'] },
   schema: { body: MerchantStatusBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404, 409) } },
   operationId: 'ReviewMerchantStatus',
+  examples: {
+    body: {
+      merchant_id: DEMO.merchantId,
+      target_status: 'suspended',
+      reason: 'kyc_expired',
+      review_notes: 'KTP pemilik kedaluwarsa; diminta unggah ulang.',
+      reviewed_by_user_id: OPERATOR_USER_ID,
+    },
+    responses: {
+      200: {
+        status: 'suspended',
+        merchant: { id: DEMO.merchantId, merchant_status: 'suspended' },
+        profile: { ...DEMO_PROFILE, merchant_status: 'suspended', merchant_reviewed_at: '2026-11-25T16:00:00.000+08:00' },
+      },
+    },
+    errors: { invalid_transition: 'cannot move a merchant from deleted to active' },
+  },
   authenticate: internalAuth,
   run: async ({ body }, { execute }) => {
     const data = await execute(ReviewMerchantStatusDocument, {

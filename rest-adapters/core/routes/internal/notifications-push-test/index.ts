@@ -3,6 +3,8 @@ import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { CoreInternalSendTestPushDocument } from '@rest-adapters/generated/operations';
 import { TestPushBody, TestPushResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO_PHONE } from '@rest-adapters/core/examples';
 
 /** core-api.md §4 internal: a push to every live token of a phone's user (0 sent when it has none). */
 export default defineRoute({
@@ -12,6 +14,18 @@ export default defineRoute({
   tags: ['core: internal'],
   schema: { body: TestPushBody, response: { 200: TestPushResponse, ...errorResponses(400, 401) } },
   operationId: 'CoreInternalSendTestPush',
+  examples: {
+    body: {
+      phone: DEMO_PHONE.typed,
+      title: 'Pembayaran diterima',
+      body: 'Rp25.000 dari QRIS di Warung Kopi Demo – Pusat',
+      type: 'test',
+      screen: 'transactions',
+      reference_id: 'TRX-20261125-000123',
+      merchant_id: DEMO.merchantId,
+    },
+    responses: { 200: { status: 'queued', phone: DEMO_PHONE.e164, sent_count: 1, failed_count: 0, invalidated_count: 0 } },
+  },
   authenticate: internalAuth,
   run: async ({ body }, { execute }) => {
     const { sendTestPush: r } = await execute(CoreInternalSendTestPushDocument, {

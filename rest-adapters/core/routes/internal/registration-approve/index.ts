@@ -6,6 +6,8 @@ import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { RegistrationDecisionBody } from '@rest-adapters/core/routes/shared/internal-decision';
 import { MerchantDecisionResponse, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
 import { ApproveMerchantRegistrationDocument, EnsureDefaultOutletDocument } from '@rest-adapters/generated/operations';
+import { DEMO } from '@lib/demo/demo-ids';
+import { OPERATOR_USER_ID, REGISTRATION_MERCHANT, REGISTRATION_PROFILE } from '@rest-adapters/core/examples';
 
 const ApproveBody = Type.Composite([
   RegistrationDecisionBody,
@@ -35,6 +37,21 @@ export default defineRoute({
   tags: ['core: internal'],
   schema: { body: ApproveBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404) } },
   operationId: 'ApproveMerchantRegistration',
+  examples: {
+    body: {
+      request_id: REGISTRATION_MERCHANT.id,
+      review_notes: 'Alamat terverifikasi.',
+      reviewed_by_user_id: OPERATOR_USER_ID,
+      bank_code: DEMO.bank.code,
+    },
+    responses: {
+      200: {
+        status: 'active',
+        merchant: { id: REGISTRATION_MERCHANT.id, merchant_status: 'active' },
+        profile: { ...REGISTRATION_PROFILE, merchant_status: 'active', merchant_reviewed_at: '2026-11-26T09:05:00.000+08:00' },
+      },
+    },
+  },
   authenticate: internalAuth,
   run: async ({ body }, { execute }) => {
     const { approveMerchantRegistration: result } = await execute(ApproveMerchantRegistrationDocument, {

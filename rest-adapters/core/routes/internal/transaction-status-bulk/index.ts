@@ -4,6 +4,7 @@ import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { parseGatewayCallback } from '../transaction-status/gateway-status';
 import { TransactionStatusResult, processCallback } from '../transaction-status/process';
+import { DEMO_GATEWAY_CALLBACK, DEMO_TRANSACTION_STATUS } from '@rest-adapters/core/examples';
 
 export const MAX_BULK_ITEMS = 500;
 /** Items processed at once: bounded so one batch cannot take every gateway connection. */
@@ -56,6 +57,23 @@ export default defineRoute({
   schema: { body: BulkBody, response: { 200: BulkResponse, ...errorResponses(400, 401, 413) } },
   // Unique (the single endpoint is ResolvePaymentTarget).
   operationId: 'ResolvePaymentTargetBulk',
+  examples: {
+    body: { items: [DEMO_GATEWAY_CALLBACK, { ...DEMO_GATEWAY_CALLBACK, referenceNo: 'PG20261125000124', merchantId: 'ID1026119999999' }] },
+    responses: {
+      200: {
+        processed_count: 1,
+        error_count: 1,
+        items: [
+          { index: 0, status: 'processed', result: DEMO_TRANSACTION_STATUS },
+          {
+            index: 1,
+            status: 'error',
+            error: { code: 'merchant_not_found', message: 'merchantId matches no outlet NMID or MID, merchant NMID or merchant id' },
+          },
+        ],
+      },
+    },
+  },
   authenticate: internalAuth,
   run: async ({ body }, ctx) => {
     const results: Static<typeof ItemResult>[] = new Array(body.items.length);

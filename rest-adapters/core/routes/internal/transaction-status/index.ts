@@ -3,6 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { GatewayPayload, parseGatewayCallback } from './gateway-status';
 import { TransactionStatusResult, processCallback } from './process';
+import { DEMO_GATEWAY_CALLBACK, DEMO_TRANSACTION_STATUS } from '@rest-adapters/core/examples';
 
 /** core-api.md §4: one payment-gateway status callback (server to server). */
 export default defineRoute({
@@ -21,6 +22,7 @@ export default defineRoute({
   tags: ['core: internal'],
   schema: { body: GatewayPayload, response: { 200: TransactionStatusResult, ...errorResponses(400, 401, 404) } },
   operationId: 'ResolvePaymentTarget',
+  examples: { body: DEMO_GATEWAY_CALLBACK, responses: { 200: DEMO_TRANSACTION_STATUS } },
   authenticate: internalAuth,
   run: async ({ body }, ctx) => {
     const parsed = parseGatewayCallback(body);

@@ -30,6 +30,7 @@ export default defineRoute({
   tags: ['core: merchant'],
   schema: { querystring: StreamQuery, response: { 200: EventStream, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'MerchantPaymentEvents',
+  examples: { query: { last_event_id: '1042' } },
   authenticate: posUserAuth,
   rateLimit: { max: 60, windowSecs: 60 },
   run: async ({ query }, ctx) => {

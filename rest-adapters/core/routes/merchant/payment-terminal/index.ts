@@ -5,6 +5,7 @@ import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { ViewerPaymentTerminalDocument } from '@rest-adapters/generated/operations';
 import { PaymentTerminalResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
 
 /**
  * core-api.md §4: the merchant's primary terminal (null unless the merchant is active), its PSP pairings that
@@ -17,6 +18,68 @@ export default defineRoute({
   tags: ['core: merchant'],
   schema: { response: { 200: PaymentTerminalResponse, ...errorResponses(401) } },
   operationId: 'ViewerPaymentTerminal',
+  examples: {
+    responses: {
+      200: {
+        merchant_id: DEMO.merchantId,
+        merchant_name: 'Warung Kopi Demo',
+        merchant_status: 'active',
+        terminal: {
+          id: '019a0000-0000-7000-8000-0000000a0001',
+          terminal_code: 'TDEMO0001',
+          brand_name: 'Sunmi',
+          product_model_name: 'QRIS Soundbox S1',
+          device_type_name: 'Soundbox',
+          firmware_version: '1.4.2',
+          device_id: 'SBX1-DEMO-0001',
+          nmid: DEMO.outlets[0].nmid,
+          placement_name: 'Kasir depan',
+          status: 'online',
+          last_seen_at: '2026-11-25T10:41:02.000+08:00',
+        },
+        psp_pairings: [
+          {
+            psp_code: 'BDEMO',
+            psp_name: 'Bank Demo',
+            kode_kartu: 'QRIS',
+            nama_kartu: 'QRIS Bank Demo',
+            psp_mid: 'MID-BDEMO-01',
+            psp_tid: 'TID-BDEMO-01',
+            pairing_status: 'active',
+          },
+          {
+            psp_code: 'QRISLINK',
+            psp_name: 'QRIS Link',
+            kode_kartu: 'QRIS',
+            nama_kartu: 'QRIS Interkoneksi',
+            psp_mid: 'MID-QRISLINK-01',
+            psp_tid: 'TID-QRISLINK-01',
+            pairing_status: 'active',
+          },
+        ],
+        activity_logs: [
+          {
+            event_type: 'device.online',
+            event_title: 'Perangkat kembali online',
+            severity: 'info',
+            occurred_at: '2026-11-25T06:41:00.000+08:00',
+          },
+          {
+            event_type: 'device.offline',
+            event_title: 'Perangkat offline lebih dari 30 menit',
+            severity: 'warning',
+            occurred_at: '2026-11-25T05:41:00.000+08:00',
+          },
+          {
+            event_type: 'firmware.updated',
+            event_title: 'Firmware diperbarui ke 1.4.2',
+            severity: 'info',
+            occurred_at: '2026-11-22T10:41:00.000+08:00',
+          },
+        ],
+      },
+    },
+  },
   authenticate: userAuth,
   run: async (_input, ctx) => {
     const scope = await actingForMerchant(ctx, ctx.principal as UserPrincipal);

@@ -4,6 +4,8 @@ import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 import { SubmitMerchantRegistrationDocument } from '@rest-adapters/generated/operations';
 import { RegistrationBody, RegistrationResponse } from './schema';
+import { DEMO } from '@lib/demo/demo-ids';
+import { REGISTRATION_MERCHANT, REGISTRATION_PROFILE } from '@rest-adapters/core/examples';
 
 const idOf = (value: string | number | null | undefined) => (value === null || value === undefined ? null : String(value));
 
@@ -19,6 +21,38 @@ export default defineRoute({
   errors: { 409: ['registration_exists', 'merchant_exists'] },
   schema: { body: RegistrationBody, response: { 200: RegistrationResponse, ...errorResponses(400, 401, 409) } },
   operationId: 'SubmitMerchantRegistration',
+  examples: {
+    body: {
+      merchant_name: REGISTRATION_MERCHANT.merchant_name,
+      business_entity_type: 'Perseorangan',
+      business_type_id: 1,
+      average_monthly_revenue: 27_000_000,
+      employee_count: 2,
+      referral_code: DEMO.partner.referralCode,
+      contact_phone: '081311112222',
+      contact_email: 'baksodarto@warung.example',
+      address_line: 'Jl. Cideng Timur No. 12',
+      province_id: 31,
+      city_id: 3171,
+      district_id: 317101,
+      subdistrict_id: 3171011002,
+      postal_code: '10150',
+      device_fee_service_accepted: true,
+      terms_of_service_accepted: true,
+      privacy_policy_accepted: true,
+    },
+    responses: {
+      200: {
+        status: 'pending',
+        merchant: REGISTRATION_MERCHANT,
+        profile: REGISTRATION_PROFILE,
+      },
+    },
+    errors: {
+      registration_exists: 'the user already has an open merchant registration',
+      merchant_exists: 'the user already has a merchant',
+    },
+  },
   authenticate: userAuth,
   run: async ({ body }, { execute }) => {
     const { submitMerchantRegistration: profile } = await execute(SubmitMerchantRegistrationDocument, {

@@ -11,6 +11,16 @@ export default defineRoute({
   tags: ['core: reference data'],
   schema: { response: { 200: ProvincesResponse, ...errorResponses() } },
   operationId: 'ReferenceProvinces',
+  examples: {
+    responses: {
+      200: {
+        items: [
+          { id: 31, code: '31', name: 'Daerah Khusus Ibukota Jakarta' },
+          { id: 32, code: '32', name: 'Jawa Barat' },
+        ],
+      },
+    },
+  },
   cache: 'public',
   run: async (_input, { execute }) => {
     return toProvincesResponse(await execute(ReferenceProvincesDocument, {}));

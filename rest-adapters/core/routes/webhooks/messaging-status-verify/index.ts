@@ -22,6 +22,10 @@ export default defineRoute({
   tags: ['core: webhooks'],
   schema: { querystring: VerifyQuery, response: { 200: ChallengeResponse, ...errorResponses(403) } },
   operationId: 'CoreMessagingWebhookVerify',
+  examples: {
+    query: { 'hub.mode': 'subscribe', 'hub.verify_token': 'demo-verify-token', 'hub.challenge': '1158201444' },
+    responses: { 200: '1158201444' },
+  },
   run: async ({ query }, { config, header }) => {
     const expected = config.messagingWebhook.verifyToken;
     if (!expected) throw new HttpError(503, 'webhook_not_configured', 'the messaging webhook is not configured');

@@ -42,6 +42,26 @@ export default defineRoute({
   tags: ['core: webhooks'],
   schema: { body: StatusCallback, response: { 200: StatusCallbackResponse, ...errorResponses(400, 401) } },
   operationId: 'CoreRecordMessagingStatuses',
+  examples: {
+    body: {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          changes: [
+            {
+              value: {
+                statuses: [
+                  { id: 'wamid.HBgNNjI4MTIwMDAwMDAwMRUCABEYEjQ4QzE3RTc5RkQ2QjkyQjQ1AA==', status: 'delivered', timestamp: '1795055467' },
+                  { id: 'wamid.HBgNNjI4MTIwMDAwMDAwMRUCABEYEjQ4QzE3RTc5RkQ2QjkyQjQ1AA==', status: 'read', timestamp: '1795055490' },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    },
+    responses: { 200: { status: 'ok', updated: 2 } },
+  },
   authenticate: messagingSignature,
   rateLimit: { max: 600, windowSecs: 60 },
   run: async ({ body }, { execute }) => {

@@ -5,7 +5,7 @@ import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth'
 import { PartnerVerifyCredentialDocument } from '@rest-adapters/generated/operations';
 import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
-import { PARTNER_EXAMPLE } from '@rest-adapters/partner/routes/partner.examples';
+import { CONTRACT_A, CONTRACT_B, PARTNER_EXAMPLE } from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * Token exchange (partner-api.md §4, §5): a JWT-mode credential's key and secret for an access token, shaped
@@ -30,16 +30,33 @@ export default defineRoute({
       credential_key: DEMO.partner.credentials.contractA.credentialKey,
       credential_secret: DEMO.partner.credentials.contractA.secret,
     },
-    responses: {
+    namedResponses: {
       200: {
-        token_type: 'Bearer',
-        access_token: PARTNER_EXAMPLE.token,
-        expires_in_secs: 900,
-        scope: [...DEMO.partner.credentials.contractA.scopes],
-        partner_id: DEMO.partner.id,
-        partner_code: DEMO.partner.code,
-        partner_name: DEMO.partner.name,
-        credential_name: DEMO.partner.credentials.contractA.name,
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            token_type: 'Bearer',
+            access_token: PARTNER_EXAMPLE.token,
+            expires_in_secs: 900,
+            scope: [...DEMO.partner.credentials.contractA.scopes],
+            partner_id: DEMO.partner.id,
+            partner_code: DEMO.partner.code,
+            partner_name: DEMO.partner.name,
+            credential_name: DEMO.partner.credentials.contractA.name,
+          },
+        },
+        contract_b: {
+          summary: CONTRACT_B,
+          value: {
+            token_type: 'bearer',
+            access_token: PARTNER_EXAMPLE.token,
+            expires_in: 3600,
+            scopes: [...DEMO.partner.credentials.contractB.scopes],
+            partner_id: DEMO.partner.id,
+            partner_code: DEMO.partner.code,
+            partner_name: DEMO.partner.name,
+          },
+        },
       },
     },
   },

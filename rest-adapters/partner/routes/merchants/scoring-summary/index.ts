@@ -6,6 +6,7 @@ import { PartnerScoringSummaryDocument } from '@rest-adapters/generated/operatio
 import { toScoringSummaryA, toScoringSummaryB } from './mapper';
 import { ScoringSummaryResponse } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
+import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4: Merchant.scoringA or scoringB (docs/scoring.md) by the caller's contract, as of now. */
 export default defineRoute({
@@ -22,19 +23,38 @@ export default defineRoute({
   operationId: 'PartnerScoringSummary',
   examples: {
     params: { merchant_id: DEMO.merchantId },
-    responses: {
+    namedResponses: {
       200: {
-        merchant_id: DEMO.merchantId,
-        merchant_name: 'Warung Kopi Demo',
-        merchant_status: 'active',
-        average_monthly_gross_amount: 7_850_000,
-        average_monthly_transaction_count: 312,
-        avg_ticket_size: 25_160,
-        growth_30d: 0.082,
-        growth_90d: 0.145,
-        settlement_consistency_score: 0.97,
-        transaction_stability_score: 0.88,
-        insufficient_data: [],
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            merchant_id: DEMO.merchantId,
+            merchant_name: 'Warung Kopi Demo',
+            merchant_status: 'active',
+            average_monthly_gross_amount: 7_850_000,
+            average_monthly_transaction_count: 312,
+            avg_ticket_size: 25_160,
+            growth_30d: 0.082,
+            growth_90d: 0.145,
+            settlement_consistency_score: 0.97,
+            transaction_stability_score: 0.88,
+            insufficient_data: [],
+          },
+        },
+        contract_b: {
+          summary: CONTRACT_B,
+          value: {
+            merchant_id: DEMO.merchantId,
+            average_monthly_gross_amount: 8_120_000,
+            average_monthly_transaction_count: 326,
+            avg_ticket_size: 24_908,
+            growth_30d: 8.2,
+            settlement_consistency_score: 95,
+            transaction_stability_score: 75,
+            months_sampled: 12,
+            insufficient_data: [],
+          },
+        },
       },
     },
   },

@@ -6,7 +6,12 @@ import { PartnerMerchantTransactionsDocument } from '@rest-adapters/generated/op
 import { TransactionsQuery, TransactionsResponse } from './schema';
 import { transactionWindow } from './transaction-window';
 import { DEMO } from '@lib/demo/demo-ids';
-import { DEMO_PARTNER_TRANSACTION } from '@rest-adapters/partner/routes/partner.examples';
+import {
+  CONTRACT_A,
+  CONTRACT_B,
+  DEMO_PARTNER_TRANSACTION,
+  DEMO_PARTNER_TRANSACTION_B,
+} from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * partner-api.md §4 (windows: transaction-window.ts). One operation: `partnerMerchants` is the merchant
@@ -29,17 +34,23 @@ export default defineRoute({
   examples: {
     params: { merchant_id: DEMO.merchantId },
     query: { period: 'daily', anchor_date: '2026-11-25' },
-    responses: {
+    namedResponses: {
       200: {
-        merchant_id: DEMO.merchantId,
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            merchant_id: DEMO.merchantId,
 
-        merchant_name: 'Warung Kopi Demo',
-        merchant_status: 'active',
-        period: 'daily',
-        period_start_at: '2026-11-25T00:00:00+07:00',
-        period_end_at: '2026-11-25T23:59:59+07:00',
-        summary: { gross_amount: 25000, transaction_count: 1 },
-        items: [DEMO_PARTNER_TRANSACTION],
+            merchant_name: 'Warung Kopi Demo',
+            merchant_status: 'active',
+            period: 'daily',
+            period_start_at: '2026-11-25T00:00:00+07:00',
+            period_end_at: '2026-11-25T23:59:59+07:00',
+            summary: { gross_amount: 25000, transaction_count: 1 },
+            items: [DEMO_PARTNER_TRANSACTION],
+          },
+        },
+        contract_b: { summary: CONTRACT_B, value: { merchant_id: DEMO.merchantId, items: [DEMO_PARTNER_TRANSACTION_B], count: 1 } },
       },
     },
   },

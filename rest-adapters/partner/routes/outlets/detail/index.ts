@@ -4,7 +4,7 @@ import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } 
 import { PartnerMerchantOutletDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, PartnerOutlet, loadScopedMerchant, outletOf, toPartnerOutlet } from '../partner-outlet';
 import { DEMO } from '@lib/demo/demo-ids';
-import { DEMO_PARTNER_OUTLET } from '@rest-adapters/partner/routes/partner.examples';
+import { CONTRACT_A, CONTRACT_B, DEMO_PARTNER_OUTLETS_A, DEMO_PARTNER_OUTLETS_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: one live outlet of the merchant (404 for any other id). */
 export default defineRoute({
@@ -23,7 +23,12 @@ export default defineRoute({
   operationId: 'PartnerMerchantOutlet',
   examples: {
     params: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id },
-    responses: { 200: DEMO_PARTNER_OUTLET },
+    namedResponses: {
+      200: {
+        contract_a: { summary: CONTRACT_A, value: DEMO_PARTNER_OUTLETS_A[0] },
+        contract_b: { summary: CONTRACT_B, value: DEMO_PARTNER_OUTLETS_B[0] },
+      },
+    },
   },
   authenticate: partnerAuth,
   rateLimit: PARTNER_RATE_LIMIT,

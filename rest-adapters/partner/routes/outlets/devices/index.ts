@@ -5,6 +5,7 @@ import { PartnerOutletDevicesDocument } from '@rest-adapters/generated/operation
 import { OutletParams, contractTime, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { DevicesResponse } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
+import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: every device of one outlet, inactive ones included, oldest first. */
 export default defineRoute({
@@ -23,20 +24,43 @@ export default defineRoute({
   operationId: 'PartnerOutletDevices',
   examples: {
     params: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id },
-    responses: {
+    namedResponses: {
       200: {
-        merchant_id: DEMO.merchantId,
-        outlet_id: DEMO.outlets[0].id,
-        items: [
-          {
-            tid: 'TDEMO0001',
-            serial_number: 'V2S-2026-000481',
-            model: 'Sunmi V2s',
-            firmware_version: '2.4.1',
-            status: 'online',
-            last_seen_at: '2026-11-25T09:40:02+07:00',
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            merchant_id: DEMO.merchantId,
+            outlet_id: DEMO.outlets[0].id,
+            items: [
+              {
+                tid: 'TDEMO0001',
+                serial_number: 'SBX1-DEMO-0001',
+                model: 'QRIS Soundbox S1',
+                firmware_version: '1.4.2',
+                status: 'online',
+                last_seen_at: '2026-11-25T09:40:02+07:00',
+              },
+            ],
           },
-        ],
+        },
+        contract_b: {
+          summary: CONTRACT_B,
+          value: {
+            merchant_id: DEMO.merchantId,
+            outlet_id: DEMO.outlets[0].id,
+            items: [
+              {
+                tid: 'TDEMO0001',
+                serial_number: 'SBX1-DEMO-0001',
+                model: 'QRIS Soundbox S1',
+                firmware_version: '1.4.2',
+                status: 'online',
+                last_seen_at: '2026-11-25T02:40:02.000Z',
+              },
+            ],
+            count: 1,
+          },
+        },
       },
     },
   },

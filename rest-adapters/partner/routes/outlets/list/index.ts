@@ -6,7 +6,7 @@ import { PartnerMerchantOutletsDocument } from '@rest-adapters/generated/operati
 import { loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
 import { OutletListResponse } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
-import { DEMO_PARTNER_OUTLET } from '@rest-adapters/partner/routes/partner.examples';
+import { CONTRACT_A, CONTRACT_B, DEMO_PARTNER_OUTLETS_A, DEMO_PARTNER_OUTLETS_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: the merchant's live outlets, the default outlet first. */
 export default defineRoute({
@@ -25,24 +25,26 @@ export default defineRoute({
   operationId: 'PartnerMerchantOutlets',
   examples: {
     params: { merchant_id: DEMO.merchantId },
-    responses: {
+    namedResponses: {
       200: {
-        merchant_id: DEMO.merchantId,
-        merchant_name: 'Warung Kopi Demo',
-        default_outlet_id: DEMO.outlets[0].id,
-        items: [
-          DEMO_PARTNER_OUTLET,
-          {
-            ...DEMO_PARTNER_OUTLET,
-            outlet_id: DEMO.outlets[1].id,
-            outlet_code: DEMO.outlets[1].code,
-            outlet_name: DEMO.outlets[1].name,
-            is_default: false,
-            nmid: DEMO.outlets[1].nmid,
-            address_line: 'Jl. HOS Cokroaminoto No. 12',
-            postal_code: '10310',
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            merchant_id: DEMO.merchantId,
+            merchant_name: 'Warung Kopi Demo',
+            default_outlet_id: DEMO.outlets[0].id,
+            items: DEMO_PARTNER_OUTLETS_A,
           },
-        ],
+        },
+        contract_b: {
+          summary: CONTRACT_B,
+          value: {
+            merchant_id: DEMO.merchantId,
+            default_outlet_id: DEMO.outlets[0].id,
+            items: DEMO_PARTNER_OUTLETS_B,
+            count: 2,
+          },
+        },
       },
     },
   },

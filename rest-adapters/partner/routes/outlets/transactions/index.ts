@@ -7,7 +7,12 @@ import { PartnerOutletTransactionsDocument } from '@rest-adapters/generated/oper
 import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { OutletTransactionsResponse } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
-import { DEMO_PARTNER_TRANSACTION } from '@rest-adapters/partner/routes/partner.examples';
+import {
+  CONTRACT_A,
+  CONTRACT_B,
+  DEMO_PARTNER_TRANSACTION,
+  DEMO_PARTNER_TRANSACTION_B,
+} from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * partner-api.md §4 outlet endpoints: the merchant transactions endpoint (same parameters and bodies per
@@ -34,17 +39,26 @@ export default defineRoute({
   examples: {
     params: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id },
     query: { period: 'daily', anchor_date: '2026-11-25' },
-    responses: {
+    namedResponses: {
       200: {
-        merchant_id: DEMO.merchantId,
-        outlet_id: DEMO.outlets[0].id,
-        merchant_name: 'Warung Kopi Demo',
-        merchant_status: 'active',
-        period: 'daily',
-        period_start_at: '2026-11-25T00:00:00+07:00',
-        period_end_at: '2026-11-25T23:59:59+07:00',
-        summary: { gross_amount: 25000, transaction_count: 1 },
-        items: [DEMO_PARTNER_TRANSACTION],
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            merchant_id: DEMO.merchantId,
+            outlet_id: DEMO.outlets[0].id,
+            merchant_name: 'Warung Kopi Demo',
+            merchant_status: 'active',
+            period: 'daily',
+            period_start_at: '2026-11-25T00:00:00+07:00',
+            period_end_at: '2026-11-25T23:59:59+07:00',
+            summary: { gross_amount: 25000, transaction_count: 1 },
+            items: [DEMO_PARTNER_TRANSACTION],
+          },
+        },
+        contract_b: {
+          summary: CONTRACT_B,
+          value: { merchant_id: DEMO.merchantId, outlet_id: DEMO.outlets[0].id, items: [DEMO_PARTNER_TRANSACTION_B], count: 1 },
+        },
       },
     },
   },

@@ -6,7 +6,7 @@ import { PartnerReferralMerchantsDocument } from '@rest-adapters/generated/opera
 import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
 import { ReferralMerchantsResponse } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
-import { DEMO_REFERRALS } from '@rest-adapters/partner/routes/partner.examples';
+import { CONTRACT_A, CONTRACT_B, DEMO_REFERRALS } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4: merchants in the caller's scope (referral, consent, assignment), oldest grant first. */
 export default defineRoute({
@@ -19,19 +19,38 @@ export default defineRoute({
   operationId: 'PartnerReferralMerchants',
   examples: {
     params: { partner_id: DEMO.partner.id },
-    responses: {
+    namedResponses: {
       200: {
-        partner_id: DEMO.partner.id,
-        partner_code: DEMO.partner.code,
-        items: DEMO_REFERRALS.map((m) => ({
-          merchant_id: m.id,
-          merchant_code: m.code,
-          merchant_name: m.name,
-          merchant_status: 'active' as const,
-          referral_code: DEMO.partner.referralCode,
-          access_type: 'referral' as const,
-          granted_at: '2026-11-02T09:00:00+07:00',
-        })),
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            partner_id: DEMO.partner.id,
+            partner_code: DEMO.partner.code,
+            items: DEMO_REFERRALS.map((m) => ({
+              merchant_id: m.id,
+              merchant_code: m.code,
+              merchant_name: m.name,
+              merchant_status: 'active' as const,
+              referral_code: DEMO.partner.referralCode,
+              access_type: 'referral' as const,
+              granted_at: '2026-11-02T09:00:00+07:00',
+            })),
+          },
+        },
+        contract_b: {
+          summary: CONTRACT_B,
+          value: {
+            partner_id: DEMO.partner.id,
+            items: DEMO_REFERRALS.map((m) => ({
+              merchant_id: m.id,
+              merchant_code: m.code,
+              merchant_name: m.name,
+              status: 'active' as const,
+              referral_partner_id: DEMO.partner.id,
+            })),
+            count: DEMO_REFERRALS.length,
+          },
+        },
       },
     },
   },

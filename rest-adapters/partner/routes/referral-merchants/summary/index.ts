@@ -11,6 +11,7 @@ import {
 import { PartnerReferralSummaryDocument, PartnerReferralTotalsDocument } from '@rest-adapters/generated/operations';
 import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
+import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /**
  * partner-api.md §4: counts of the merchants in scope; Contract A adds the gross and count of their success
@@ -27,14 +28,20 @@ export default defineRoute({
   operationId: 'PartnerReferralSummary',
   examples: {
     params: { partner_id: DEMO.partner.id },
-    responses: {
+    namedResponses: {
       200: {
-        partner_id: DEMO.partner.id,
-        partner_code: DEMO.partner.code,
-        merchant_count: 2,
-        active_count: 2,
-        gross_amount: 18_475_000,
-        transaction_count: 742,
+        contract_a: {
+          summary: CONTRACT_A,
+          value: {
+            partner_id: DEMO.partner.id,
+            partner_code: DEMO.partner.code,
+            merchant_count: 2,
+            active_count: 2,
+            gross_amount: 18_475_000,
+            transaction_count: 742,
+          },
+        },
+        contract_b: { summary: CONTRACT_B, value: { partner_id: DEMO.partner.id, merchant_count: 2, active_count: 2, inactive_count: 0 } },
       },
     },
   },

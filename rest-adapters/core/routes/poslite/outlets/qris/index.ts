@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosOutletQrisDocument } from '@rest-adapters/generated/operations';
+import { DEMO } from '@lib/demo/demo-ids';
 
 const Params = Type.Object({ outlet_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Query = Type.Object({
@@ -37,6 +38,7 @@ export default posRoutes({
   ].join('\n'),
   schema: { params: Params, querystring: Query, response: { 200: Sticker, ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'PosOutletQris',
+  examples: { params: { outlet_id: DEMO.outlets[0].id }, query: { format: 'svg' } },
   run: async ({ params, query }, { execute, header }) => {
     const { posOutletQris: outlet } = await execute(PosOutletQrisDocument, { id: params.outlet_id });
     const payload = outlet.qrisStaticPayload;

@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosSyncPullDocument, PosSyncPullOutletsDocument } from '@rest-adapters/generated/operations';
 import { toDeviceRow } from './mapper';
+import { DEMO_POS_PRODUCT } from '@rest-adapters/core/examples';
 
 const ENTITIES = ['outlets', 'categories', 'products', 'variants', 'product_stock', 'customers', 'sales_orders'] as const;
 
@@ -43,6 +44,36 @@ export default posRoutes({
     },
   },
   operationId: 'PosSyncPull',
+  examples: {
+    query: { entity: 'products', since: '1795055400000', limit: 200 },
+    responses: {
+      200: {
+        entity: 'products',
+        rows: [
+          {
+            id: DEMO_POS_PRODUCT.id,
+            merchant_id: DEMO_POS_PRODUCT.merchant_id,
+            category_id: DEMO_POS_PRODUCT.category_id,
+            name: DEMO_POS_PRODUCT.name,
+            sku: DEMO_POS_PRODUCT.sku,
+            product_type: 'good',
+            sell_price_amount: 20_000,
+            cost_price_amount: 7_500,
+            unit_label: 'gelas',
+            tax_rate_bps: 0,
+            track_stock: 0,
+            is_active: 1,
+            sort_order: 1,
+            created_at: 1795050720000,
+            updated_at: 1795055400512,
+            deleted_at: null,
+          },
+        ],
+        server_time: 1795055460000,
+        has_more: false,
+      },
+    },
+  },
   run: async ({ query }, { execute }) => {
     const variables = { since: query.since === '' ? '0' : query.since, limit: query.limit };
     const page =

@@ -3,6 +3,7 @@ import { SYNC_PUSH_BODY_LIMIT, SYNC_PUSH_TIMEOUT_MS } from '@lib/http/request-li
 import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosSyncPushDocument } from '@rest-adapters/generated/operations';
+import { DEMO_SALES_ORDER } from '@rest-adapters/core/examples';
 
 const Item = Type.Object({
   outbox_id: Type.String({ format: 'uuid' }),
@@ -27,6 +28,48 @@ export default posRoutes({
     },
   },
   operationId: 'PosSyncPush',
+  examples: {
+    body: {
+      items: [
+        {
+          outbox_id: '019abc4e-8b11-7e42-a5d6-0c2e4a6b8d01',
+          entity_type: 'sales_order',
+          entity_id: DEMO_SALES_ORDER.id,
+          op: 'create',
+          payload: {
+            outlet_id: DEMO_SALES_ORDER.outlet_id,
+            source: DEMO_SALES_ORDER.source,
+            transacted_at: 1795055287000,
+            subtotal_amount: 48_000,
+            total_amount: 48_000,
+            paid_amount: 50_000,
+            change_amount: 2_000,
+            items: DEMO_SALES_ORDER.items.map(({ line_no, variant_id, quantity, unit_price_amount, line_total_amount }) => ({
+              line_no,
+              variant_id,
+              quantity,
+              unit_price_amount,
+              line_total_amount,
+            })),
+            payments: [{ method: 'cash', amount: 50_000 }],
+          },
+        },
+        {
+          outbox_id: '019abc4e-8b11-7e42-a5d6-0c2e4a6b8d02',
+          entity_type: 'stock_movement',
+          entity_id: '019abc4e-8c30-7a15-9e2b-4d6f8a0c2e47',
+          op: 'create',
+          payload: { variant_id: DEMO_SALES_ORDER.items[1].variant_id, quantity_delta: -1, reason: 'sale' },
+        },
+      ],
+    },
+    responses: {
+      200: {
+        accepted: ['019abc4e-8b11-7e42-a5d6-0c2e4a6b8d01'],
+        rejected: { '019abc4e-8b11-7e42-a5d6-0c2e4a6b8d02': 'reason must be adjustment, restock or waste' },
+      },
+    },
+  },
   bodyLimit: SYNC_PUSH_BODY_LIMIT,
   timeoutMs: SYNC_PUSH_TIMEOUT_MS,
   run: async ({ body }, { execute }) => {

@@ -31,6 +31,21 @@ export default posRoutes({
     },
   },
   operationId: 'PosCategoryDefaults',
+  examples: {
+    query: { business_type_name: 'Kedai Kopi' },
+    responses: {
+      200: {
+        business_type_name: 'Kedai Kopi',
+        categories: [
+          { name: 'Makanan', icon_name: 'restaurant', sort_order: 1 },
+          { name: 'Minuman', icon_name: 'local_drink', sort_order: 2 },
+          { name: 'Kopi', icon_name: 'coffee', sort_order: 3 },
+          { name: 'Camilan', icon_name: 'cookie', sort_order: 4 },
+          { name: 'Paket Hemat', icon_name: 'lunch_dining', sort_order: 5 },
+        ],
+      },
+    },
+  },
   run: async ({ query }, { execute }) => {
     let data: PosCategoryDefaultsQuery;
     try {

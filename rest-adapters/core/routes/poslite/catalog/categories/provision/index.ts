@@ -4,6 +4,7 @@ import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { ProvisionPosCategoriesDocument } from '@rest-adapters/generated/operations';
 import { PosCategories, toPosCategory } from '../pos-category';
+import { DEMO_POS_CATEGORIES } from '@rest-adapters/core/examples';
 
 const Choice = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 100 }),
@@ -23,6 +24,16 @@ export default posRoutes({
     response: { 200: PosCategories, ...errorResponses(400, 401, 403, 429) },
   },
   operationId: 'ProvisionPosCategories',
+  examples: {
+    body: {
+      selected: [
+        { name: 'Kopi', icon_name: 'coffee' },
+        { name: 'Minuman Dingin', icon_name: 'local_drink' },
+      ],
+      custom: [{ name: 'Makanan Ringan', icon_name: 'cookie' }],
+    },
+    responses: { 200: { categories: DEMO_POS_CATEGORIES } },
+  },
   run: async ({ body }, { execute }) => {
     const data = await execute(ProvisionPosCategoriesDocument, { selected: body.selected.map(toInput), custom: body.custom.map(toInput) });
     return { categories: data.provisionPosCategories.map(toPosCategory) };

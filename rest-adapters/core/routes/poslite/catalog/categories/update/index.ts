@@ -5,6 +5,7 @@ import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { UpdatePosCategoryDocument } from '@rest-adapters/generated/operations';
 import { PosCategory, toPosCategory } from '../pos-category';
+import { DEMO_POS_CATEGORY } from '@rest-adapters/core/examples';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 100 }))),
@@ -25,6 +26,11 @@ export default posRoutes({
   ].join('\n'),
   schema: { params: IdParams, body: Body, response: { 200: PosCategory, ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'UpdatePosCategory',
+  examples: {
+    params: { id: DEMO_POS_CATEGORY.id },
+    body: { name: 'Kopi Susu', sort_order: 1 },
+    responses: { 200: { ...DEMO_POS_CATEGORY, name: 'Kopi Susu', updated_at: '2026-11-25T03:25:00.000Z' } },
+  },
   run: async ({ params, body }, { execute }) => {
     const data = await execute(UpdatePosCategoryDocument, {
       id: params.id,

@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { DeletePosOutletDocument } from '@rest-adapters/generated/operations';
 import { IdParams } from '../pos-outlet';
+import { DEMO } from '@lib/demo/demo-ids';
 
 export default posRoutes({
   method: 'DELETE',
@@ -13,6 +14,7 @@ export default posRoutes({
   ].join('\n'),
   schema: { params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'DeletePosOutlet',
+  examples: { params: { id: DEMO.outlets[1].id } },
   status: 204,
   run: async ({ params }, { execute }) => {
     await execute(DeletePosOutletDocument, { id: params.id });

@@ -4,6 +4,7 @@ import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { UpdatePosOutletDocument } from '@rest-adapters/generated/operations';
 import { IdParams, PosOutlet, toPosOutlet } from '../pos-outlet';
+import { DEMO_POS_OUTLET } from '@rest-adapters/core/examples';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
@@ -25,6 +26,13 @@ export default posRoutes({
   ].join('\n'),
   schema: { params: IdParams, body: Body, response: { 200: PosOutlet, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   operationId: 'UpdatePosOutlet',
+  examples: {
+    params: { id: DEMO_POS_OUTLET.id },
+    body: { address_line: 'Jl. Kebon Sirih No. 10A', phone: '+622131900011' },
+    responses: {
+      200: { ...DEMO_POS_OUTLET, address_line: 'Jl. Kebon Sirih No. 10A', phone: '+622131900011', updated_at: '2026-11-25T03:12:00.000Z' },
+    },
+  },
   run: async ({ params, body }, { execute }) => {
     const data = await execute(UpdatePosOutletDocument, {
       id: params.id,

@@ -4,6 +4,7 @@ import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { CreatePosProductDocument } from '@rest-adapters/generated/operations';
 import { PosProduct, ProductFields, productInput, toPosProduct } from '../pos-product';
+import { DEMO_POS_PRODUCT } from '@rest-adapters/core/examples';
 
 const Body = Type.Object({
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -25,6 +26,23 @@ export default posRoutes({
   ].join('\n'),
   schema: { body: Body, response: { 201: PosProduct, ...errorResponses(400, 401, 403, 409, 429) } },
   operationId: 'CreatePosProduct',
+  examples: {
+    body: {
+      name: DEMO_POS_PRODUCT.name,
+      sku: DEMO_POS_PRODUCT.sku,
+      product_type: 'good',
+      category_id: DEMO_POS_PRODUCT.category_id,
+      sell_price_amount: DEMO_POS_PRODUCT.sell_price_amount,
+      cost_price_amount: DEMO_POS_PRODUCT.cost_price_amount,
+      unit_label: DEMO_POS_PRODUCT.unit_label,
+      description: DEMO_POS_PRODUCT.description,
+      tax_rate_bps: 0,
+      track_stock: false,
+      sort_order: 1,
+      barcode: DEMO_POS_PRODUCT.barcode,
+    },
+    responses: { 201: { ...DEMO_POS_PRODUCT, updated_at: DEMO_POS_PRODUCT.created_at } },
+  },
   status: 201,
   run: async ({ body }, { execute }) => {
     const data = await execute(CreatePosProductDocument, { input: productInput(body) });

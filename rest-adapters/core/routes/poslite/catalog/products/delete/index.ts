@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { DeletePosProductDocument } from '@rest-adapters/generated/operations';
+import { DEMO_POS_PRODUCT } from '@rest-adapters/core/examples';
 
 export default posRoutes({
   method: 'DELETE',
@@ -13,6 +14,7 @@ export default posRoutes({
   ].join('\n'),
   schema: { params: IdParams, response: { 204: Type.Null({ description: 'Deleted.' }), ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'DeletePosProduct',
+  examples: { params: { id: DEMO_POS_PRODUCT.id } },
   status: 204,
   run: async ({ params }, { execute }) => {
     await execute(DeletePosProductDocument, { id: params.id });

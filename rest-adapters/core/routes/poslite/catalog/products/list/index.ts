@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosProductsDocument } from '@rest-adapters/generated/operations';
 import { PosProduct, toPosProduct } from '../pos-product';
+import { DEMO_POS_PRODUCT } from '@rest-adapters/core/examples';
 
 const Query = Type.Object({
   category_id: Type.Optional(Type.String({ format: 'uuid' })),
@@ -27,6 +28,10 @@ export default posRoutes({
     response: { 200: Type.Object({ products: Type.Array(PosProduct) }), ...errorResponses(400, 401, 403, 429) },
   },
   operationId: 'PosProducts',
+  examples: {
+    query: { category_id: DEMO_POS_PRODUCT.category_id!, q: 'kopi', limit: 50, offset: 0 },
+    responses: { 200: { products: [DEMO_POS_PRODUCT] } },
+  },
   run: async ({ query }, { execute }) => {
     const data = await execute(PosProductsDocument, {
       categoryId: query.category_id,

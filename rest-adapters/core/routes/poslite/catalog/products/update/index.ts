@@ -5,6 +5,7 @@ import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos-outlet';
 import { UpdatePosProductDocument } from '@rest-adapters/generated/operations';
 import { PosProduct, ProductFields, productInput, toPosProduct } from '../pos-product';
+import { DEMO_POS_PRODUCT } from '@rest-adapters/core/examples';
 
 const Body = Type.Object({
   name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
@@ -29,6 +30,11 @@ export default posRoutes({
   ].join('\n'),
   schema: { params: IdParams, body: Body, response: { 200: PosProduct, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   operationId: 'UpdatePosProduct',
+  examples: {
+    params: { id: DEMO_POS_PRODUCT.id },
+    body: { sell_price_amount: 20_000, barcode: '' },
+    responses: { 200: { ...DEMO_POS_PRODUCT, sell_price_amount: 20_000, barcode: null, updated_at: '2026-11-25T03:30:00.000Z' } },
+  },
   run: async ({ params, body }, { execute }) => {
     const { sku: _sku, productType: _type, ...input } = productInput(body);
     const data = await execute(UpdatePosProductDocument, { id: params.id, input });

@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { CancelQrisPaymentDocument } from '@rest-adapters/generated/operations';
 import { QrisPayment, toQrisPayment } from '../qris-payment';
+import { DEMO_QRIS_PAYMENT } from '@rest-adapters/core/examples';
 
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -17,5 +18,6 @@ export default posRoutes({
   ].join('\n\n'),
   schema: { params: Params, response: { 200: QrisPayment, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   operationId: 'CancelQrisPayment',
+  examples: { params: { id: DEMO_QRIS_PAYMENT.id }, responses: { 200: { ...DEMO_QRIS_PAYMENT, status: 'cancelled' } } },
   run: async ({ params }, { execute }) => toQrisPayment((await execute(CancelQrisPaymentDocument, { id: params.id })).cancelQrisPayment),
 });

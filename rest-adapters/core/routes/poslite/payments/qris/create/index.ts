@@ -4,6 +4,7 @@ import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { CreateQrisPaymentDocument, PosQrisPaymentOutletDocument, PosQrisPaymentTargetDocument } from '@rest-adapters/generated/operations';
 import { MATCHING_RULES, QrisPayment, toQrisPayment } from '../qris-payment';
+import { DEMO_QRIS_PAYMENT } from '@rest-adapters/core/examples';
 
 const Body = Type.Object({
   outlet_id: Type.String({ format: 'uuid' }),
@@ -30,6 +31,10 @@ export default posRoutes({
   ].join('\n\n'),
   schema: { body: Body, response: { 201: QrisPayment, ...errorResponses(400, 401, 403, 404, 409, 429) } },
   operationId: 'CreateQrisPayment',
+  examples: {
+    body: { outlet_id: DEMO_QRIS_PAYMENT.outlet_id, amount: 25_000, sales_order_id: null, expires_in_secs: 900 },
+    responses: { 201: DEMO_QRIS_PAYMENT },
+  },
   status: 201,
   run: async ({ body }, { execute, header, request }) => {
     const key = request.headers['idempotency-key'];

@@ -6,6 +6,7 @@ import { EventStream, STREAM_RULES, StreamQuery } from '@rest-adapters/core/live
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PaymentFeedDocument, QrisPaymentDocument } from '@rest-adapters/generated/operations';
 import { toQrisPayment } from '../qris-payment';
+import { DEMO_QRIS_PAYMENT } from '@rest-adapters/core/examples';
 
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 /** The expiry is checked this long after `expires_at` (the payment's status is computed on read). */
@@ -27,6 +28,7 @@ export default posRoutes({
   ].join('\n\n'),
   schema: { params: Params, querystring: StreamQuery, response: { 200: EventStream, ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'QrisPaymentEvents',
+  examples: { params: { id: DEMO_QRIS_PAYMENT.id }, query: { last_event_id: '1042' } },
   run: async ({ params }, { execute, request, takeOver }) => {
     const live = request.server.livePayments;
     const acting = request.acting;

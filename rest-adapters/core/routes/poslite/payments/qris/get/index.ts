@@ -3,6 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { QrisPaymentDocument } from '@rest-adapters/generated/operations';
 import { MATCHING_RULES, QrisPayment, toQrisPayment } from '../qris-payment';
+import { DEMO_QRIS_PAYMENT } from '@rest-adapters/core/examples';
 
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
@@ -16,5 +17,16 @@ export default posRoutes({
   ].join('\n\n'),
   schema: { params: Params, response: { 200: QrisPayment, ...errorResponses(400, 401, 403, 404, 429) } },
   operationId: 'QrisPayment',
+  examples: {
+    params: { id: DEMO_QRIS_PAYMENT.id },
+    responses: {
+      200: {
+        ...DEMO_QRIS_PAYMENT,
+        status: 'paid',
+        paid_at: '2026-11-25T02:43:09.000Z',
+        transaction_id: '019abc4e-7f10-7a3c-9d2e-5b1f0c8e4a30',
+      },
+    },
+  },
   run: async ({ params }, { execute }) => toQrisPayment((await execute(QrisPaymentDocument, { id: params.id })).qrisPayment),
 });

@@ -4,6 +4,7 @@ import { ZonedCalendar, addDays } from '@lib/time/zoned-time';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosSalesOrdersDocument } from '@rest-adapters/generated/operations';
 import { SalesOrderHeader, toHeader } from '../pos-sales-order';
+import { DEMO_SALES_ORDER, DEMO_SALES_ORDER_HEADER } from '@rest-adapters/core/examples';
 
 /** Order dates are Asia/Jakarta calendar days (docs/decisions/0017-local-time-through-iana-zones.md). */
 const JAKARTA = new ZonedCalendar('Asia/Jakarta');
@@ -31,6 +32,17 @@ export default posRoutes({
     response: { 200: Type.Object({ orders: Type.Array(SalesOrderHeader) }), ...errorResponses(400, 401, 403, 429) },
   },
   operationId: 'PosSalesOrders',
+  examples: {
+    query: {
+      outlet_id: DEMO_SALES_ORDER.outlet_id,
+      status: 'completed',
+      date_from: '2026-11-25',
+      date_to: '2026-11-25',
+      limit: 50,
+      offset: 0,
+    },
+    responses: { 200: { orders: [DEMO_SALES_ORDER_HEADER] } },
+  },
   run: async ({ query }, { execute }) => {
     if (query.date_from && query.date_to && query.date_from > query.date_to)
       throw new HttpError(400, 'bad_request', 'date_from must not be after date_to');

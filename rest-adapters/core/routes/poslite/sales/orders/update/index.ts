@@ -5,6 +5,7 @@ import { IdParams } from '@rest-adapters/core/routes/poslite/catalog/outlets/pos
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { VoidPosSalesOrderDocument } from '@rest-adapters/generated/operations';
 import { SalesOrderDetail, toDetail } from '../pos-sales-order';
+import { DEMO_SALES_ORDER } from '@rest-adapters/core/examples';
 
 /** Voiding a voided order answers the documented 500 (docs/decisions/0059-voided-order-documented-500.md). */
 export default posRoutes({
@@ -26,6 +27,11 @@ export default posRoutes({
     response: { 200: SalesOrderDetail, ...errorResponses(400, 401, 403, 404, 429) },
   },
   operationId: 'VoidPosSalesOrder',
+  examples: {
+    params: { id: DEMO_SALES_ORDER.id },
+    body: { action: 'void', void_reason: 'Salah input pesanan' },
+    responses: { 200: { ...DEMO_SALES_ORDER, status: 'voided', voided_at: '2026-11-25T02:50:12.000Z' } },
+  },
   run: async ({ params, body }, { execute }) => {
     const data = await execute(VoidPosSalesOrderDocument, { id: params.id, reason: body.void_reason ?? null });
     return toDetail(data.voidPosSalesOrder);
