@@ -188,6 +188,8 @@ async function main(): Promise<void> {
       rate_per_min: SETTINGS.ratePerSec * 60,
       deliveries: k,
       missing,
+      // Events some stream never got (the first 20 transaction codes), to look them up in transaction.payment_feed.
+      missing_codes: okCodes.filter((code) => arrivals.some((seen) => !seen.has(code))).slice(0, 20),
       bank_200_to_sse_ms: { p50: ms(a, 50), p95: ms(a, 95), p99: ms(a, 99), max: Math.round(a[a.length - 1] ?? 0) },
       bank_send_to_sse_ms: { p50: ms(b, 50), p95: ms(b, 95), p99: ms(b, 99), max: Math.round(b[b.length - 1] ?? 0) },
       bank_answer_ms: { p50: ms(answers, 50), p95: ms(answers, 95), p99: ms(answers, 99) },

@@ -1,6 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
+import { loadConfig } from '@lib/config/config';
+import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { runOps } from '@scripts/ops';
+import { transactionSubgraph } from '@subgraphs/transaction/src/app';
+import { PaymentFeedRepository } from '@subgraphs/transaction/src/modules/payment-feed/payment-feed.repository';
 import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
 
 /** `ops feed:prune` (the transaction process runs the same pruning hourly) and `ops qris:unmatched`, on a real database. */
@@ -32,6 +36,34 @@ describe('payment feed retention and unmatched payments (ops)', () => {
     env = { ...process.env, DATABASE_URL: db.adminUrl, NODE_ENV: 'development' };
   });
   afterAll(() => db?.drop());
+
+  it('reads the feed in numeric id order across a digit boundary (9 → 10), for every merchant and for one', async () => {
+    const config = loadConfig(env);
+    const orm = await openSubgraphOrm(transactionSubgraph, config, db.adminUrl);
+    const merchant = randomUUID();
+    try {
+      const [{ head }] = await sql<{ head: string }>(`select coalesce(max(id), 0)::text as head from "transaction".payment_feed`);
+      // Ids are text on the wire: sorted by that text, "10" would come before "9" and a reader would skip rows.
+      await sql(`select setval(pg_get_serial_sequence('"transaction".payment_feed', 'id'), greatest($1::bigint, 1))`, [head]);
+      await sql(
+        `insert into "transaction".payment_feed (kind, merchant_id, outlet_id, transaction_id, transaction_code, bank_code, nmid, amount,
+           transaction_at) select 'transaction.success', $1, $1, gen_random_uuid(), 'ORD-' || g, 'DEMO', 'ID1', 1000, now()
+         from generate_series(1, 15) g`,
+        [merchant],
+      );
+      const repo = new PaymentFeedRepository(orm.em.fork());
+      const numeric = (rows: { id: string }[]) => rows.map((r) => BigInt(r.id)).every((id, i, all) => i === 0 || all[i - 1] < id);
+      const all = await repo.afterAll(head, 100, 86_400);
+      const mine = await repo.after(merchant, head, 100, 86_400);
+      expect(all.length).toBeGreaterThanOrEqual(15);
+      expect(numeric(all)).toBe(true);
+      expect(mine).toHaveLength(15);
+      expect(numeric(mine)).toBe(true);
+    } finally {
+      await orm.close();
+      await sql(`delete from "transaction".payment_feed where merchant_id = $1`, [merchant]);
+    }
+  });
 
   it('deletes rows older than the retention in batches, keeps the newer ones and settled outbox rows only', async () => {
     await feedRows(12_000, 24 * 8); // past the default 7 days: three batches of 5,000

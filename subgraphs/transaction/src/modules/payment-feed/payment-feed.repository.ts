@@ -90,7 +90,7 @@ export class PaymentFeedRepository extends Repository {
     return this.rows<PaymentFeedRow>(
       `select ${COLUMNS} from "transaction".payment_feed
        where merchant_id = ? and id > ?::bigint and created_at > now() - make_interval(secs => ?)
-       order by id limit ?`,
+       order by "transaction".payment_feed.id limit ?`,
       [merchantId, afterId, windowSecs, limit],
     );
   }
@@ -100,7 +100,7 @@ export class PaymentFeedRepository extends Repository {
     return this.rows<PaymentFeedRow>(
       `select ${COLUMNS} from "transaction".payment_feed
        where id > ?::bigint and created_at > now() - make_interval(secs => ?)
-       order by id limit ?`,
+       order by "transaction".payment_feed.id limit ?`,
       [afterId, windowSecs, limit],
     );
   }
