@@ -59,6 +59,18 @@ describe('two copies of every process', () => {
     return Date.now() - started;
   };
 
+  /** A webhook receiver, up, set as the demo bank's endpoint (the caller takes it down). */
+  const demoBankReceiver = async () => {
+    const receiver = new WebhookReceiver(await freePort());
+    await receiver.up();
+    const endpoint = await setBankWebhook(config, db.adminUrl, {
+      bankCode: DEMO.bank.code,
+      url: `http://127.0.0.1:${receiver.port}/hooks`,
+    });
+    receiver.setSecret(endpoint.webhook_secret);
+    return receiver;
+  };
+
   beforeAll(async () => {
     db = await ProcessTestDatabase.create('qris_copies');
     config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.adminUrl });
@@ -226,14 +238,8 @@ describe('two copies of every process', () => {
   });
 
   it('deliver each lifecycle webhook exactly once with a job worker in both merchant copies', async () => {
-    const receiver = new WebhookReceiver(await freePort());
-    await receiver.up();
+    const receiver = await demoBankReceiver();
     try {
-      const endpoint = await setBankWebhook(config, db.adminUrl, {
-        bankCode: DEMO.bank.code,
-        url: `http://127.0.0.1:${receiver.port}/hooks`,
-      });
-      receiver.setSecret(endpoint.webhook_secret);
       const merchants = [DEMO.merchantId, DEMO.otherMerchants[1].id]; // otherMerchants[0] is suspended above
       for (const merchantId of merchants) {
         await changeMerchantStatus(config, db.adminUrl, { merchantId, targetStatus: 'suspended', reason: 'operator_action' });
@@ -317,14 +323,8 @@ describe('two copies of every process', () => {
 
   it('run the webhook job of a killed merchant copy on another copy (worker heartbeats, JOBS_RECOVERY_SECS)', async () => {
     // Since the test above merchant copy 1 is dead: copy 0 takes the job, dies with it, and copy 1 comes back.
-    const receiver = new WebhookReceiver(await freePort());
-    await receiver.up();
+    const receiver = await demoBankReceiver();
     try {
-      const endpoint = await setBankWebhook(config, db.adminUrl, {
-        bankCode: DEMO.bank.code,
-        url: `http://127.0.0.1:${receiver.port}/hooks`,
-      });
-      receiver.setSecret(endpoint.webhook_secret);
       receiver.holdNext(1);
       await changeMerchantStatus(config, db.adminUrl, {
         merchantId: DEMO.otherMerchants[1].id,
