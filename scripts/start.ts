@@ -100,6 +100,13 @@ async function main(): Promise<void> {
   );
   log(`  operator (GraphQL)     \`npm run ops -- operator:token --name you --roles admin\` → Authorization: Bearer <token> at the gateway`);
   log(`  partner data          referred merchants with ~13 months of transactions and settlements; outlet endpoints enabled`);
+  const sandbox = DEMO.sandbox;
+  log(
+    `  sandbox               ${sandbox.merchantCode} ${sandbox.merchantName}, NMIDs ${sandbox.outlets.map((o) => o.nmid).join(', ')}, owner ${sandbox.owner.phone}; a simulated bank payment:`,
+  );
+  log(
+    `                        curl -X POST ${rest}/internal/sandbox/payment-events -H 'X-Internal-API-Key: <above>' -H 'content-type: application/json' -d '{"nmid":"${sandbox.outlets[0].nmid}","amount":25000}'`,
+  );
   log(`  try                   curl '${rest}/references/cities?province_id=31'`);
   if (usingDevSecrets.length > 0)
     log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);
