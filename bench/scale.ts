@@ -506,7 +506,7 @@ function plans(merchants: number, run: string): Plan[] {
       params: [nmid, DEMO.bank.code, DEMO.bank.id, 2],
     },
     {
-      label: 'partner B list: the newest 500 of a merchant (TransactionRepository, row_number per merchant)',
+      label: 'partner B list: the newest 500 of a merchant (TransactionRepository.feedPages, row_number per merchant)',
       sql: `select * from (select t.*, row_number() over (partition by t.merchant_id order by t.transaction_at desc, t.id desc) as rank
               from "transaction".transactions t where t.merchant_id in ($1)) ranked where rank <= 500 order by merchant_id, rank`,
       params: [DEMO.merchantId],
