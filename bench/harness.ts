@@ -84,6 +84,16 @@ async function stopManaged(m: Managed): Promise<void> {
   }
 }
 
+/** Stops these processes now (a benchmark that restarts the stack, e.g. once per data size) and forgets them. */
+export async function stopSome(list: (Managed | undefined)[]): Promise<void> {
+  for (const m of list) {
+    if (!m) continue;
+    await stopManaged(m);
+    const at = managed.indexOf(m);
+    if (at >= 0) managed.splice(at, 1);
+  }
+}
+
 let stopping: Promise<void> | undefined;
 
 export function stopAll(): Promise<void> {

@@ -4,12 +4,10 @@ import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
-import { v7 as uuidv7 } from 'uuid';
-import { hmacHex, signedString } from '@lib/auth/hmac-signature';
-import { signUserAccessToken } from '@lib/auth/user-token';
 import { loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
 import { CPU_LABELS, CpuSampler } from './cpu';
+import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
 import { envInt, percentile, progress, startBenchStack, stopAll } from './harness';
 
 /**
@@ -34,30 +32,6 @@ interface Endpoint {
   /** Documented p95 target in ms, when there is one. */
   targetP95Ms?: number;
   build: () => { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
-}
-
-const jakartaNow = () => new Date(Date.now() + 7 * 3_600_000).toISOString().replace('Z', '+07:00');
-
-function bankLookup(path: string) {
-  const timestamp = new Date().toISOString();
-  const headers = {
-    'x-api-key-id': DEMO.bank.lookupKeyId,
-    'x-timestamp': timestamp,
-    'x-signature': hmacHex(DEMO.bank.lookupSecret, signedString('GET', path, timestamp, '')),
-  };
-  return { method: 'GET' as const, path, headers };
-}
-
-function bankPost(path: string, payload: unknown) {
-  const body = JSON.stringify(payload);
-  const timestamp = jakartaNow();
-  const headers = {
-    'content-type': 'application/json',
-    'x-psp-key-id': DEMO.bank.eventKeyId,
-    'x-psp-timestamp': timestamp,
-    'x-psp-signature': hmacHex(DEMO.bank.eventSecret, signedString('POST', path, timestamp, body)),
-  };
-  return { method: 'POST' as const, path, headers, body };
 }
 
 function endpoints(tokens: { partnerA: string; partnerB: string; user: string }, internalKey: string): Endpoint[] {
@@ -248,25 +222,7 @@ async function main(): Promise<void> {
   const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-mixed' });
   await pg.connect();
   try {
-    // The demo owner's session, written as the merchant subgraph writes one (a login per run would hit the OTP caps).
-    const sessionId = uuidv7();
-    await pg.query(
-      `insert into merchant.user_sessions (id, user_id, platform_code, auth_method, created_at, expires_at) values ($1, $2, 'mobile_app', 'otp', now(), now() + interval '1 day')`,
-      [sessionId, DEMO.owner.userId],
-    );
-    const partnerToken = async (c: { credentialKey: string; secret: string }) => {
-      const res = await request(`${bench.rest}/api/partner/v1/auth/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ credential_key: c.credentialKey, credential_secret: c.secret }),
-      });
-      return ((await res.body.json()) as { access_token: string }).access_token;
-    };
-    const tokens = {
-      partnerA: await partnerToken(DEMO.partner.credentials.contractA),
-      partnerB: await partnerToken(DEMO.partner.credentials.contractB),
-      user: (await signUserAccessToken({ userId: DEMO.owner.userId, sessionId }, config.secrets.userTokenSecret)).token,
-    };
+    const tokens = await demoTokens(bench.rest, pg, config);
     const list = endpoints(tokens, config.secrets.internalApiKey);
     for (const e of list) {
       const probe = e.build();
