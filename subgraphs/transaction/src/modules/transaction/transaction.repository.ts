@@ -77,13 +77,18 @@ export class TransactionRepository extends Repository {
     return this.em.find(Transaction, { id: { $in: ids } });
   }
 
-  /** The latest `limit` of each merchant, newest first, grouped by merchant in one statement. */
+  /**
+   * The latest `limit` of each merchant, newest first, grouped by merchant in one statement: a lateral `limit` per
+   * merchant on the (merchant_id, transaction_at desc, id desc) index, so it reads `limit` rows a merchant, not its
+   * whole history (a window function over every row did: docs/benchmarks.md, "Cost as data grows").
+   */
   latestOf(merchantIds: string[], limit: number): Promise<TransactionRow[]> {
-    return this.execute<TransactionRow>(
+    return this.rows<TransactionRow>(
       `select ${TRANSACTION_COLUMNS}
-             from (select t.*, row_number() over (partition by merchant_id order by transaction_at desc, id desc) as rank
-                     from "transaction".transactions t where merchant_id in (?)) ranked
-            where rank <= ? order by merchant_id, rank`,
+         from unnest(?::uuid[]) as m(merchant_key)
+         cross join lateral (select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key
+                              order by t.transaction_at desc, t.id desc limit ?) latest
+        order by merchant_id, transaction_at desc, id desc`,
       [merchantIds, limit],
     );
   }
@@ -144,23 +149,28 @@ export class TransactionRepository extends Repository {
 
   /**
    * A keyset page of each merchant's transactions, newest first (transaction_at, id), after `query.after`: up to
-   * `query.perMerchant` rows per merchant in one statement, ordered by merchant then position.
+   * `query.perMerchant` rows per merchant in one statement, ordered by merchant then position. Each merchant's page is
+   * a lateral `limit` on the (merchant_id, transaction_at desc, id desc) index: it reads the rows it returns, not the
+   * merchant's whole history (docs/benchmarks.md, "Cost as data grows").
    */
   async feedPages(merchantIds: readonly string[], query: FeedPageQuery): Promise<TransactionRow[]> {
     const knex = this.em.getKnex();
-    const inner = knex('transaction.transactions as t')
-      .select('t.*', knex.raw('row_number() over (partition by t.merchant_id order by t.transaction_at desc, t.id desc) as rank'))
-      .whereIn('t.merchant_id', merchantIds as string[]);
-    applyVisibility(inner, query.visibility, query.outletId);
-    if (query.status) inner.where('t.status', query.status);
-    if (query.from) inner.where('t.transaction_at', '>=', query.from);
-    if (query.to) inner.where('t.transaction_at', '<=', query.to);
-    if (query.after) inner.whereRaw('(t.transaction_at, t.id) < (?::timestamptz, ?::uuid)', [query.after.at, query.after.id]);
+    const page = knex('transaction.transactions as t').select('t.*').whereRaw('t.merchant_id = m.merchant_key');
+    applyVisibility(page, query.visibility, query.outletId);
+    if (query.status) page.where('t.status', query.status);
+    if (query.from) page.where('t.transaction_at', '>=', query.from);
+    if (query.to) page.where('t.transaction_at', '<=', query.to);
+    if (query.after) page.whereRaw('(t.transaction_at, t.id) < (?::timestamptz, ?::uuid)', [query.after.at, query.after.id]);
+    page
+      .orderBy([
+        { column: 't.transaction_at', order: 'desc' },
+        { column: 't.id', order: 'desc' },
+      ])
+      .limit(query.perMerchant);
     return knex
       .select(knex.raw(TRANSACTION_COLUMNS))
-      .from(inner.as('ranked'))
-      .where('rank', '<=', query.perMerchant)
-      .orderBy([{ column: 'merchant_id' }, { column: 'rank' }]);
+      .from(knex.raw('unnest(?::uuid[]) as m(merchant_key) cross join lateral (?) as paged', [merchantIds as string[], page]))
+      .orderBy([{ column: 'merchant_id' }, { column: 'transaction_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
   }
 
   /** Gross (as text) and count of `success` transactions in [from, before) per merchant and outlet. */
