@@ -157,12 +157,16 @@ export class ProcessTestDatabase {
   private constructor(
     readonly adminUrl: string,
     private readonly drop_: () => Promise<void>,
+    /** The private embedded server, when there is one (a test may restart it). */
+    readonly postgres?: PostgresProcess,
   ) {}
 
-  static async create(prefix: string): Promise<ProcessTestDatabase> {
+  /** `embedded`: always a private embedded server, even when DATABASE_URL names one. */
+  static async create(prefix: string, options: { embedded?: boolean } = {}): Promise<ProcessTestDatabase> {
     let adminUrl: string;
     let drop: () => Promise<void>;
-    const shared = process.env.DATABASE_URL;
+    let postgres: PostgresProcess | undefined;
+    const shared = options.embedded ? undefined : process.env.DATABASE_URL;
     if (shared) {
       const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
       adminUrl = withDatabase(shared, name);
@@ -172,6 +176,7 @@ export class ProcessTestDatabase {
       await chmod(dataDir, 0o755); // the embedded server runs as a dedicated postgres user when this runs as root
       const pg = new PostgresProcess(dataDir, await freePort());
       await pg.start();
+      postgres = pg;
       adminUrl = pg.adminUrl;
       drop = async () => {
         await pg.stop();
@@ -183,7 +188,7 @@ export class ProcessTestDatabase {
     await migrateAll(config, adminUrl);
     await seedReference(config, adminUrl);
     await seedDemo(config, adminUrl);
-    return new ProcessTestDatabase(adminUrl, drop);
+    return new ProcessTestDatabase(adminUrl, drop, postgres);
   }
 
   drop(): Promise<void> {

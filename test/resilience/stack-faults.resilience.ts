@@ -1,14 +1,19 @@
-import { createHmac } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import { Agent, request } from 'undici';
-import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
-import { ensureDatabase } from '@lib/db/bootstrap';
+import { type Config, loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
-import { changeMerchantStatus, migrateAll, seedDemo, seedReference, setBankWebhook } from '@scripts/database-tasks';
+import { changeMerchantStatus, setBankWebhook } from '@scripts/database-tasks';
+import { demoBankEventRequest } from '../support/bank-events';
 import { adminQuery } from '../support/test-database';
-import { PostgresProcess, StackProcess, WebhookReceiver, freePort, sleep } from './processes';
+import {
+  type PostgresProcess,
+  ProcessStack,
+  ProcessTestDatabase,
+  type StackProcess,
+  type Tier,
+  WebhookReceiver,
+  freePort,
+  sleep,
+} from './processes';
 
 /**
  * Fault injection on the real processes (dist/) over a private embedded PostgreSQL: while signed bank events
@@ -24,8 +29,6 @@ const RECOVERY_LIMIT_MS = 30_000;
 const RETRY_SCALE = 0.002;
 /** RETRY_DELAYS_SECS of the dispatcher (30 s, 5 min, 30 min): the delays before attempts 2, 3 and 4. */
 const DELAYS_BEFORE_FOURTH_SECS = (30 + 300 + 1800) * RETRY_SCALE;
-const EVENT_KEY = { keyId: DEMO.bank.eventKeyId, secret: DEMO.bank.eventSecret };
-const NMID = DEMO.outlets[0].nmid;
 
 interface Answer {
   id: string;
@@ -52,28 +55,19 @@ class EventStream {
   }
 
   async send(id: string): Promise<Answer> {
-    const raw = JSON.stringify({
+    const event = demoBankEventRequest({
       external_event_id: id,
       event_type: 'transaction.success',
-      nmid: NMID,
       gross_amount: 25_000,
       transaction_code: `TRX-${id}`,
-      transaction_at: new Date().toISOString(),
     });
-    const timestamp = new Date().toISOString();
-    const signature = createHmac('sha256', EVENT_KEY.secret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
     const started = Date.now();
     const phase = this.phase;
     try {
       const res = await request(`${this.restOrigin}/psp/v1/events`, {
         method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-psp-key-id': EVENT_KEY.keyId,
-          'x-psp-timestamp': timestamp,
-          'x-psp-signature': signature,
-        },
-        body: raw,
+        headers: event.headers,
+        body: event.payload,
         dispatcher: this.agent,
         headersTimeout: ANSWER_LIMIT_MS + 5000,
         bodyTimeout: ANSWER_LIMIT_MS + 5000,
@@ -129,80 +123,42 @@ class EventStream {
 }
 
 describe('resilience: kill -9 and database restarts under streaming bank events', () => {
-  let dataDir: string;
+  let db: ProcessTestDatabase;
   let pg: PostgresProcess;
   let adminUrl: string;
   let config: Config;
-  let processes: Record<SubgraphName | 'gateway' | 'rest', StackProcess>;
+  let stack: ProcessStack;
+  let processes: Record<Tier, StackProcess>;
   let stream: EventStream;
   let receiver: WebhookReceiver;
 
   const pids = () => Object.fromEntries(Object.entries(processes).map(([name, p]) => [name, p.pid]));
-  const report = () =>
-    Object.values(processes)
-      .flatMap((p) => p.output.slice(-90))
-      .join('\n');
+  const report = () => stack.report();
 
   beforeAll(async () => {
-    dataDir = await mkdtemp(path.join(os.tmpdir(), 'qris-resilience-'));
-    // The embedded server runs as a dedicated postgres user when this runs as root.
-    await chmod(dataDir, 0o755);
-    pg = new PostgresProcess(dataDir, await freePort());
-    await pg.start();
-    adminUrl = pg.adminUrl;
-    await ensureDatabase(adminUrl);
+    // Its own embedded server, which the test restarts.
+    db = await ProcessTestDatabase.create('qris-resilience', { embedded: true });
+    pg = db.postgres!;
+    adminUrl = db.adminUrl;
     config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: adminUrl });
-    await migrateAll(config, adminUrl);
-    await seedReference(config, adminUrl);
-    await seedDemo(config, adminUrl);
 
     receiver = new WebhookReceiver(await freePort());
     const endpoint = await setBankWebhook(config, adminUrl, { bankCode: DEMO.bank.code, url: `http://127.0.0.1:${receiver.port}/hooks` });
     receiver.setSecret(endpoint.webhook_secret);
 
-    const [restPort, gatewayPort, ...subgraphPorts] = await Promise.all(
-      Array.from({ length: 2 + SUBGRAPH_NAMES.length }, () => freePort()),
-    );
-    const ports = Object.fromEntries(SUBGRAPH_NAMES.map((name, i) => [name, subgraphPorts[i]])) as Record<SubgraphName, number>;
-    const env: NodeJS.ProcessEnv = {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: adminUrl,
-      REST_PORT: String(restPort),
-      GATEWAY_PORT: String(gatewayPort),
-      GATEWAY_URL: `http://127.0.0.1:${gatewayPort}/graphql`,
-      GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS),
-      METRICS_PORT: '0',
-      JOBS_POLL_INTERVAL_MS: '100',
-      WEBHOOK_RETRY_SCALE: String(RETRY_SCALE),
-      ...Object.fromEntries(
-        SUBGRAPH_NAMES.flatMap((name) => [
-          [`${name.toUpperCase()}_PORT`, String(ports[name])],
-          [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://127.0.0.1:${ports[name]}/graphql`],
-        ]),
-      ),
-    };
-    processes = {
-      ...(Object.fromEntries(
-        SUBGRAPH_NAMES.map((name) => [name, new StackProcess(name, `subgraphs/${name}/src/main.js`, env, ports[name])]),
-      ) as Record<SubgraphName, StackProcess>),
-      gateway: new StackProcess('gateway', 'gateway/src/main.js', env, gatewayPort),
-      rest: new StackProcess('rest', 'rest-adapters/main.js', env, restPort),
-    };
-    await Promise.all(SUBGRAPH_NAMES.map((name) => processes[name].start()));
-    await processes.gateway.start();
-    await processes.rest.start();
-    stream = new EventStream(`http://127.0.0.1:${restPort}`);
+    stack = await ProcessStack.start(adminUrl, {
+      env: { GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS), JOBS_POLL_INTERVAL_MS: '100', WEBHOOK_RETRY_SCALE: String(RETRY_SCALE) },
+    });
+    processes = Object.fromEntries(Object.entries(stack.copies).map(([tier, copies]) => [tier, copies[0]])) as Record<Tier, StackProcess>;
+    stream = new EventStream(stack.restOrigin);
   }, 170_000);
 
   afterAll(async () => {
     await stream?.stop();
     await stream?.close();
-    await Promise.all(Object.values(processes ?? {}).map((p) => p.stop()));
+    await stack?.stop();
     await receiver?.down();
-    await pg?.stop();
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    await db?.drop();
   });
 
   /** During an outage: only 200 (requests finished before the fault) or the 503 error body, each within the limit. */
