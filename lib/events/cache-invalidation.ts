@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import { FeedSignalPublisher, FeedSignalSubscriber, type SignalChannel, type SignalLog } from './feed-signal';
+import { RedisSignalPublisher, RedisSignalSubscriber, type SignalChannel, type SignalLog } from './redis-signal';
 
 /**
  * Invalidation of per-process caches across copies (docs/decisions/0207-shared-state-across-copies.md).
@@ -60,13 +60,13 @@ export const cacheInvalidations = new InvalidationRegistry();
  * Subscribes this process's caches to the Redis channel (one subscription per Redis URL, counted: several in-process
  * stacks may share it). Returns the closer.
  */
-const subscriptions = new Map<string, { subscriber: FeedSignalSubscriber; users: number }>();
+const subscriptions = new Map<string, { subscriber: RedisSignalSubscriber; users: number }>();
 
 export async function subscribeCacheInvalidation(redisUrl: string | undefined, log: SignalLog): Promise<() => Promise<void>> {
   if (!redisUrl) return async () => undefined;
   let entry = subscriptions.get(redisUrl);
   if (!entry) {
-    const subscriber = new FeedSignalSubscriber(
+    const subscriber = new RedisSignalSubscriber(
       redisUrl,
       log,
       (message) => cacheInvalidations.apply(message),
@@ -95,14 +95,14 @@ export class InvalidationRelay {
   private client?: Client;
   private closed = false;
   private retry?: NodeJS.Timeout;
-  private readonly publisher: FeedSignalPublisher;
+  private readonly publisher: RedisSignalPublisher;
 
   constructor(
     private readonly databaseUrl: string,
     redisUrl: string,
     private readonly log: SignalLog,
   ) {
-    this.publisher = new FeedSignalPublisher(redisUrl, log, INVALIDATION_SIGNAL);
+    this.publisher = new RedisSignalPublisher(redisUrl, log, INVALIDATION_SIGNAL);
   }
 
   async start(): Promise<void> {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '@lib/auth/principal';
 import type { Config } from '@lib/config/config';
-import { FeedSignalSubscriber } from '@lib/events/feed-signal';
+import { RedisSignalSubscriber } from '@lib/events/redis-signal';
 import { LiveFeedHub } from '@lib/events/live-feed';
 import { type SseWriter, frameOf } from '@lib/events/sse';
 import { HttpError } from '@lib/rest/error-body';
@@ -32,7 +32,7 @@ export const MAX_REPLAY_EVENTS = 1000;
 export class LivePayments {
   readonly hub: LiveFeedHub<FeedEvent>;
   private readonly open = new Map<string, number>();
-  private subscriber?: FeedSignalSubscriber;
+  private subscriber?: RedisSignalSubscriber;
   private readonly orders: OrderSettlementDispatcher;
 
   constructor(
@@ -50,7 +50,7 @@ export class LivePayments {
     });
     this.orders = new OrderSettlementDispatcher(runtime, log);
     if (config.redisUrl) {
-      this.subscriber = new FeedSignalSubscriber(
+      this.subscriber = new RedisSignalSubscriber(
         config.redisUrl,
         log,
         () => {

@@ -1,11 +1,11 @@
 import type { Config } from '@lib/config/config';
-import { FeedSignalPublisher, type SignalLog } from '@lib/events/feed-signal';
+import { RedisSignalPublisher, type SignalLog } from '@lib/events/redis-signal';
 
 /**
- * The transaction process's publisher of the live feed's wake-up signal (lib/events/feed-signal.ts), one per Redis
+ * The transaction process's publisher of the live feed's wake-up signal (lib/events/redis-signal.ts), one per Redis
  * URL, opened with the subgraph's server and closed with it (counted: several in-process stacks may share one).
  */
-const publishers = new Map<string, { publisher: FeedSignalPublisher; users: number }>();
+const publishers = new Map<string, { publisher: RedisSignalPublisher; users: number }>();
 
 export type FeedSignal = (merchantIds: Iterable<string>) => void;
 
@@ -18,7 +18,7 @@ export function feedSignalOf(config: Config | undefined): FeedSignal | undefined
 export function openFeedSignal(config: Config, log: SignalLog): () => Promise<void> {
   const url = config.redisUrl;
   if (!url) return async () => undefined;
-  const entry = publishers.get(url) ?? { publisher: new FeedSignalPublisher(url, log), users: 0 };
+  const entry = publishers.get(url) ?? { publisher: new RedisSignalPublisher(url, log), users: 0 };
   entry.users += 1;
   publishers.set(url, entry);
   return async () => {

@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
 
 /**
- * The wake-up signal of the live payment feed (docs/decisions/0202-live-payment-events.md): after an intake
- * transaction that appended feed rows commits, the transaction subgraph publishes each merchant id on a Redis
- * channel; every REST copy subscribes and re-reads that merchant's feed from its streams' last ids. The signal
- * carries no data (the rows are read through the gateway), so a lost message only delays an event until the
- * streams' periodic re-read. Without REDIS_URL there is no signal: the periodic re-read is all.
+ * Signals between copies over Redis pub/sub, carrying no data a reader depends on: a lost message only delays what a
+ * periodic re-read or a TTL does anyway. Two channels use it:
+ * - the live payment feed's wake-up (docs/decisions/0202-live-payment-events.md): after an intake transaction that
+ *   appended feed rows commits, the transaction subgraph publishes the merchant ids; every REST copy re-reads the
+ *   feed (the rows are read through the gateway). Without REDIS_URL, the periodic re-read is all;
+ * - cache invalidation (`cache-invalidation.ts`, docs/decisions/0207-shared-state-across-copies.md).
  */
 export const PAYMENT_FEED_CHANNEL = 'qris:payment_feed';
 
@@ -56,8 +57,8 @@ async function quit(redis: Redis): Promise<void> {
   else redis.disconnect();
 }
 
-/** Publishes merchant ids after commit; never throws and never waits for Redis (a lost signal only delays). */
-export class FeedSignalPublisher {
+/** Publishes messages (merchant ids, invalidations) after commit; never throws and never waits for Redis. */
+export class RedisSignalPublisher {
   private readonly redis: Redis;
 
   constructor(
@@ -70,12 +71,12 @@ export class FeedSignalPublisher {
     this.redis.connect().catch(() => undefined);
   }
 
-  publish(merchantIds: Iterable<string>): void {
+  publish(messages: Iterable<string>): void {
     if (this.redis.status !== 'ready') return;
-    const ids = [...new Set(merchantIds)];
-    if (ids.length === 0) return;
+    const unique = [...new Set(messages)];
+    if (unique.length === 0) return;
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.publish(this.signal.channel, id);
+    for (const message of unique) pipeline.publish(this.signal.channel, message);
     pipeline.exec().catch(() => undefined);
   }
 
@@ -84,14 +85,14 @@ export class FeedSignalPublisher {
   }
 }
 
-/** Calls `onSignal(merchantId)` per message; `onResubscribed` after every (re)connection, when signals may have been missed. */
-export class FeedSignalSubscriber {
+/** Calls `onSignal(message)` per message; `onResubscribed` after every (re)connection, when signals may have been missed. */
+export class RedisSignalSubscriber {
   private readonly redis: Redis;
 
   constructor(
     url: string,
     log: SignalLog,
-    onSignal: (merchantId: string) => void,
+    onSignal: (message: string) => void,
     onResubscribed: () => void,
     private readonly signal: SignalChannel = PAYMENT_FEED,
   ) {
