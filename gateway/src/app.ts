@@ -1,15 +1,9 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { ApolloGateway } from '@apollo/gateway';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
-import { projectRoot } from '@lib/config/project-root';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
-import { operationMetricsPlugin } from '@lib/federation/operation-metrics';
 import { metricsPlugin } from '@lib/http/metrics';
 import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
@@ -20,11 +14,9 @@ import { CallerAuthenticator } from './caller-auth';
 import { registerExplorer } from './explorer';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
-import { SubgraphDataSource, SubgraphFetchMetrics } from './subgraph-data-source';
+import { createFederatedServer } from './federated-server';
 import { PERSISTED_QUERY_NOT_FOUND_BODY, PersistedQueryNotFound, loadTrustedDocuments, resolveTrustedDocument } from './trusted-documents';
 import { warmUp } from './warm-up';
-
-export const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
 
 export interface GatewayOptions {
   config: Config;
@@ -54,14 +46,7 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     return reply.send(error);
   });
   await app.register(metricsPlugin, { service: 'gateway' });
-  const fetches = new SubgraphFetchMetrics(app.metricsRegistry);
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
-  const gateway = new ApolloGateway({
-    supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
-    // The supergraph's routing_url is documentation; the addresses come from configuration.
-    buildService: ({ name }) => new SubgraphDataSource(name, overrides[name as SubgraphName], fetches),
-    logger: app.log,
-  });
   const development = !config.isProduction;
   const trustedDocuments = loadTrustedDocuments();
   const callers = new CallerAuthenticator(config, overrides.merchant);
@@ -73,29 +58,12 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
   });
   // Development: GraphiQL from node_modules at /graphiql and as the landing page of /graphql (explorer.ts).
   const explorer = development ? registerExplorer(app, [...trustedDocuments.values()]) : undefined;
-  const apollo = new ApolloServer<GatewayContext>({
-    gateway,
+  const { apollo, gateway } = createFederatedServer({
+    subgraphUrls: overrides,
+    registry: app.metricsRegistry,
+    logger: app.log,
     introspection: development,
-    // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
-    persistedQueries: false,
-    includeStacktraceInErrorResponses: false,
-    // The process stops on SIGTERM by closing fastify (lib/http/listen.ts: in-flight requests finish, spans are
-    // flushed, exit 0); Apollo's own handler would re-raise the signal and kill the process half-way.
-    stopOnTerminationSignals: false,
-    // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
-    stringifyResult: (result) => JSON.stringify(result),
-    plugins: [
-      ApolloServerPluginInlineTraceDisabled(),
-      explorer ?? ApolloServerPluginLandingPageDisabled(),
-      fastifyApolloDrainPlugin(app),
-      limitsPlugin(config.gatewayLimits),
-      operationMetricsPlugin(app.metricsRegistry),
-    ],
-    formatError: (formatted) => {
-      // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
-      const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
-    },
+    plugins: [explorer ?? ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app), limitsPlugin(config.gatewayLimits)],
   });
   await apollo.start();
   await warmUp(

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { SignJWT, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Who is acting. REST adapters authenticate outside callers and assert the acting principal to the
@@ -97,8 +98,8 @@ export async function signPrincipal(principal: Principal, secret: string): Promi
     .sign(keyOf(secret));
 }
 
-/** Verifies a principal header; returns null for anything missing, expired, forged or malformed. */
-export async function verifyPrincipal(token: string | undefined, secret: string): Promise<Principal | null> {
+/** Verifies a principal header; null for anything missing, expired, forged or malformed. */
+async function verified(token: string | undefined, secret: string): Promise<{ principal: Principal; expiresAt: number } | null> {
   if (!token) return null;
   try {
     const { payload } = await jwtVerify(token, keyOf(secret), {
@@ -106,8 +107,28 @@ export async function verifyPrincipal(token: string | undefined, secret: string)
       audience: AUDIENCE,
       algorithms: ['HS256'],
     });
-    return principalCheck.Check(payload.p) ? payload.p : null;
+    return principalCheck.Check(payload.p) && payload.exp ? { principal: payload.p, expiresAt: payload.exp * 1000 } : null;
   } catch {
     return null;
+  }
+}
+
+/**
+ * A subgraph's check of the principal header, remembering tokens it has verified until they expire: a signer reuses
+ * a token for many calls (gateway/src/in-process.ts), so most checks are one map lookup instead of an HMAC and a
+ * schema check. Only valid tokens are kept; an expired one is verified again (and refused).
+ */
+export class PrincipalVerifier {
+  private readonly tokens = new LRUCache<string, { principal: Principal; expiresAt: number }>({ max: 10_000 });
+
+  constructor(private readonly secret: string) {}
+
+  async verify(token: string | undefined): Promise<Principal | null> {
+    const known = token ? this.tokens.get(token) : undefined;
+    if (known && known.expiresAt > Date.now()) return known.principal;
+    const result = await verified(token, this.secret);
+    if (result) this.tokens.set(token!, result);
+    else if (token) this.tokens.delete(token);
+    return result?.principal ?? null;
   }
 }

@@ -81,6 +81,12 @@ const EnvSchema = Type.Object({
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
   GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  /**
+   * How the REST process runs its fixed operations: `in-process` (the gateway's planner and data sources inside the
+   * REST process, straight to the subgraphs) or `http` (through the gateway process at GATEWAY_URL).
+   * docs/decisions/0209-in-process-gateway.md.
+   */
+  REST_GATEWAY: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
   /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 30000 }),
   /** Every HTTP server: an idle socket (nothing sent or received) is closed after, ms. */
@@ -206,6 +212,7 @@ export interface Config {
   };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
+  restGateway: Env['REST_GATEWAY'];
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
   webhooks: { retryScale: number };
@@ -316,6 +323,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
+    restGateway: env.REST_GATEWAY,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,

@@ -5,7 +5,7 @@ import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastif
 import type { EntityManager } from '@mikro-orm/postgresql';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
-import { PRINCIPAL_HEADER, type Principal, verifyPrincipal } from '../auth/principal';
+import { PRINCIPAL_HEADER, type Principal, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
@@ -93,10 +93,11 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     }
   });
 
+  const principals = new PrincipalVerifier(config.secrets.principalSecret);
   await app.register(async (graphql) => {
     graphql.addHook('onRequest', async (req, reply) => {
       const header = req.headers[PRINCIPAL_HEADER];
-      const principal = await verifyPrincipal(typeof header === 'string' ? header : undefined, config.secrets.principalSecret);
+      const principal = await principals.verify(typeof header === 'string' ? header : undefined);
       if (!principal) {
         reply.code(401).send({
           errors: [{ message: 'missing or invalid principal', extensions: { code: ErrorCode.UNAUTHENTICATED } }],

@@ -14,12 +14,22 @@ export interface ExecuteOptions {
   timeoutMs?: number;
 }
 
+/** Runs the adapters' fixed operations through the gateway: over HTTP (GatewayClient) or in this process (gateway/src/in-process.ts). */
+export interface OperationExecutor {
+  execute<TResult, TVariables>(
+    operation: FixedOperationDocument<TResult, TVariables>,
+    variables: TVariables,
+    options: ExecuteOptions,
+  ): Promise<TResult>;
+  close(): Promise<void>;
+}
+
 /**
  * Runs fixed operations against the gateway over a keep-alive pool, with the adapter's service token.
  * GraphQL errors become the documented HTTP errors; an unreachable gateway is a 503; a 4xx of the gateway itself
  * (e.g. its body limit) is the documented 4xx closest to it, never a 500.
  */
-export class GatewayClient {
+export class GatewayClient implements OperationExecutor {
   private readonly pool: Pool;
   private readonly path: string;
   private readonly token: ServiceTokenHolder;
@@ -68,12 +78,7 @@ export class GatewayClient {
     } catch {
       throw serviceUnavailable();
     }
-    const payload = parseGraphQLResponse<TResult>(text);
-    if (payload?.errors?.length) throw httpErrorFromGraphQL(payload.errors[0], status);
-    if (status >= 400 && status < 500) throw httpErrorFromStatus(status);
-    if (!payload) throw serviceUnavailable();
-    if (!payload.data) throw new HttpError(500, 'internal_error', 'internal error');
-    return payload.data;
+    return dataOf(parseGraphQLResponse<TResult>(text), status);
   }
 
   async close(): Promise<void> {
@@ -81,9 +86,21 @@ export class GatewayClient {
   }
 }
 
-interface GraphQLResponse<TResult> {
+export interface GraphQLResponse<TResult> {
   data?: TResult | null;
-  errors?: { message?: string; extensions?: Record<string, unknown> }[];
+  errors?: readonly { message?: string; extensions?: Record<string, unknown> }[];
+}
+
+/**
+ * The data of the gateway's answer (`status`: its HTTP status), or the documented HTTP error: the first GraphQL
+ * error mapped, a 4xx of the gateway itself as the closest documented 4xx, no answer a 503.
+ */
+export function dataOf<TResult>(payload: GraphQLResponse<TResult> | undefined, status: number): TResult {
+  if (payload?.errors?.length) throw httpErrorFromGraphQL(payload.errors[0], status);
+  if (status >= 400 && status < 500) throw httpErrorFromStatus(status);
+  if (!payload) throw serviceUnavailable();
+  if (!payload.data) throw new HttpError(500, 'internal_error', 'internal error');
+  return payload.data;
 }
 
 /** The gateway's JSON answer; undefined when it is not JSON (e.g. a proxy's HTML error page). */

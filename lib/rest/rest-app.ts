@@ -14,7 +14,7 @@ import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
 import { ErrorBody, HttpError } from './error-body';
-import { GatewayClient } from './gateway-client';
+import { GatewayClient, type OperationExecutor } from './gateway-client';
 import { documentBase, documentServers, finishDocument, requireCredential } from './openapi';
 import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
 import { ResponseCache } from './response-cache';
@@ -30,8 +30,12 @@ declare module 'fastify' {
 export interface RestAppOptions {
   config: Config;
   adapters: RestAdapter[];
-  /** Defaults to a client of config.gatewayUrl. */
-  gateway?: GatewayClient;
+  /**
+   * How the adapters run their operations: an executor, or a function that makes one once the app has its metrics
+   * registry (the in-process gateway, rest-adapters/gateway.ts). Defaults to an HTTP client of config.gatewayUrl.
+   * The app closes what it made, not an executor it was given.
+   */
+  gateway?: OperationExecutor | ((app: FastifyInstance) => Promise<OperationExecutor>);
   logStream?: LogStream;
 }
 
@@ -55,8 +59,6 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const coercing = validator(true);
   const strict = validator(false);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
-  const client =
-    gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);
   const cache = new ResponseCache(config.referenceCacheTtlSecs);
 
   // Signed requests are verified over the body exactly as received; fastify's own parser (with its
@@ -91,6 +93,10 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     theme: { title: 'QRIS merchant platform – API reference' },
   });
   await app.register(metricsPlugin, { service: 'rest', documentedRoute: true });
+  const client =
+    typeof gateway === 'function'
+      ? await gateway(app)
+      : (gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs));
   // Before any route: routes added earlier would not be limited.
   await registerRateLimiting(app, { redisUrl: config.redisUrl });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -144,7 +150,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
   app.addHook('onClose', async () => {
     await stopInvalidation();
-    if (!gateway) await client.close();
+    if (typeof gateway !== 'object') await client.close();
   });
   return app;
 }
@@ -153,7 +159,7 @@ function registerRoute(
   app: FastifyInstance,
   route: RestRoute<any>,
   adapter: RestAdapter,
-  client: GatewayClient,
+  client: OperationExecutor,
   referenceCache: ResponseCache,
   config: Config,
 ): void {

@@ -4,6 +4,7 @@ import { createSubgraphApp } from '@lib/federation/subgraph-definition';
 import { createRestApp } from '@lib/rest/rest-app';
 import { createGatewayApp } from '@gateway/src/app';
 import { REST_ADAPTERS } from '@rest-adapters';
+import { restGateway } from '@rest-adapters/gateway';
 import { SUBGRAPHS } from '@subgraphs';
 import { type TestDatabase, cloneTemplateDatabase } from './test-database';
 
@@ -54,7 +55,12 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const gateway = await createGatewayApp({ config, subgraphUrls, logStream });
   const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
   const restConfig = loadConfig({ ...base, GATEWAY_URL: gatewayUrl });
-  const rest = await createRestApp({ config: restConfig, adapters: REST_ADAPTERS, logStream });
+  const rest = await createRestApp({
+    config: restConfig,
+    adapters: REST_ADAPTERS,
+    gateway: restGateway(restConfig, subgraphUrls),
+    logStream,
+  });
   await rest.ready();
 
   return {

@@ -1,0 +1,60 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { ApolloGateway } from '@apollo/gateway';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Registry } from 'prom-client';
+import type { SubgraphName } from '@lib/config/config';
+import { projectRoot } from '@lib/config/project-root';
+import { operationMetricsPlugin } from '@lib/federation/operation-metrics';
+import type { GatewayContext } from './gateway-context';
+import { SubgraphDataSource, SubgraphFetchMetrics } from './subgraph-data-source';
+
+const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
+
+export interface FederatedServerOptions {
+  /** Where each subgraph answers. */
+  subgraphUrls: Record<SubgraphName, string>;
+  /** The process's metrics registry: operation durations and subgraph fetches are recorded there. */
+  registry: Registry;
+  logger: FastifyBaseLogger;
+  /** Whether the schema may be introspected (development). */
+  introspection: boolean;
+  /** Plugins of this use (the HTTP gateway's limits, landing page and drain). */
+  plugins?: ApolloServerPlugin<GatewayContext>[];
+}
+
+/**
+ * The Apollo Gateway over the static, pre-composed supergraph (no runtime introspection) inside an Apollo Server:
+ * one construction for the two ways it runs, the gateway process's HTTP endpoint (app.ts) and inside the REST
+ * process (in-process.ts, docs/decisions/0209-in-process-gateway.md). Not started; the caller starts it.
+ */
+export function createFederatedServer(options: FederatedServerOptions): { apollo: ApolloServer<GatewayContext>; gateway: ApolloGateway } {
+  const fetches = new SubgraphFetchMetrics(options.registry);
+  const gateway = new ApolloGateway({
+    supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
+    // The supergraph's routing_url is documentation; the addresses come from configuration.
+    buildService: ({ name }) => new SubgraphDataSource(name, options.subgraphUrls[name as SubgraphName], fetches),
+    logger: options.logger,
+  });
+  const apollo = new ApolloServer<GatewayContext>({
+    gateway,
+    introspection: options.introspection,
+    // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
+    persistedQueries: false,
+    includeStacktraceInErrorResponses: false,
+    // The process stops on SIGTERM by closing fastify (lib/http/listen.ts: in-flight requests finish, spans are
+    // flushed, exit 0); Apollo's own handler would re-raise the signal and kill the process half-way.
+    stopOnTerminationSignals: false,
+    // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
+    stringifyResult: (result) => JSON.stringify(result),
+    plugins: [ApolloServerPluginInlineTraceDisabled(), operationMetricsPlugin(options.registry), ...(options.plugins ?? [])],
+    formatError: (formatted) => {
+      // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
+      const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
+      return { ...formatted, extensions };
+    },
+  });
+  return { apollo, gateway };
+}
