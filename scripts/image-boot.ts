@@ -616,9 +616,9 @@ async function main(): Promise<void> {
     if (health.status !== 'ok') fail(`REST /health: ${JSON.stringify(health)}`);
     const cities = await text(`${base('rest')}/references/cities?province_id=31`, viaLb);
     if (!cities.includes('"name":"Jakarta Pusat"')) fail(`REST /references/cities: ${cities.slice(0, 300)}`);
-    log('REST /health ok (REST → gateway → merchant, reference data loaded by migrate), references answered');
+    log('REST /health ok (REST → merchant, reference data loaded by migrate), references answered');
 
-    // A login code: REST → gateway → merchant → the messaging provider, then verified; the user token is signed.
+    // A login code: REST → merchant → the messaging provider, then verified; the user token is signed.
     const phone = '+6281299990001';
     const requested = await json('POST', `${base('rest')}/auth/request-otp`, { phone }, viaLb);
     const message = provider.delivered.find((d) => d.channel === 'messaging' && d.body?.to?.endsWith('81299990001'));

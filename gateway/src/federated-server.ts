@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { SubgraphName } from '@lib/config/config';
@@ -49,7 +49,13 @@ export function createFederatedServer(options: FederatedServerOptions): { apollo
     stopOnTerminationSignals: false,
     // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
     stringifyResult: (result) => JSON.stringify(result),
-    plugins: [ApolloServerPluginInlineTraceDisabled(), operationMetricsPlugin(options.registry), ...(options.plugins ?? [])],
+    plugins: [
+      // No cache hints are used; Apollo's default cache-control plugin would wrap every field resolver to compute them.
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
+      operationMetricsPlugin(options.registry),
+      ...(options.plugins ?? []),
+    ],
     formatError: (formatted) => {
       // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
       const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
