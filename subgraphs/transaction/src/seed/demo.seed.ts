@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO } from '@lib/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
+import { insertTransactionsClaimingCodes } from '../modules/transaction/transaction-codes';
 import { seedTransactionHistory } from './history.seed';
 
 const HOUR = 3_600_000;
@@ -49,6 +50,6 @@ export async function seedTransactionDemo(em: EntityManager): Promise<Record<str
       updated_at: new Date(now - i * 7 * HOUR),
     };
   });
-  const inserted = await em.getKnex()('transaction.transactions').insert(rows).onConflict('id').ignore().returning('id');
+  const inserted = await insertTransactionsClaimingCodes(em.getKnex(), rows);
   return { transactions: inserted.length, ...(await seedTransactionHistory(em, now)) };
 }
