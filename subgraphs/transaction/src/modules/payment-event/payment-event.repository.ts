@@ -51,12 +51,7 @@ export class PaymentEventRepository extends Repository {
         'event_id',
       ),
     );
-    return insertSkippingConflicts(
-      this.db,
-      '"transaction".payment_events',
-      events.filter((e) => claimed.has(e.id)).map(eventRow),
-      null,
-    );
+    return insertSkippingConflicts(this.db, '"transaction".payment_events', events.filter((e) => claimed.has(e.id)).map(eventRow), null);
   }
 
   /**
