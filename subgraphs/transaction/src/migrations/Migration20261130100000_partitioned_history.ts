@@ -111,8 +111,8 @@ export class Migration20261130100000_partitioned_history extends Migration {
       end $$;
     `);
 
-    // The history months first, if any (at most five years back: older rows stay in <table>_history), then the
-    // current month and three ahead; rows are copied in afterwards, so nothing moves.
+    // Months from the oldest row's (at most five years back: older rows stay in <table>_history; none without rows)
+    // to three after the current one; rows are copied in afterwards, so nothing moves.
     this.addSql(`
       alter table "transaction".payment_events drop constraint payment_events_transaction_id_fkey;
       drop trigger transactions_invalidate_daily_rollup on "transaction".transactions;
@@ -127,12 +127,14 @@ export class Migration20261130100000_partitioned_history extends Migration {
         partition by range (received_at);
 
       select "transaction".ensure_month_partitions('transactions',
-        least(now() at time zone 'Asia/Jakarta', greatest((select min(transaction_at) from "transaction".transactions_unpartitioned) at time zone 'Asia/Jakarta',
-                                                          now() at time zone 'Asia/Jakarta' - interval '5 years'))::date,
+        least(now() at time zone 'Asia/Jakarta',
+              greatest(coalesce((select min(transaction_at) from "transaction".transactions_unpartitioned), now()) at time zone 'Asia/Jakarta',
+                       now() at time zone 'Asia/Jakarta' - interval '5 years'))::date,
         (now() at time zone 'Asia/Jakarta' + interval '3 months')::date);
       select "transaction".ensure_month_partitions('payment_events',
-        least(now() at time zone 'Asia/Jakarta', greatest((select min(received_at) from "transaction".payment_events_unpartitioned) at time zone 'Asia/Jakarta',
-                                                          now() at time zone 'Asia/Jakarta' - interval '5 years'))::date,
+        least(now() at time zone 'Asia/Jakarta',
+              greatest(coalesce((select min(received_at) from "transaction".payment_events_unpartitioned), now()) at time zone 'Asia/Jakarta',
+                       now() at time zone 'Asia/Jakarta' - interval '5 years'))::date,
         (now() at time zone 'Asia/Jakarta' + interval '3 months')::date);
 
       insert into "transaction".transactions select * from "transaction".transactions_unpartitioned;
@@ -242,6 +244,37 @@ export class Migration20261130100000_partitioned_history extends Migration {
                            or new.received_at <> old.received_at)
         execute function "transaction".keep_event_key();
 
+      -- The newest transactions of each merchant, at most per_merchant each, with the filters given (null: none), in one
+      -- statement with sorts off. The months are partitions in bound order, so each merchant's months can be read newest
+      -- first on their (merchant_id, transaction_at desc, id desc) indexes, stopping at the limit (an ordered Append).
+      -- The planner estimates an average merchant's few rows, though, for which reading all of a merchant's rows and
+      -- sorting them looks as cheap (an analysed empty partition, a month ahead, makes it cheaper still): for a merchant
+      -- with a long history that is every row it has. Without sorts it takes the ordered path. The statement is built
+      -- with the filters present only and run with their values (EXECUTE … USING: a plan for these values, so a date
+      -- range prunes months at planning). Rows come grouped by merchant, not sorted across merchants.
+      create function "transaction".merchant_pages(merchant_ids uuid[], per_merchant int, statuses text[] default null,
+          from_at timestamptz default null, to_at timestamptz default null, before_at timestamptz default null,
+          after_at timestamptz default null, after_id uuid default null, outlet uuid default null, outlet_ids uuid[] default null,
+          terminal uuid default null)
+        returns setof "transaction".transactions
+      language plpgsql stable set enable_sort = off as $$
+      declare
+        q text := 'select p.* from unnest($1) as m(merchant_key) cross join lateral '
+               || '(select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key';
+      begin
+        if statuses is not null then q := q || ' and t.status = any($3)'; end if;
+        if from_at is not null then q := q || ' and t.transaction_at >= $4'; end if;
+        if to_at is not null then q := q || ' and t.transaction_at <= $5'; end if;
+        if before_at is not null then q := q || ' and t.transaction_at < $6'; end if;
+        if after_at is not null then q := q || ' and (t.transaction_at, t.id) < ($7, $8)'; end if;
+        if outlet is not null then q := q || ' and t.outlet_id = $9'; end if;
+        if outlet_ids is not null then q := q || ' and t.outlet_id = any($10)'; end if;
+        if terminal is not null then q := q || ' and t.terminal_id = $11'; end if;
+        q := q || ' order by t.transaction_at desc, t.id desc limit $2) p';
+        return query execute q using merchant_ids, per_merchant, statuses, from_at, to_at, before_at, after_at, after_id, outlet,
+          outlet_ids, terminal;
+      end $$;
+
       create trigger transactions_invalidate_daily_rollup
         after insert or delete or update of merchant_id, transaction_at, status, gross_amount, refunded_amount, settled_at
         on "transaction".transactions for each row execute function "transaction".invalidate_daily_rollup();
@@ -259,6 +292,7 @@ export class Migration20261130100000_partitioned_history extends Migration {
       insert into "transaction".payment_events select * from "transaction".payment_events_partitioned;
       drop table "transaction".transactions_partitioned, "transaction".payment_events_partitioned;
       drop table "transaction".transaction_codes, "transaction".payment_event_keys;
+      drop function "transaction".merchant_pages(uuid[], int, text[], timestamptz, timestamptz, timestamptz, timestamptz, uuid, uuid, uuid[], uuid);
       drop function "transaction".claim_transaction_code(), "transaction".keep_transaction_code(),
         "transaction".claim_event_key(), "transaction".keep_event_key(),
         "transaction".ensure_month_partitions(text, date, date), "transaction".month_start(date);
