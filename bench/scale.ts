@@ -507,8 +507,8 @@ interface Plan {
   params: unknown[];
   /** Run inside a transaction that is rolled back (writes). */
   write?: boolean;
-  /** `set local` before it, in that transaction, as the repository does. */
-  setLocal?: string;
+  /** `set local` before it, in that transaction, as the SQL function that runs it does. */
+  setLocal?: string[];
 }
 
 function plans(merchants: number, run: string): Plan[] {
@@ -521,13 +521,12 @@ function plans(merchants: number, run: string): Plan[] {
     },
     {
       label:
-        'partner B list: the newest 500 of a merchant (TransactionRepository.feedPages: a lateral limit per merchant, sorts off; the monthly partitions are read newest first, an ordered Append, and stop once 500 are found)',
-      sql: `select paged.* from unnest($1::uuid[]) as m(merchant_key)
+        'partner B list: the newest 500 of a merchant (TransactionRepository.feedPages → "transaction".merchant_pages: a lateral limit per merchant, sorts off; the monthly partitions are read newest first, an ordered Append, and stop once 500 are found)',
+      sql: `select p.* from unnest($1::uuid[]) as m(merchant_key)
               cross join lateral (select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key
-                                  order by t.transaction_at desc, t.id desc limit 500) paged
-             order by merchant_id, transaction_at desc, id desc`,
+                                  order by t.transaction_at desc, t.id desc limit 500) p`,
       params: [[DEMO.merchantId]],
-      setLocal: 'enable_sort = off',
+      setLocal: ['enable_sort = off', 'jit = off'],
     },
     {
       label: 'app transactions: one month of a merchant, newest first, and its totals (partitions outside the month pruned)',
@@ -582,7 +581,7 @@ async function explain(pg: PgClient, plan: Plan): Promise<string> {
   const inTransaction = plan.write || plan.setLocal;
   if (inTransaction) await pg.query('begin');
   try {
-    if (plan.setLocal) await pg.query(`set local ${plan.setLocal}`);
+    for (const setting of plan.setLocal ?? []) await pg.query(`set local ${setting}`);
     const { rows } = await pg.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${plan.sql}`, plan.params);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   } finally {

@@ -5,7 +5,7 @@ import { insertTransactionsClaimingCodes } from '../modules/transaction/transact
 
 const DAY = 86_400_000;
 /** Thirteen months and a bit: scoring looks at the last 12 complete months plus the current one (docs/scoring.md). */
-const HISTORY_DAYS = 400;
+export const HISTORY_DAYS = 400;
 const MDR_RATE = '0.0070';
 
 /** Deterministic pseudo-random numbers (mulberry32), so every machine gets the same demo history. */
