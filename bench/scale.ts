@@ -258,7 +258,8 @@ async function tableFigures(pg: PgClient): Promise<{ rows: Record<string, number
     const { rows: r } = await pg.query<{ n: string; b: string }>(
       // A partitioned table's own size is 0: its partitions' sizes add up to it.
       `select (select count(*) from ${table})::text as n,
-              (select sum(pg_total_relation_size(relid)) from pg_partition_tree('${table}'))::text as b`,
+              coalesce(nullif((select sum(pg_total_relation_size(relid)) from pg_partition_tree('${table}')), 0),
+                       pg_total_relation_size('${table}'))::text as b`,
     );
     rows[table.replaceAll('"', '')] = Number(r[0].n);
     bytes[table.replaceAll('"', '')] = Number(r[0].b);
