@@ -285,6 +285,7 @@ export class Migration20261130100000_partitioned_history extends Migration {
 
   override async down(): Promise<void> {
     this.addSql(`
+      drop function "transaction".merchant_pages(uuid[], int, text[], timestamptz, timestamptz, timestamptz, timestamptz, uuid, uuid, uuid[], uuid);
       alter table "transaction".transactions rename to transactions_partitioned;
       alter table "transaction".payment_events rename to payment_events_partitioned;
       create table "transaction".transactions (like "transaction".transactions_partitioned including defaults including constraints including storage);
@@ -293,7 +294,6 @@ export class Migration20261130100000_partitioned_history extends Migration {
       insert into "transaction".payment_events select * from "transaction".payment_events_partitioned;
       drop table "transaction".transactions_partitioned, "transaction".payment_events_partitioned;
       drop table "transaction".transaction_codes, "transaction".payment_event_keys;
-      drop function "transaction".merchant_pages(uuid[], int, text[], timestamptz, timestamptz, timestamptz, timestamptz, uuid, uuid, uuid[], uuid);
       drop function "transaction".claim_transaction_code(), "transaction".keep_transaction_code(),
         "transaction".claim_event_key(), "transaction".keep_event_key(),
         "transaction".ensure_month_partitions(text, date, date), "transaction".month_start(date);
