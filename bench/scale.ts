@@ -4,6 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { loadConfig } from '@lib/config/config';
+import { roleOf } from '@lib/db/database-urls';
 import { DEMO } from '@lib/demo/demo-ids';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
 import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
@@ -157,7 +158,8 @@ select gen_random_uuid(), merchant_id, id, name, sku, true, now(), now() from p`
  * Transactions of merchants [$1, $2) ($4 per merchant, alternating outlets, one in each 395/$4-day slot of the 395 days
  * before $3 at a pseudo-random second; 1 in 37
  * failed), one payment event each, and one settlement per merchant and month of its settled successes (older than two
- * days): one statement, so the three agree.
+ * days): one statement, so the three agree. The loader runs with triggers off (session_replication_role = replica), so
+ * it also fills the key tables the guard triggers would (docs/decisions/0208-partitioned-history.md).
  */
 const TRANSACTION_SQL = `
 with s as materialized (
@@ -183,6 +185,12 @@ with s as materialized (
          case when settled then 'settled' else 'unsettled' end, case when settled then at + interval '1 day' end,
          case when settled then bench_scale.uid(${KIND.settlement}, m * 16 + mon) end
     from s
+), codes as (
+  insert into "transaction".transaction_codes (bank_code, transaction_code, transaction_id, transaction_at)
+  select bench_scale.bank_code(m), 'TRX-S' || t, bench_scale.uid(${KIND.transaction}, t), at from s
+), keys as (
+  insert into "transaction".payment_event_keys (bank_code, external_event_id, event_id, received_at)
+  select bench_scale.bank_code(m), 'EVT-S' || t, bench_scale.uid(${KIND.event}, t), at + interval '2 seconds' from s
 ), ev as (
   insert into "transaction".payment_events (id, bank_code, external_event_id, event_type, payload, nmid, merchant_id, outlet_id,
       multi_outlet, terminal_id, transaction_id, status, flow, error_code, applied, applied_at, received_at)
@@ -212,6 +220,8 @@ const COUNTED = [
   'outlet.terminals',
   '"transaction".transactions',
   '"transaction".payment_events',
+  '"transaction".transaction_codes',
+  '"transaction".payment_event_keys',
   '"transaction".settlements',
   'catalog.products',
 ] as const;
@@ -246,7 +256,10 @@ async function tableFigures(pg: PgClient): Promise<{ rows: Record<string, number
   const bytes: Record<string, number> = {};
   for (const table of COUNTED) {
     const { rows: r } = await pg.query<{ n: string; b: string }>(
-      `select (select count(*) from ${table})::text as n, pg_total_relation_size('${table}')::text as b`,
+      // A partitioned table's own size is 0: its partitions' sizes add up to it.
+      `select (select count(*) from ${table})::text as n,
+              coalesce(nullif((select sum(pg_total_relation_size(relid)) from pg_partition_tree('${table}')), 0),
+                       pg_total_relation_size('${table}'))::text as b`,
     );
     rows[table.replaceAll('"', '')] = Number(r[0].n);
     bytes[table.replaceAll('"', '')] = Number(r[0].b);
@@ -495,6 +508,8 @@ interface Plan {
   params: unknown[];
   /** Run inside a transaction that is rolled back (writes). */
   write?: boolean;
+  /** `set local` before it, in that transaction, as the SQL function that runs it does. */
+  setLocal?: string[];
 }
 
 function plans(merchants: number, run: string): Plan[] {
@@ -506,13 +521,16 @@ function plans(merchants: number, run: string): Plan[] {
       params: [nmid, DEMO.bank.code, DEMO.bank.id, 2],
     },
     {
-      label: 'partner B list: the newest 500 of a merchant (TransactionRepository.feedPages, row_number per merchant)',
-      sql: `select * from (select t.*, row_number() over (partition by t.merchant_id order by t.transaction_at desc, t.id desc) as rank
-              from "transaction".transactions t where t.merchant_id in ($1)) ranked where rank <= 500 order by merchant_id, rank`,
-      params: [DEMO.merchantId],
+      label:
+        'partner B list: the newest 500 of a merchant (TransactionRepository.feedPages → "transaction".merchant_pages: a lateral limit per merchant, sorts off; the monthly partitions are read newest first, an ordered Append, and stop once 500 are found)',
+      sql: `select p.* from unnest($1::uuid[]) as m(merchant_key)
+              cross join lateral (select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key
+                                  order by t.transaction_at desc, t.id desc limit 500) p`,
+      params: [[DEMO.merchantId]],
+      setLocal: ['enable_sort = off', 'jit = off'],
     },
     {
-      label: 'app transactions: one month of a merchant, newest first, and its totals',
+      label: 'app transactions: one month of a merchant, newest first, and its totals (partitions outside the month pruned)',
       sql: `select t.*, s.gross, s.mdr from (select * from "transaction".transactions where merchant_id = $1
               and transaction_at >= date_trunc('month', now()) order by transaction_at desc, id desc limit 20) t,
             (select coalesce(sum(gross_amount), 0) as gross, coalesce(sum(mdr_fee_amount), 0) as mdr from "transaction".transactions
@@ -520,11 +538,34 @@ function plans(merchants: number, run: string): Plan[] {
       params: [DEMO.merchantId],
     },
     {
-      label: 'event intake: the de-duplicating insert of a new event (rolled back)',
-      sql: `insert into "transaction".payment_events (id, bank_code, external_event_id, event_type, payload, nmid, status, flow, applied, received_at)
-            values (gen_random_uuid(), $1, $2, 'transaction.success', '{}', $3, 'success', 'transaction.created', true, now())
-            on conflict (bank_code, external_event_id) do nothing`,
+      label:
+        'event intake: the de-duplicating claim of a new event in the narrow key table, then its insert (PaymentEventRepository.claimAll; rolled back)',
+      sql: `with claimed as (
+              insert into "transaction".payment_event_keys (bank_code, external_event_id, event_id, received_at)
+              values ($1, $2, gen_random_uuid(), now()) on conflict do nothing returning event_id, received_at)
+            insert into "transaction".payment_events (id, bank_code, external_event_id, event_type, payload, nmid, status, flow, applied, received_at)
+            select event_id, $1, $2, 'transaction.success', '{}', $3, 'success', 'transaction.created', true, received_at from claimed`,
       params: [DEMO.bank.code, `SCALE-PLAN-${run}`, nmid],
+      write: true,
+    },
+    {
+      label: 'event replay: the stored event of a (bank, external_event_id), through its key row (PaymentEventRepository.lockFirst)',
+      sql: `select e.* from "transaction".payment_event_keys k
+              join "transaction".payment_events e on e.id = k.event_id and e.received_at = k.received_at
+             where k.bank_code = $1 and k.external_event_id = $2 for update of e`,
+      params: [DEMO.bank.code, `EVT-S${5 * Math.floor(merchants / 10) * SETTINGS.txPerMerchant}`],
+      write: true,
+    },
+    {
+      label: 'refund: the original of a (bank, transaction_code), through its key row (PaymentEventRepository.lockOriginal)',
+      sql: `select t.* from "transaction".transaction_codes k
+              join "transaction".transactions t on t.id = k.transaction_id and t.transaction_at = k.transaction_at
+             where k.bank_code = $1 and k.transaction_code = $2 and t.merchant_id = $3 for update of t`,
+      params: [
+        DEMO.bank.code,
+        `TRX-S${5 * Math.floor(merchants / 10) * SETTINGS.txPerMerchant}`,
+        uid(KIND.merchant, 5 * Math.floor(merchants / 10)),
+      ],
       write: true,
     },
     {
@@ -538,12 +579,14 @@ function plans(merchants: number, run: string): Plan[] {
 }
 
 async function explain(pg: PgClient, plan: Plan): Promise<string> {
-  if (plan.write) await pg.query('begin');
+  const inTransaction = plan.write || plan.setLocal;
+  if (inTransaction) await pg.query('begin');
   try {
+    for (const setting of plan.setLocal ?? []) await pg.query(`set local ${setting}`);
     const { rows } = await pg.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${plan.sql}`, plan.params);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   } finally {
-    if (plan.write) await pg.query('rollback');
+    if (inTransaction) await pg.query('rollback');
   }
 }
 
@@ -595,6 +638,18 @@ async function main(): Promise<void> {
       );
       await pg.query(DEMO_PRODUCT_SQL);
       const anchor = new Date();
+      // Monthly partitions for the 395 days of synthetic history (and the transaction process's months ahead), created
+      // as the transaction role, which owns the tables (and so may detach and attach their catch-alls later).
+      const config = loadConfig();
+      await pg.query(`set role ${roleOf(config, 'transaction')}`);
+      for (const table of ['transactions', 'payment_events']) {
+        await pg.query(
+          `select count(*) from "transaction".ensure_month_partitions($1, ($2::timestamptz at time zone 'Asia/Jakarta' - interval '400 days')::date,
+             ($2::timestamptz at time zone 'Asia/Jakarta' + $3 * interval '1 month')::date)`,
+          [table, anchor, config.partitions.monthsAhead],
+        );
+      }
+      await pg.query('reset role');
       let loaded = 0;
       for (const factor of [...SETTINGS.factors].sort((a, b) => a - b)) {
         const target = factor * SETTINGS.merchants;

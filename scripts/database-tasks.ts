@@ -20,6 +20,7 @@ import { NotificationService } from '@subgraphs/merchant/src/modules/notificatio
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '@subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '@subgraphs/merchant/src/modules/reference/import/reference-importer';
+import { ensurePartitions, listPartitions } from '@subgraphs/transaction/src/modules/partition/partition.service';
 import { pruneFeed } from '@subgraphs/transaction/src/modules/payment-feed/payment-feed.service';
 import { QrisPaymentService } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
 
@@ -333,6 +334,20 @@ export async function listQrisUnmatched(
 ) {
   const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
   return withSubgraph(transaction, config, adminUrl, (orm) => new QrisPaymentService(orm.em.fork() as EntityManager).unmatched(filter));
+}
+
+/** `partitions:ensure`: monthly partitions of transactions and payment events, once (the transaction process also does it). */
+export async function ensureMonthlyPartitions(config: Config, adminUrl: string, options: { monthsAhead: number; from?: Date }) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, (orm) =>
+    ensurePartitions(orm.em.fork() as EntityManager, options.monthsAhead, { from: options.from }),
+  );
+}
+
+/** `partitions:list`: every partition of transactions and payment events, with its bounds and estimated rows. */
+export async function listMonthlyPartitions(config: Config, adminUrl: string) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, async (orm) => ({ partitions: await listPartitions(orm.em.fork() as EntityManager) }));
 }
 
 /** `feed:prune`: the payment feed's retention, once (the transaction process also runs it periodically). */

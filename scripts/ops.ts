@@ -19,6 +19,8 @@ import {
   listOutbox,
   listQrisUnmatched,
   prunePaymentFeed,
+  ensureMonthlyPartitions,
+  listMonthlyPartitions,
   migrateAll,
   onboardMerchant,
   redeliverWebhook,
@@ -333,6 +335,24 @@ export const COMMANDS: Record<string, Command> = {
     options: { days: { type: 'string', integer: true, description: 'keep this many days instead (at least 2)' } },
     run: (adminUrl, o, config) =>
       prunePaymentFeed(config, adminUrl, o.days === undefined ? config.paymentFeed.retentionDays : Number(o.days)),
+  },
+  'partitions:ensure': {
+    summary:
+      'make sure transactions and payment events have monthly partitions up to PARTITION_MONTHS_AHEAD months ahead (and back to --from); the transaction process also does it',
+    options: {
+      'months-ahead': { type: 'string', integer: true, description: 'months beyond the current one instead (at most 24)' },
+      from: { type: 'string', description: 'also every month back to this instant’s (ISO 8601), e.g. before loading history' },
+    },
+    run: (adminUrl, o, config) => {
+      const monthsAhead = o['months-ahead'] === undefined ? config.partitions.monthsAhead : Number(o['months-ahead']);
+      if (monthsAhead < 1 || monthsAhead > 24) throw new UsageError('invalid_option', '--months-ahead must be 1 to 24');
+      return ensureMonthlyPartitions(config, adminUrl, { monthsAhead, from: instant(o.from, '--from') });
+    },
+  },
+  'partitions:list': {
+    summary: 'the partitions of transactions and payment events, oldest first, with their bounds and estimated rows',
+    options: {},
+    run: (adminUrl, _o, config) => listMonthlyPartitions(config, adminUrl),
   },
   'sandbox:simulate-payment': {
     summary: "simulate a bank's payment event to a sandbox NMID through the running system (refused for a live NMID)",

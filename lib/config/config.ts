@@ -131,6 +131,10 @@ const EnvSchema = Type.Object({
   PAYMENT_FEED_RETENTION_DAYS: Type.Integer({ minimum: 2, maximum: 3650, default: 7 }),
   /** How often the transaction process prunes the feed, ms; 0 runs no pruner in that process (several may run: one works at a time). */
   PAYMENT_FEED_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86400000, default: 3600000 }),
+  /** Monthly partitions of transactions and payment events kept ready beyond the current month (docs/decisions/0208). */
+  PARTITION_MONTHS_AHEAD: Type.Integer({ minimum: 1, maximum: 24, default: 3 }),
+  /** How often the transaction process makes sure of them (and once at start), ms; 0: not in this process. */
+  PARTITION_ENSURE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86400000, default: 21600000 }),
 
   // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox);
   // production refuses it for messaging and email, the channels of one-time passwords.
@@ -233,6 +237,7 @@ export interface Config {
   live: { keepAliveMs: number; pollMs: number; maxStreamsPerUser: number; maxStreamMs: number };
   /** Retention of the live payment feed (transaction process; docs/decisions/0202-live-payment-events.md). */
   paymentFeed: { retentionDays: number; pruneIntervalMs: number };
+  partitions: { monthsAhead: number; ensureIntervalMs: number };
   otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
   userSessionCacheMs: number;
   externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
@@ -349,6 +354,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxStreamMs: env.LIVE_MAX_STREAM_MS,
     },
     paymentFeed: { retentionDays: env.PAYMENT_FEED_RETENTION_DAYS, pruneIntervalMs: env.PAYMENT_FEED_PRUNE_INTERVAL_MS },
+    partitions: { monthsAhead: env.PARTITION_MONTHS_AHEAD, ensureIntervalMs: env.PARTITION_ENSURE_INTERVAL_MS },
     otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },
     userSessionCacheMs: env.USER_SESSION_CACHE_MS,
     externalVerifier: {

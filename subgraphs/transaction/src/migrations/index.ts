@@ -8,6 +8,7 @@ import { Migration20261127100000_qris_payments } from './Migration20261127100000
 import { Migration20261128100000_payment_feed } from './Migration20261128100000_payment_feed';
 import { Migration20261129200100_payment_push_jobs } from './Migration20261129200100_payment_push_jobs';
 import { Migration20261129300000_qris_orders_cancel } from './Migration20261129300000_qris_orders_cancel';
+import { Migration20261130100000_partitioned_history } from './Migration20261130100000_partitioned_history';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -20,4 +21,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261128100000_payment_feed', class: Migration20261128100000_payment_feed },
   { name: 'Migration20261129200100_payment_push_jobs', class: Migration20261129200100_payment_push_jobs },
   { name: 'Migration20261129300000_qris_orders_cancel', class: Migration20261129300000_qris_orders_cancel },
+  { name: 'Migration20261130100000_partitioned_history', class: Migration20261130100000_partitioned_history },
 ];

@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO } from '@lib/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
-import { seedTransactionHistory } from './history.seed';
+import { insertTransactionsClaimingCodes } from '../modules/transaction/transaction-codes';
+import { ensurePartitions } from '../modules/partition/partition.service';
+import { HISTORY_DAYS, seedTransactionHistory } from './history.seed';
 
 const HOUR = 3_600_000;
 /** The demo merchant's MCC (5814, coffee shop) is in the regular MDR segment. */
@@ -49,6 +51,9 @@ export async function seedTransactionDemo(em: EntityManager): Promise<Record<str
       updated_at: new Date(now - i * 7 * HOUR),
     };
   });
-  const inserted = await em.getKnex()('transaction.transactions').insert(rows).onConflict('id').ignore().returning('id');
+  // The history's months get partitions of their own rather than filling the history catch-all (months ahead are the
+  // transaction process's to create: docs/decisions/0208-partitioned-history.md).
+  await ensurePartitions(em, 0, { from: new Date(now - (HISTORY_DAYS + 5) * 24 * HOUR) });
+  const inserted = await insertTransactionsClaimingCodes(em.getKnex(), rows);
   return { transactions: inserted.length, ...(await seedTransactionHistory(em, now)) };
 }

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DEMO } from '@lib/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
+import { insertTransactionsClaimingCodes } from '../modules/transaction/transaction-codes';
 
 const DAY = 86_400_000;
 /** Thirteen months and a bit: scoring looks at the last 12 complete months plus the current one (docs/scoring.md). */
-const HISTORY_DAYS = 400;
+export const HISTORY_DAYS = 400;
 const MDR_RATE = '0.0070';
 
 /** Deterministic pseudo-random numbers (mulberry32), so every machine gets the same demo history. */
@@ -127,13 +128,7 @@ export async function seedTransactionHistory(em: EntityManager, now = Date.now()
       ).length;
     }
     for (let i = 0; i < txRows.length; i += 1000) {
-      transactions += (
-        await knex('transaction.transactions')
-          .insert(txRows.slice(i, i + 1000))
-          .onConflict('id')
-          .ignore()
-          .returning('id')
-      ).length;
+      transactions += (await insertTransactionsClaimingCodes(knex, txRows.slice(i, i + 1000))).length;
     }
   }
   return { history_transactions: transactions, history_settlements: settlements };

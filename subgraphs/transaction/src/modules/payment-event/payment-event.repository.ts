@@ -1,11 +1,11 @@
 import { insertSkippingConflicts } from '@lib/db/insert-skipping-conflicts';
 import { Repository } from '@lib/db/repository';
 import { Transaction } from '../transaction/transaction.entity';
+import { type NewTransactionRow, insertTransactionsClaimingCodes } from '../transaction/transaction-codes';
 import { TRANSACTION_COLUMNS } from '../transaction/transaction.repository';
 import { PaymentEvent } from './payment-event.entity';
 
 const EVENT_KEY = ['bank_code', 'external_event_id'];
-const TRANSACTION_KEY = ['bank_code', 'transaction_code'];
 /** What a new attempt of a stored event keeps of its first delivery. */
 const FIRST_DELIVERY = ['id', 'bank_code', 'external_event_id', 'received_at'];
 
@@ -18,23 +18,40 @@ export interface EventOutcome {
 }
 
 /** A transaction the intake records, column by column (payment-event.service.ts `transactionRow`). */
-export type NewTransactionRow = Record<string, unknown>;
+export type { NewTransactionRow };
+
+/** The stored event of a (bank, external_event_id) key: the key table names its partition (received_at). */
+const EVENT_BY_KEY = `"transaction".payment_event_keys k join "transaction".payment_events e on e.id = k.event_id and e.received_at = k.received_at`;
 
 /**
- * The payment-event intake's statements, inside its transaction: the inbox (`payment_events`, claimed with
- * `insert … on conflict do nothing`) and what applying an event writes to `transactions` (new transactions,
- * refunds and reversals of an original, which is locked). All plain rows; entities are only mapped, never loaded.
+ * The payment-event intake's statements, inside its transaction: the inbox (`payment_events`, whose
+ * (bank, external_event_id) is claimed in `payment_event_keys` with `insert … on conflict do nothing`) and what
+ * applying an event writes to `transactions` (new transactions, refunds and reversals of an original, which is
+ * locked). Both tables are partitioned by month (docs/decisions/0208-partitioned-history.md): statements name the
+ * partition column where it is at hand, so they touch one partition. All plain rows; entities are only mapped.
  */
 export class PaymentEventRepository extends Repository {
   /** Stores the event unless (bank, external_event_id) is taken; whether it was stored. */
   async claim(event: PaymentEvent): Promise<boolean> {
-    const claimed = await this.db('transaction.payment_events').insert(eventRow(event)).onConflict(EVENT_KEY).ignore().returning('id');
-    return claimed.length > 0;
+    return (await this.claimAll([event])).length > 0;
   }
 
-  /** Stores the events whose (bank, external_event_id) is free, in array order, in one statement; the ids stored. */
-  claimAll(events: readonly PaymentEvent[]): Promise<string[]> {
-    return insertSkippingConflicts(this.db, '"transaction".payment_events', events.map(eventRow), EVENT_KEY);
+  /**
+   * Stores the events whose (bank, external_event_id) is free, in array order; the ids stored. The keys are claimed
+   * first (of concurrent claims of one key one wins; the others wait for its commit and skip, as the unique
+   * constraint of an unpartitioned table did), then the claimed events are inserted: two statements.
+   */
+  async claimAll(events: readonly PaymentEvent[]): Promise<string[]> {
+    const claimed = new Set(
+      await insertSkippingConflicts(
+        this.db,
+        '"transaction".payment_event_keys',
+        events.map((e) => ({ bank_code: e.bankCode, external_event_id: e.externalEventId, event_id: e.id, received_at: e.receivedAt })),
+        EVENT_KEY,
+        'event_id',
+      ),
+    );
+    return insertSkippingConflicts(this.db, '"transaction".payment_events', events.filter((e) => claimed.has(e.id)).map(eventRow), null);
   }
 
   /**
@@ -42,7 +59,7 @@ export class PaymentEventRepository extends Repository {
    * event take turns, and each sees what the one before it wrote.
    */
   async lockFirst(bankCode: string, externalEventId: string): Promise<PaymentEvent> {
-    const [first] = await this.rows('select * from "transaction".payment_events where bank_code = ? and external_event_id = ? for update', [
+    const [first] = await this.rows(`select e.* from ${EVENT_BY_KEY} where k.bank_code = ? and k.external_event_id = ? for update of e`, [
       bankCode,
       externalEventId,
     ]);
@@ -60,7 +77,12 @@ export class PaymentEventRepository extends Repository {
 
   /** The stored events of these (bank, external_event_id) keys. */
   async byKeys(keys: readonly [bankCode: string, externalEventId: string][]): Promise<PaymentEvent[]> {
-    const rows = await this.db('transaction.payment_events').whereIn(EVENT_KEY, keys as [string, string][]);
+    if (keys.length === 0) return [];
+    const rows = await this.rows(
+      `select e.* from unnest(?::text[], ?::text[]) as q(bank_code, external_event_id)
+         join ${EVENT_BY_KEY} on k.bank_code = q.bank_code and k.external_event_id = q.external_event_id`,
+      [keys.map(([bank]) => bank), keys.map(([, id]) => id)],
+    );
     return rows.map((row: Record<string, unknown>) => this.em.map(PaymentEvent, row));
   }
 
@@ -74,26 +96,22 @@ export class PaymentEventRepository extends Repository {
     return row ? this.em.map(PaymentEvent, row) : null;
   }
 
-  /** Writes one outcome onto these events. */
-  async writeOutcome(eventIds: readonly string[], outcome: EventOutcome): Promise<void> {
-    await this.rows('update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = any(?)', [
-      outcome.status,
-      outcome.flow,
-      outcome.errorCode,
-      outcome.transactionId,
-      eventIds,
-    ]);
+  /** Writes one outcome onto these events (received no earlier than `since`: the partitions to look in). */
+  async writeOutcome(eventIds: readonly string[], since: Date, outcome: EventOutcome): Promise<void> {
+    await this.rows(
+      'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = any(?) and received_at >= ?',
+      [outcome.status, outcome.flow, outcome.errorCode, outcome.transactionId, eventIds, since],
+    );
   }
 
-  /** Records a transaction unless the bank's transaction_code is taken (the unique key decides races); whether it was. */
+  /** Records a transaction unless the bank's transaction_code is taken (the claim decides races); whether it was. */
   async insertTransaction(row: NewTransactionRow): Promise<boolean> {
-    const inserted = await this.db('transaction.transactions').insert(row).onConflict(TRANSACTION_KEY).ignore().returning('id');
-    return inserted.length > 0;
+    return (await this.insertTransactions([row])).length > 0;
   }
 
-  /** Records the transactions whose (bank, transaction_code) is free, in array order, in one statement; the ids recorded. */
+  /** Records the transactions whose (bank, transaction_code) is free, in array order; the ids recorded (transaction-codes.ts). */
   insertTransactions(rows: readonly NewTransactionRow[]): Promise<string[]> {
-    return insertSkippingConflicts(this.db, '"transaction".transactions', rows, TRANSACTION_KEY);
+    return insertTransactionsClaimingCodes(this.db, rows);
   }
 
   /**
@@ -107,12 +125,26 @@ export class PaymentEventRepository extends Repository {
     value: string,
     unseen: readonly string[],
   ): Promise<Transaction | null> {
-    const [row] = await this.rows(
-      `select ${TRANSACTION_COLUMNS} from "transaction".transactions
-        where bank_code = ? and merchant_id = ? and ${column} = ?${unseen.length > 0 ? ' and id <> all(?)' : ''}
-        order by transaction_at, id limit 1 for update`,
-      unseen.length > 0 ? [bankCode, merchantId, value, unseen] : [bankCode, merchantId, value],
-    );
+    // A code is one transaction of the bank: its key row names the partition. References and RRNs are not unique:
+    // their per-partition indexes are probed month by month.
+    const [row] =
+      column === 'transaction_code'
+        ? await this.rows(
+            `select ${TRANSACTION_COLUMNS.split(', ')
+              .map((c) => `t.${c}`)
+              .join(', ')}
+               from "transaction".transaction_codes k
+               join "transaction".transactions t on t.id = k.transaction_id and t.transaction_at = k.transaction_at
+              where k.bank_code = ? and k.transaction_code = ? and t.merchant_id = ?${unseen.length > 0 ? ' and t.id <> all(?)' : ''}
+              for update of t`,
+            unseen.length > 0 ? [bankCode, value, merchantId, unseen] : [bankCode, value, merchantId],
+          )
+        : await this.rows(
+            `select ${TRANSACTION_COLUMNS} from "transaction".transactions
+              where bank_code = ? and merchant_id = ? and ${column} = ?${unseen.length > 0 ? ' and id <> all(?)' : ''}
+              order by transaction_at, id limit 1 for update`,
+            unseen.length > 0 ? [bankCode, merchantId, value, unseen] : [bankCode, merchantId, value],
+          );
     return row ? this.em.map(Transaction, row) : null;
   }
 

@@ -422,6 +422,7 @@ async function settle(tx: PaymentEventRepository, event: PaymentEvent, outcome: 
 async function writeOutcome(tx: PaymentEventRepository, events: readonly PaymentEvent[], outcome: Outcome): Promise<void> {
   await tx.writeOutcome(
     events.map((event) => event.id),
+    new Date(Math.min(...events.map((event) => event.receivedAt.getTime()))),
     outcome,
   );
   for (const event of events) Object.assign(event, outcome);

@@ -54,6 +54,19 @@ export interface TransactionFilter {
   outletId?: string | null;
 }
 
+/** The filters of `"transaction".merchant_pages`, by its parameter names; null or absent: none. */
+interface PageFilters {
+  statuses?: readonly string[] | null;
+  from_at?: Date | null;
+  to_at?: Date | null;
+  before_at?: Date | null;
+  after_at?: string | null;
+  after_id?: string | null;
+  outlet?: string | null;
+  outlet_ids?: readonly string[] | null;
+  terminal?: string | null;
+}
+
 /** Which rows of a merchant the caller may see: all (null), or an app member's outlets and device. */
 export type Visibility = Pick<MemberScope, 'outletIds' | 'terminalId'> | null;
 
@@ -83,28 +96,47 @@ export class TransactionRepository extends Repository {
    * whole history (a window function over every row did: docs/benchmarks.md, "Cost as data grows").
    */
   latestOf(merchantIds: string[], limit: number): Promise<TransactionRow[]> {
-    return this.rows<TransactionRow>(
-      `select ${TRANSACTION_COLUMNS}
-         from unnest(?::uuid[]) as m(merchant_key)
-         cross join lateral (select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key
-                              order by t.transaction_at desc, t.id desc limit ?) latest
-        order by merchant_id, transaction_at desc, id desc`,
-      [merchantIds, limit],
-    );
+    return this.pages(merchantIds, limit, {});
   }
 
   /** The merchant's transactions in a window, newest first, at most `limit`. */
-  async window(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionRow[]> {
-    const qb = this.em
-      .getKnex()('transaction.transactions')
-      .select(TRANSACTION_COLUMNS.split(',').map((c) => c.trim()));
-    applyFilter(qb, merchantId, filter);
-    return qb
-      .orderBy([
-        { column: 'transaction_at', order: 'desc' },
-        { column: 'id', order: 'desc' },
-      ])
-      .limit(limit);
+  window(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionRow[]> {
+    return this.pages([merchantId], limit, {
+      statuses: filter.statuses?.length ? filter.statuses : null,
+      from_at: filter.from ?? null,
+      to_at: filter.to ?? null,
+      before_at: filter.before ?? null,
+      outlet: filter.outletId ?? null,
+    });
+  }
+
+  /**
+   * The newest `perMerchant` of each merchant with these filters, ordered by merchant then newest first, in one
+   * statement: `"transaction".merchant_pages` (Migration20261130100000_partitioned_history.ts) reads each merchant's
+   * monthly partitions newest first and stops at the limit, so it reads the rows it returns, not the merchant's whole
+   * history (docs/decisions/0208-partitioned-history.md; docs/benchmarks.md, "Cost as data grows").
+   */
+  private pages(merchantIds: readonly string[], perMerchant: number, filters: PageFilters): Promise<TransactionRow[]> {
+    return this.rows<TransactionRow>(
+      `select ${TRANSACTION_COLUMNS}
+         from "transaction".merchant_pages(?::uuid[], ?::int, statuses => ?::text[], from_at => ?::timestamptz, to_at => ?::timestamptz,
+              before_at => ?::timestamptz, after_at => ?::timestamptz, after_id => ?::uuid, outlet => ?::uuid, outlet_ids => ?::uuid[],
+              terminal => ?::uuid)
+        order by merchant_id, transaction_at desc, id desc`,
+      [
+        merchantIds,
+        perMerchant,
+        filters.statuses ?? null,
+        filters.from_at ?? null,
+        filters.to_at ?? null,
+        filters.before_at ?? null,
+        filters.after_at ?? null,
+        filters.after_id ?? null,
+        filters.outlet ?? null,
+        filters.outlet_ids ?? null,
+        filters.terminal ?? null,
+      ],
+    );
   }
 
   /** Gross (as text) and count of the `success` transactions of each merchant that has any in the window. */
@@ -153,24 +185,17 @@ export class TransactionRepository extends Repository {
    * a lateral `limit` on the (merchant_id, transaction_at desc, id desc) index: it reads the rows it returns, not the
    * merchant's whole history (docs/benchmarks.md, "Cost as data grows").
    */
-  async feedPages(merchantIds: readonly string[], query: FeedPageQuery): Promise<TransactionRow[]> {
-    const knex = this.em.getKnex();
-    const page = knex('transaction.transactions as t').select('t.*').whereRaw('t.merchant_id = m.merchant_key');
-    applyVisibility(page, query.visibility, query.outletId);
-    if (query.status) page.where('t.status', query.status);
-    if (query.from) page.where('t.transaction_at', '>=', query.from);
-    if (query.to) page.where('t.transaction_at', '<=', query.to);
-    if (query.after) page.whereRaw('(t.transaction_at, t.id) < (?::timestamptz, ?::uuid)', [query.after.at, query.after.id]);
-    page
-      .orderBy([
-        { column: 't.transaction_at', order: 'desc' },
-        { column: 't.id', order: 'desc' },
-      ])
-      .limit(query.perMerchant);
-    return knex
-      .select(knex.raw(TRANSACTION_COLUMNS))
-      .from(knex.raw('unnest(?::uuid[]) as m(merchant_key) cross join lateral (?) as paged', [merchantIds as string[], page]))
-      .orderBy([{ column: 'merchant_id' }, { column: 'transaction_at', order: 'desc' }, { column: 'id', order: 'desc' }]);
+  feedPages(merchantIds: readonly string[], query: FeedPageQuery): Promise<TransactionRow[]> {
+    return this.pages(merchantIds, query.perMerchant, {
+      statuses: query.status ? [query.status] : null,
+      from_at: query.from,
+      to_at: query.to,
+      after_at: query.after?.at ?? null,
+      after_id: query.after?.id ?? null,
+      outlet: query.outletId,
+      outlet_ids: query.visibility?.outletIds ?? null,
+      terminal: query.visibility?.terminalId ?? null,
+    });
   }
 
   /** Gross (as text) and count of `success` transactions in [from, before) per merchant and outlet. */
