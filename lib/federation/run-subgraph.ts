@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '../config/config';
+import { isConnectionFailure } from '../errors/app-error';
 import { listenUntilSignal } from '../http/listen';
 import { type SubgraphDefinition, createSubgraphApp } from './subgraph-definition';
 
@@ -14,6 +15,13 @@ export async function runSubgraphProcess(
 ): Promise<void> {
   const config = loadConfig();
   const app = await createSubgraphApp(definition, config);
+  // A database restart can reject a library's background promise that nothing awaits (graphile-worker completing a
+  // job batch as the connection drops); a lost connection is never fatal here: the pools reconnect, and requests
+  // meanwhile answer 503. Any other unhandled rejection still ends the process, as Node does by default.
+  process.on('unhandledRejection', (reason) => {
+    if (!isConnectionFailure(reason)) throw reason;
+    app.log.warn({ err: reason }, 'database connection lost in background work; continuing');
+  });
   await onStart?.(app, config);
   await listenUntilSignal(app, config, config.ports[definition.name]);
 }
