@@ -45,6 +45,7 @@ export const CPU_LABELS = [
   'floor',
   'pg:stack',
   'pg:floor',
+  'lb',
   'loadgen',
 ] as const;
 export type CpuLabel = (typeof CPU_LABELS)[number];
@@ -57,6 +58,8 @@ export class CpuSampler {
     stackPid: number,
     floorPid: number | undefined,
     private readonly pg: PgClient,
+    /** Processes of the stack outside start.js's children: further copies (BENCH_COPIES) and their load balancer. */
+    extraPids: number[] = [],
   ) {
     const entries: [string, CpuLabel][] = [
       ['rest-adapters/main.js', 'rest'],
@@ -66,13 +69,14 @@ export class CpuSampler {
       ['subgraphs/transaction/src/main.js', 'transaction'],
       ['subgraphs/catalog/src/main.js', 'catalog'],
     ];
-    for (const pid of childrenOf(stackPid)) {
+    for (const pid of [...childrenOf(stackPid), ...extraPids]) {
       let cmdline = '';
       try {
         cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
       } catch {
         continue;
       }
+      if (cmdline.includes('nginx')) for (const lb of [pid, ...childrenOf(pid)]) this.node.set(lb, 'lb');
       const match = entries.find(([entry]) => cmdline.includes(entry));
       if (match) this.node.set(pid, match[1]);
     }

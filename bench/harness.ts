@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
@@ -33,12 +35,13 @@ export interface Managed {
 
 const managed: Managed[] = [];
 
+/** A built entry point (relative to dist/) as a Node process. */
 export function launch(name: string, entry: string, env: NodeJS.ProcessEnv, onLine?: (line: string) => boolean): Managed {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], {
-    env,
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return launchCommand(name, process.execPath, ['--enable-source-maps', path.join(DIST, entry)], env, onLine);
+}
+
+function launchCommand(name: string, file: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string) => boolean): Managed {
+  const child = spawn(file, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lastLines: string[] = [];
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const handle: Managed = { name, child, exited, lastLines };
@@ -135,21 +138,27 @@ export const metricsBase = (gatewayPort: number) => gatewayPort + 50;
 
 /** http_requests_total of POST /graphql answered 200, from a process's /metrics (on the stack's internal port). */
 export async function graphqlRequests(gatewayPort: number, name: ProcessName): Promise<number> {
-  const { body } = await request(`http://${HOST}:${metricsBase(gatewayPort) + PROCESS_NAMES.indexOf(name)}/metrics`);
-  const text = await body.text();
   let total = 0;
-  for (const line of text.split('\n')) {
-    if (
-      line.startsWith('http_requests_total{') &&
-      line.includes('route="/graphql"') &&
-      line.includes('method="POST"') &&
-      line.includes('status_code="200"')
-    ) {
-      total += Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (let k = 1; k <= STACK_COPIES; k += 1) {
+    const { body } = await request(`http://${HOST}:${metricsPortOf(gatewayPort, name, k)}/metrics`);
+    const text = await body.text();
+    for (const line of text.split('\n')) {
+      if (
+        line.startsWith('http_requests_total{') &&
+        line.includes('route="/graphql"') &&
+        line.includes('method="POST"') &&
+        line.includes('status_code="200"')
+      ) {
+        total += Number(line.slice(line.lastIndexOf(' ') + 1));
+      }
     }
   }
   return total;
 }
+
+/** Copy k's internal /metrics port of a process: start.js gives copy 1 metricsBase + its index, copy k adds 10 × (k − 1). */
+const metricsPortOf = (gatewayPort: number, name: ProcessName, k: number) =>
+  metricsBase(gatewayPort) + 10 * (k - 1) + PROCESS_NAMES.indexOf(name);
 
 /** Nearest-rank percentile of sorted values. */
 export function percentile(sorted: Float64Array, p: number): number {
@@ -169,15 +178,35 @@ export interface BenchStack {
   stack: Managed;
   /** The floor server, when the benchmark asked for one (floorEnv). */
   floor?: Managed;
+  /** Further copies of every process and their load balancer (BENCH_COPIES > 1); their CPU counts as the stack's. */
+  extra: Managed[];
   rest: string;
   floorOrigin: string;
   subgraphPorts: Record<'merchant' | 'outlet' | 'transaction' | 'catalog', number>;
 }
 
+/** Copies of every stack process (BENCH_COPIES): more than one puts nginx in front of each tier. */
+export const STACK_COPIES = envInt('BENCH_COPIES', 1) || 1;
+/** Copy k (1…) of a tier listens on its front port + COPY_PORT_STEP × k; the front port is nginx's. */
+const COPY_PORT_STEP = 300;
+const ENTRIES = {
+  rest: 'rest-adapters/main.js',
+  gateway: 'gateway/src/main.js',
+  merchant: 'subgraphs/merchant/src/main.js',
+  outlet: 'subgraphs/outlet/src/main.js',
+  transaction: 'subgraphs/transaction/src/main.js',
+  catalog: 'subgraphs/catalog/src/main.js',
+} as const;
+
 /**
  * The whole stack (`scripts/start.js`: migrations, reference and demo data, every process) on its own ports with
  * the webhook dispatcher off, and, given floorEnv, the floor server (bench/floor-server.ts) beside it; resolves
  * when they answer /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
+ *
+ * With BENCH_COPIES=N > 1 every process runs N times, as in production behind a load balancer: nginx (on PATH;
+ * `apt-get install nginx-light`) listens on the ports the benchmark uses and spreads keep-alive connections over the
+ * copies round robin; start.js runs copy 1 (and the set-up), copies 2…N are started here. REST reaches the subgraphs,
+ * and everything reaches the gateway, through nginx.
  */
 export async function startBenchStack(options: {
   databaseUrl: string;
@@ -192,32 +221,40 @@ export async function startBenchStack(options: {
     transaction: options.gatewayPort + 3,
     catalog: options.gatewayPort + 4,
   };
-  const allPorts = [options.restPort, floorPort, options.gatewayPort, ...Object.values(subgraphPorts)];
+  const front = { rest: options.restPort, gateway: options.gatewayPort, ...subgraphPorts };
+  const copyPort = (tier: keyof typeof front, k: number) => (STACK_COPIES > 1 ? front[tier] + COPY_PORT_STEP * k : front[tier]);
+  const copyPorts = Object.values(front).flatMap((port) =>
+    Array.from({ length: STACK_COPIES > 1 ? STACK_COPIES : 0 }, (_, k) => port + COPY_PORT_STEP * (k + 1)),
+  );
+  const allPorts = [options.restPort, floorPort, options.gatewayPort, ...Object.values(subgraphPorts), ...copyPorts];
   const busy = (await Promise.all(allPorts.map(async (port) => ((await portInUse(port)) ? port : null)))).filter((p) => p !== null);
   if (busy.length > 0) throw new Error(`ports in use: ${busy.join(', ')} (set BENCH_REST_PORT / BENCH_GATEWAY_PORT to move the benchmark)`);
 
+  const extra: Managed[] = [];
+  if (STACK_COPIES > 1) extra.push(await startBalancer(front, STACK_COPIES));
   const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', HOST };
+  // Every process reaches the others through the front ports (nginx's with copies).
+  const addresses: NodeJS.ProcessEnv = {
+    GATEWAY_URL: `http://${HOST}:${options.gatewayPort}/graphql`,
+    ...Object.fromEntries(
+      Object.entries(subgraphPorts).map(([name, port]) => [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://${HOST}:${port}/graphql`]),
+    ),
+  };
+  const portsOf = (k: number): NodeJS.ProcessEnv => ({
+    REST_PORT: String(copyPort('rest', k)),
+    GATEWAY_PORT: String(copyPort('gateway', k)),
+    ...Object.fromEntries(
+      Object.keys(subgraphPorts).map((name) => [`${name.toUpperCase()}_PORT`, String(copyPort(name as keyof typeof front, k))]),
+    ),
+  });
   progress(
-    `starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, JOBS_CONCURRENCY=0) …`,
+    `starting the stack (REST ${options.restPort}, gateway ${options.gatewayPort}, subgraphs ${subgraphPorts.merchant}–${subgraphPorts.catalog}, JOBS_CONCURRENCY=0${STACK_COPIES > 1 ? `, ${STACK_COPIES} copies of each behind nginx` : ''}) …`,
   );
   let phase: 'booting' | 'banner' | 'running' = 'booting';
   const stack = launch(
     'stack',
     'scripts/start.js',
-    {
-      ...common,
-      JOBS_CONCURRENCY: '0',
-      METRICS_PORT: String(metricsBase(options.gatewayPort)),
-      REST_PORT: String(options.restPort),
-      GATEWAY_PORT: String(options.gatewayPort),
-      GATEWAY_URL: `http://${HOST}:${options.gatewayPort}/graphql`,
-      ...Object.fromEntries(
-        Object.entries(subgraphPorts).flatMap(([name, port]) => [
-          [`${name.toUpperCase()}_PORT`, String(port)],
-          [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://${HOST}:${port}/graphql`],
-        ]),
-      ),
-    },
+    { ...common, JOBS_CONCURRENCY: '0', METRICS_PORT: String(metricsBase(options.gatewayPort)), ...addresses, ...portsOf(1) },
     (line) => {
       if (phase === 'booting' && line.startsWith('ready in ')) {
         phase = 'banner';
@@ -237,5 +274,63 @@ export async function startBenchStack(options: {
     : undefined;
   if (floor) await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
   await waitFor(stack, async () => phase === 'running' && (await healthy(rest)), 'ready stack', 120_000);
-  return { stack, floor, rest, floorOrigin, subgraphPorts };
+  // Copies 2…N once the set-up (migrations, data) is done; subgraphs first, as start.js does.
+  for (let k = 2; k <= STACK_COPIES; k += 1) {
+    const env = { ...common, JOBS_CONCURRENCY: '0', ...addresses, ...portsOf(k) };
+    const started = (Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])
+      .sort((a, b) => Number(a === 'rest' || a === 'gateway') - Number(b === 'rest' || b === 'gateway'))
+      .map((tier) => ({
+        tier,
+        process: launch(`${tier}-${k}`, ENTRIES[tier], { ...env, METRICS_PORT: String(metricsPortOf(options.gatewayPort, tier, k)) }),
+      }));
+    for (const { tier, process: copy } of started) {
+      await waitFor(copy, () => healthy(`http://${HOST}:${copyPort(tier, k)}`), 'health', 60_000);
+      extra.push(copy);
+    }
+  }
+  return { stack, floor, extra, rest, floorOrigin, subgraphPorts };
+}
+
+/** nginx on the front ports, round robin over the copies' ports with keep-alive upstream connections. */
+async function startBalancer(front: Record<keyof typeof ENTRIES, number>, copies: number): Promise<Managed> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
+  const upstreams = Object.entries(front).map(
+    ([tier, port]) => `  upstream ${tier} {
+${Array.from({ length: copies }, (_, k) => `    server ${HOST}:${port + COPY_PORT_STEP * (k + 1)} max_fails=1 fail_timeout=2s;`).join('\n')}
+    keepalive 64;
+  }
+  server {
+    listen ${HOST}:${port} backlog=4096;
+    keepalive_requests 100000;
+    location / {
+      proxy_pass http://${tier};
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }`,
+  );
+  writeFileSync(
+    path.join(dir, 'nginx.conf'),
+    `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir};
+  proxy_temp_path ${dir};
+  fastcgi_temp_path ${dir};
+  uwsgi_temp_path ${dir};
+  scgi_temp_path ${dir};
+${upstreams.join('\n')}
+}
+`,
+  );
+  const lb = launchCommand('nginx', 'nginx', ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-g', 'daemon off;'], process.env);
+  const probe = front.rest;
+  await waitFor(lb, () => portInUse(probe), 'listening', 10_000).catch((error: Error) => {
+    throw new Error(`BENCH_COPIES needs nginx on PATH (apt-get install nginx-light): ${error.message}`);
+  });
+  return lb;
 }

@@ -232,7 +232,12 @@ async function main(): Promise<void> {
     }
     const total = list.reduce((a, e) => a + e.rate, 0);
     progress(`${list.length} endpoints, ${total.toFixed(1)} req/s in all, for ${SECS} s …`);
-    const cpu = new CpuSampler(bench.stack.child.pid!, undefined, pg);
+    const cpu = new CpuSampler(
+      bench.stack.child.pid!,
+      undefined,
+      pg,
+      bench.extra.map((m) => m.child.pid!),
+    );
     const loadBefore = os.loadavg();
     const before = await cpu.snapshot();
     const results = await runAll(bench.rest, list);

@@ -218,9 +218,15 @@ async function main(): Promise<void> {
       ),
       `(latency at 1 connection, req/s at ${SETTINGS.connections} connections, ${SETTINGS.durationSecs} s each after ${SETTINGS.warmupSecs} s warm-up)`,
     ];
+    // Issue 18 §2: the 500-row Contract B list at ≥ 40 % of its floor's req/s.
+    const bList = rows.find((r) => r.label === 'B transactions limit=500')!.throughput.rps / floor.throughput.rps;
+    const aims = { bListAtLeast40PctOfFloor: bList >= 0.4 };
+    out.push(
+      `Aim (issue 18 §2): B transactions limit=500 ≥ 40 % of the floor's req/s: ${aims.bListAtLeast40PctOfFloor ? 'met' : 'NOT met'} (${(bList * 100).toFixed(1)} %)`,
+    );
     process.stdout.write(`${out.join('\n')}\n`);
     process.stdout.write(
-      `${JSON.stringify({ transactions: SETTINGS.transactions, floor_rps: floor.throughput.rps, results: rows, load: { before: loadBefore, after: loadAfter } })}\n`,
+      `${JSON.stringify({ transactions: SETTINGS.transactions, floor_rps: floor.throughput.rps, results: rows, aims, load: { before: loadBefore, after: loadAfter } })}\n`,
     );
   } finally {
     await pg.end().catch(() => undefined);

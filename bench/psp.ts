@@ -14,7 +14,7 @@ import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantService } from '@subgraphs/merchant/src/modules/merchant/merchant.service';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
-import { HOST, envInt, graphqlRequests, median, percentile, progress, sleep, startBenchStack, stopAll } from './harness';
+import { HOST, STACK_COPIES, envInt, graphqlRequests, median, percentile, progress, sleep, startBenchStack, stopAll } from './harness';
 
 /**
  * `npm run bench:psp`: the bank PSP API (psp-api.md) through the full path (REST process → gateway →
@@ -871,7 +871,7 @@ async function main(): Promise<void> {
       `note: BENCH_RATE_SECS ${SETTINGS.rateSecs} > ${CACHE_TTL_SECS - 5}: the cached at-rate run outlives its warm pass; some of it will be misses`,
     );
 
-  const { stack, floor } = await startBenchStack({
+  const { stack, floor, extra } = await startBenchStack({
     databaseUrl,
     restPort: PORTS.rest,
     gatewayPort: PORTS.gateway,
@@ -902,7 +902,12 @@ async function main(): Promise<void> {
     if (statusCode !== 200) throw new Error(`floor refused the keys (${statusCode})`);
     await checkAgreement(seeded, seeded.rateUncachedPairs[seeded.rateUncachedPairs.length - 1]);
 
-    const cpu = new CpuSampler(stack.child.pid!, floor!.child.pid, pg);
+    const cpu = new CpuSampler(
+      stack.child.pid!,
+      floor!.child.pid,
+      pg,
+      extra.map((m) => m.child.pid!),
+    );
     const bench = new Bench(seeded, pg, cpu);
     progress(
       `targets agree; ${seeded.hot.length} hot banks and pairs (${HOT_GROUPS} groups), ${seeded.coldBanks.length} cold banks with ${seeded.cold.length} cold pairs; ` +
@@ -1074,6 +1079,10 @@ function report({
     uncachedAtLeast20PctOfFloor: summary.lookupUncached.rpsVsFloor >= 0.2,
     cachedAtLeast70PctOfFloor: summary.lookupCached.rpsVsFloor >= 0.7,
     eventsAtLeast1000RpsZeroDuplicates: summary.events.rps >= 1000 && integrity.duplicates === 0 && integrity.lost === 0,
+    // Issue 18 §2: each hop cheaper.
+    eventsAtLeast40PctOfFloor: summary.events.rpsVsFloor >= 0.4,
+    uncachedAtLeast50PctOfFloor: summary.lookupUncached.rpsVsFloor >= 0.5,
+    loneUncachedP95AtMost3xFloor: atRate.rateUncached?.p95VsFloor <= 3,
   };
 
   const cpus = os.cpus();
@@ -1102,7 +1111,7 @@ function report({
   const lines = [
     '',
     `PSP benchmark: ${seeded.hot.length} hot banks (one hot pair each, ${HOT_GROUPS} groups used in turn), ${seeded.coldBanks.length} cold banks (${seeded.cold.length} cold pairs; their event keys carry the events)`,
-    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after`,
+    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_GATEWAY=${process.env.REST_GATEWAY ?? 'in-process'}`,
     '',
     `Latency at the documented rate: one key, ${RATE_PER_MIN} requests/min open loop (one every ${60_000 / RATE_PER_MIN} ms), ${SETTINGS.rateSecs} s each`,
     header,
@@ -1129,6 +1138,10 @@ function report({
     `  uncached by-NMID ≥ 20 % of the floor's req/s: ${yes(aims.uncachedAtLeast20PctOfFloor)} (${(summary.lookupUncached.rpsVsFloor * 100).toFixed(1)} %)`,
     `  cached by-NMID ≥ 70 % of the floor's req/s: ${yes(aims.cachedAtLeast70PctOfFloor)} (${(summary.lookupCached.rpsVsFloor * 100).toFixed(1)} %)`,
     `  events ≥ 1,000 req/s with zero duplicates (and zero losses): ${yes(aims.eventsAtLeast1000RpsZeroDuplicates)} (${summary.events.rps.toFixed(0)} req/s, ${integrity.duplicates} duplicates, ${integrity.lost} lost)`,
+    'Aims of issue 18 §2 (each hop cheaper; the partner B list is in bench:partner):',
+    `  events ≥ 40 % of the floor's req/s: ${yes(aims.eventsAtLeast40PctOfFloor)} (${(summary.events.rpsVsFloor * 100).toFixed(1)} %)`,
+    `  uncached by-NMID ≥ 50 % of the floor's req/s: ${yes(aims.uncachedAtLeast50PctOfFloor)} (${(summary.lookupUncached.rpsVsFloor * 100).toFixed(1)} %)`,
+    `  lone uncached by-NMID p95 ≤ 3 × the floor's p95 (${RATE_PER_MIN}/min): ${yes(aims.loneUncachedP95AtMost3xFloor)} (${atRate.rateUncached?.p95VsFloor.toFixed(2)} ×)`,
     '',
     'Latency percentiles are exact (nearest rank) over every 2xx response time of a run, in ms; ratios are per round against',
     "that round's floor, then the median. req/s counts 2xx responses over the run's duration. CPU: utime + stime from",
@@ -1159,6 +1172,8 @@ function report({
     },
     settings: {
       ...SETTINGS,
+      copies: STACK_COPIES,
+      restGateway: process.env.REST_GATEWAY ?? 'in-process',
       ratePerMin: RATE_PER_MIN,
       hotGroups: HOT_GROUPS,
       hotPairs: seeded.hot.length,

@@ -487,7 +487,12 @@ async function measure(databaseUrl: string, merchants: number, run: string): Pro
       p.after?.(status, text);
     }
     progress(`measuring ${list.length} paths at once for ${SETTINGS.secs} s …`);
-    const cpu = new CpuSampler(bench.stack.child.pid!, bench.floor?.child.pid, pg);
+    const cpu = new CpuSampler(
+      bench.stack.child.pid!,
+      bench.floor?.child.pid,
+      pg,
+      bench.extra.map((m) => m.child.pid!),
+    );
     const loadBefore = os.loadavg();
     const before = await cpu.snapshot();
     const results = await Promise.all(list.map((p) => runPath(p.floor ? bench.floorOrigin : bench.rest, p, SETTINGS.secs, 0)));
@@ -495,7 +500,7 @@ async function measure(databaseUrl: string, merchants: number, run: string): Pro
     return { startSecs, results, cpuSecs: CpuSampler.delta(before, after), load: { before: loadBefore, after: os.loadavg() } };
   } finally {
     await pg.end().catch(() => undefined);
-    await stopSome([bench.floor, bench.stack]);
+    await stopSome([bench.floor, bench.stack, ...bench.extra]);
   }
 }
 
@@ -625,7 +630,7 @@ async function main(): Promise<void> {
   try {
     // The first start migrates and loads the reference and demo data the synthetic rows are cloned from.
     const first = await startBenchStack({ databaseUrl, restPort: REST_PORT, gatewayPort: GATEWAY_PORT });
-    await stopSome([first.stack]);
+    await stopSome([first.stack, ...first.extra]);
     const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-scale-load' });
     await pg.connect();
     try {
@@ -707,6 +712,20 @@ async function main(): Promise<void> {
       }),
     );
   }
+  // Issue 18 §1: at the largest factor every path's p95 within 20 % of its 1× value, event intake within 10 %.
+  const largest = reports[reports.length - 1];
+  const aims = largest.results
+    .filter((x) => !x.label.startsWith('floor'))
+    .map((x, i) => {
+      const limit = x.label.includes('event intake') ? 1.1 : 1.2;
+      const ratio = x.p95 / base.results.filter((b) => !b.label.startsWith('floor'))[i].p95;
+      return { label: x.label, ratio, limit, met: ratio <= limit };
+    });
+  if (reports.length > 1) {
+    lines.push('', `Aims (issue 18 §1), p95 at ${largest.factor}× ÷ p95 at ${base.factor}× (the floor's own ratio is the noise):`);
+    for (const a of aims)
+      lines.push(`  ${a.label.padEnd(40)} ≤ ${a.limit.toFixed(2)}: ${a.met ? 'met' : 'NOT met'} (${a.ratio.toFixed(2)})`);
+  }
   for (const p of planTexts) lines.push('', `EXPLAIN (ANALYZE, BUFFERS) — ${p.label}`, p.plan);
   process.stdout.write(`${lines.join('\n')}\n`);
   process.stdout.write(
@@ -721,6 +740,7 @@ async function main(): Promise<void> {
         cpuSecs: r.cpuSecs,
         results: r.results.map((x, i) => ({ ...x, p95Ratio: x.p95 / base.results[i].p95 })),
       })),
+      aims,
       plans: planTexts.map((p) => ({ label: p.label, executionMs: Number(/Execution Time: ([\d.]+) ms/.exec(p.plan)?.[1] ?? NaN) })),
     })}\n`,
   );
