@@ -2,12 +2,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import type { SubgraphName } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
-import { operationMetricsPlugin } from '@lib/federation/operation-metrics';
+import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from '@lib/federation/apollo-settings';
 import type { GatewayContext } from './gateway-context';
 import { SubgraphDataSource, SubgraphFetchMetrics } from './subgraph-data-source';
 
@@ -43,19 +42,8 @@ export function createFederatedServer(options: FederatedServerOptions): { apollo
     introspection: options.introspection,
     // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
     persistedQueries: false,
-    includeStacktraceInErrorResponses: false,
-    // The process stops on SIGTERM by closing fastify (lib/http/listen.ts: in-flight requests finish, spans are
-    // flushed, exit 0); Apollo's own handler would re-raise the signal and kill the process half-way.
-    stopOnTerminationSignals: false,
-    // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
-    stringifyResult: (result) => JSON.stringify(result),
-    plugins: [
-      // No cache hints are used; Apollo's default cache-control plugin would wrap every field resolver to compute them.
-      ApolloServerPluginCacheControlDisabled(),
-      ApolloServerPluginInlineTraceDisabled(),
-      operationMetricsPlugin(options.registry),
-      ...(options.plugins ?? []),
-    ],
+    ...APOLLO_SERVER_SETTINGS,
+    plugins: [...apolloBasePlugins<GatewayContext>(options.registry), ...(options.plugins ?? [])],
     formatError: (formatted) => {
       // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
       const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};

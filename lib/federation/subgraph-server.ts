@@ -1,9 +1,5 @@
 import { ApolloServer } from '@apollo/server';
-import {
-  ApolloServerPluginCacheControlDisabled,
-  ApolloServerPluginInlineTraceDisabled,
-  ApolloServerPluginLandingPageDisabled,
-} from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -15,7 +11,7 @@ import { type Orm, pingDatabase } from '../db/orm';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
 import { registerPoolMetrics } from '../db/pool-metrics';
 import { metricsPlugin } from '../http/metrics';
-import { operationMetricsPlugin } from './operation-metrics';
+import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from './apollo-settings';
 import { SUBGRAPH_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
@@ -69,19 +65,11 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   const apollo = new ApolloServer<SubgraphContext<Scope>>({
     schema,
     introspection: false,
-    includeStacktraceInErrorResponses: false,
-    // The process stops on SIGTERM by closing fastify (lib/http/listen.ts: in-flight requests finish, spans are
-    // flushed, exit 0); Apollo's own handler would re-raise the signal and kill the process half-way.
-    stopOnTerminationSignals: false,
-    // Compact JSON: Apollo's default pretty-prints every response, which costs measurably on 500-row lists.
-    stringifyResult: (result) => JSON.stringify(result),
+    ...APOLLO_SERVER_SETTINGS,
     plugins: [
-      // No cache hints are used; Apollo's default cache-control plugin would wrap every field resolver to compute them.
-      ApolloServerPluginCacheControlDisabled(),
-      ApolloServerPluginInlineTraceDisabled(),
+      ...apolloBasePlugins<SubgraphContext<Scope>>(app.metricsRegistry),
       ApolloServerPluginLandingPageDisabled(),
       fastifyApolloDrainPlugin(app),
-      operationMetricsPlugin(app.metricsRegistry),
     ],
     formatError: (formatted, error) => formatSubgraphError(formatted, error, app),
   });
