@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import type { Client as PgClient } from 'pg';
+import { STACK_ENTRIES } from './harness';
 
 /**
  * CPU time per process of a benchmark run, from /proc/<pid>/stat (utime + stime, clock ticks): the stack's
@@ -61,14 +62,7 @@ export class CpuSampler {
     /** Processes of the stack outside start.js's children: further copies (BENCH_COPIES) and their load balancer. */
     extraPids: number[] = [],
   ) {
-    const entries: [string, CpuLabel][] = [
-      ['rest-adapters/main.js', 'rest'],
-      ['gateway/src/main.js', 'gateway'],
-      ['subgraphs/merchant/src/main.js', 'merchant'],
-      ['subgraphs/outlet/src/main.js', 'outlet'],
-      ['subgraphs/transaction/src/main.js', 'transaction'],
-      ['subgraphs/catalog/src/main.js', 'catalog'],
-    ];
+    const entries = Object.entries(STACK_ENTRIES).map(([label, entry]) => [entry, label as CpuLabel] as const);
     for (const pid of [...childrenOf(stackPid), ...extraPids]) {
       let cmdline = '';
       try {

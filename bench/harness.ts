@@ -189,7 +189,8 @@ export interface BenchStack {
 export const STACK_COPIES = envInt('BENCH_COPIES', 1) || 1;
 /** Copy k (1…) of a tier listens on its front port + COPY_PORT_STEP × k; the front port is nginx's. */
 const COPY_PORT_STEP = 300;
-const ENTRIES = {
+/** The built entry point of each stack process, by the name the benchmarks report it under. */
+export const STACK_ENTRIES = {
   rest: 'rest-adapters/main.js',
   gateway: 'gateway/src/main.js',
   merchant: 'subgraphs/merchant/src/main.js',
@@ -277,11 +278,11 @@ export async function startBenchStack(options: {
   // Copies 2…N once the set-up (migrations, data) is done; subgraphs first, as start.js does.
   for (let k = 2; k <= STACK_COPIES; k += 1) {
     const env = { ...common, JOBS_CONCURRENCY: '0', ...addresses, ...portsOf(k) };
-    const started = (Object.keys(ENTRIES) as (keyof typeof ENTRIES)[])
+    const started = (Object.keys(STACK_ENTRIES) as (keyof typeof STACK_ENTRIES)[])
       .sort((a, b) => Number(a === 'rest' || a === 'gateway') - Number(b === 'rest' || b === 'gateway'))
       .map((tier) => ({
         tier,
-        process: launch(`${tier}-${k}`, ENTRIES[tier], { ...env, METRICS_PORT: String(metricsPortOf(options.gatewayPort, tier, k)) }),
+        process: launch(`${tier}-${k}`, STACK_ENTRIES[tier], { ...env, METRICS_PORT: String(metricsPortOf(options.gatewayPort, tier, k)) }),
       }));
     for (const { tier, process: copy } of started) {
       await waitFor(copy, () => healthy(`http://${HOST}:${copyPort(tier, k)}`), 'health', 60_000);
@@ -292,7 +293,7 @@ export async function startBenchStack(options: {
 }
 
 /** nginx on the front ports, round robin over the copies' ports with keep-alive upstream connections. */
-async function startBalancer(front: Record<keyof typeof ENTRIES, number>, copies: number): Promise<Managed> {
+async function startBalancer(front: Record<keyof typeof STACK_ENTRIES, number>, copies: number): Promise<Managed> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
   const upstreams = Object.entries(front).map(
     ([tier, port]) => `  upstream ${tier} {
