@@ -80,7 +80,7 @@ export class CpuSampler {
   }
 
   /** Ticks per pid, labelled; PostgreSQL backends of this database (the floor's by its application_name). */
-  async snapshot(): Promise<{ at: Map<number, { label: CpuLabel; ticks: number }>; loadgenMicros: number }> {
+  async snapshot(): Promise<{ at: Map<number, { label: CpuLabel; ticks: number }>; loadgenMicros: number; walBytes: bigint }> {
     const at = new Map<number, { label: CpuLabel; ticks: number }>();
     for (const [pid, label] of this.node) at.set(pid, { label, ticks: procStat(pid)?.ticks ?? 0 });
     const { rows } = await this.pg.query<{ pid: number; application_name: string }>(
@@ -90,8 +90,10 @@ export class CpuSampler {
       const stat = procStat(row.pid);
       if (stat) at.set(row.pid, { label: row.application_name === 'bench-floor' ? 'pg:floor' : 'pg:stack', ticks: stat.ticks });
     }
+    // The server's WAL position (every database: read it around runs where only the stack writes).
+    const { rows: wal } = await this.pg.query<{ bytes: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as bytes`);
     const usage = process.cpuUsage();
-    return { at, loadgenMicros: usage.user + usage.system };
+    return { at, loadgenMicros: usage.user + usage.system, walBytes: BigInt(wal[0].bytes.split('.')[0]) };
   }
 
   /** CPU seconds per label between two snapshots (a backend that appeared in between counts from zero). */
@@ -103,5 +105,10 @@ export class CpuSampler {
     for (const [pid, { label, ticks }] of after.at) secs[label] += (ticks - (before.at.get(pid)?.ticks ?? 0)) / CLK_TCK;
     secs.loadgen = (after.loadgenMicros - before.loadgenMicros) / 1e6;
     return secs;
+  }
+
+  /** Bytes of WAL the server wrote between two snapshots. */
+  static walBytes(before: Awaited<ReturnType<CpuSampler['snapshot']>>, after: Awaited<ReturnType<CpuSampler['snapshot']>>): number {
+    return Number(after.walBytes - before.walBytes);
   }
 }

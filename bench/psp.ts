@@ -534,6 +534,8 @@ interface Run {
   subgraphCalls: Record<keyof typeof SUBGRAPH_PORTS, number>;
   cpuSecs: Record<CpuLabel, number>;
   cpuSecsPer1k: Record<CpuLabel, number>;
+  /** WAL bytes the server wrote per 2xx response (the floor's runs write only the floor's rows). */
+  walBytesPerRequest: number;
   rateCap?: number;
   coldReusedWithinTtl?: number;
   warmPassSecs?: number;
@@ -774,6 +776,7 @@ class Bench {
       ) as Run['subgraphCalls'],
       cpuSecs,
       cpuSecsPer1k: Object.fromEntries(CPU_LABELS.map((l) => [l, ok > 0 ? (cpuSecs[l] * 1000) / ok : NaN])) as Record<CpuLabel, number>,
+      walBytesPerRequest: ok > 0 ? CpuSampler.walBytes(cpuBefore, cpuAfter) / ok : NaN,
       ...extra,
     };
     const problems =
@@ -962,6 +965,7 @@ interface Summary {
   statusCounts: Record<string, number>;
   subgraphCallsPerRequest: Record<string, number>;
   cpuSecsPer1k: Record<CpuLabel, number>;
+  walBytesPerRequest: number;
 }
 
 function report({
@@ -1007,6 +1011,7 @@ function report({
       CpuLabel,
       number
     >,
+    walBytesPerRequest: Math.round(median(list.map((r) => r.walBytesPerRequest))),
   });
   const summary = Object.fromEntries(
     TARGETS.map((target) => {
@@ -1131,6 +1136,7 @@ function report({
     ...RATE_TARGETS.filter((t) => atRate[t.key]).map((t) => cpuRow(atRate[t.key])),
     ...TARGETS.map((t) => cpuRow(summary[t.key])),
     `${`idle, CPU ms per second (${IDLE_SECS} s)`.padEnd(30)} ${CPU_LABELS.map((l) => (idle[l] * 1000).toFixed(1).padStart(11)).join('')}`,
+    `WAL bytes per request (the server's, medians): ${TARGETS.filter((t) => t.key.startsWith('events')).map((t) => `${summary[t.key].label} ${summary[t.key].walBytesPerRequest.toLocaleString('en')}`).join(', ')}.`,
     '',
     'Aims:',
     `  by-NMID p95 under 50 ms at ${RATE_PER_MIN}/min (psp-api.md §8): cached ${yes(aims.byNmidP95Under50MsAtRateCached)}, uncached ${yes(aims.byNmidP95Under50MsAtRateUncached)}`,
