@@ -156,6 +156,27 @@ export async function graphqlRequests(gatewayPort: number, name: ProcessName): P
   return total;
 }
 
+/**
+ * Sum (seconds) and count of a histogram's series, over every copy of a process, keeping the series whose label text
+ * (what lies between the braces) passes `keep`.
+ */
+export async function histogramTotals(
+  gatewayPort: number,
+  name: ProcessName,
+  metric: string,
+  keep: (labels: string) => boolean,
+): Promise<{ sum: number; count: number }> {
+  const totals = { sum: 0, count: 0 };
+  for (let k = 1; k <= STACK_COPIES; k += 1) {
+    const { body } = await request(`http://${HOST}:${metricsPortOf(gatewayPort, name, k)}/metrics`);
+    for (const line of (await body.text()).split('\n')) {
+      const part = line.startsWith(`${metric}_sum{`) ? 'sum' : line.startsWith(`${metric}_count{`) ? 'count' : null;
+      if (part && keep(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')))) totals[part] += Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+  }
+  return totals;
+}
+
 /** Copy k's internal /metrics port of a process: start.js gives copy 1 metricsBase + its index, copy k adds 10 × (k − 1). */
 const metricsPortOf = (gatewayPort: number, name: ProcessName, k: number) =>
   metricsBase(gatewayPort) + 10 * (k - 1) + PROCESS_NAMES.indexOf(name);

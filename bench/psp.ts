@@ -14,7 +14,20 @@ import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantService } from '@subgraphs/merchant/src/modules/merchant/merchant.service';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
-import { HOST, STACK_COPIES, envInt, graphqlRequests, median, percentile, progress, sleep, startBenchStack, stopAll } from './harness';
+import type { ProcessName } from '@lib/config/config';
+import {
+  HOST,
+  STACK_COPIES,
+  envInt,
+  graphqlRequests,
+  histogramTotals,
+  median,
+  percentile,
+  progress,
+  sleep,
+  startBenchStack,
+  stopAll,
+} from './harness';
 
 /**
  * `npm run bench:psp`: the bank PSP API (psp-api.md) through the full path (REST process → gateway →
@@ -367,6 +380,38 @@ async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, num
   return Object.fromEntries(entries) as Record<keyof typeof SUBGRAPH_PORTS, number>;
 }
 
+/**
+ * Where a by-NMID lookup's time goes, from the stack's own histograms: the REST route's server time, each subgraph
+ * fetch of its query plan as the gateway (in REST, or the gateway process with REST_GATEWAY=http) timed it, and
+ * inside that subgraph its HTTP server time and its GraphQL operation. Means per observation, in ms.
+ */
+const PLANNER: ProcessName = process.env.REST_GATEWAY === 'http' ? 'gateway' : 'rest';
+const LATENCY_PARTS: Record<string, [ProcessName, string, (labels: string) => boolean]> = {
+  rest: ['rest', 'http_request_duration_seconds', (l) => l.includes('by-nmid')],
+  outletFetch: [PLANNER, 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="outlet"')],
+  outletServer: ['outlet', 'http_request_duration_seconds', (l) => l.includes('route="/graphql"')],
+  outletOperation: ['outlet', 'graphql_operation_duration_seconds', () => true],
+  merchantFetch: [PLANNER, 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="merchant"')],
+  merchantServer: ['merchant', 'http_request_duration_seconds', (l) => l.includes('route="/graphql"')],
+  merchantOperation: ['merchant', 'graphql_operation_duration_seconds', () => true],
+};
+type LatencyTotals = Record<string, { sum: number; count: number }>;
+
+async function latencyTotals(): Promise<LatencyTotals> {
+  const entries = await Promise.all(
+    Object.entries(LATENCY_PARTS).map(async ([part, [name, metric, keep]]) => [part, await histogramTotals(PORTS.gateway, name, metric, keep)] as const),
+  );
+  return Object.fromEntries(entries);
+}
+
+const latencyMeans = (before: LatencyTotals, after: LatencyTotals): Record<string, number> =>
+  Object.fromEntries(
+    Object.keys(LATENCY_PARTS).map((part) => {
+      const count = after[part].count - before[part].count;
+      return [part, count > 0 ? round2(((after[part].sum - before[part].sum) * 1000) / count) : NaN];
+    }),
+  );
+
 /** Stable JSON (sorted keys), to compare bodies independent of key order. */
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
@@ -536,6 +581,8 @@ interface Run {
   cpuSecsPer1k: Record<CpuLabel, number>;
   /** WAL bytes the server wrote per 2xx response (the floor's runs write only the floor's rows). */
   walBytesPerRequest: number;
+  /** The lone lookups only: mean ms per part (LATENCY_PARTS). */
+  latencyMs?: Record<string, number>;
   rateCap?: number;
   coldReusedWithinTtl?: number;
   warmPassSecs?: number;
@@ -817,6 +864,7 @@ class Bench {
     let errors = 0;
     let ok = 0;
     const callsBefore = await subgraphCounts();
+    const latencyBefore = await latencyTotals();
     const cpuBefore = await this.cpu.snapshot();
     const started = performance.now() + 20;
     const pending: Promise<void>[] = [];
@@ -844,6 +892,7 @@ class Bench {
     await Promise.all(pending);
     const durationSecs = (performance.now() - started) / 1000;
     const cpuAfter = await this.cpu.snapshot();
+    if (key !== 'rateFloor') extra.latencyMs = latencyMeans(latencyBefore, await latencyTotals());
     const callsAfter = await subgraphCounts();
     await pool.close();
     const result = { duration: durationSecs, '2xx': ok, non2xx: count - ok - errors, errors, timeouts: 0 };
@@ -1136,6 +1185,16 @@ function report({
     ...RATE_TARGETS.filter((t) => atRate[t.key]).map((t) => cpuRow(atRate[t.key])),
     ...TARGETS.map((t) => cpuRow(summary[t.key])),
     `${`idle, CPU ms per second (${IDLE_SECS} s)`.padEnd(30)} ${CPU_LABELS.map((l) => (idle[l] * 1000).toFixed(1).padStart(11)).join('')}`,
+    ...rateRuns
+      .filter((r) => r.target === 'rateUncached' && r.latencyMs)
+      .map(({ latencyMs: l, p50Ms }) =>
+        [
+          `Lone uncached by-NMID, mean ms per request from the stack's histograms (client p50 ${fmt(p50Ms).trim()}): REST route ${l!.rest}`,
+          `= outlet fetch ${l!.outletFetch} (its HTTP server ${l!.outletServer}, GraphQL operation ${l!.outletOperation})`,
+          `+ merchant fetch ${l!.merchantFetch} (server ${l!.merchantServer}, operation ${l!.merchantOperation})`,
+          `+ REST's own ${round2(l!.rest - l!.outletFetch - l!.merchantFetch)}.`,
+        ].join(' '),
+      ),
     `WAL bytes per request (the server's, medians): ${TARGETS.filter((t) => t.key.startsWith('events')).map((t) => `${summary[t.key].label} ${summary[t.key].walBytesPerRequest.toLocaleString('en')}`).join(', ')}.`,
     '',
     'Aims:',
