@@ -171,7 +171,8 @@ export async function histogramTotals(
     const { body } = await request(`http://${HOST}:${metricsPortOf(gatewayPort, name, k)}/metrics`);
     for (const line of (await body.text()).split('\n')) {
       const part = line.startsWith(`${metric}_sum{`) ? 'sum' : line.startsWith(`${metric}_count{`) ? 'count' : null;
-      if (part && keep(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')))) totals[part] += Number(line.slice(line.lastIndexOf(' ') + 1));
+      if (part && keep(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}'))))
+        totals[part] += Number(line.slice(line.lastIndexOf(' ') + 1));
     }
   }
   return totals;

@@ -399,7 +399,9 @@ type LatencyTotals = Record<string, { sum: number; count: number }>;
 
 async function latencyTotals(): Promise<LatencyTotals> {
   const entries = await Promise.all(
-    Object.entries(LATENCY_PARTS).map(async ([part, [name, metric, keep]]) => [part, await histogramTotals(PORTS.gateway, name, metric, keep)] as const),
+    Object.entries(LATENCY_PARTS).map(
+      async ([part, [name, metric, keep]]) => [part, await histogramTotals(PORTS.gateway, name, metric, keep)] as const,
+    ),
   );
   return Object.fromEntries(entries);
 }
@@ -864,7 +866,7 @@ class Bench {
     let errors = 0;
     let ok = 0;
     const callsBefore = await subgraphCounts();
-    const latencyBefore = await latencyTotals();
+    const latencyBefore = key === 'rateUncached' ? await latencyTotals() : undefined;
     const cpuBefore = await this.cpu.snapshot();
     const started = performance.now() + 20;
     const pending: Promise<void>[] = [];
@@ -892,7 +894,7 @@ class Bench {
     await Promise.all(pending);
     const durationSecs = (performance.now() - started) / 1000;
     const cpuAfter = await this.cpu.snapshot();
-    if (key !== 'rateFloor') extra.latencyMs = latencyMeans(latencyBefore, await latencyTotals());
+    if (latencyBefore) extra.latencyMs = latencyMeans(latencyBefore, await latencyTotals());
     const callsAfter = await subgraphCounts();
     await pool.close();
     const result = { duration: durationSecs, '2xx': ok, non2xx: count - ok - errors, errors, timeouts: 0 };
@@ -1186,7 +1188,7 @@ function report({
     ...TARGETS.map((t) => cpuRow(summary[t.key])),
     `${`idle, CPU ms per second (${IDLE_SECS} s)`.padEnd(30)} ${CPU_LABELS.map((l) => (idle[l] * 1000).toFixed(1).padStart(11)).join('')}`,
     ...rateRuns
-      .filter((r) => r.target === 'rateUncached' && r.latencyMs)
+      .filter((r) => r.latencyMs)
       .map(({ latencyMs: l, p50Ms }) =>
         [
           `Lone uncached by-NMID, mean ms per request from the stack's histograms (client p50 ${fmt(p50Ms).trim()}): REST route ${l!.rest}`,
@@ -1195,7 +1197,9 @@ function report({
           `+ REST's own ${round2(l!.rest - l!.outletFetch - l!.merchantFetch)}.`,
         ].join(' '),
       ),
-    `WAL bytes per request (the server's, medians): ${TARGETS.filter((t) => t.key.startsWith('events')).map((t) => `${summary[t.key].label} ${summary[t.key].walBytesPerRequest.toLocaleString('en')}`).join(', ')}.`,
+    `WAL bytes per request (the server's, medians): ${TARGETS.filter((t) => t.key.startsWith('events'))
+      .map((t) => `${summary[t.key].label} ${summary[t.key].walBytesPerRequest.toLocaleString('en')}`)
+      .join(', ')}.`,
     '',
     'Aims:',
     `  by-NMID p95 under 50 ms at ${RATE_PER_MIN}/min (psp-api.md §8): cached ${yes(aims.byNmidP95Under50MsAtRateCached)}, uncached ${yes(aims.byNmidP95Under50MsAtRateUncached)}`,
