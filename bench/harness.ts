@@ -136,21 +136,29 @@ export async function healthy(origin: string): Promise<boolean> {
 /** The internal /metrics ports of a bench stack: METRICS_PORT = gateway port + 50, one per process in PROCESS_NAMES order. */
 export const metricsBase = (gatewayPort: number) => gatewayPort + 50;
 
-/** http_requests_total of POST /graphql answered 200, from a process's /metrics (on the stack's internal port). */
-export async function graphqlRequests(gatewayPort: number, name: ProcessName): Promise<number> {
-  let total = 0;
+/** The sample lines of a process's /metrics (on the stack's internal port), over every copy of it. */
+async function metricLines(gatewayPort: number, name: ProcessName): Promise<string[]> {
+  const lines: string[] = [];
   for (let k = 1; k <= STACK_COPIES; k += 1) {
     const { body } = await request(`http://${HOST}:${metricsPortOf(gatewayPort, name, k)}/metrics`);
-    const text = await body.text();
-    for (const line of text.split('\n')) {
-      if (
-        line.startsWith('http_requests_total{') &&
-        line.includes('route="/graphql"') &&
-        line.includes('method="POST"') &&
-        line.includes('status_code="200"')
-      ) {
-        total += Number(line.slice(line.lastIndexOf(' ') + 1));
-      }
+    lines.push(...(await body.text()).split('\n'));
+  }
+  return lines;
+}
+
+const sampleValue = (line: string) => Number(line.slice(line.lastIndexOf(' ') + 1));
+
+/** http_requests_total of POST /graphql answered 200, from a process's /metrics. */
+export async function graphqlRequests(gatewayPort: number, name: ProcessName): Promise<number> {
+  let total = 0;
+  for (const line of await metricLines(gatewayPort, name)) {
+    if (
+      line.startsWith('http_requests_total{') &&
+      line.includes('route="/graphql"') &&
+      line.includes('method="POST"') &&
+      line.includes('status_code="200"')
+    ) {
+      total += sampleValue(line);
     }
   }
   return total;
@@ -167,13 +175,9 @@ export async function histogramTotals(
   keep: (labels: string) => boolean,
 ): Promise<{ sum: number; count: number }> {
   const totals = { sum: 0, count: 0 };
-  for (let k = 1; k <= STACK_COPIES; k += 1) {
-    const { body } = await request(`http://${HOST}:${metricsPortOf(gatewayPort, name, k)}/metrics`);
-    for (const line of (await body.text()).split('\n')) {
-      const part = line.startsWith(`${metric}_sum{`) ? 'sum' : line.startsWith(`${metric}_count{`) ? 'count' : null;
-      if (part && keep(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}'))))
-        totals[part] += Number(line.slice(line.lastIndexOf(' ') + 1));
-    }
+  for (const line of await metricLines(gatewayPort, name)) {
+    const part = line.startsWith(`${metric}_sum{`) ? 'sum' : line.startsWith(`${metric}_count{`) ? 'count' : null;
+    if (part && keep(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')))) totals[part] += sampleValue(line);
   }
   return totals;
 }

@@ -184,22 +184,19 @@ export class Migration20261130100000_partitioned_history extends Migration {
 
       -- The guards: any insert claims its key (or finds it claimed for this very row, as the intake does first).
       create function "transaction".claim_transaction_code() returns trigger language plpgsql as $$
-      declare claimed_at timestamptz;
       begin
         if new.bank_code is null then return new; end if;
         insert into "transaction".transaction_codes (bank_code, transaction_code, transaction_id, transaction_at)
           values (new.bank_code, new.transaction_code, new.id, new.transaction_at) on conflict do nothing;
         if not found then
-          -- Claimed already: by this very row (the intake claims first), else the code is another transaction's.
-          select k.transaction_at into claimed_at from "transaction".transaction_codes k
-           where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id;
+          update "transaction".transaction_codes k set transaction_at = new.transaction_at
+           where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id
+             and k.transaction_at is distinct from new.transaction_at;
+          perform 1 from "transaction".transaction_codes k
+            where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id;
           if not found then
             raise exception 'duplicate key value violates unique constraint "transaction_codes_pkey"'
               using errcode = 'unique_violation', schema = 'transaction', table = 'transaction_codes', constraint = 'transaction_codes_pkey';
-          end if;
-          if claimed_at is distinct from new.transaction_at then
-            update "transaction".transaction_codes k set transaction_at = new.transaction_at
-             where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code;
           end if;
         end if;
         return new;

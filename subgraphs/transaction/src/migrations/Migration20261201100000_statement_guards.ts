@@ -121,7 +121,17 @@ export class Migration20261201100000_statement_guards extends Migration {
   }
 
   override async down(): Promise<void> {
+    // Back to what Migration20261130100000_partitioned_history created, word for word.
     this.addSql(`
+      create or replace function "transaction".keep_transaction_code() returns trigger language plpgsql as $$
+      begin
+        if new.bank_code is distinct from old.bank_code or new.transaction_code is distinct from old.transaction_code or new.id <> old.id then
+          raise exception 'a transaction''s id, bank_code and transaction_code do not change' using errcode = 'integrity_constraint_violation';
+        end if;
+        update "transaction".transaction_codes k set transaction_at = new.transaction_at
+         where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id;
+        return null;
+      end $$;
       drop trigger transactions_keep_code on "transaction".transactions;
       create trigger transactions_keep_code after update of id, bank_code, transaction_code, transaction_at on "transaction".transactions
         for each row when (new.transaction_at is distinct from old.transaction_at or new.bank_code is distinct from old.bank_code
@@ -138,21 +148,19 @@ export class Migration20261201100000_statement_guards extends Migration {
         on "transaction".transactions for each row execute function "transaction".invalidate_daily_rollup();
 
       create function "transaction".claim_transaction_code() returns trigger language plpgsql as $$
-      declare claimed_at timestamptz;
       begin
         if new.bank_code is null then return new; end if;
         insert into "transaction".transaction_codes (bank_code, transaction_code, transaction_id, transaction_at)
           values (new.bank_code, new.transaction_code, new.id, new.transaction_at) on conflict do nothing;
         if not found then
-          select k.transaction_at into claimed_at from "transaction".transaction_codes k
-           where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id;
+          update "transaction".transaction_codes k set transaction_at = new.transaction_at
+           where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id
+             and k.transaction_at is distinct from new.transaction_at;
+          perform 1 from "transaction".transaction_codes k
+            where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code and k.transaction_id = new.id;
           if not found then
             raise exception 'duplicate key value violates unique constraint "transaction_codes_pkey"'
               using errcode = 'unique_violation', schema = 'transaction', table = 'transaction_codes', constraint = 'transaction_codes_pkey';
-          end if;
-          if claimed_at is distinct from new.transaction_at then
-            update "transaction".transaction_codes k set transaction_at = new.transaction_at
-             where k.bank_code = new.bank_code and k.transaction_code = new.transaction_code;
           end if;
         end if;
         return new;
