@@ -4,7 +4,8 @@ import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
-import { PROCESS_NAMES, type ProcessName } from '@lib/config/config';
+import { PROCESS_NAMES, type ProcessName, loadConfig } from '@lib/config/config';
+import { syncBankView } from '@scripts/database-tasks';
 
 /**
  * What every benchmark in bench/ shares: settings from the environment, progress on stderr, the stack's
@@ -301,6 +302,7 @@ export async function startBenchStack(options: {
     : undefined;
   if (floor) await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
   await waitFor(stack, async () => phase === 'running' && (await healthy(rest)), 'ready stack', 120_000);
+  await syncBankViewCopy(options.databaseUrl);
   // Copies 2…N once the set-up (migrations, data) is done; subgraphs first, as start.js does.
   for (let k = 2; k <= STACK_COPIES; k += 1) {
     const env = { ...common, JOBS_CONCURRENCY: '0', ...addresses, ...portsOf(k) };
@@ -316,6 +318,19 @@ export async function startBenchStack(options: {
     }
   }
   return { stack, floor, extra, rest, floorOrigin, subgraphPorts };
+}
+
+/**
+ * The outlet subgraph's copy of what banks see of merchants brought up to date (docs/decisions/0211-bank-view-read-model.md):
+ * the stack runs no job worker (JOBS_CONCURRENCY=0), so the merchants the demo data and a benchmark's own seed wrote
+ * are copied here, and bank lookups and events read the copy, as in production. Call it again after seeding.
+ */
+export async function syncBankViewCopy(databaseUrl: string): Promise<void> {
+  const started = performance.now();
+  const { copied_merchants } = await syncBankView(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }), databaseUrl, { all: false });
+  progress(
+    `bank view copy up to date: ${copied_merchants.toLocaleString('en')} merchants (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+  );
 }
 
 /** nginx on the front ports, round robin over the copies' ports with keep-alive upstream connections. */

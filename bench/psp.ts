@@ -26,6 +26,7 @@ import {
   progress,
   sleep,
   startBenchStack,
+  syncBankViewCopy,
   stopAll,
 } from './harness';
 
@@ -938,7 +939,10 @@ async function main(): Promise<void> {
     const seeded = await seed(databaseUrl, Math.ceil(rateCount / 2) + 10);
     // Fresh tables have no planner statistics until autovacuum gets to them; without them PostgreSQL picked a
     // hash join over all outlets for the primary-terminal lookup (product and floor alike).
-    await pg.query('analyze merchant.banks, merchant.bank_credentials, merchant.merchants, outlet.outlets, outlet.terminals');
+    await syncBankViewCopy(databaseUrl);
+    await pg.query(
+      'analyze merchant.banks, merchant.bank_credentials, merchant.merchants, outlet.outlets, outlet.terminals, outlet.merchant_profiles',
+    );
     if (seeded.created.merchants > 0 || seeded.created.banks > 0) {
       progress(`created ${seeded.created.banks} banks and ${seeded.created.merchants} merchants in ${seeded.created.secs.toFixed(1)} s`);
     }

@@ -9,7 +9,7 @@ import { DEMO } from '@lib/demo/demo-ids';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
 import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
 import { BY_NMID_SQL } from './floor-sql';
-import { envInt, percentile, progress, sleep, startBenchStack, stopAll, stopSome } from './harness';
+import { envInt, percentile, progress, sleep, startBenchStack, stopAll, stopSome, syncBankViewCopy } from './harness';
 
 /**
  * `npm run bench:scale` (issue 18 §1): the cost of the documented hot paths as the data grows. For each scale factor
@@ -225,7 +225,7 @@ const COUNTED = [
   '"transaction".settlements',
   'catalog.products',
 ] as const;
-const VACUUMED = [...COUNTED, 'catalog.variants'];
+const VACUUMED = [...COUNTED, 'catalog.variants', 'outlet.merchant_profiles'];
 
 interface LoadReport {
   factor: number;
@@ -661,6 +661,7 @@ async function main(): Promise<void> {
         progress(`factor ${factor}: loading merchants ${loaded.toLocaleString('en')}–${target.toLocaleString('en')} …`);
         const secs = await loadTo(pg, loaded, target, anchor);
         loaded = target;
+        await syncBankViewCopy(databaseUrl);
         const vacuumStarted = performance.now();
         for (const table of VACUUMED) await pg.query(`vacuum (analyze) ${table}`);
         const vacuumSecs = (performance.now() - vacuumStarted) / 1000;

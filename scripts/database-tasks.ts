@@ -3,7 +3,11 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '@lib/config/config';
 import { ensureRolesAndSchemas } from '@lib/db/bootstrap';
 import { installJobQueue } from '@lib/jobs/install';
+import { Client } from 'pg';
+import { Registry } from 'prom-client';
+import { Logger, runOnce } from 'graphile-worker';
 import { type Orm, migrate } from '@lib/db/orm';
+import { JOB_SCHEMA } from '@lib/jobs/job-queue';
 import { type SubgraphDefinition, openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { newSandboxNmid } from '@lib/sandbox/sandbox-nmid';
@@ -17,6 +21,7 @@ import { type InfoLog, WebhookService } from '@subgraphs/merchant/src/modules/we
 import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import { PartnerService } from '@subgraphs/merchant/src/modules/partner/partner.service';
 import { NotificationService } from '@subgraphs/merchant/src/modules/notification/notification.service';
+import { outletJobs } from '@subgraphs/outlet/src/jobs';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '@subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '@subgraphs/merchant/src/modules/reference/import/reference-importer';
@@ -348,6 +353,39 @@ export async function ensureMonthlyPartitions(config: Config, adminUrl: string, 
 export async function listMonthlyPartitions(config: Config, adminUrl: string) {
   const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
   return withSubgraph(transaction, config, adminUrl, async (orm) => ({ partitions: await listPartitions(orm.em.fork() as EntityManager) }));
+}
+
+/**
+ * `bank-view:sync`: brings the outlet subgraph's copy of what banks see of merchants up to date now
+ * (docs/decisions/0211-bank-view-read-model.md): runs every pending `merchant_profiles` job in this process, after
+ * enqueueing every merchant again with `all` (a rebuild, e.g. after restoring one schema). Safe beside running workers.
+ */
+export async function syncBankView(config: Config, adminUrl: string, options: { all: boolean }) {
+  const outlet = SUBGRAPHS.find((s) => s.name === 'outlet')!;
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const enqueued = options.all
+      ? (await client.query<{ n: number }>('select merchant.enqueue_all_merchant_profiles() as n')).rows[0].n
+      : 0;
+    await withSubgraph(outlet, config, adminUrl, async (orm) => {
+      const { tasks } = outletJobs({ orm, metrics: new Registry() });
+      await runOnce({
+        connectionString: adminUrl,
+        schema: JOB_SCHEMA,
+        taskList: tasks,
+        noHandleSignals: true,
+        logger: new Logger(() => () => undefined),
+      });
+    });
+    const { rows } = await client.query<{ copied: string; pending: string }>(
+      `select (select count(*) from outlet.merchant_profiles) as copied,
+              (select count(*) from ${JOB_SCHEMA}.jobs where task_identifier = 'merchant_profiles') as pending`,
+    );
+    return { enqueued_jobs: enqueued, copied_merchants: Number(rows[0].copied), pending_jobs: Number(rows[0].pending) };
+  } finally {
+    await client.end();
+  }
 }
 
 /** `feed:prune`: the payment feed's retention, once (the transaction process also runs it periodically). */

@@ -20,6 +20,7 @@ import {
   listQrisUnmatched,
   prunePaymentFeed,
   ensureMonthlyPartitions,
+  syncBankView,
   listMonthlyPartitions,
   migrateAll,
   onboardMerchant,
@@ -348,6 +349,12 @@ export const COMMANDS: Record<string, Command> = {
       if (monthsAhead < 1 || monthsAhead > 24) throw new UsageError('invalid_option', '--months-ahead must be 1 to 24');
       return ensureMonthlyPartitions(config, adminUrl, { monthsAhead, from: instant(o.from, '--from') });
     },
+  },
+  'bank-view:sync': {
+    summary:
+      'bring the outlet subgraph’s copy of what banks see of merchants up to date now (pending merchant_profiles jobs; the outlet process also runs them)',
+    options: { all: { type: 'boolean', description: 'enqueue every merchant again first: rebuilds the copy' } },
+    run: (adminUrl, o, config) => syncBankView(config, adminUrl, { all: o.all === true }),
   },
   'partitions:list': {
     summary: 'the partitions of transactions and payment events, oldest first, with their bounds and estimated rows',

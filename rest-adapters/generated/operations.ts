@@ -2312,6 +2312,94 @@ export type PspMerchantsByNmidQuery = {
   } | null>;
 };
 
+export type PspMerchantsByNmidViewQueryVariables = Exact<{
+  requests: Array<NmidOfBankInput> | NmidOfBankInput;
+  includeOutlets: boolean;
+  includeOwners: boolean;
+}>;
+
+export type PspMerchantsByNmidViewQuery = {
+  pspOutletsByNmid: Array<{
+    merchant: {
+      id: string;
+      name: string;
+      legalName: string | null;
+      status: string;
+      categoryCode: string | null;
+      categoryName: string | null;
+      phone: string | null;
+      email: string | null;
+      npwp: string | null;
+      kycStatus: string;
+      kycVerifiedAt: string | null;
+      bankCode: string | null;
+      createdAt: string;
+      updatedAt: string;
+      nmid: string | null;
+      terminal: { model: string | null; status: string } | null;
+      outlets?: Array<{
+        id: string;
+        code: string;
+        name: string;
+        nmid: string | null;
+        mid: string | null;
+        nmidStatus: string;
+        isDefault: boolean;
+        addressLine: string | null;
+        city: string | null;
+        province: string | null;
+        postalCode: string | null;
+      }>;
+      owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
+      address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
+    };
+  } | null>;
+};
+
+export type PspMerchantByNmidViewQueryVariables = Exact<{
+  nmid: string;
+  includeOutlets: boolean;
+  includeOwners: boolean;
+}>;
+
+export type PspMerchantByNmidViewQuery = {
+  pspOutletByNmid: {
+    merchant: {
+      id: string;
+      name: string;
+      legalName: string | null;
+      status: string;
+      categoryCode: string | null;
+      categoryName: string | null;
+      phone: string | null;
+      email: string | null;
+      npwp: string | null;
+      kycStatus: string;
+      kycVerifiedAt: string | null;
+      bankCode: string | null;
+      createdAt: string;
+      updatedAt: string;
+      nmid: string | null;
+      terminal: { model: string | null; status: string } | null;
+      outlets?: Array<{
+        id: string;
+        code: string;
+        name: string;
+        nmid: string | null;
+        mid: string | null;
+        nmidStatus: string;
+        isDefault: boolean;
+        addressLine: string | null;
+        city: string | null;
+        province: string | null;
+        postalCode: string | null;
+      }>;
+      owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
+      address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
+    };
+  } | null;
+};
+
 export type PspMerchantByNmidQueryVariables = Exact<{
   nmid: string;
   includeOutlets: boolean;
@@ -2612,6 +2700,20 @@ export type PaymentTargetFieldsFragment = {
   merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
 };
 
+export type PspResolveNmidViewQueryVariables = Exact<{
+  nmid: string;
+}>;
+
+export type PspResolveNmidViewQuery = {
+  pspOutletByNmid: {
+    id: string;
+    mid: string | null;
+    nmidStatus: string;
+    terminals: Array<{ id: string; tid: string | null }>;
+    merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+  } | null;
+};
+
 export type PspResolveNmidQueryVariables = Exact<{
   nmid: string;
 }>;
@@ -2624,6 +2726,20 @@ export type PspResolveNmidQuery = {
     terminals: Array<{ id: string; tid: string | null }>;
     merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
   } | null;
+};
+
+export type PspResolveNmidsViewQueryVariables = Exact<{
+  requests: Array<NmidOfBankInput> | NmidOfBankInput;
+}>;
+
+export type PspResolveNmidsViewQuery = {
+  pspOutletsByNmid: Array<{
+    id: string;
+    mid: string | null;
+    nmidStatus: string;
+    terminals: Array<{ id: string; tid: string | null }>;
+    merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+  } | null>;
 };
 
 export type PspResolveNmidsQueryVariables = Exact<{
@@ -3013,6 +3129,14 @@ export const PspMerchantsByNmidDocument = fixedOperation<PspMerchantsByNmidQuery
   'PspMerchantsByNmid',
   'rest-adapters/psp/routes/merchants/by-nmid/operation-batch.graphql',
 );
+export const PspMerchantsByNmidViewDocument = fixedOperation<PspMerchantsByNmidViewQuery, PspMerchantsByNmidViewQueryVariables>(
+  'PspMerchantsByNmidView',
+  'rest-adapters/psp/routes/merchants/by-nmid/operation-view-batch.graphql',
+);
+export const PspMerchantByNmidViewDocument = fixedOperation<PspMerchantByNmidViewQuery, PspMerchantByNmidViewQueryVariables>(
+  'PspMerchantByNmidView',
+  'rest-adapters/psp/routes/merchants/by-nmid/operation-view.graphql',
+);
 export const PspMerchantByNmidDocument = fixedOperation<PspMerchantByNmidQuery, PspMerchantByNmidQueryVariables>(
   'PspMerchantByNmid',
   'rest-adapters/psp/routes/merchants/by-nmid/operation.graphql',
@@ -3049,9 +3173,17 @@ export const PspRecordSettlementDocument = fixedOperation<PspRecordSettlementMut
   'PspRecordSettlement',
   'rest-adapters/psp/routes/settlements/record/operation.graphql',
 );
+export const PspResolveNmidViewDocument = fixedOperation<PspResolveNmidViewQuery, PspResolveNmidViewQueryVariables>(
+  'PspResolveNmidView',
+  'rest-adapters/psp/routes/shared/resolve-nmid-view.graphql',
+);
 export const PspResolveNmidDocument = fixedOperation<PspResolveNmidQuery, PspResolveNmidQueryVariables>(
   'PspResolveNmid',
   'rest-adapters/psp/routes/shared/resolve-nmid.graphql',
+);
+export const PspResolveNmidsViewDocument = fixedOperation<PspResolveNmidsViewQuery, PspResolveNmidsViewQueryVariables>(
+  'PspResolveNmidsView',
+  'rest-adapters/psp/routes/shared/resolve-nmids-view.graphql',
 );
 export const PspResolveNmidsDocument = fixedOperation<PspResolveNmidsQuery, PspResolveNmidsQueryVariables>(
   'PspResolveNmids',

@@ -70,6 +70,20 @@ describe('npm run ops', () => {
     expect(await banks('OPSB')).toEqual([{ code: 'OPSB' }]);
   });
 
+  it('brings the bank view copy up to date with bank-view:sync, and rebuilds it with --all', async () => {
+    await adminQuery(db.adminUrl, 'delete from outlet.merchant_profiles');
+    const [{ n }] = await adminQuery(db.adminUrl, 'select count(*)::int as n from merchant.merchants');
+    const rebuilt = await ops(['bank-view:sync', '--all'], env);
+    expect(rebuilt).toMatchObject({ code: 0, stdout: { result: { enqueued_jobs: 1, copied_merchants: n, pending_jobs: 0 } } });
+    await adminQuery(db.adminUrl, `update merchant.merchants set name = name || ' Baru'`);
+    expect((await ops(['bank-view:sync'], env)).stdout!.result).toEqual({ enqueued_jobs: 0, copied_merchants: n, pending_jobs: 0 });
+    const stale = await adminQuery(
+      db.adminUrl,
+      'select 1 from merchant.merchants m join outlet.merchant_profiles p on p.merchant_id = m.id where p.name <> m.name',
+    );
+    expect(stale).toEqual([]);
+  });
+
   it('answers a failed command with exit 1 and the error on stderr', async () => {
     const result = await ops(['merchant:status', '--id', '0190f1a0-0000-7000-8000-000000000000', '--to', 'active'], env);
     expect(result.code).toBe(1);

@@ -1,5 +1,6 @@
 import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { outletRequestScope } from './context';
+import { outletJobs } from './jobs';
 import { migrations } from './migrations';
 import { Outlet } from './modules/outlet/outlet.entity';
 import { Terminal } from './modules/terminal/terminal.entity';
@@ -16,5 +17,6 @@ export const outletSubgraph: SubgraphDefinition<ReturnType<typeof outletRequestS
   migrations,
   buildSchema: buildOutletSchema,
   requestScope: outletRequestScope,
+  jobs: outletJobs,
   seedDemo: async (em) => ({ ...(await seedOutletDemo(em)), ...(await seedDeviceDemo(em)), ...(await seedOutletSandbox(em)) }),
 };

@@ -6,6 +6,7 @@ import { TerminalService } from './modules/terminal/terminal.service';
 import { DeviceActivityService } from './modules/device-activity/device-activity.service';
 import { PaymentTargetService } from './modules/payment-target/payment-target.service';
 import { PspPairingService } from './modules/psp-pairing/psp-pairing.service';
+import { MerchantProfileService } from './modules/merchant-profile/merchant-profile.service';
 
 export function outletRequestScope(em: EntityManager) {
   const outlet = new OutletService(em);
@@ -17,6 +18,7 @@ export function outletRequestScope(em: EntityManager) {
       deviceActivity: new DeviceActivityService(em),
       paymentTarget: new PaymentTargetService(em, outlet),
       posOutlet: new PosOutletService(em),
+      merchantProfile: new MerchantProfileService(em, outlet),
     },
   };
 }

@@ -6,6 +6,7 @@ import { posOutletReference } from './modules/pos-outlet/pos-outlet.reference';
 import { MerchantOutletsResolver, OutletResolver } from './modules/outlet/outlet.resolver';
 import { MerchantDeviceActivityResolver } from './modules/device-activity/device-activity.resolver';
 import { PaymentTargetResolver } from './modules/payment-target/payment-target.resolver';
+import { PspOutletResolver } from './modules/merchant-profile/merchant-profile.resolver';
 import { MerchantPspPairingsResolver } from './modules/psp-pairing/psp-pairing.resolver';
 import { terminalReference } from './modules/terminal/terminal.reference';
 import { MerchantTerminalResolver, OutletTerminalsResolver, TerminalResolver } from './modules/terminal/terminal.resolver';
@@ -23,6 +24,7 @@ export function buildOutletSchema(): Promise<GraphQLSchema> {
         MerchantDeviceActivityResolver,
         PaymentTargetResolver,
         PosOutletResolver,
+        PspOutletResolver,
       ],
     },
     { ...outletReference, ...terminalReference, ...posOutletReference },

@@ -1,11 +1,19 @@
 import type { Execute, RouteRuntime } from '@lib/rest/route';
-import { type PaymentTargetFieldsFragment, PspResolveNmidDocument, PspResolveNmidsDocument } from '@rest-adapters/generated/operations';
+import {
+  type PaymentTargetFieldsFragment,
+  PspResolveNmidDocument,
+  PspResolveNmidViewDocument,
+  PspResolveNmidsDocument,
+  PspResolveNmidsViewDocument,
+} from '@rest-adapters/generated/operations';
+import { fromCopyElseOwners } from './bank-view';
 
 /**
  * Events and settlements name an NMID (and maybe MID/TID); the outlet subgraph resolves it for the calling
- * bank (another bank's NMID is unknown) and the merchant subgraph adds the merchant (resolve-nmid.graphql). A
- * separate operation from the recording one: its answer is part of what gets recorded. resolve-nmids.graphql is
- * the same for a micro-batch of several banks' events: one item per event, each resolved as its own bank.
+ * bank (another bank's NMID is unknown) with the merchant from its copy of the bank view (resolve-nmid-view.graphql),
+ * else the merchant subgraph adds the merchant (resolve-nmid.graphql; shared/bank-view.ts). A separate operation from
+ * the recording one: its answer is part of what gets recorded. The `…nmids` operations are the same for a
+ * micro-batch of several banks' events: one item per event, each resolved as its own bank.
  */
 type ResolvedOutlet = PaymentTargetFieldsFragment;
 
@@ -28,15 +36,23 @@ export interface NmidReference {
 
 /** The target of one NMID, resolved as the calling bank. */
 export async function resolvePaymentTarget(runtime: RouteRuntime, reference: NmidReference): Promise<PaymentTarget | null> {
-  const { outletByNmid } = await runtime.execute(PspResolveNmidDocument, { nmid: reference.nmid });
-  return targetOf(outletByNmid, reference);
+  const { nmid } = reference;
+  const [outlet] = await fromCopyElseOwners<string, ResolvedOutlet>(
+    [nmid],
+    async () => [(await runtime.execute(PspResolveNmidViewDocument, { nmid })).pspOutletByNmid ?? null],
+    async () => [(await runtime.execute(PspResolveNmidDocument, { nmid })).outletByNmid ?? null],
+  );
+  return targetOf(outlet, reference);
 }
 
 /** Targets of several NMIDs in one call, each resolved as the bank it names; `execute` acts for all of those banks. */
 export async function resolvePaymentTargets(execute: Execute, references: NmidReference[]): Promise<(PaymentTarget | null)[]> {
-  const requests = references.map(({ bankCode, nmid }) => ({ bankCode, nmid }));
-  const { outletsByNmid } = await execute(PspResolveNmidsDocument, { requests });
-  return references.map((reference, i) => targetOf(outletsByNmid[i] ?? null, reference));
+  const outlets = await fromCopyElseOwners<{ bankCode: string; nmid: string }, ResolvedOutlet>(
+    references.map(({ bankCode, nmid }) => ({ bankCode, nmid })),
+    async (requests) => (await execute(PspResolveNmidsViewDocument, { requests })).pspOutletsByNmid,
+    async (requests) => (await execute(PspResolveNmidsDocument, { requests })).outletsByNmid,
+  );
+  return references.map((reference, i) => targetOf(outlets[i], reference));
 }
 
 /**

@@ -11,6 +11,7 @@ import { Migration20261124200000_core_merchant } from './Migration20261124200000
 import { Migration20261129100000_sandbox } from './Migration20261129100000_sandbox';
 import { Migration20261129200000_job_queue } from './Migration20261129200000_job_queue';
 import { Migration20261129400000_cache_invalidation } from './Migration20261129400000_cache_invalidation';
+import { Migration20261202100000_merchant_profile_jobs } from './Migration20261202100000_merchant_profile_jobs';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -26,4 +27,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261129100000_sandbox', class: Migration20261129100000_sandbox },
   { name: 'Migration20261129200000_job_queue', class: Migration20261129200000_job_queue },
   { name: 'Migration20261129400000_cache_invalidation', class: Migration20261129400000_cache_invalidation },
+  { name: 'Migration20261202100000_merchant_profile_jobs', class: Migration20261202100000_merchant_profile_jobs },
 ];

@@ -4,6 +4,7 @@ import { Migration20261122100000_psp } from './Migration20261122100000_psp';
 import { Migration20261124200000_terminal_details } from './Migration20261124200000_terminal_details';
 import { Migration20261124300000_pos } from './Migration20261124300000_pos';
 import { Migration20261126100000_sync_time } from './Migration20261126100000_sync_time';
+import { Migration20261202100000_merchant_profiles } from './Migration20261202100000_merchant_profiles';
 
 /** Every migration of the outlet schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124200000_terminal_details', class: Migration20261124200000_terminal_details },
   { name: 'Migration20261124300000_pos', class: Migration20261124300000_pos },
   { name: 'Migration20261126100000_sync_time', class: Migration20261126100000_sync_time },
+  { name: 'Migration20261202100000_merchant_profiles', class: Migration20261202100000_merchant_profiles },
 ];

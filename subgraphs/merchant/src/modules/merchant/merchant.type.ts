@@ -1,6 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 
+@Directive('@shareable')
 @ObjectType('MerchantAddress')
 export class MerchantAddressType {
   @Field(() => String, { nullable: true })
@@ -28,42 +29,54 @@ export class MerchantType {
   @Field({ description: 'Canonical service identity (MRC-…), never changes.' })
   merchantCode!: string;
 
+  @Directive('@shareable')
   @Field({ description: 'Trade name.' })
   name!: string;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true })
   legalName!: string | null;
 
+  @Directive('@shareable')
   @Field({ description: 'draft, inactive, active, suspended or deleted; pending_review for a referred registration in partnerMerchants.' })
   status!: string;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true, description: 'ISO 18245 merchant category code.' })
   categoryCode!: string | null;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true })
   categoryName!: string | null;
 
   @Field(() => String, { nullable: true, description: 'Business scale of the reference data: micro, small, medium or large.' })
   businessScaleCode!: string | null;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true, description: 'E.164.' })
   phone!: string | null;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true })
   email!: string | null;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true, description: 'Tax number.' })
   npwp!: string | null;
 
+  @Directive('@shareable')
   @Field(() => MerchantAddressType)
   address!: MerchantAddressType;
 
+  @Directive('@shareable')
   @Field({ description: 'pending, verified, expired or rejected.' })
   kycStatus!: string;
 
+  @Directive('@shareable')
   @Field(() => DateTimeResolver, { nullable: true })
   kycVerifiedAt!: Date | null;
 
+  @Directive('@shareable')
   @Field(() => String, { nullable: true, description: 'The acquiring bank.' })
   bankCode!: string | null;
 
@@ -73,9 +86,11 @@ export class MerchantType {
   })
   sandbox!: boolean;
 
+  @Directive('@shareable')
   @Field(() => DateTimeResolver)
   createdAt!: Date;
 
+  @Directive('@shareable')
   @Field(() => DateTimeResolver)
   updatedAt!: Date;
 }

@@ -1,0 +1,52 @@
+import { Arg, Authorized, Ctx, Directive, Query, Resolver } from 'type-graphql';
+import { bankOfItem } from '@lib/auth/bank-scope';
+import type { OutletContext } from '@subgraphs/outlet/src/context';
+import { OutletInputError } from '../outlet/outlet.errors';
+import { NmidOfBankInput, OutletType } from '../outlet/outlet.type';
+
+/** Most NMIDs one pspOutletsByNmid call resolves (the bank adapter's micro-batch is smaller). */
+const MAX_NMIDS_PER_CALL = 500;
+
+/** What a bank sees of the merchant, provided by this subgraph from its read model on these fields alone. */
+const BANK_VIEW =
+  'merchant { name legalName status categoryCode categoryName phone email npwp address { line city province postalCode country } kycStatus kycVerifiedAt bankCode createdAt updatedAt }';
+
+/**
+ * The bank paths' entry (docs/decisions/0211-bank-view-read-model.md): an NMID's outlet with what its bank sees of
+ * the merchant, both from this subgraph, so that a lookup or an event's resolution is one subgraph fetch. The
+ * merchant fields come from the read model `outlet.merchant_profiles`; fields outside it (owners) still come from
+ * the merchant subgraph.
+ */
+@Resolver()
+export class PspOutletResolver {
+  @Authorized('bank')
+  @Directive(`@provides(fields: "${BANK_VIEW}")`)
+  @Query(() => OutletType, {
+    nullable: true,
+    description:
+      'The live outlet with this NMID and what the calling bank sees of its merchant, from this subgraph’s copy (it trails a change by milliseconds). Null when the NMID is unknown to the bank, or its merchant is not visible to the bank or not in the copy yet: ask outletByNmid then.',
+  })
+  pspOutletByNmid(
+    @Arg('nmid', { description: 'National merchant ID.' }) nmid: string,
+    @Ctx() ctx: OutletContext,
+  ): Promise<OutletType | null> {
+    if (ctx.principal.kind !== 'bank') return Promise.resolve(null);
+    return ctx.services.merchantProfile.outletForBank(nmid, ctx.principal);
+  }
+
+  @Authorized('bank', 'banks')
+  @Directive(`@provides(fields: "${BANK_VIEW}")`)
+  @Query(() => [OutletType], {
+    nullable: 'items',
+    description: 'pspOutletByNmid for each item, as the bank the item names (one of the caller’s banks). Aligned with `requests`.',
+  })
+  pspOutletsByNmid(
+    @Arg('requests', () => [NmidOfBankInput], { description: 'NMIDs with the bank asking for each (a bank sees only its own).' })
+    requests: NmidOfBankInput[],
+    @Ctx() ctx: OutletContext,
+  ): Promise<(OutletType | null)[]> {
+    if (requests.length > MAX_NMIDS_PER_CALL) throw new OutletInputError(`at most ${MAX_NMIDS_PER_CALL} requests`);
+    const banks = requests.map((r) => bankOfItem(ctx.principal, r.bankCode));
+    return Promise.all(requests.map((r, i) => ctx.services.merchantProfile.outletForBank(r.nmid, banks[i])));
+  }
+}

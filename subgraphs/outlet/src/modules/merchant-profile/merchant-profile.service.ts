@@ -1,0 +1,83 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { BankPrincipal } from '@lib/auth/bank-scope';
+import { loaderByKey } from '@lib/federation/loaders';
+import type { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
+import type { OutletService } from '../outlet/outlet.service';
+import type { OutletType } from '../outlet/outlet.type';
+import { type MerchantProfileRow, MerchantProfileRepository } from './merchant-profile.repository';
+
+/** The job the merchant subgraph enqueues with every change of what a bank sees of merchants. */
+export const MERCHANT_PROFILES_TASK = 'merchant_profiles';
+export interface MerchantProfilesPayload {
+  profiles: unknown[];
+}
+
+/**
+ * What a bank sees of a merchant, from this subgraph's read model (docs/decisions/0211-bank-view-read-model.md):
+ * the merchant subgraph owns merchants and sends every change as a job; the bank paths read the copy here, so that
+ * one subgraph fetch answers them. The copy trails a change by the job's latency (milliseconds), within the 30 s a
+ * bank lookup may be cached (psp-api.md §8).
+ */
+export class MerchantProfileService {
+  private readonly repo: MerchantProfileRepository;
+  private readonly byId;
+
+  constructor(
+    em: EntityManager,
+    private readonly outlets: OutletService,
+  ) {
+    this.repo = new MerchantProfileRepository(em);
+    this.byId = loaderByKey(
+      (ids: string[]) => this.repo.byMerchantIds(ids),
+      (row) => row.merchant_id,
+    );
+  }
+
+  /** The live outlet of this NMID as `bank` sees it, with its merchant from the copy; null unless both are visible. */
+  async outletForBank(nmid: string, bank: BankPrincipal): Promise<OutletType | null> {
+    const outlet = await this.outlets.findByNmid(nmid, bank);
+    const merchant = outlet && (await this.forBank(outlet.merchant.id, bank));
+    return merchant ? { ...outlet, merchant } : null;
+  }
+
+  /**
+   * The merchant as `bank` sees it, with the merchant subgraph's rule: only its own merchants, once activated for it
+   * (the tier-1 PSP before). Null when not visible, or not in the copy yet: the caller then asks the merchant subgraph.
+   */
+  async forBank(merchantId: string, bank: BankPrincipal): Promise<MerchantRef | null> {
+    const row = await this.byId.load(merchantId);
+    if (!row || row.bank_id !== bank.bankId || (!row.psp_visible_at && bank.tier !== 1)) return null;
+    return toMerchantRef(row);
+  }
+
+  /** Applies one `merchant_profiles` job; returns the rows that changed. */
+  apply(payload: MerchantProfilesPayload): Promise<number> {
+    return this.repo.upsert(payload.profiles);
+  }
+}
+
+function toMerchantRef(row: MerchantProfileRow): MerchantRef {
+  return {
+    id: row.merchant_id,
+    name: row.name,
+    legalName: row.legal_name,
+    status: row.status,
+    categoryCode: row.category_code,
+    categoryName: row.category_name,
+    phone: row.phone,
+    email: row.email,
+    npwp: row.npwp,
+    address: {
+      line: row.address_line,
+      city: row.address_city,
+      province: row.address_province,
+      postalCode: row.address_postal_code,
+      country: row.address_country,
+    },
+    kycStatus: row.kyc_status,
+    kycVerifiedAt: row.kyc_verified_at,
+    bankCode: row.bank_code,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}

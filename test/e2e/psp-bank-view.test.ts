@@ -1,0 +1,152 @@
+import { createHmac } from 'node:crypto';
+import { DEMO } from '@lib/demo/demo-ids';
+import type { SubgraphName } from '@lib/config/config';
+import { createBank, onboardMerchant } from '@scripts/database-tasks';
+import { postDemoBankEvent } from '../support/bank-events';
+import { adminQuery } from '../support/test-database';
+import { type TestStack, startTestStack } from '../support/test-stack';
+
+/**
+ * The outlet subgraph's copy of what banks see of merchants (docs/decisions/0211-bank-view-read-model.md): kept from
+ * the merchant subgraph's jobs, read by the bank paths in one subgraph fetch, never the reason an answer is missing.
+ */
+describe('bank view read model (outlet.merchant_profiles)', () => {
+  let stack: TestStack;
+  let bank: { keyId: string; secret: string };
+  let merchant: { merchant_id: string; outlets: { nmid: string | null }[] };
+  const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+    adminQuery(stack.database.adminUrl, text, params) as Promise<T[]>;
+
+  const lookUp = (target: string) => {
+    const timestamp = new Date().toISOString();
+    const signature = createHmac('sha256', bank.secret).update(`GET\n${target}\n${timestamp}\n`).digest('hex');
+    return stack.rest.inject({
+      method: 'GET',
+      url: target,
+      headers: { 'x-api-key-id': bank.keyId, 'x-timestamp': timestamp, 'x-signature': signature },
+    });
+  };
+  const graphqlCalls = async (subgraph: SubgraphName) => {
+    const text = await stack.subgraphs[subgraph].app.metricsRegistry.metrics();
+    return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  };
+  /** The copy's row of the merchant once `ready` holds for it (jobs run within milliseconds; 5 s at most). */
+  const copyOnce = async (ready: (row: Record<string, unknown> | undefined) => boolean) => {
+    for (let i = 0; i < 100; i++) {
+      const [row] = await sql('select * from outlet.merchant_profiles where merchant_id = $1', [merchant.merchant_id]);
+      if (ready(row)) return row;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the copy did not follow');
+  };
+  const jobsDrained = async () => {
+    for (let i = 0; i < 100; i++) {
+      const [{ n }] = await sql<{ n: string }>(
+        `select count(*) as n from graphile_worker.jobs where task_identifier = 'merchant_profiles'`,
+      );
+      if (n === '0') return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('merchant_profiles jobs did not drain');
+  };
+
+  beforeAll(async () => {
+    // Cache invalidation travels through Redis (lib/events/cache-invalidation.ts).
+    stack = await startTestStack({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    const created = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKV', name: 'Bank V', tier: 'external' });
+    bank = { keyId: created.lookup_key_id, secret: created.lookup_secret };
+    merchant = await onboardMerchant(stack.config, stack.database.adminUrl, {
+      name: 'Toko Salinan',
+      bankCode: 'BANKV',
+      nmids: ['ID1026120210000', 'ID1026120210001'],
+      outlets: 2,
+      categoryCode: '5411',
+    });
+  });
+  afterAll(() => stack?.close());
+
+  it('copies every bank-facing column of a new merchant, with its bank', async () => {
+    const copy = await copyOnce((row) => row?.psp_visible_at != null);
+    const [owner] = await sql(
+      `select m.*, b.code as bank_code from merchant.merchants m join merchant.banks b on b.id = m.bank_id where m.id = $1`,
+      [merchant.merchant_id],
+    );
+    for (const column of [
+      'bank_id',
+      'bank_code',
+      'name',
+      'status',
+      'category_code',
+      'address_country',
+      'kyc_status',
+      'psp_visible_at',
+      'updated_at',
+    ]) {
+      expect([column, copy[column]]).toEqual([column, owner[column]]);
+    }
+  });
+
+  it('answers a lookup with one outlet fetch, and the owners only when include_owners asks for them', async () => {
+    await copyOnce((row) => row?.psp_visible_at != null);
+    expect((await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}`)).statusCode).toBe(200); // the bank's key, cached
+    const [outletBefore, merchantBefore] = [await graphqlCalls('outlet'), await graphqlCalls('merchant')];
+    const res = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}?include_outlets=true`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ merchant: { id: merchant.merchant_id, merchant_name: 'Toko Salinan', bank_code: 'BANKV' } });
+    expect(res.json().outlets).toHaveLength(2);
+    expect([(await graphqlCalls('outlet')) - outletBefore, (await graphqlCalls('merchant')) - merchantBefore]).toEqual([1, 0]);
+
+    const withOwners = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}?include_owners=true`);
+    expect(withOwners.statusCode).toBe(200);
+    expect((await graphqlCalls('merchant')) - merchantBefore).toBe(1);
+  });
+
+  it('follows a change of status into cached lookups (invalidated when the copy changes)', async () => {
+    const target = `/api/psp/v1/merchants/by-nmid/${merchant.outlets[0].nmid}`;
+    expect((await lookUp(target)).json().merchant.status).toBe('active');
+    await sql(`update merchant.merchants set status = 'suspended', updated_at = now() where id = $1`, [merchant.merchant_id]);
+    await copyOnce((row) => row?.status === 'suspended');
+    let status = '';
+    for (let i = 0; i < 100 && status !== 'suspended'; i++) {
+      status = (await lookUp(target)).json().merchant.status;
+      if (status !== 'suspended') await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(status).toBe('suspended');
+    await sql(`update merchant.merchants set status = 'active', updated_at = now() where id = $1`, [merchant.merchant_id]);
+    await copyOnce((row) => row?.status === 'active');
+  });
+
+  it('sends nothing for a change banks do not see, and never lets an older version overwrite a newer one', async () => {
+    await jobsDrained();
+    const before = await copyOnce((row) => row !== undefined);
+    await sql(`update merchant.merchants set referral_code = 'REF-SALINAN' where id = $1`, [merchant.merchant_id]);
+    expect(await sql(`select 1 from graphile_worker.jobs where task_identifier = 'merchant_profiles'`)).toEqual([]);
+
+    const stale = { ...before, version: Number(before.version) - 1, name: 'Nama Lama' };
+    await sql(`select graphile_worker.add_job('merchant_profiles', json_build_object('profiles', json_build_array($1::json)))`, [
+      JSON.stringify(stale),
+    ]);
+    await jobsDrained();
+    expect((await copyOnce((row) => row !== undefined)).name).toBe('Toko Salinan');
+  });
+
+  it('asks the owners for what the copy lacks: a lookup and an event still find the merchant', async () => {
+    expect((await lookUp('/api/psp/v1/merchants/by-nmid/ID1026120219999')).statusCode).toBe(404); // the bank's key, cached
+    await sql(`delete from outlet.merchant_profiles where merchant_id = $1`, [merchant.merchant_id]);
+    const merchantBefore = await graphqlCalls('merchant');
+    const res = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[0].nmid}?include_outlets=true`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().merchant).toMatchObject({ id: merchant.merchant_id, status: 'active' });
+    expect((await graphqlCalls('merchant')) - merchantBefore).toBe(1);
+
+    // The demo merchant's copy gone too: its event is still recorded against it.
+    await sql(`delete from outlet.merchant_profiles where merchant_id = $1`, [DEMO.merchantId]);
+    const event = await postDemoBankEvent(stack, {
+      external_event_id: 'bank-view-fallback-1',
+      transaction_code: 'TRX-bank-view-fallback-1',
+      gross_amount: 15000,
+    });
+    expect(event.statusCode).toBe(200);
+    expect(event.json()).toMatchObject({ merchant_id: DEMO.merchantId });
+  });
+});
