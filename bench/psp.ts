@@ -407,13 +407,19 @@ async function latencyTotals(): Promise<LatencyTotals> {
   return Object.fromEntries(entries);
 }
 
-const latencyMeans = (before: LatencyTotals, after: LatencyTotals): Record<string, number> =>
-  Object.fromEntries(
-    Object.keys(LATENCY_PARTS).map((part) => {
-      const count = after[part].count - before[part].count;
-      return [part, count > 0 ? round2(((after[part].sum - before[part].sum) * 1000) / count) : NaN];
-    }),
-  );
+/**
+ * Mean ms per lone lookup of each part (the REST route's count is the number of lookups): a fetch that only some lookups
+ * make (the merchant's, when the outlet subgraph's copy lacks an item) counts for its share; `merchantFetches` is how
+ * many there were.
+ */
+const latencyMeans = (before: LatencyTotals, after: LatencyTotals): Record<string, number> => {
+  const lookups = after.rest.count - before.rest.count;
+  const perLookup = (part: string) => (lookups > 0 ? round2(((after[part].sum - before[part].sum) * 1000) / lookups) : NaN);
+  return {
+    ...Object.fromEntries(Object.keys(LATENCY_PARTS).map((part) => [part, perLookup(part)])),
+    merchantFetches: after.merchantFetch.count - before.merchantFetch.count,
+  };
+};
 
 /** Stable JSON (sorted keys), to compare bodies independent of key order. */
 function canonical(value: unknown): string {
@@ -1195,9 +1201,9 @@ function report({
       .filter((r) => r.latencyMs)
       .map(({ latencyMs: l, p50Ms }) =>
         [
-          `Lone uncached by-NMID, mean ms per request from the stack's histograms (client p50 ${fmt(p50Ms).trim()}): REST route ${l!.rest}`,
+          `Lone uncached by-NMID, mean ms per lookup from the stack's histograms (client p50 ${fmt(p50Ms).trim()}): REST route ${l!.rest}`,
           `= outlet fetch ${l!.outletFetch} (its HTTP server ${l!.outletServer}, GraphQL operation ${l!.outletOperation})`,
-          `+ merchant fetch ${l!.merchantFetch} (server ${l!.merchantServer}, operation ${l!.merchantOperation})`,
+          `+ merchant fetch ${l!.merchantFetch} (server ${l!.merchantServer}, operation ${l!.merchantOperation}; ${l!.merchantFetches} fetches)`,
           `+ REST's own ${round2(l!.rest - l!.outletFetch - l!.merchantFetch)}.`,
         ].join(' '),
       ),

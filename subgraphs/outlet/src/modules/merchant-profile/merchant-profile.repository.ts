@@ -29,8 +29,13 @@ export type MerchantProfileRow = {
 
 /** The read model of what banks see of merchants (`outlet.merchant_profiles`, docs/decisions/0211-bank-view-read-model.md). */
 export class MerchantProfileRepository extends Repository {
-  async byMerchantIds(ids: string[]): Promise<MerchantProfileRow[]> {
-    const rows = await this.rows<MerchantProfileRow>('select * from outlet.merchant_profiles where merchant_id = any(?::uuid[])', [ids]);
+  /** The profiles of the merchants of the live outlets with these NMIDs, each with the NMID (`outlet_nmid`). */
+  async byOutletNmids(nmids: string[]): Promise<(MerchantProfileRow & { outlet_nmid: string })[]> {
+    const rows = await this.rows<MerchantProfileRow & { outlet_nmid: string }>(
+      `select p.*, o.nmid as outlet_nmid from outlet.outlets o join outlet.merchant_profiles p on p.merchant_id = o.merchant_id
+        where o.nmid = any(?::text[]) and o.deleted_at is null`,
+      [nmids],
+    );
     return rows.map((row) => withDates(row, ['psp_visible_at', 'kyc_verified_at', 'created_at', 'updated_at']));
   }
 

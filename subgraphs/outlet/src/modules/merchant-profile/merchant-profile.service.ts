@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BankPrincipal } from '@lib/auth/bank-scope';
 import { loaderByKey } from '@lib/federation/loaders';
 import type { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
-import type { OutletService } from '../outlet/outlet.service';
+import { NMID_PATTERN, type OutletService } from '../outlet/outlet.service';
 import type { OutletType } from '../outlet/outlet.type';
 import { type MerchantProfileRow, MerchantProfileRepository } from './merchant-profile.repository';
 
@@ -20,34 +20,33 @@ export interface MerchantProfilesPayload {
  */
 export class MerchantProfileService {
   private readonly repo: MerchantProfileRepository;
-  private readonly byId;
+  private readonly byNmid;
 
   constructor(
     em: EntityManager,
     private readonly outlets: OutletService,
   ) {
     this.repo = new MerchantProfileRepository(em);
-    this.byId = loaderByKey(
-      (ids: string[]) => this.repo.byMerchantIds(ids),
-      (row) => row.merchant_id,
+    this.byNmid = loaderByKey(
+      (nmids: string[]) => this.repo.byOutletNmids(nmids),
+      (row) => row.outlet_nmid,
     );
   }
 
-  /** The live outlet of this NMID as `bank` sees it, with its merchant from the copy; null unless both are visible. */
-  async outletForBank(nmid: string, bank: BankPrincipal): Promise<OutletType | null> {
-    const outlet = await this.outlets.findByNmid(nmid, bank);
-    const merchant = outlet && (await this.forBank(outlet.merchant.id, bank));
-    return merchant ? { ...outlet, merchant } : null;
-  }
-
   /**
-   * The merchant as `bank` sees it, with the merchant subgraph's rule: only its own merchants, once activated for it
-   * (the tier-1 PSP before). Null when not visible, or not in the copy yet: the caller then asks the merchant subgraph.
+   * The live outlet of this NMID as `bank` sees it, with its merchant from the copy; null unless both are visible: the
+   * merchant subgraph's rule, only the bank's own merchants, once activated for it (the tier-1 PSP before). Null also
+   * when the merchant is not in the copy yet: the caller then asks the merchant subgraph. The outlet and the profile
+   * are read at once (the profile found by the outlet's NMID).
    */
-  async forBank(merchantId: string, bank: BankPrincipal): Promise<MerchantRef | null> {
-    const row = await this.byId.load(merchantId);
-    if (!row || row.bank_id !== bank.bankId || (!row.psp_visible_at && bank.tier !== 1)) return null;
-    return toMerchantRef(row);
+  async outletForBank(nmid: string, bank: BankPrincipal): Promise<OutletType | null> {
+    const [outlet, profile] = await Promise.all([
+      this.outlets.findByNmid(nmid, bank),
+      NMID_PATTERN.test(nmid) ? this.byNmid.load(nmid) : null,
+    ]);
+    if (!outlet || !profile || profile.merchant_id !== outlet.merchant.id) return null;
+    if (profile.bank_id !== bank.bankId || (!profile.psp_visible_at && bank.tier !== 1)) return null;
+    return { ...outlet, merchant: toMerchantRef(profile) };
   }
 
   /** Applies one `merchant_profiles` job; returns the rows that changed. */
