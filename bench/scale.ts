@@ -28,6 +28,18 @@ import { envInt, percentile, progress, sleep, startBenchStack, stopAll, stopSome
  * read the demo merchant's fixed history while the tables around it grow. Factors are cumulative: 10 after 1 loads
  * the 9 missing factors.
  *
+ * Loading (issue 18 §1: minutes, not hours): each chunk of BENCH_SCALE_CHUNK (10,000) merchants is one transaction,
+ * one set-based statement per table (one for transactions, events, their key rows and settlements) with triggers off;
+ * the triggers' effects are written set-based (key tables, rollup invalidation) and checked after the load. Progress
+ * shows the seconds per step: about 13 s per 10,000 merchants on a shared 2-CPU machine, 32 s before the clone
+ * statements stopped evaluating their record once per column (docs/benchmarks.md "Loading"). Two options trade
+ * the old physical layout for speed: BENCH_SCALE_REBUILD_INDEXES=1 drops the loaded tables' secondary indexes for the
+ * load and rebuilds them under their former names before VACUUM (ANALYZE) and the measurement (a tenth faster at 10×;
+ * the indexes whose leading column is the bank or received_at come out up to 43 % smaller, filled as a fresh build
+ * is), BENCH_SCALE_LOAD_CONNECTIONS=2 loads two chunks at a time (chunks a fifth faster on a busy 2-CPU machine; the two
+ * chunks' heap pages interleave, merchant_id's correlation 0.98 instead of 1.00). BENCH_SCALE_LOAD_ONLY=1 loads (and
+ * vacuums) without starting the stack for measurement and prints a JSON summary of the load.
+ *
  * The database is BENCH_SCALE_DATABASE_URL, or DATABASE_URL's server with the database qris_bench_scale; it must be
  * named qris_bench_scale…, is dropped and created at the start, and dropped at the end unless BENCH_SCALE_KEEP=1.
  * Progress goes to stderr; tables, plans and a one-line JSON summary (last line) to stdout. A benchmark, not a test.
@@ -44,8 +56,14 @@ const SETTINGS = {
   products: envInt('BENCH_SCALE_PRODUCTS', 5),
   /** Merchants loaded per statement. */
   chunk: envInt('BENCH_SCALE_CHUNK', 10_000),
+  /** Connections loading chunks side by side (one backend, one core each). */
+  loadConnections: Math.max(1, envInt('BENCH_SCALE_LOAD_CONNECTIONS', 1)),
+  /** Drop the loaded tables' secondary indexes for the load and rebuild them after it (default: maintain them row by row). */
+  rebuildIndexes: process.env.BENCH_SCALE_REBUILD_INDEXES === '1',
   secs: envInt('BENCH_SCALE_SECS', 40),
   keep: process.env.BENCH_SCALE_KEEP === '1',
+  /** Load (and vacuum) only: no stack, no measurement, no plans. */
+  loadOnly: process.env.BENCH_SCALE_LOAD_ONLY === '1',
 };
 const REST_PORT = envInt('BENCH_REST_PORT', 18680);
 const GATEWAY_PORT = envInt('BENCH_GATEWAY_PORT', 14600);
@@ -76,12 +94,17 @@ const uid = (kind: number, n: number) => {
 };
 const nmidOf = (m: number, k: number) => `ID5${k}${String(m).padStart(9, '0')}`;
 
+/**
+ * Helpers the load's statements call once per row or more. Each is a single immutable expression, so the planner
+ * inlines it; with `'ID5' || k` (text || int: the stable anynonarray operator) nmid was not inlined, and each of its
+ * three calls per transaction ran the SQL function executor.
+ */
 const FUNCTIONS_SQL = `
 create schema if not exists bench_scale;
 create or replace function bench_scale.uid(kind int, n bigint) returns uuid language sql immutable as
   $$ select ('019b' || lpad(to_hex(kind), 4, '0') || '00007000' || '8' || lpad(to_hex(n), 15, '0'))::uuid $$;
 create or replace function bench_scale.nmid(m bigint, k int) returns text language sql immutable as
-  $$ select 'ID5' || k || lpad(m::text, 9, '0') $$;
+  $$ select 'ID5' || k::text || lpad(m::text, 9, '0') $$;
 create or replace function bench_scale.bank_code(m bigint) returns text language sql immutable as
   $$ select case when m % 5 = 0 then '${DEMO.bank.code}' else 'SCL' || lpad((1 + m % ${OTHER_BANKS})::text, 2, '0') end $$;
 create or replace function bench_scale.bank_id(m bigint) returns uuid language sql immutable as
@@ -90,58 +113,76 @@ create or replace function bench_scale.bank_id(m bigint) returns uuid language s
 
 /**
  * Rows cloned from a demo row (every column, whatever later migrations added) with the given columns replaced:
- * jsonb_populate_record over the template's to_jsonb. For the small tables; the big ones name their columns.
+ * jsonb_populate_record over the template's to_jsonb. For the small tables; the big ones name their columns. The
+ * record comes from a lateral call, evaluated once per row: `(jsonb_populate_record(…)).*` would evaluate it once per
+ * column (41 times for a merchant, 96 % of the statement's time).
  */
 const clone = (table: string, template: string, series: string, overrides: string) => `
 insert into ${table}
-select (jsonb_populate_record(null::${table}, to_jsonb(tpl) || jsonb_build_object(${overrides}))).*
-  from (${template} limit 1) tpl, ${series}`;
+select r.*
+  from (${template} limit 1) tpl, ${series},
+       lateral jsonb_populate_record(null::${table}, to_jsonb(tpl) || jsonb_build_object(${overrides})) r`;
 
 /** Merchants [$1, $2): merchants, outlets, terminals, products and variants, cloned from the demo merchant MRC-DEMO0002's rows. */
 const tpl = DEMO.otherMerchants[0];
-const MERCHANT_SQL = [
-  clone(
-    'merchant.merchants',
-    `select * from merchant.merchants where id = '${tpl.id}'`,
-    'generate_series($1::bigint, $2::bigint - 1) m',
-    `'id', bench_scale.uid(${KIND.merchant}, m), 'merchant_code', 'MRC-S' || lpad(m::text, 9, '0'), 'name', 'Toko Skala ' || m,
+const MERCHANT_SQL: [string, string][] = [
+  [
+    'merchants',
+    clone(
+      'merchant.merchants',
+      `select * from merchant.merchants where id = '${tpl.id}'`,
+      'generate_series($1::bigint, $2::bigint - 1) m',
+      `'id', bench_scale.uid(${KIND.merchant}, m), 'merchant_code', 'MRC-S' || lpad(m::text, 9, '0'), 'name', 'Toko Skala ' || m,
      'legal_name', 'CV Toko Skala ' || m, 'bank_id', bench_scale.bank_id(m), 'primary_nmid', bench_scale.nmid(m, 0),
      'phone', '+62812' || lpad(m::text, 9, '0'), 'email', 'toko' || m || '@skala.example', 'referral_code', null,
      'status', 'active', 'sandbox', false, 'created_at', $3::timestamptz - interval '400 days' + (m % 300) * interval '1 hour',
      'updated_at', $3::timestamptz - interval '30 days', 'psp_visible_at', $3::timestamptz - interval '399 days',
      'nmid_assigned_at', $3::timestamptz - interval '399 days'`,
-  ),
-  clone(
-    'outlet.outlets',
-    `select * from outlet.outlets where id = '${tpl.outlets[0].id}'`,
-    'generate_series(2 * $1::bigint, 2 * $2::bigint - 1) o',
-    `'id', bench_scale.uid(${KIND.outlet}, o), 'merchant_id', bench_scale.uid(${KIND.merchant}, o / 2),
+    ),
+  ],
+  [
+    'outlets',
+    clone(
+      'outlet.outlets',
+      `select * from outlet.outlets where id = '${tpl.outlets[0].id}'`,
+      'generate_series(2 * $1::bigint, 2 * $2::bigint - 1) o',
+      `'id', bench_scale.uid(${KIND.outlet}, o), 'merchant_id', bench_scale.uid(${KIND.merchant}, o / 2),
      'code', case when o % 2 = 0 then 'PUSAT' else 'CABANG-1' end, 'name', 'Toko Skala ' || (o / 2) || ' – ' || (o % 2),
      'nmid', bench_scale.nmid(o / 2, (o % 2)::int), 'mid', null, 'nmid_status', 'active', 'nmid_bank_code', bench_scale.bank_code(o / 2),
      'is_default', o % 2 = 0, 'is_active', true, 'deleted_at', null, 'qris_static_payload', null,
      'created_at', $3::timestamptz - interval '400 days', 'updated_at', $3::timestamptz - interval '30 days',
      'nmid_assigned_at', $3::timestamptz - interval '399 days'`,
-  ),
-  clone(
-    'outlet.terminals',
-    `select * from outlet.terminals where outlet_id = '${tpl.outlets[0].id}'`,
-    'generate_series(2 * $1::bigint, 2 * $2::bigint - 1) o',
-    `'id', bench_scale.uid(${KIND.terminal}, o), 'merchant_id', bench_scale.uid(${KIND.merchant}, o / 2),
+    ),
+  ],
+  [
+    'terminals',
+    clone(
+      'outlet.terminals',
+      `select * from outlet.terminals where outlet_id = '${tpl.outlets[0].id}'`,
+      'generate_series(2 * $1::bigint, 2 * $2::bigint - 1) o',
+      `'id', bench_scale.uid(${KIND.terminal}, o), 'merchant_id', bench_scale.uid(${KIND.merchant}, o / 2),
      'outlet_id', bench_scale.uid(${KIND.outlet}, o), 'tid', 'TS' || lpad(o::text, 10, '0'), 'serial_number', 'SN-S' || o,
      'status', 'online', 'last_seen_at', $3::timestamptz - (o % 97) * interval '1 minute',
      'created_at', $3::timestamptz - interval '400 days', 'updated_at', $3::timestamptz - interval '30 days'`,
-  ),
+    ),
+  ],
 ];
 /** Products [$1 × $4, $2 × $4) with one default variant each, $4 per merchant, as bench/pos.ts writes them. */
-const PRODUCT_SQL = [
-  `insert into catalog.products (id, merchant_id, name, sku, sell_price_amount, track_stock, created_at, updated_at)
+const PRODUCT_SQL: [string, string][] = [
+  [
+    'products',
+    `insert into catalog.products (id, merchant_id, name, sku, sell_price_amount, track_stock, created_at, updated_at)
    select bench_scale.uid(${KIND.product}, p), bench_scale.uid(${KIND.merchant}, p / $4), 'Produk ' || p, 'SKU-S' || p, 1000 + p % 50000,
           p % 2 = 0, $3::timestamptz - interval '300 days', $3::timestamptz - (p % 300) * interval '1 day'
      from generate_series($1::bigint * $4, $2::bigint * $4 - 1) p`,
-  `insert into catalog.variants (id, merchant_id, product_id, name, sku, is_default, created_at, updated_at)
+  ],
+  [
+    'variants',
+    `insert into catalog.variants (id, merchant_id, product_id, name, sku, is_default, created_at, updated_at)
    select bench_scale.uid(${KIND.variant}, p), bench_scale.uid(${KIND.merchant}, p / $4), bench_scale.uid(${KIND.product}, p),
           'Produk ' || p, 'SKU-S' || p, true, $3::timestamptz - interval '300 days', $3::timestamptz - (p % 300) * interval '1 day'
      from generate_series($1::bigint * $4, $2::bigint * $4 - 1) p`,
+  ],
 ];
 /** The demo merchant's catalog for the POS pull: DEMO_PRODUCTS products with their default variants, the same at every factor. */
 const DEMO_PRODUCTS = 1000;
@@ -230,25 +271,185 @@ const VACUUMED = [...COUNTED, 'catalog.variants', 'outlet.merchant_profiles'];
 interface LoadReport {
   factor: number;
   secs: number;
+  /** Seconds per load step (table, index drop and rebuild). */
+  steps: Record<string, number>;
   vacuumSecs: number;
   rows: Record<string, number>;
   bytes: Record<string, number>;
 }
 
-async function loadTo(pg: PgClient, from: number, to: number, anchor: Date): Promise<number> {
-  const started = performance.now();
-  await pg.query(`set session_replication_role = replica; set synchronous_commit = off; set work_mem = '256MB'`);
-  for (let a = from; a < to; a += SETTINGS.chunk) {
-    const b = Math.min(to, a + SETTINGS.chunk);
-    await pg.query('begin');
-    for (const sql of MERCHANT_SQL) await pg.query(sql, [a, b, anchor]);
-    if (SETTINGS.products > 0) for (const sql of PRODUCT_SQL) await pg.query(sql, [a, b, anchor, SETTINGS.products]);
-    await pg.query(TRANSACTION_SQL, [a, b, anchor, SETTINGS.txPerMerchant]);
-    await pg.query('commit');
-    progress(`  merchants ${b.toLocaleString('en')} / ${to.toLocaleString('en')} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+// ---------------------------------------------------------------------------------------------------------
+// Loading, per factor: the merchants chunk by chunk with triggers off, then what the triggers would have done, set-based
+// (optionally with the secondary indexes dropped before and rebuilt after); main() then checks the key tables.
+
+/** The tables the load writes. */
+const LOADED = [
+  'merchant.merchants',
+  'outlet.outlets',
+  'outlet.terminals',
+  'catalog.products',
+  'catalog.variants',
+  '"transaction".transactions',
+  '"transaction".payment_events',
+  '"transaction".transaction_codes',
+  '"transaction".payment_event_keys',
+  '"transaction".settlements',
+];
+
+/** A secondary index as pg_get_indexdef writes it; a partitioned one (`on only` its table) with each partition's. */
+interface SecondaryIndex {
+  name: string;
+  definition: string;
+  partitions: { name: string; definition: string }[];
+}
+
+/**
+ * With BENCH_SCALE_REBUILD_INDEXES=1 the loaded tables' secondary indexes (neither unique nor backing a constraint:
+ * the primary keys, unique keys and the key tables' guards stay and are checked row by row during the load) are
+ * dropped before it and rebuilt after it: one sort per index instead of nine B-tree insertions per transaction.
+ */
+async function dropSecondaryIndexes(pg: PgClient): Promise<SecondaryIndex[]> {
+  const { rows } = await pg.query<SecondaryIndex>(
+    `select c.oid::regclass::text as name, pg_get_indexdef(c.oid) as definition,
+            coalesce((select json_agg(json_build_object('name', p.inhrelid::regclass::text, 'definition', pg_get_indexdef(p.inhrelid))
+                                      order by p.inhrelid::regclass::text)
+                        from pg_inherits p where p.inhparent = c.oid), '[]') as partitions
+       from pg_index i join pg_class c on c.oid = i.indexrelid
+      where i.indrelid = any($1::regclass[]) and not i.indisunique and not i.indisprimary
+        and not exists (select 1 from pg_constraint k where k.conindid = c.oid)
+      order by 1`,
+    [LOADED],
+  );
+  for (const index of rows) await pg.query(`drop index ${index.name}`);
+  return rows;
+}
+
+/**
+ * The dropped indexes again, each under its own name: a partitioned one is created `on only` its table, each
+ * partition's index is built with its former name and attached (the parent is valid once all are).
+ */
+async function rebuildIndexes(pg: PgClient, indexes: SecondaryIndex[]): Promise<void> {
+  for (const index of indexes) {
+    await pg.query(index.definition);
+    for (const partition of index.partitions) {
+      await pg.query(partition.definition);
+      await pg.query(`alter index ${index.name} attach partition ${partition.name}`);
+    }
   }
-  await pg.query('set session_replication_role = origin');
-  return (performance.now() - started) / 1000;
+}
+
+/** One chunk, merchants [a, b), in one transaction. */
+async function loadChunk(pg: PgClient, a: number, b: number, anchor: Date): Promise<void> {
+  await pg.query('begin');
+  for (const [table, sql] of MERCHANT_SQL) await timed(table, () => pg.query(sql, [a, b, anchor]));
+  if (SETTINGS.products > 0) {
+    for (const [table, sql] of PRODUCT_SQL) await timed(table, () => pg.query(sql, [a, b, anchor, SETTINGS.products]));
+  }
+  await timed('transactions, events, settlements', () => pg.query(TRANSACTION_SQL, [a, b, anchor, SETTINGS.txPerMerchant]));
+  await timed('commit', () => pg.query('commit'));
+}
+
+/**
+ * What the insert trigger transactions_invalidate_inserted_rollups would have done: drop the daily rollups of the
+ * loaded merchants' days (there are none, the statistics are computed on first read; kept so the load leaves the
+ * rollups as normal writes would). The key tables are written by TRANSACTION_SQL itself.
+ */
+async function invalidateRollups(pg: PgClient, from: number, to: number): Promise<void> {
+  await pg.query(
+    `delete from "transaction".merchant_daily_rollups
+      where merchant_id between bench_scale.uid(${KIND.merchant}, $1) and bench_scale.uid(${KIND.merchant}, $2)`,
+    [from, to - 1],
+  );
+}
+
+/** Seconds per load step, over the current factor. */
+const stepSecs: Record<string, number> = {};
+
+async function timed<T>(step: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await run();
+  } finally {
+    stepSecs[step] = (stepSecs[step] ?? 0) + (performance.now() - started) / 1000;
+  }
+}
+
+const secsText = (steps: Record<string, number>) =>
+  Object.entries(steps)
+    .map(([step, secs]) => `${step} ${secs.toFixed(1)}`)
+    .join(', ');
+
+/** A loading session: no triggers, no wait for WAL flushes, memory for the hash aggregate and the index sorts. */
+const LOAD_SESSION_SQL = `set session_replication_role = replica; set synchronous_commit = off; set jit = off;
+  set work_mem = '1GB'; set maintenance_work_mem = '1GB'`;
+
+/**
+ * Merchants [from, to) and everything of theirs; the seconds it took and per step (summed over the connections).
+ * Triggers are off (session_replication_role = replica: no guard, sync-stamp or foreign-key triggers; the rows agree
+ * by construction and TRANSACTION_SQL writes the key tables); work_mem holds the events' transition table, which
+ * PostgreSQL still collects for the (disabled) statement triggers. SETTINGS.loadConnections sessions take the
+ * chunks in turn.
+ */
+async function loadTo(
+  databaseUrl: string,
+  pg: PgClient,
+  from: number,
+  to: number,
+  anchor: Date,
+): Promise<{ secs: number; steps: Record<string, number> }> {
+  const started = performance.now();
+  for (const step of Object.keys(stepSecs)) delete stepSecs[step];
+  const workers = [pg];
+  try {
+    for (let k = 1; k < SETTINGS.loadConnections; k += 1) {
+      const worker = new PgClient({ connectionString: databaseUrl, application_name: `bench-scale-load-${k}` });
+      await worker.connect();
+      workers.push(worker);
+    }
+    for (const worker of workers) await worker.query(LOAD_SESSION_SQL);
+    const indexes = SETTINGS.rebuildIndexes ? await timed('drop indexes', () => dropSecondaryIndexes(pg)) : [];
+    let next = from;
+    let done = 0;
+    await Promise.all(
+      workers.map(async (worker) => {
+        while (next < to) {
+          const a = next;
+          const b = Math.min(to, a + SETTINGS.chunk);
+          next = b;
+          await loadChunk(worker, a, b, anchor);
+          done += b - a;
+          progress(
+            `  merchants ${(from + done).toLocaleString('en')} / ${to.toLocaleString('en')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+          );
+        }
+      }),
+    );
+    await timed('rollups', () => invalidateRollups(pg, from, to));
+    if (SETTINGS.rebuildIndexes) await timed('rebuild indexes', () => rebuildIndexes(pg, indexes));
+    await pg.query('reset all');
+    progress(
+      `  ${SETTINGS.rebuildIndexes ? `${indexes.length} secondary indexes dropped and rebuilt; ` : ''}seconds per step (${workers.length} connection${workers.length > 1 ? 's' : ''}): ${secsText(stepSecs)}`,
+    );
+  } finally {
+    for (const worker of workers.slice(1)) await worker.end().catch(() => undefined);
+  }
+  return { secs: (performance.now() - started) / 1000, steps: { ...stepSecs } };
+}
+
+/**
+ * The guard tables agree with what they guard, as the insert triggers keep them: a transaction_codes row per
+ * transaction with a bank code, a payment_event_keys row per event (their primary keys rule out duplicates).
+ */
+async function checkKeyTables(pg: PgClient, rows: Record<string, number>): Promise<void> {
+  const { rows: r } = await pg.query<{ n: string }>(
+    `select count(*)::text as n from "transaction".transactions where bank_code is not null`,
+  );
+  const coded = Number(r[0].n);
+  if (rows['transaction.transaction_codes'] !== coded || rows['transaction.payment_event_keys'] !== rows['transaction.payment_events'])
+    throw new Error(
+      `key tables out of step: ${rows['transaction.transaction_codes']} codes for ${coded} transactions with a bank code, ` +
+        `${rows['transaction.payment_event_keys']} event keys for ${rows['transaction.payment_events']} events`,
+    );
 }
 
 async function tableFigures(pg: PgClient): Promise<{ rows: Record<string, number>; bytes: Record<string, number> }> {
@@ -626,6 +827,7 @@ async function main(): Promise<void> {
   progress(`database ${dbName} created; factors ${SETTINGS.factors.join(', ')} × ${SETTINGS.merchants.toLocaleString('en')} merchants`);
   const run = Date.now().toString(36);
   const reports: FactorReport[] = [];
+  const loadReports: LoadReport[] = [];
   const planTexts: { label: string; plan: string }[] = [];
   try {
     // The first start migrates and loads the reference and demo data the synthetic rows are cloned from.
@@ -659,18 +861,27 @@ async function main(): Promise<void> {
       for (const factor of [...SETTINGS.factors].sort((a, b) => a - b)) {
         const target = factor * SETTINGS.merchants;
         progress(`factor ${factor}: loading merchants ${loaded.toLocaleString('en')}–${target.toLocaleString('en')} …`);
-        const secs = await loadTo(pg, loaded, target, anchor);
+        const { secs, steps } = await loadTo(databaseUrl, pg, loaded, target, anchor);
         loaded = target;
         await syncBankViewCopy(databaseUrl);
         const vacuumStarted = performance.now();
         for (const table of VACUUMED) await pg.query(`vacuum (analyze) ${table}`);
         const vacuumSecs = (performance.now() - vacuumStarted) / 1000;
         const figures = await tableFigures(pg);
+        await checkKeyTables(pg, figures.rows);
         progress(
           `factor ${factor}: loaded in ${secs.toFixed(0)} s, vacuum/analyze ${vacuumSecs.toFixed(0)} s; ${JSON.stringify(figures.rows)}`,
         );
+        if (SETTINGS.loadOnly) {
+          loadReports.push({ factor, secs, steps, vacuumSecs, ...figures });
+          continue;
+        }
         const measured = await measure(databaseUrl, target, `${run}-${factor}`);
-        reports.push({ factor, secs, vacuumSecs, ...figures, ...measured });
+        reports.push({ factor, secs, steps, vacuumSecs, ...figures, ...measured });
+      }
+      if (SETTINGS.loadOnly) {
+        process.stdout.write(`${JSON.stringify({ settings: SETTINGS, factors: loadReports })}\n`);
+        return;
       }
       const largest = SETTINGS.factors.reduce((a, b) => Math.max(a, b));
       progress(`EXPLAIN (ANALYZE, BUFFERS) at factor ${largest} …`);
@@ -735,6 +946,7 @@ async function main(): Promise<void> {
       factors: reports.map((r) => ({
         factor: r.factor,
         loadSecs: r.secs,
+        loadSteps: r.steps,
         vacuumSecs: r.vacuumSecs,
         rows: r.rows,
         bytes: r.bytes,
