@@ -323,11 +323,13 @@ export async function startBenchStack(options: {
 /**
  * The outlet subgraph's copy of what banks see of merchants brought up to date (docs/decisions/0211-bank-view-read-model.md):
  * the stack runs no job worker (JOBS_CONCURRENCY=0), so the merchants the demo data and a benchmark's own seed wrote
- * are copied here, and bank lookups and events read the copy, as in production. Call it again after seeding.
+ * are copied here, and bank lookups and events read the copy, as in production. Call it again after seeding; with
+ * `all` after writing merchants with triggers off (which enqueues nothing).
  */
-export async function syncBankViewCopy(databaseUrl: string): Promise<void> {
+export async function syncBankViewCopy(databaseUrl: string, { all = false } = {}): Promise<void> {
   const started = performance.now();
-  const { copied_merchants } = await syncBankView(loadConfig({ ...process.env, DATABASE_URL: databaseUrl }), databaseUrl, { all: false });
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl });
+  const { copied_merchants } = await syncBankView(config, databaseUrl, { all });
   progress(
     `bank view copy up to date: ${copied_merchants.toLocaleString('en')} merchants (${((performance.now() - started) / 1000).toFixed(1)} s)`,
   );

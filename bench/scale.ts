@@ -863,7 +863,8 @@ async function main(): Promise<void> {
         progress(`factor ${factor}: loading merchants ${loaded.toLocaleString('en')}–${target.toLocaleString('en')} …`);
         const { secs, steps } = await loadTo(databaseUrl, pg, loaded, target, anchor);
         loaded = target;
-        await syncBankViewCopy(databaseUrl);
+        // The loader's triggers are off, so its merchants enqueued no merchant_profiles job: every merchant is sent again.
+        await syncBankViewCopy(databaseUrl, { all: true });
         const vacuumStarted = performance.now();
         for (const table of VACUUMED) await pg.query(`vacuum (analyze) ${table}`);
         const vacuumSecs = (performance.now() - vacuumStarted) / 1000;
