@@ -1,6 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Directive, Field, ID, ObjectType } from 'type-graphql';
 
+/** Shareable: part of what banks see (MerchantType). */
 @Directive('@shareable')
 @ObjectType('MerchantAddress')
 export class MerchantAddressType {
@@ -20,6 +21,10 @@ export class MerchantAddressType {
   country!: string;
 }
 
+/**
+ * The `@shareable` fields are what banks see: the outlet subgraph keeps a copy of them and provides them on the bank
+ * paths (docs/decisions/0211-bank-view-read-model.md); everywhere else they are resolved here.
+ */
 @Directive('@key(fields: "id")')
 @ObjectType('Merchant', { description: 'A merchant: one business entity, one billing; it holds outlets.' })
 export class MerchantType {

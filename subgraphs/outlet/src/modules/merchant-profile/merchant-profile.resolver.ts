@@ -2,10 +2,7 @@ import { Arg, Authorized, Ctx, Directive, Query, Resolver } from 'type-graphql';
 import { bankOfItem } from '@lib/auth/bank-scope';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { OutletInputError } from '../outlet/outlet.errors';
-import { NmidOfBankInput, OutletType } from '../outlet/outlet.type';
-
-/** Most NMIDs one pspOutletsByNmid call resolves (the bank adapter's micro-batch is smaller). */
-const MAX_NMIDS_PER_CALL = 500;
+import { MAX_NMIDS_PER_CALL, NmidOfBankInput, OutletType } from '../outlet/outlet.type';
 
 /** What a bank sees of the merchant, provided by this subgraph from its read model on these fields alone. */
 const BANK_VIEW =

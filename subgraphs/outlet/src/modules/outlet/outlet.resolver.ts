@@ -6,10 +6,14 @@ import { assertUserMay, outletInScope, withinScope } from '@lib/auth/user-scope'
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { OutletInputError } from './outlet.errors';
-import { AssignNmidInput, ChangeNmidStatusInput, EnsureDefaultOutletInput, NmidOfBankInput, OutletType } from './outlet.type';
-
-/** Most NMIDs one outletsByNmid call resolves (the bank adapter's micro-batch is smaller). */
-const MAX_NMIDS_PER_CALL = 500;
+import {
+  AssignNmidInput,
+  ChangeNmidStatusInput,
+  EnsureDefaultOutletInput,
+  MAX_NMIDS_PER_CALL,
+  NmidOfBankInput,
+  OutletType,
+} from './outlet.type';
 
 @Resolver(() => OutletType)
 export class OutletResolver {

@@ -84,6 +84,9 @@ export class ChangeNmidStatusInput {
   reason?: string | null;
 }
 
+/** Most NMIDs one batch call (`outletsByNmid`, `pspOutletsByNmid`) resolves; the bank adapter's micro-batch is smaller. */
+export const MAX_NMIDS_PER_CALL = 500;
+
 @InputType('NmidOfBankInput', { description: 'An NMID as one bank of a batch names it.' })
 export class NmidOfBankInput {
   @Field({ description: 'The bank the item acts for: one of the calling principal’s banks.' })
