@@ -116,6 +116,31 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
     await copyOnce((row) => row?.status === 'active');
   });
 
+  it('keeps the owner’s visibility rule: before activation a bank (not tier 1) gets 404 from the copy, the tier-1 PSP its merchant', async () => {
+    await sql(`update merchant.merchants set psp_visible_at = null where id in ($1, $2)`, [merchant.merchant_id, DEMO.merchantId]);
+    await copyOnce((row) => row !== undefined && row.psp_visible_at === null);
+    const ownersBefore = await graphqlCalls('merchant');
+    const hidden = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}?include_outlets=true`);
+    expect(hidden.statusCode).toBe(404);
+    expect(hidden.json()).toEqual({ error: expect.any(String), code: 'not_found' });
+    // The copy refused it; the owners, asked again, refuse it too.
+    expect((await graphqlCalls('merchant')) - ownersBefore).toBe(1);
+
+    const timestamp = new Date().toISOString();
+    const target = `/api/psp/v1/merchants/by-nmid/${DEMO.outlets[1].nmid}?include_outlets=true`;
+    const signature = createHmac('sha256', DEMO.bank.lookupSecret).update(`GET\n${target}\n${timestamp}\n`).digest('hex');
+    const tier1 = await stack.rest.inject({
+      method: 'GET',
+      url: target,
+      headers: { 'x-api-key-id': DEMO.bank.lookupKeyId, 'x-timestamp': timestamp, 'x-signature': signature },
+    });
+    expect(tier1.statusCode).toBe(200);
+    expect(tier1.json().merchant).toMatchObject({ id: DEMO.merchantId, bank_code: 'BDEMO' });
+
+    await sql(`update merchant.merchants set psp_visible_at = now() where id in ($1, $2)`, [merchant.merchant_id, DEMO.merchantId]);
+    await copyOnce((row) => row?.psp_visible_at != null);
+  });
+
   it('sends nothing for a change banks do not see, and never lets an older version overwrite a newer one', async () => {
     await jobsDrained();
     const before = await copyOnce((row) => row !== undefined);
