@@ -21,7 +21,16 @@ export async function rowsOf<T = Record<string, unknown>>(db: Knex, text: string
  * text; `withDates` turns them back.
  */
 export function columnsAs(alias: string, properties: readonly string[]): string {
-  return properties.map((property) => `${alias}.${property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)} as "${property}"`).join(', ');
+  return properties.map((property) => `${alias}.${columnOf(property)} as "${property}"`).join(', ');
+}
+
+/** SQL that builds one JSON object of an entity's columns under its property names (rows nested in a row). */
+export function jsonObjectOf(alias: string, properties: readonly string[]): string {
+  return `jsonb_build_object(${properties.map((property) => `'${property}', ${alias}.${columnOf(property)}`).join(', ')})`;
+}
+
+function columnOf(property: string): string {
+  return property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 }
 
 /** The row with these timestamp properties as Dates (null stays null). */

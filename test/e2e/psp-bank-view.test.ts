@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { DEMO } from '@lib/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
+import type { Orm } from '@lib/db/orm';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { postDemoBankEvent } from '../support/bank-events';
 import { adminQuery } from '../support/test-database';
@@ -14,6 +15,8 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
   let stack: TestStack;
   let bank: { keyId: string; secret: string };
   let merchant: { merchant_id: string; outlets: { nmid: string | null }[] };
+  /** The by-NMID answer (with outlets) read from the copy, to compare with the owners'. */
+  let fromCopy: { merchant: Record<string, unknown>; outlets: unknown[] };
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
     adminQuery(stack.database.adminUrl, text, params) as Promise<T[]>;
 
@@ -29,6 +32,19 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
   const graphqlCalls = async (subgraph: SubgraphName) => {
     const text = await stack.subgraphs[subgraph].app.metricsRegistry.metrics();
     return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
+  };
+  /** The SQL statements the outlet subgraph sends while `run` runs (its ORM's knex reports each). */
+  const outletStatements = async (run: () => Promise<unknown>) => {
+    const knex = (stack.subgraphs.outlet.app as unknown as { orm: Orm }).orm.em.getKnex();
+    const statements: string[] = [];
+    const record = ({ sql: text }: { sql: string }) => statements.push(text);
+    knex.on('query', record);
+    try {
+      await run();
+    } finally {
+      knex.off('query', record);
+    }
+    return statements;
   };
   /** The copy's row of the merchant once `ready` holds for it (jobs run within milliseconds; 5 s at most). */
   const copyOnce = async (ready: (row: Record<string, unknown> | undefined) => boolean) => {
@@ -90,15 +106,38 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
     await copyOnce((row) => row?.psp_visible_at != null);
     expect((await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}`)).statusCode).toBe(200); // the bank's key, cached
     const [outletBefore, merchantBefore] = [await graphqlCalls('outlet'), await graphqlCalls('merchant')];
-    const res = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}?include_outlets=true`);
-    expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ merchant: { id: merchant.merchant_id, merchant_name: 'Toko Salinan', bank_code: 'BANKV' } });
-    expect(res.json().outlets).toHaveLength(2);
+    let res;
+    const statements = await outletStatements(async () => {
+      res = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}?include_outlets=true`);
+    });
+    expect(res!.statusCode).toBe(200);
+    expect(res!.json()).toMatchObject({ merchant: { id: merchant.merchant_id, merchant_name: 'Toko Salinan', bank_code: 'BANKV' } });
+    expect(res!.json().outlets).toHaveLength(2);
     expect([(await graphqlCalls('outlet')) - outletBefore, (await graphqlCalls('merchant')) - merchantBefore]).toEqual([1, 0]);
+    // One statement reads the outlet, the profile, the merchant's outlets, NMID and primary terminal (decision 0212);
+    // the last test compares them with the owners' answer.
+    expect(statements).toHaveLength(1);
+    fromCopy = res!.json();
 
     const withOwners = await lookUp(`/api/psp/v1/merchants/by-nmid/${merchant.outlets[1].nmid}?include_owners=true`);
     expect(withOwners.statusCode).toBe(200);
     expect((await graphqlCalls('merchant')) - merchantBefore).toBe(1);
+  });
+
+  it('resolves an event’s NMID in one outlet statement', async () => {
+    let res;
+    const statements = await outletStatements(async () => {
+      res = await postDemoBankEvent(stack, {
+        external_event_id: 'bank-view-one-statement',
+        transaction_code: 'TRX-bvos',
+        gross_amount: 12000,
+      });
+    });
+    expect(res!.statusCode).toBe(200);
+    expect(res!.json()).toMatchObject({ merchant_id: DEMO.merchantId });
+    // The outlet with its terminals, the merchant's profile and its outlets (decision 0212).
+    expect(statements).toHaveLength(1);
+    expect(statements[0]).toMatch(/merchant_profiles/);
   });
 
   it('follows a change of status into cached lookups (invalidated when the copy changes)', async () => {
@@ -163,6 +202,10 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
     expect(res.statusCode).toBe(200);
     expect(res.json().merchant).toMatchObject({ id: merchant.merchant_id, status: 'active' });
     expect((await graphqlCalls('merchant')) - merchantBefore).toBe(1);
+    // What the copy's one statement read ahead is what the owners answer.
+    const { nmid, device_model, device_status } = fromCopy.merchant;
+    expect(res.json().merchant).toMatchObject({ nmid, device_model, device_status });
+    expect(res.json().outlets).toEqual(fromCopy.outlets);
 
     // The demo merchant's copy gone too: its event is still recorded against it.
     await sql(`delete from outlet.merchant_profiles where merchant_id = $1`, [DEMO.merchantId]);

@@ -10,15 +10,16 @@ import { MerchantProfileService } from './modules/merchant-profile/merchant-prof
 
 export function outletRequestScope(em: EntityManager) {
   const outlet = new OutletService(em);
+  const terminal = new TerminalService(em);
   return {
     services: {
       outlet,
-      terminal: new TerminalService(em),
+      terminal,
       pspPairing: new PspPairingService(em),
       deviceActivity: new DeviceActivityService(em),
       paymentTarget: new PaymentTargetService(em, outlet),
       posOutlet: new PosOutletService(em),
-      merchantProfile: new MerchantProfileService(em, outlet),
+      merchantProfile: new MerchantProfileService(em, outlet, terminal),
     },
   };
 }

@@ -2,12 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TaskList } from 'graphile-worker';
 import { Counter } from 'prom-client';
 import type { JobContext } from '@lib/federation/subgraph-definition';
-import {
-  MERCHANT_PROFILES_TASK,
-  MerchantProfileService,
-  type MerchantProfilesPayload,
-} from './modules/merchant-profile/merchant-profile.service';
-import { OutletService } from './modules/outlet/outlet.service';
+import { outletRequestScope } from './context';
+import { MERCHANT_PROFILES_TASK, type MerchantProfilesPayload } from './modules/merchant-profile/merchant-profile.service';
 
 /**
  * The outlet process's jobs (docs/decisions/0205-job-queue.md):
@@ -24,7 +20,7 @@ export function outletJobs({ orm, metrics }: Pick<JobContext, 'orm' | 'metrics'>
     tasks: {
       [MERCHANT_PROFILES_TASK]: async (payload) => {
         const em = orm.em.fork() as EntityManager;
-        applied.inc(await new MerchantProfileService(em, new OutletService(em)).apply(payload as MerchantProfilesPayload));
+        applied.inc(await outletRequestScope(em).services.merchantProfile.apply(payload as MerchantProfilesPayload));
       },
     },
   };

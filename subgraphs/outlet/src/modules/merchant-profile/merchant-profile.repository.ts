@@ -1,5 +1,7 @@
 import { withDates } from '@lib/db/plain-rows';
 import { Repository } from '@lib/db/repository';
+import { OUTLET_ROW_COLUMNS, OUTLET_ROW_DATES, type OutletRow, outletSubqueries } from '../outlet/outlet.repository';
+import { TERMINAL_ROW_DATES, type TerminalRow, terminalSubqueries } from '../terminal/terminal.repository';
 
 /** A row of `outlet.merchant_profiles`, under its column names (the `merchant_profiles` job's item format). */
 export type MerchantProfileRow = {
@@ -27,16 +29,58 @@ export type MerchantProfileRow = {
   updated_at: Date;
 };
 
+/** What a bank-view read takes along with each outlet and profile: what the selection goes on to ask of them. */
+export interface ReadAhead {
+  /** The outlet's terminals. */
+  outletTerminals: boolean;
+  /** The merchant's live outlets, its NMID and its primary terminal. */
+  merchantOutlets: boolean;
+  merchantNmid: boolean;
+  primaryTerminal: boolean;
+}
+
+/** An NMID's live outlet with its merchant's profile, and what was read ahead (absent unless asked). */
+export interface BankViewRow {
+  outlet: OutletRow;
+  profile: MerchantProfileRow;
+  outletTerminals?: TerminalRow[];
+  merchantOutlets?: OutletRow[];
+  merchantNmid?: string | null;
+  primaryTerminal?: TerminalRow | null;
+}
+
+const PROFILE_DATES = ['psp_visible_at', 'kyc_verified_at', 'created_at', 'updated_at'];
+
 /** The read model of what banks see of merchants (`outlet.merchant_profiles`, docs/decisions/0211-bank-view-read-model.md). */
 export class MerchantProfileRepository extends Repository {
-  /** The profiles of the merchants of the live outlets with these NMIDs, each with the NMID (`outlet_nmid`). */
-  async byOutletNmids(nmids: string[]): Promise<(MerchantProfileRow & { outlet_nmid: string })[]> {
-    const rows = await this.rows<MerchantProfileRow & { outlet_nmid: string }>(
-      `select p.*, o.nmid as outlet_nmid from outlet.outlets o join outlet.merchant_profiles p on p.merchant_id = o.merchant_id
+  /**
+   * The live outlets with these NMIDs, each with its merchant's profile and what `ahead` names, in one statement
+   * (one database round trip for a bank lookup or a batch of events: docs/decisions/0212-bank-view-in-one-statement.md).
+   * Outlets whose merchant is not in the copy are left out.
+   */
+  async bankViewsByNmids(nmids: string[], ahead: ReadAhead): Promise<BankViewRow[]> {
+    const extras = [
+      ahead.outletTerminals && `${terminalSubqueries.ofOutlet('o.id')} as "outletTerminals"`,
+      ahead.merchantOutlets && `${outletSubqueries.outletsOf('o.merchant_id')} as "merchantOutlets"`,
+      ahead.merchantNmid && `${outletSubqueries.nmidOf('o.merchant_id')} as "merchantNmid"`,
+      ahead.primaryTerminal && `${terminalSubqueries.primaryOf('o.merchant_id')} as "primaryTerminal"`,
+    ].filter(Boolean);
+    const rows = await this.rows<Record<string, unknown>>(
+      `select ${[OUTLET_ROW_COLUMNS, 'to_jsonb(p) as profile', ...extras].join(', ')}
+         from outlet.outlets o join outlet.merchant_profiles p on p.merchant_id = o.merchant_id
         where o.nmid = any(?::text[]) and o.deleted_at is null`,
       [nmids],
     );
-    return rows.map((row) => withDates(row, ['psp_visible_at', 'kyc_verified_at', 'created_at', 'updated_at']));
+    return rows.map(({ profile, outletTerminals, merchantOutlets, merchantNmid, primaryTerminal, ...outlet }) => ({
+      outlet: withDates(outlet, OUTLET_ROW_DATES) as OutletRow,
+      profile: withDates(profile as MerchantProfileRow, PROFILE_DATES),
+      outletTerminals: (outletTerminals as TerminalRow[] | undefined)?.map((t) => withDates(t, TERMINAL_ROW_DATES)),
+      merchantOutlets: (merchantOutlets as OutletRow[] | undefined)?.map((o) => withDates(o, OUTLET_ROW_DATES)),
+      merchantNmid: merchantNmid as string | null | undefined,
+      primaryTerminal: primaryTerminal
+        ? withDates(primaryTerminal as TerminalRow, TERMINAL_ROW_DATES)
+        : (primaryTerminal as null | undefined),
+    }));
   }
 
   /** Keeps each merchant's highest version of the given profiles (jobs may run in any order); returns rows written. */

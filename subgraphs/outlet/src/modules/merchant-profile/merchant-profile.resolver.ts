@@ -1,8 +1,11 @@
-import { Arg, Authorized, Ctx, Directive, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, Directive, Info, Query, Resolver } from 'type-graphql';
 import { bankOfItem } from '@lib/auth/bank-scope';
+import { selectedPaths } from '@lib/federation/selection';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { OutletInputError } from '../outlet/outlet.errors';
 import { MAX_NMIDS_PER_CALL, NmidOfBankInput, OutletType } from '../outlet/outlet.type';
+import type { ReadAhead } from './merchant-profile.repository';
 
 /** What a bank sees of the merchant, provided by this subgraph from its read model on these fields alone. */
 const BANK_VIEW =
@@ -23,12 +26,14 @@ export class PspOutletResolver {
     description:
       'The live outlet with this NMID and what the calling bank sees of its merchant, from this subgraph’s copy (it trails a change by milliseconds). Null when the NMID is unknown to the bank, or its merchant is not visible to the bank or not in the copy yet: ask outletByNmid then.',
   })
-  pspOutletByNmid(
+  async pspOutletByNmid(
     @Arg('nmid', { description: 'National merchant ID.' }) nmid: string,
     @Ctx() ctx: OutletContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<OutletType | null> {
-    if (ctx.principal.kind !== 'bank') return Promise.resolve(null);
-    return ctx.services.merchantProfile.outletForBank(nmid, ctx.principal);
+    if (ctx.principal.kind !== 'bank') return null;
+    const [outlet] = await ctx.services.merchantProfile.outletsForBanks([{ nmid, bank: ctx.principal }], readAheadOf(info));
+    return outlet;
   }
 
   @Authorized('bank', 'banks')
@@ -41,9 +46,21 @@ export class PspOutletResolver {
     @Arg('requests', () => [NmidOfBankInput], { description: 'NMIDs with the bank asking for each (a bank sees only its own).' })
     requests: NmidOfBankInput[],
     @Ctx() ctx: OutletContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<(OutletType | null)[]> {
     if (requests.length > MAX_NMIDS_PER_CALL) throw new OutletInputError(`at most ${MAX_NMIDS_PER_CALL} requests`);
-    const banks = requests.map((r) => bankOfItem(ctx.principal, r.bankCode));
-    return Promise.all(requests.map((r, i) => ctx.services.merchantProfile.outletForBank(r.nmid, banks[i])));
+    const items = requests.map((r) => ({ nmid: r.nmid, bank: bankOfItem(ctx.principal, r.bankCode) }));
+    return ctx.services.merchantProfile.outletsForBanks(items, readAheadOf(info));
   }
+}
+
+/** What the rest of the operation asks of the outlets and merchants found, read in the same statement. */
+function readAheadOf(info: GraphQLResolveInfo): ReadAhead {
+  const paths = selectedPaths(info);
+  return {
+    outletTerminals: paths.has('terminals'),
+    merchantOutlets: paths.has('merchant.outlets'),
+    merchantNmid: paths.has('merchant.nmid'),
+    primaryTerminal: paths.has('merchant.terminal'),
+  };
 }

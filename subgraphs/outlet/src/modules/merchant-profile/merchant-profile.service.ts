@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BankPrincipal } from '@lib/auth/bank-scope';
-import { loaderByKey } from '@lib/federation/loaders';
 import type { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { NMID_PATTERN, type OutletService } from '../outlet/outlet.service';
 import type { OutletType } from '../outlet/outlet.type';
-import { type MerchantProfileRow, MerchantProfileRepository } from './merchant-profile.repository';
+import type { TerminalService } from '../terminal/terminal.service';
+import { type BankViewRow, type MerchantProfileRow, MerchantProfileRepository, type ReadAhead } from './merchant-profile.repository';
 
 /** The job the merchant subgraph enqueues with every change of what a bank sees of merchants. */
 export const MERCHANT_PROFILES_TASK = 'merchant_profiles';
@@ -20,33 +20,46 @@ export interface MerchantProfilesPayload {
  */
 export class MerchantProfileService {
   private readonly repo: MerchantProfileRepository;
-  private readonly byNmid;
 
   constructor(
     em: EntityManager,
     private readonly outlets: OutletService,
+    private readonly terminals: TerminalService,
   ) {
     this.repo = new MerchantProfileRepository(em);
-    this.byNmid = loaderByKey(
-      (nmids: string[]) => this.repo.byOutletNmids(nmids),
-      (row) => row.outlet_nmid,
-    );
   }
 
   /**
-   * The live outlet of this NMID as `bank` sees it, with its merchant from the copy; null unless both are visible: the
-   * merchant subgraph's rule, only the bank's own merchants, once activated for it (the tier-1 PSP before). Null also
-   * when the merchant is not in the copy yet: the caller then asks the merchant subgraph. The outlet and the profile
-   * are read at once (the profile found by the outlet's NMID).
+   * The live outlet of each NMID as its bank sees it, with its merchant from the copy; null unless both are visible:
+   * the merchant subgraph's rule, only the bank's own merchants, once activated for it (the tier-1 PSP before). Null
+   * also when the merchant is not in the copy yet: the caller then asks the merchant subgraph. One statement reads
+   * the outlets, the profiles and what `ahead` names; the rest of the request finds those in the loaders.
    */
-  async outletForBank(nmid: string, bank: BankPrincipal): Promise<OutletType | null> {
-    const [outlet, profile] = await Promise.all([
-      this.outlets.findByNmid(nmid, bank),
-      NMID_PATTERN.test(nmid) ? this.byNmid.load(nmid) : null,
-    ]);
-    if (!outlet || !profile || profile.merchant_id !== outlet.merchant.id) return null;
-    if (profile.bank_id !== bank.bankId || (!profile.psp_visible_at && bank.tier !== 1)) return null;
-    return { ...outlet, merchant: toMerchantRef(profile) };
+  async outletsForBanks(requests: { nmid: string; bank: BankPrincipal }[], ahead: ReadAhead): Promise<(OutletType | null)[]> {
+    const nmids = [...new Set(requests.map((r) => r.nmid).filter((nmid) => NMID_PATTERN.test(nmid)))];
+    const views = nmids.length > 0 ? await this.repo.bankViewsByNmids(nmids, ahead) : [];
+    const profiles = new Map<string, MerchantProfileRow>();
+    for (const view of views) {
+      profiles.set(view.outlet.nmid!, view.profile);
+      this.remember(view);
+    }
+    return Promise.all(
+      requests.map(async ({ nmid, bank }) => {
+        const profile = profiles.get(nmid);
+        const outlet = profile ? await this.outlets.findByNmid(nmid, bank) : null;
+        if (!outlet || !profile) return null;
+        if (profile.bank_id !== bank.bankId || (!profile.psp_visible_at && bank.tier !== 1)) return null;
+        return { ...outlet, merchant: toMerchantRef(profile) };
+      }),
+    );
+  }
+
+  private remember({ outlet, outletTerminals, merchantOutlets, merchantNmid, primaryTerminal }: BankViewRow): void {
+    this.outlets.rememberByNmid(outlet);
+    if (outletTerminals) this.terminals.rememberOfOutlet(outlet.id, outletTerminals);
+    if (merchantOutlets) this.outlets.rememberOfMerchant(outlet.merchantId, merchantOutlets);
+    if (merchantNmid !== undefined) this.outlets.rememberNmidOfMerchant(outlet.merchantId, merchantNmid);
+    if (primaryTerminal !== undefined) this.terminals.rememberPrimary(outlet.merchantId, primaryTerminal);
   }
 
   /** Applies one `merchant_profiles` job; returns the rows that changed. */

@@ -121,6 +121,19 @@ export class OutletService {
     return row?.nmid ?? null;
   }
 
+  // Read ahead by another statement (the bank view's), so that the reads above ask no more for these keys.
+  rememberByNmid(outlet: OutletRow): void {
+    if (outlet.nmid) this.byNmid.prime(outlet.nmid, outlet);
+  }
+
+  rememberOfMerchant(merchantId: string, outlets: OutletRow[]): void {
+    this.byMerchantId.prime(merchantId, outlets);
+  }
+
+  rememberNmidOfMerchant(merchantId: string, nmid: string | null): void {
+    this.nmidByMerchantId.prime(merchantId, nmid === null ? null : { merchant_id: merchantId, nmid });
+  }
+
   /**
    * Gives an outlet of the merchant (its default one when none is named) an NMID of the issuing bank, active
    * from now. The same NMID again changes neither its status nor its assignment time, so retries are harmless;

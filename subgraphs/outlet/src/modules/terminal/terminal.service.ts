@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
-import type { Terminal } from './terminal.entity';
-import { TerminalRepository } from './terminal.repository';
+import { type TerminalRow, TerminalRepository } from './terminal.repository';
 import type { TerminalType } from './terminal.type';
 
 /**
@@ -22,7 +21,7 @@ export class TerminalService {
       (ids: string[]) => this.repo.liveByIds(ids),
       (row) => row.id,
     );
-    this.byOutletId = loaderGroupedByKey(
+    this.byOutletId = loaderGroupedByKey<string, TerminalRow>(
       (outletIds: string[]) => this.repo.ofOutlets(outletIds),
       (row) => row.outletId,
     );
@@ -31,7 +30,7 @@ export class TerminalService {
       (row) => row.merchantId,
     );
     // The merchant's primary terminal: the most recently seen one that is not inactive, of its live outlets.
-    this.primaryByMerchantId = loaderByKey(
+    this.primaryByMerchantId = loaderByKey<string, TerminalRow>(
       (merchantIds: string[]) => this.repo.primariesOf(merchantIds),
       (row) => row.merchantId,
     );
@@ -56,9 +55,18 @@ export class TerminalService {
     const terminal = UUID_PATTERN.test(merchantId) ? await this.primaryByMerchantId.load(merchantId) : null;
     return terminal && toTerminalType(terminal);
   }
+
+  // Read ahead by another statement (the bank view's), so that `ofOutlet` and `primaryOfMerchant` ask no more.
+  rememberOfOutlet(outletId: string, terminals: TerminalRow[]): void {
+    this.byOutletId.prime(outletId, terminals);
+  }
+
+  rememberPrimary(merchantId: string, terminal: TerminalRow | null): void {
+    this.primaryByMerchantId.prime(merchantId, terminal);
+  }
 }
 
-export function toTerminalType(terminal: Terminal): TerminalType {
+export function toTerminalType(terminal: TerminalRow): TerminalType {
   return {
     id: terminal.id,
     tid: terminal.tid ?? null,
