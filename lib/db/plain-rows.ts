@@ -10,9 +10,19 @@ export function knexOf(em: EntityManager): Knex {
   return em.getTransactionContext<Knex.Transaction>() ?? em.getKnex();
 }
 
-/** Rows of one hand-written statement (`?` placeholders, bound by the driver). */
-export async function rowsOf<T = Record<string, unknown>>(db: Knex, text: string, params: readonly unknown[] = []): Promise<T[]> {
-  return (await db.raw(text, params as Knex.RawBinding[])).rows as T[];
+/**
+ * Rows of one hand-written statement (`?` placeholders, bound by the driver). With `preparedAs`, a named prepared
+ * statement: each connection plans it once, not at every call (for a hot statement whose planning costs more than
+ * its execution; the name must always go with the same text).
+ */
+export async function rowsOf<T = Record<string, unknown>>(
+  db: Knex,
+  text: string,
+  params: readonly unknown[] = [],
+  preparedAs?: string,
+): Promise<T[]> {
+  const raw = db.raw(text, params as Knex.RawBinding[]);
+  return (await (preparedAs ? raw.options({ name: preparedAs }) : raw)).rows as T[];
 }
 
 /**

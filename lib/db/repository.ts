@@ -35,6 +35,11 @@ export abstract class Repository {
     return rowsOf<T>(this.db, sql, params);
   }
 
+  /** `rows` as a named prepared statement, planned once per connection (lib/db/plain-rows.ts). */
+  protected preparedRows<T = Record<string, unknown>>(name: string, sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return rowsOf<T>(this.db, sql, params, name);
+  }
+
   /**
    * Rows of one statement through the ORM's connection (`?` placeholders inlined by the ORM; its exception classes,
    * e.g. UniqueConstraintViolationException). It runs outside any transaction: inside one, use `rows`.

@@ -59,13 +59,17 @@ export class MerchantProfileRepository extends Repository {
    * Outlets whose merchant is not in the copy are left out.
    */
   async bankViewsByNmids(nmids: string[], ahead: ReadAhead): Promise<BankViewRow[]> {
-    const extras = [
-      ahead.outletTerminals && `${terminalSubqueries.ofOutlet('o.id')} as "outletTerminals"`,
-      ahead.merchantOutlets && `${outletSubqueries.outletsOf('o.merchant_id')} as "merchantOutlets"`,
-      ahead.merchantNmid && `${outletSubqueries.nmidOf('o.merchant_id')} as "merchantNmid"`,
-      ahead.primaryTerminal && `${terminalSubqueries.primaryOf('o.merchant_id')} as "primaryTerminal"`,
-    ].filter(Boolean);
-    const rows = await this.rows<Record<string, unknown>>(
+    const reads: [wanted: boolean, sql: string][] = [
+      [ahead.outletTerminals, `${terminalSubqueries.ofOutlet('o.id')} as "outletTerminals"`],
+      [ahead.merchantOutlets, `${outletSubqueries.outletsOf('o.merchant_id')} as "merchantOutlets"`],
+      [ahead.merchantNmid, `${outletSubqueries.nmidOf('o.merchant_id')} as "merchantNmid"`],
+      [ahead.primaryTerminal, `${terminalSubqueries.primaryOf('o.merchant_id')} as "primaryTerminal"`],
+    ];
+    const extras = reads.filter(([wanted]) => wanted).map(([, sql]) => sql);
+    // A prepared statement per combination (bank_view_1010, …): planning it cost more than running it.
+    const name = `bank_view_${reads.map(([wanted]) => Number(wanted)).join('')}`;
+    const rows = await this.preparedRows<Record<string, unknown>>(
+      name,
       `select ${[OUTLET_ROW_COLUMNS, 'to_jsonb(p) as profile', ...extras].join(', ')}
          from outlet.outlets o join outlet.merchant_profiles p on p.merchant_id = o.merchant_id
         where o.nmid = any(?::text[]) and o.deleted_at is null`,
