@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import net from 'node:net';
 import path from 'node:path';
+import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { PROCESS_NAMES, type ProcessName, loadConfig } from '@lib/config/config';
 import { syncBankView } from '@scripts/database-tasks';
@@ -302,6 +303,7 @@ export async function startBenchStack(options: {
     : undefined;
   if (floor) await waitFor(floor, () => healthy(floorOrigin), 'health', 15_000);
   await waitFor(stack, async () => phase === 'running' && (await healthy(rest)), 'ready stack', 120_000);
+  await discardLeftoverJobs(options.databaseUrl);
   await syncBankViewCopy(options.databaseUrl);
   // Copies 2…N once the set-up (migrations, data) is done; subgraphs first, as start.js does.
   for (let k = 2; k <= STACK_COPIES; k += 1) {
@@ -318,6 +320,26 @@ export async function startBenchStack(options: {
     }
   }
   return { stack, floor, extra, rest, floorOrigin, subgraphPorts };
+}
+
+/**
+ * The stack runs no job worker, so the jobs a benchmark's load enqueues (a `payment_received` push per event) stay
+ * queued. In a kept database they pile up run after run (260,657 after five `bench:psp` runs), and every job fetch,
+ * the bank-view sync's included, scans past them: a run's leftovers are discarded before the next one. The
+ * `merchant_profiles` jobs stay: the sync below applies them.
+ */
+async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
+  const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-setup' });
+  await pg.connect();
+  try {
+    const { rowCount } = await pg.query(
+      `delete from graphile_worker._private_jobs
+        where task_id in (select id from graphile_worker._private_tasks where identifier <> 'merchant_profiles')`,
+    );
+    if (rowCount) progress(`discarded ${rowCount.toLocaleString('en')} jobs an earlier run left queued`);
+  } finally {
+    await pg.end();
+  }
 }
 
 /**
