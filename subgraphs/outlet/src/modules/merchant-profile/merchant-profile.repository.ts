@@ -31,11 +31,13 @@ export type MerchantProfileRow = {
 
 /** What a bank-view read takes along with each outlet and profile: what the selection goes on to ask of them. */
 export interface ReadAhead {
-  /** The outlet's terminals. */
+  /** The outlet's terminals (`Outlet.terminals`). */
   outletTerminals: boolean;
-  /** The merchant's live outlets, its NMID and its primary terminal. */
+  /** The merchant's live outlets (`Merchant.outlets`). */
   merchantOutlets: boolean;
+  /** The merchant's NMID (`Merchant.nmid`). */
   merchantNmid: boolean;
+  /** The merchant's primary terminal (`Merchant.terminal`). */
   primaryTerminal: boolean;
 }
 
