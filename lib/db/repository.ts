@@ -14,7 +14,8 @@ export type RepositoryClass<R extends Repository> = new (em: EntityManager, trx?
  * - the ORM's unit of work (`em.find`, `em.create`, `flush`), to load the entities a write changes and write
  *   them, several entities of several tables in one transaction (`transactional`);
  * - plain rows (`rows`, or knex's builder on `db`), for reads that go straight to the wire (the hot paths) and
- *   set-based writes (`lib/db/insert-skipping-conflicts.ts`, `lib/db/sync-pull.ts`);
+ *   set-based writes (`lib/db/insert-skipping-conflicts.ts`, `lib/db/sync-pull.ts`); `preparedRows` where planning
+ *   a hot statement costs more than running it;
  * - `execute`, the ORM connection's own raw query (parameters inlined by the ORM, its exception classes), where
  *   a statement has always used it.
  */
