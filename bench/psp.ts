@@ -64,9 +64,9 @@ const SETTINGS = {
   warmupSecs: envInt('BENCH_WARMUP_SECS', 2),
   durationSecs: envInt('BENCH_DURATION_SECS', 8),
   rounds: envInt('BENCH_ROUNDS', 3),
-  rateSecs: envInt('BENCH_RATE_SECS', 15),
+  rateSecs: envInt('BENCH_RATE_SECS', 25),
   hotBanks: envInt('BENCH_PSP_HOT_BANKS', 1000),
-  coldBanks: envInt('BENCH_PSP_COLD_BANKS', 60),
+  coldBanks: envInt('BENCH_PSP_COLD_BANKS', 120),
   coldMerchantsPerBank: envInt('BENCH_PSP_COLD_MERCHANTS', 1200),
 };
 /** The round number of the discarded runs before the rounds (0 is the at-rate runs). */
