@@ -23,7 +23,7 @@ export const TERMINAL_ROW_DATES = ['lastSeenAt'];
 
 /** A merchant's primary terminal: the most recently seen one that is not inactive, of its live outlets. */
 const PRIMARY_ORDER = 't.last_seen_at desc nulls last, t.created_at desc, t.id desc';
-/** An outlet's terminals, oldest first (ofOutlets, through the ORM). */
+/** An outlet's terminals, oldest first. */
 const OUTLET_ORDER = 't.created_at asc, t.id asc';
 
 /**
@@ -57,8 +57,9 @@ export class TerminalRepository extends Repository {
   }
 
   /** Every terminal of these outlets, oldest first. */
-  ofOutlets(outletIds: string[]): Promise<Terminal[]> {
-    return this.em.find(Terminal, { outletId: { $in: outletIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  async ofOutlets(outletIds: string[]): Promise<Terminal[]> {
+    const rows = await this.execute(`select t.* from outlet.terminals t where t.outlet_id in (?) order by ${OUTLET_ORDER}`, [outletIds]);
+    return rows.map((row) => this.em.map(Terminal, row));
   }
 
   /** Every terminal of these merchants' live outlets, oldest first. */
