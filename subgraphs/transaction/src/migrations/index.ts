@@ -10,6 +10,7 @@ import { Migration20261129200100_payment_push_jobs } from './Migration2026112920
 import { Migration20261129300000_qris_orders_cancel } from './Migration20261129300000_qris_orders_cancel';
 import { Migration20261130100000_partitioned_history } from './Migration20261130100000_partitioned_history';
 import { Migration20261201100000_statement_guards } from './Migration20261201100000_statement_guards';
+import { Migration20261203100000_rollup_insert_fast_path } from './Migration20261203100000_rollup_insert_fast_path';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -24,4 +25,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261129300000_qris_orders_cancel', class: Migration20261129300000_qris_orders_cancel },
   { name: 'Migration20261130100000_partitioned_history', class: Migration20261130100000_partitioned_history },
   { name: 'Migration20261201100000_statement_guards', class: Migration20261201100000_statement_guards },
+  { name: 'Migration20261203100000_rollup_insert_fast_path', class: Migration20261203100000_rollup_insert_fast_path },
 ];
