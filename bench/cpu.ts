@@ -27,6 +27,17 @@ function procStat(pid: number): { ppid: number; ticks: number } | null {
   }
 }
 
+/** The machine's CPU ticks from /proc/stat: all, and those idle (idle + iowait), summed over every core. */
+function machineTicks(): { total: number; idle: number } {
+  try {
+    const [, ...fields] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const ticks = fields.slice(0, 8).map(Number); // user nice system idle iowait irq softirq steal
+    return { total: ticks.reduce((a, b) => a + b, 0), idle: ticks[3] + ticks[4] };
+  } catch {
+    return { total: 0, idle: 0 };
+  }
+}
+
 function childrenOf(parent: number): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -80,7 +91,12 @@ export class CpuSampler {
   }
 
   /** Ticks per pid, labelled; PostgreSQL backends of this database (the floor's by its application_name). */
-  async snapshot(): Promise<{ at: Map<number, { label: CpuLabel; ticks: number }>; loadgenMicros: number; walBytes: bigint }> {
+  async snapshot(): Promise<{
+    at: Map<number, { label: CpuLabel; ticks: number }>;
+    loadgenMicros: number;
+    walBytes: bigint;
+    machine: { total: number; idle: number };
+  }> {
     const at = new Map<number, { label: CpuLabel; ticks: number }>();
     for (const [pid, label] of this.node) at.set(pid, { label, ticks: procStat(pid)?.ticks ?? 0 });
     const { rows } = await this.pg.query<{ pid: number; application_name: string }>(
@@ -93,7 +109,7 @@ export class CpuSampler {
     // The server's WAL position (every database: read it around runs where only the stack writes).
     const { rows: wal } = await this.pg.query<{ bytes: string }>(`select pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::text as bytes`);
     const usage = process.cpuUsage();
-    return { at, loadgenMicros: usage.user + usage.system, walBytes: BigInt(wal[0].bytes.split('.')[0]) };
+    return { at, loadgenMicros: usage.user + usage.system, walBytes: BigInt(wal[0].bytes.split('.')[0]), machine: machineTicks() };
   }
 
   /** CPU seconds per label between two snapshots (a backend that appeared in between counts from zero). */
@@ -105,6 +121,15 @@ export class CpuSampler {
     for (const [pid, { label, ticks }] of after.at) secs[label] += (ticks - (before.at.get(pid)?.ticks ?? 0)) / CLK_TCK;
     secs.loadgen = (after.loadgenMicros - before.loadgenMicros) / 1e6;
     return secs;
+  }
+
+  /**
+   * The share of the machine's CPU time (all cores, kernel and interrupts included) that was busy between two
+   * snapshots: near 1 a run was bound by CPU; well below it, by waiting (batches, locks, round trips).
+   */
+  static machineBusy(before: Awaited<ReturnType<CpuSampler['snapshot']>>, after: Awaited<ReturnType<CpuSampler['snapshot']>>): number {
+    const total = after.machine.total - before.machine.total;
+    return total > 0 ? 1 - (after.machine.idle - before.machine.idle) / total : NaN;
   }
 
   /** Bytes of WAL the server wrote between two snapshots. */

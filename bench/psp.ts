@@ -590,6 +590,8 @@ interface Run {
   cpuSecsPer1k: Record<CpuLabel, number>;
   /** WAL bytes the server wrote per 2xx response (the floor's runs write only the floor's rows). */
   walBytesPerRequest: number;
+  /** Share of the machine's CPU busy during the run (CpuSampler.machineBusy): below ~0.9 the run waited, not computed. */
+  machineBusy: number;
   /** The lone lookups only: mean ms per part (LATENCY_PARTS). */
   latencyMs?: Record<string, number>;
   rateCap?: number;
@@ -833,6 +835,7 @@ class Bench {
       cpuSecs,
       cpuSecsPer1k: Object.fromEntries(CPU_LABELS.map((l) => [l, ok > 0 ? (cpuSecs[l] * 1000) / ok : NaN])) as Record<CpuLabel, number>,
       walBytesPerRequest: ok > 0 ? CpuSampler.walBytes(cpuBefore, cpuAfter) / ok : NaN,
+      machineBusy: CpuSampler.machineBusy(cpuBefore, cpuAfter),
       ...extra,
     };
     const problems =
@@ -1027,6 +1030,7 @@ interface Summary {
   subgraphCallsPerRequest: Record<string, number>;
   cpuSecsPer1k: Record<CpuLabel, number>;
   walBytesPerRequest: number;
+  machineBusy: number;
 }
 
 function report({
@@ -1073,6 +1077,7 @@ function report({
       number
     >,
     walBytesPerRequest: Math.round(median(list.map((r) => r.walBytesPerRequest))),
+    machineBusy: round2(median(list.map((r) => r.machineBusy))),
   });
   const summary = Object.fromEntries(
     TARGETS.map((target) => {
@@ -1210,6 +1215,9 @@ function report({
     `WAL bytes per request (the server's, medians): ${TARGETS.filter((t) => t.key.startsWith('events'))
       .map((t) => `${summary[t.key].label} ${summary[t.key].walBytesPerRequest.toLocaleString('en')}`)
       .join(', ')}.`,
+    `Machine CPU busy during the ceilings (all cores, medians; well under 1: the path waits rather than computes): ${TARGETS.map(
+      (t) => `${summary[t.key].label} ${(summary[t.key].machineBusy * 100).toFixed(0)} %`,
+    ).join(', ')}.`,
     '',
     'Aims:',
     `  by-NMID p95 under 50 ms at ${RATE_PER_MIN}/min (psp-api.md §8): cached ${yes(aims.byNmidP95Under50MsAtRateCached)}, uncached ${yes(aims.byNmidP95Under50MsAtRateUncached)}`,
