@@ -32,13 +32,25 @@ export type TransactionPageRow = { [K in PageRowField]: Wire<TransactionType[K]>
 /**
  * A transaction of the wire type (`fromRow`, shared with `merchantTransactions`) as a page row: the same values, with
  * each Date as `toISOString()`, which is what the DateTime scalar's Date becomes in the subgraph's JSON answer. IDs,
- * strings (the decimal mdrRate among them) and SafeInts are already what their scalars serialise.
+ * strings (the decimal mdrRate among them) and SafeInts are already what their scalars serialise. An object literal,
+ * not a loop over PAGE_ROW_FIELDS: keyed reads and writes with changing keys made this 11 % of the subgraph's CPU on
+ * a 500-row page; the return type still holds the literal to exactly those fields.
  */
-export function toPageRow(transaction: TransactionType): TransactionPageRow {
-  const row: Record<string, unknown> = {};
-  for (const field of PAGE_ROW_FIELDS) {
-    const value = transaction[field];
-    row[field] = value instanceof Date ? value.toISOString() : value;
-  }
-  return row as TransactionPageRow;
+export function toPageRow(t: TransactionType): TransactionPageRow {
+  return {
+    id: t.id,
+    transactionCode: t.transactionCode,
+    externalReference: t.externalReference,
+    status: t.status,
+    paymentMethod: t.paymentMethod,
+    paymentChannel: t.paymentChannel,
+    grossAmount: t.grossAmount,
+    mdrRate: t.mdrRate,
+    mdrFeeAmount: t.mdrFeeAmount,
+    netAmountAfterMdr: t.netAmountAfterMdr,
+    currency: t.currency,
+    transactionAt: t.transactionAt.toISOString(),
+    settledAt: t.settledAt === null ? null : t.settledAt.toISOString(),
+    settlementStatus: t.settlementStatus,
+  };
 }
