@@ -1982,22 +1982,7 @@ export type PartnerMerchantTransactionsQuery = {
       id: string;
       name: string;
       status: string;
-      merchantTransactions: Array<{
-        id: string;
-        transactionCode: string;
-        externalReference: string | null;
-        status: string;
-        paymentMethod: string;
-        paymentChannel: string | null;
-        grossAmount: number;
-        mdrRate: string;
-        mdrFeeAmount: number;
-        netAmountAfterMdr: number;
-        currency: string;
-        transactionAt: string;
-        settledAt: string | null;
-        settlementStatus: string;
-      }>;
+      merchantTransactionPage: Array<Record<string, unknown>>;
       transactionTotals?: { grossAmount: number; count: number };
     };
   }>;
@@ -2131,23 +2116,8 @@ export type PartnerOutletTransactionsQuery = {
       id: string;
       name: string;
       status: string;
+      merchantTransactionPage: Array<Record<string, unknown>>;
       outlets: Array<{ id: string }>;
-      merchantTransactions: Array<{
-        id: string;
-        transactionCode: string;
-        externalReference: string | null;
-        status: string;
-        paymentMethod: string;
-        paymentChannel: string | null;
-        grossAmount: number;
-        mdrRate: string;
-        mdrFeeAmount: number;
-        netAmountAfterMdr: number;
-        currency: string;
-        transactionAt: string;
-        settledAt: string | null;
-        settlementStatus: string;
-      }>;
       transactionTotals?: { grossAmount: number; count: number };
     };
   }>;

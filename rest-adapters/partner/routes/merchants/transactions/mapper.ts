@@ -1,10 +1,20 @@
 import { jakartaIso, type PeriodWindow, type Period } from '@rest-adapters/partner/routes/jakarta-time';
 import { toPartnerMerchantStatus, toPartnerTransactionStatus } from '@rest-adapters/partner/routes/partner-data';
-import type { PartnerMerchantTransactionsQuery } from '@rest-adapters/generated/operations';
+import type { PartnerMerchantTransactionsQuery, PartnerTransactionFieldsFragment } from '@rest-adapters/generated/operations';
 import type { TransactionsA, TransactionsB } from './schema';
 
-/** A merchant with its transactions (PartnerTransactionFields) and, for contract A, the window's totals. */
+/** A merchant with its page of transactions (merchantTransactionPage) and, for contract A, the window's totals. */
 export type MerchantTransactionsData = PartnerMerchantTransactionsQuery['partnerMerchants'][number]['merchant'];
+
+/**
+ * The page's rows, typed. merchantTransactionPage is a list of JSONObject scalars (docs/decisions/0214-lean-wire-for-bulk-lists.md),
+ * so the schema does not type them; each row carries exactly the fields of PartnerTransactionFields with the values
+ * merchantTransactions gives them (the subgraph's PAGE_ROW_FIELDS; test/e2e/partner-transaction-page.test.ts
+ * compares the two through the gateway).
+ */
+function rowsOf(m: MerchantTransactionsData): PartnerTransactionFieldsFragment[] {
+  return m.merchantTransactionPage as PartnerTransactionFieldsFragment[];
+}
 
 export function toTransactionsA(m: MerchantTransactionsData, period: Period, window: PeriodWindow): TransactionsA {
   return {
@@ -15,7 +25,7 @@ export function toTransactionsA(m: MerchantTransactionsData, period: Period, win
     period_start_at: window.startAt,
     period_end_at: window.endAt,
     summary: { gross_amount: m.transactionTotals?.grossAmount ?? 0, transaction_count: m.transactionTotals?.count ?? 0 },
-    items: m.merchantTransactions.map((t) => ({
+    items: rowsOf(m).map((t) => ({
       id: t.id,
       transaction_code: t.transactionCode,
       external_reference: t.externalReference,
@@ -30,7 +40,7 @@ export function toTransactionsA(m: MerchantTransactionsData, period: Period, win
 }
 
 export function toTransactionsB(m: MerchantTransactionsData): TransactionsB {
-  const items = m.merchantTransactions.map((t) => ({
+  const items = rowsOf(m).map((t) => ({
     id: t.id,
     merchant_id: m.id,
     transaction_code: t.transactionCode,

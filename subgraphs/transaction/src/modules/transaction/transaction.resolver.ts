@@ -1,10 +1,11 @@
-import { DateTimeResolver, SafeIntResolver } from 'graphql-scalars';
-import { Arg, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
+import { DateTimeResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-scalars';
+import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref';
 import { assertPartnerMayRead } from '@lib/auth/partner-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
+import { PAGE_ROW_FIELDS, type TransactionPageRow } from './transaction-page';
 import { assertUserMay } from '@lib/auth/user-scope';
 import { OutletRef } from '@subgraphs/transaction/src/references/outlet.ref';
 import { MAX_CONNECTION_PAGE } from './transaction-feed.service';
@@ -31,6 +32,37 @@ export class TransactionResolver {
   }
 }
 
+/** The arguments of merchantTransactions and merchantTransactionPage (declared last to first: the schema's order). */
+@ArgsType()
+export class MerchantTransactionsArgs {
+  @Field(() => Int, { defaultValue: 50 })
+  limit!: number;
+
+  @Field(() => ID, { nullable: true, description: 'Only this outlet of the merchant.' })
+  outletId!: string | null;
+
+  @Field(() => [String], { nullable: true, description: 'Stored statuses; all when omitted.' })
+  statuses!: string[] | null;
+
+  @Field(() => DateTimeResolver, { nullable: true, description: 'Exclusive.' })
+  before!: Date | null;
+
+  @Field(() => DateTimeResolver, { nullable: true, description: 'Inclusive.' })
+  to!: Date | null;
+
+  @Field(() => DateTimeResolver, { nullable: true, description: 'Inclusive.' })
+  from!: Date | null;
+}
+
+/** Who may read merchantTransactions and merchantTransactionPage: one list, so the two cannot drift apart. */
+const WINDOW_READERS = ['service', 'internal', 'operator', 'partner', 'user'] as const;
+
+/** A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own. */
+function assertMayReadWindow(ctx: TransactionContext, merchant: MerchantRef): void {
+  assertPartnerMayRead(ctx.principal, merchant.id);
+  assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
+}
+
 @Resolver(() => MerchantRef)
 export class MerchantTransactionsResolver {
   @Authorized('service', 'internal', 'operator')
@@ -43,23 +75,30 @@ export class MerchantTransactionsResolver {
     return ctx.services.transaction.latestOfMerchant(merchant.id, last);
   }
 
-  @Authorized('service', 'internal', 'operator', 'partner', 'user')
+  @Authorized(...WINDOW_READERS)
   @FieldResolver(() => [TransactionType], {
     description: `Transactions in a transaction_at window, newest first, at most \`limit\` (1..${MAX_WINDOW_ITEMS}). A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own.`,
   })
   merchantTransactions(
     @Root() merchant: MerchantRef,
-    @Arg('from', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) from: Date | null,
-    @Arg('to', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) to: Date | null,
-    @Arg('before', () => DateTimeResolver, { nullable: true, description: 'Exclusive.' }) before: Date | null,
-    @Arg('statuses', () => [String], { nullable: true, description: 'Stored statuses; all when omitted.' }) statuses: string[] | null,
-    @Arg('outletId', () => ID, { nullable: true, description: 'Only this outlet of the merchant.' }) outletId: string | null,
-    @Arg('limit', () => Int, { defaultValue: 50 }) limit: number,
+    @Args(() => MerchantTransactionsArgs) args: MerchantTransactionsArgs,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionType[]> {
-    assertPartnerMayRead(ctx.principal, merchant.id);
-    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
-    return ctx.services.transaction.ofMerchant(merchant.id, { from, to, before, statuses, outletId }, limit);
+    assertMayReadWindow(ctx, merchant);
+    return ctx.services.transaction.ofMerchant(merchant.id, args, args.limit);
+  }
+
+  @Authorized(...WINDOW_READERS)
+  @FieldResolver(() => [JSONObjectResolver], {
+    description: `The lean form of merchantTransactions for bulk lists: the same arguments, checks, rows and order, each row a plain object of the Transaction fields ${PAGE_ROW_FIELDS.join(', ')}, with the values those fields give (DateTime as its ISO string, mdrRate as its decimal string). One scalar per row instead of a field per value, so a 500-row page is not executed and reshaped field by field.`,
+  })
+  merchantTransactionPage(
+    @Root() merchant: MerchantRef,
+    @Args(() => MerchantTransactionsArgs) args: MerchantTransactionsArgs,
+    @Ctx() ctx: TransactionContext,
+  ): Promise<TransactionPageRow[]> {
+    assertMayReadWindow(ctx, merchant);
+    return ctx.services.transaction.pageOfMerchant(merchant.id, args, args.limit);
   }
 
   @Authorized('service', 'internal', 'operator', 'partner')

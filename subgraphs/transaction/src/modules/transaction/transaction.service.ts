@@ -4,6 +4,7 @@ import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/l
 import type { Transaction } from './transaction.entity';
 import { type TransactionFilter, type TransactionRow, TransactionRepository } from './transaction.repository';
 import type { TransactionType } from './transaction.type';
+import { type TransactionPageRow, toPageRow } from './transaction-page';
 
 export const MAX_LATEST = 100;
 /** Hard cap of merchantTransactions (partner-api.md §8: Contract B maximum 500). */
@@ -59,6 +60,14 @@ export class TransactionService {
     if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return [];
     const rows = await this.repo.window(merchantId, filter, Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
     return rows.map(fromRow);
+  }
+
+  /**
+   * `ofMerchant` as plain page rows (`merchantTransactionPage`): the same read, rows and order, for lists that would
+   * otherwise pay graphql-js and the gateway per field (docs/decisions/0214-lean-wire-for-bulk-lists.md).
+   */
+  async pageOfMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionPageRow[]> {
+    return (await this.ofMerchant(merchantId, filter, limit)).map(toPageRow);
   }
 
   /** Gross and count of the merchant's `success` transactions in a window (all time without bounds); batched. */
