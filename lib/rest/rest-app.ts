@@ -206,6 +206,8 @@ function registerRoute(
         ...context,
         status: (code) => void reply.code(code),
         header: (name, value) => void reply.header(name, value),
+        // Compiled once per schema and route (fastify caches it), like the route's own response serializers.
+        serializeAs: (schema) => void reply.serializer(reply.compileSerializationSchema(schema)),
         takeOver: () => {
           reply.hijack();
           reply.raw.setHeader('x-request-id', req.id);

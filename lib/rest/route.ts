@@ -59,6 +59,13 @@ export interface RouteContext extends CachedRouteContext {
   /** A header of the answer (e.g. content-type for a body that is not JSON). */
   header: (name: string, value: string) => void;
   /**
+   * Serialises the answer with `schema`, the branch of the route's `oneOf` response schema the body is (e.g. the
+   * caller's partner contract). Without it the union's serializer validates the body against each branch to choose
+   * one: every uuid and date-time format of a 500-row list, about a seventh of the REST process's CPU on it
+   * (docs/decisions/0214-lean-wire-for-bulk-lists.md).
+   */
+  serializeAs: (schema: TSchema) => void;
+  /**
    * Takes the answer over: the route writes status, headers and body on the raw response itself (a stream, e.g.
    * Server-Sent Events, lib/events/sse.ts) and what `run` returns is ignored. `X-Request-ID` is already set.
    */

@@ -3,7 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partner-data';
 import { PartnerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
-import { TransactionsQuery, TransactionsResponse } from './schema';
+import { TransactionsA, TransactionsB, TransactionsQuery, TransactionsResponse } from './schema';
 import { transactionWindow } from './transaction-window';
 import { DEMO } from '@lib/demo/demo-ids';
 import {
@@ -58,7 +58,7 @@ export default defineRoute({
   rateLimit: PARTNER_RATE_LIMIT,
   run: async ({ params, query }, ctx) => {
     const principal = requireScope(ctx.principal, 'transaction.read');
-    return transactionWindow(principal, query, async (variables) => {
+    const body = await transactionWindow(principal, query, async (variables) => {
       const { partnerMerchants } = await ctx.execute(
         PartnerMerchantTransactionsDocument,
         { merchantId: params.merchant_id, ...variables },
@@ -67,5 +67,7 @@ export default defineRoute({
       if (!partnerMerchants[0]) throw new HttpError(403, 'forbidden', 'the merchant is outside the partner’s scope');
       return partnerMerchants[0].merchant;
     });
+    ctx.serializeAs(principal.contract === 'A' ? TransactionsA : TransactionsB);
+    return body;
   },
 });

@@ -5,7 +5,7 @@ import { TransactionsQuery } from '@rest-adapters/partner/routes/merchants/trans
 import { transactionWindow } from '@rest-adapters/partner/routes/merchants/transactions/transaction-window';
 import { PartnerOutletTransactionsDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
-import { OutletTransactionsResponse } from './schema';
+import { OutletTransactionsA, OutletTransactionsB, OutletTransactionsResponse } from './schema';
 import { DEMO } from '@lib/demo/demo-ids';
 import {
   CONTRACT_A,
@@ -75,6 +75,7 @@ export default defineRoute({
       outletOf(merchant.outlets, params.outlet_id);
       return merchant;
     });
+    ctx.serializeAs(principal.contract === 'A' ? OutletTransactionsA : OutletTransactionsB);
     return { ...body, outlet_id: params.outlet_id.toLowerCase() };
   },
 });
