@@ -19,17 +19,17 @@ export class Migration20261203100000_rollup_insert_fast_path extends Migration {
 
 /** The trigger function of 0210, with or without the early return. */
 function invalidateInsertedRollups(fastPath: boolean): string {
-  const old = `(n.transaction_at at time zone 'Asia/Jakarta')::date < cutoff`;
+  const backDated = `(n.transaction_at at time zone 'Asia/Jakarta')::date < cutoff`;
   return `
     create or replace function "transaction".invalidate_inserted_rollups() returns trigger language plpgsql as $$
     declare cutoff date := (now() at time zone 'Asia/Jakarta')::date - 1;
     begin
-      ${fastPath ? `if not exists (select from inserted n where ${old}) then return null; end if;` : ''}
+      ${fastPath ? `if not exists (select from inserted n where ${backDated}) then return null; end if;` : ''}
       perform pg_advisory_xact_lock_shared(hashtext('rollup:' || d.merchant_id::text))
-         from (select distinct n.merchant_id from inserted n where ${old} order by n.merchant_id) d;
+         from (select distinct n.merchant_id from inserted n where ${backDated} order by n.merchant_id) d;
       delete from "transaction".merchant_daily_rollups r
        using (select distinct n.merchant_id, (n.transaction_at at time zone 'Asia/Jakarta')::date as day from inserted n
-               where ${old}) d
+               where ${backDated}) d
        where r.merchant_id = d.merchant_id and r.day = d.day;
       return null;
     end $$;
