@@ -326,7 +326,7 @@ export async function startBenchStack(options: {
  * The stack runs no job worker, so the jobs a benchmark's load enqueues (a `payment_received` push per event) stay
  * queued. In a kept database they pile up run after run (260,657 after five `bench:psp` runs), and every job fetch,
  * the bank-view sync's included, scans past them: a run's leftovers are discarded before the next one. The
- * `merchant_profiles` jobs stay: the sync below applies them.
+ * bank views' jobs stay: the sync below applies them.
  */
 async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
   const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-setup' });
@@ -334,7 +334,8 @@ async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
   try {
     const { rowCount } = await pg.query(
       `delete from graphile_worker._private_jobs
-        where task_id in (select id from graphile_worker._private_tasks where identifier <> 'merchant_profiles')`,
+        where task_id in (select id from graphile_worker._private_tasks
+                           where identifier not in ('merchant_profiles', 'payment_target_merchants', 'payment_target_outlets'))`,
     );
     if (rowCount) progress(`discarded ${rowCount.toLocaleString('en')} jobs an earlier run left queued`);
   } finally {
@@ -343,7 +344,8 @@ async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
 }
 
 /**
- * The outlet subgraph's copy of what banks see of merchants brought up to date (docs/decisions/0211-bank-view-read-model.md):
+ * The copies of what banks see brought up to date (merchants in the outlet subgraph, 0211; payment targets in the
+ * transaction subgraph, 0215):
  * the stack runs no job worker (JOBS_CONCURRENCY=0), so the merchants the demo data and a benchmark's own seed wrote
  * are copied here, and bank lookups and events read the copy, as in production. Call it again after seeding; with
  * `all` after writing merchants with triggers off (which enqueues nothing).
@@ -351,9 +353,9 @@ async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
 export async function syncBankViewCopy(databaseUrl: string, { all = false } = {}): Promise<void> {
   const started = performance.now();
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl });
-  const { copied_merchants } = await syncBankView(config, databaseUrl, { all });
+  const { copied_merchants, copied_payment_targets } = await syncBankView(config, databaseUrl, { all });
   progress(
-    `bank view copy up to date: ${copied_merchants.toLocaleString('en')} merchants (${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    `bank view copies up to date: ${copied_merchants.toLocaleString('en')} merchants, ${copied_payment_targets.toLocaleString('en')} payment targets (${((performance.now() - started) / 1000).toFixed(1)} s)`,
   );
 }
 

@@ -266,7 +266,14 @@ const COUNTED = [
   '"transaction".settlements',
   'catalog.products',
 ] as const;
-const VACUUMED = [...COUNTED, 'catalog.variants', 'outlet.merchant_profiles'];
+const VACUUMED = [
+  ...COUNTED,
+  'catalog.variants',
+  'outlet.merchant_profiles',
+  '"transaction".payment_targets',
+  '"transaction".payment_target_outlet_sets',
+  '"transaction".payment_target_merchants',
+];
 
 interface LoadReport {
   factor: number;
@@ -863,7 +870,7 @@ async function main(): Promise<void> {
         progress(`factor ${factor}: loading merchants ${loaded.toLocaleString('en')}–${target.toLocaleString('en')} …`);
         const { secs, steps } = await loadTo(databaseUrl, pg, loaded, target, anchor);
         loaded = target;
-        // The loader's triggers are off, so its merchants enqueued no merchant_profiles job: every merchant is sent again.
+        // The loader's triggers are off, so its merchants and outlets enqueued no job for the copies: all are sent again.
         await syncBankViewCopy(databaseUrl, { all: true });
         const vacuumStarted = performance.now();
         for (const table of VACUUMED) await pg.query(`vacuum (analyze) ${table}`);

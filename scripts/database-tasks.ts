@@ -22,6 +22,7 @@ import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '@subgr
 import { PartnerService } from '@subgraphs/merchant/src/modules/partner/partner.service';
 import { NotificationService } from '@subgraphs/merchant/src/modules/notification/notification.service';
 import { outletJobs } from '@subgraphs/outlet/src/jobs';
+import { transactionJobs } from '@subgraphs/transaction/src/jobs';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '@subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '@subgraphs/merchant/src/modules/reference/import/reference-importer';
@@ -356,33 +357,45 @@ export async function listMonthlyPartitions(config: Config, adminUrl: string) {
 }
 
 /**
- * `bank-view:sync`: brings the outlet subgraph's copy of what banks see of merchants up to date now
- * (docs/decisions/0211-bank-view-read-model.md): runs every pending `merchant_profiles` job in this process, after
- * enqueueing every merchant again with `all` (a rebuild, e.g. after restoring one schema). Safe beside running workers.
+ * `bank-view:sync`: brings the copies of what banks see up to date now: the outlet subgraph's of merchants
+ * (docs/decisions/0211-bank-view-read-model.md) and the transaction subgraph's of payment targets (0215). Runs every
+ * pending `merchant_profiles`, `payment_target_merchants` and `payment_target_outlets` job in this process, after
+ * enqueueing every merchant and every merchant's outlets again with `all` (a rebuild, e.g. after restoring one schema
+ * or loading with triggers off). Safe beside running workers.
  */
 export async function syncBankView(config: Config, adminUrl: string, options: { all: boolean }) {
-  const outlet = SUBGRAPHS.find((s) => s.name === 'outlet')!;
+  const [outlet, transaction] = (['outlet', 'transaction'] as const).map((name) => SUBGRAPHS.find((s) => s.name === name)!);
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
     const enqueued = options.all
-      ? (await client.query<{ n: number }>('select merchant.enqueue_all_merchant_profiles() as n')).rows[0].n
+      ? (await client.query<{ n: number }>('select merchant.enqueue_all_merchant_profiles() + outlet.enqueue_all_payment_targets() as n'))
+          .rows[0].n
       : 0;
-    await withSubgraph(outlet, config, adminUrl, async (orm) => {
-      const { tasks } = outletJobs({ orm, metrics: new Registry() });
-      await runOnce({
-        connectionString: adminUrl,
-        schema: JOB_SCHEMA,
-        taskList: tasks,
-        noHandleSignals: true,
-        logger: new Logger(() => () => undefined),
-      });
-    });
-    const { rows } = await client.query<{ copied: string; pending: string }>(
-      `select (select count(*) from outlet.merchant_profiles) as copied,
-              (select count(*) from ${JOB_SCHEMA}.jobs where task_identifier = 'merchant_profiles') as pending`,
+    await withSubgraph(outlet, config, adminUrl, (outletOrm) =>
+      withSubgraph(transaction, config, adminUrl, async (transactionOrm) => {
+        const metrics = new Registry();
+        await runOnce({
+          connectionString: adminUrl,
+          schema: JOB_SCHEMA,
+          taskList: { ...outletJobs({ orm: outletOrm, metrics }).tasks, ...transactionJobs({ orm: transactionOrm, metrics }).tasks },
+          noHandleSignals: true,
+          logger: new Logger(() => () => undefined),
+        });
+      }),
     );
-    return { enqueued_jobs: enqueued, copied_merchants: Number(rows[0].copied), pending_jobs: Number(rows[0].pending) };
+    const { rows } = await client.query<{ copied: string; targets: string; pending: string }>(
+      `select (select count(*) from outlet.merchant_profiles) as copied,
+              (select count(*) from "transaction".payment_targets) as targets,
+              (select count(*) from ${JOB_SCHEMA}.jobs
+                where task_identifier in ('merchant_profiles', 'payment_target_merchants', 'payment_target_outlets')) as pending`,
+    );
+    return {
+      enqueued_jobs: enqueued,
+      copied_merchants: Number(rows[0].copied),
+      copied_payment_targets: Number(rows[0].targets),
+      pending_jobs: Number(rows[0].pending),
+    };
   } finally {
     await client.end();
   }

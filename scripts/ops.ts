@@ -352,8 +352,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'bank-view:sync': {
     summary:
-      'bring the outlet subgraph’s copy of what banks see of merchants up to date now (pending merchant_profiles jobs; the outlet process also runs them)',
-    options: { all: { type: 'boolean', description: 'enqueue every merchant again first: rebuilds the copy' } },
+      'bring the copies of what banks see up to date now: merchants in the outlet subgraph, payment targets in the transaction subgraph (their pending jobs; the outlet and transaction processes also run them)',
+    options: { all: { type: 'boolean', description: 'enqueue every merchant and its outlets again first: rebuilds the copies' } },
     run: (adminUrl, o, config) => syncBankView(config, adminUrl, { all: o.all === true }),
   },
   'partitions:list': {

@@ -28,9 +28,10 @@ export interface SubgraphDefinition<Scope extends object = object> {
   open?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
   /**
    * The tasks this subgraph's process runs from the job queue (docs/decisions/0205-job-queue.md): a worker starts with
-   * the server when JOBS_CONCURRENCY > 0 and stops before it closes.
+   * the server when JOBS_CONCURRENCY > 0 and stops before it closes. `concurrency`: the most jobs the process runs at
+   * once, when its tasks need fewer than JOBS_CONCURRENCY (each job is a connection).
    */
-  jobs?(context: JobContext): { tasks: TaskList; close?(): Promise<void> };
+  jobs?(context: JobContext): { tasks: TaskList; concurrency?: number; close?(): Promise<void> };
 }
 
 /** What a subgraph's job handlers run on: its ORM (its own role), its log and its process's metrics. */
@@ -73,7 +74,7 @@ export async function createSubgraphApp(
     const jobs = definition.jobs({ config, orm, log, metrics: app.metricsRegistry });
     const worker = new JobWorker({
       connectionString: subgraphDatabaseUrl(config, definition.name, options.adminUrl),
-      concurrency: config.jobs.concurrency,
+      concurrency: Math.min(config.jobs.concurrency, jobs.concurrency ?? Infinity),
       pollIntervalMs: config.jobs.pollIntervalMs,
       recoverySecs: config.jobs.recoverySecs,
       tasks: jobs.tasks,

@@ -57,6 +57,40 @@ export type BankPaymentEventInput = {
   bankCode: string;
 };
 
+/** An event of recordPaymentEventsFromCopy: BankPaymentEventInput with the MID and TID sent, which resolve it here (its target is ignored). */
+export type BankPaymentEventToResolveInput = {
+  /** The sender's event id; unique per bank. */
+  externalEventId: string;
+  /** One of the nine types of psp-api.md §6; any other is stored and rejected (unsupported_event_type). */
+  eventType: string;
+  /** The raw request body, stored as received. */
+  payload: Record<string, unknown>;
+  nmid: string;
+  /** Required for success, failed and cancelled events. */
+  transactionCode?: string | null | undefined;
+  referenceNumber?: string | null | undefined;
+  rrn?: string | null | undefined;
+  transactionAt: string;
+  /** Whole rupiah. Required for success, failed and cancelled; for a refund the amount refunded (default: all that is left). */
+  grossAmount?: number | null | undefined;
+  payerBankCode?: string | null | undefined;
+  payerBankName?: string | null | undefined;
+  payerNameMasked?: string | null | undefined;
+  mdrFeeBank?: number | null | undefined;
+  switchingFee?: number | null | undefined;
+  platformFee?: number | null | undefined;
+  /** nmid.status_changed only: active or suspended. */
+  nmidNewStatus?: string | null | undefined;
+  /** Null when the NMID did not resolve (unknown, or another bank's). */
+  target?: PaymentTargetInput | null | undefined;
+  /** The bank whose event this is; every item of a batch is recorded as that bank alone. */
+  bankCode: string;
+  /** The MID sent: it must be the outlet’s when the outlet has one. */
+  mid?: string | null | undefined;
+  /** The TID sent: it resolves the terminal. */
+  tid?: string | null | undefined;
+};
+
 export type ChangeNmidStatusInput = {
   nmid: string;
   /** active or suspended. */
@@ -2219,6 +2253,26 @@ export type PaymentEventResultFieldsFragment = {
   applied: boolean;
 };
 
+export type PspRecordPaymentEventsFromCopyMutationVariables = Exact<{
+  inputs: Array<BankPaymentEventToResolveInput> | BankPaymentEventToResolveInput;
+}>;
+
+export type PspRecordPaymentEventsFromCopyMutation = {
+  recordPaymentEventsFromCopy: Array<{
+    inputError: string | null;
+    unresolved: boolean;
+    result: {
+      eventId: string;
+      status: string;
+      flow: string;
+      merchantId: string | null;
+      outletId: string | null;
+      errorCode: string | null;
+      applied: boolean;
+    } | null;
+  }>;
+};
+
 export type PspRecordPaymentEventsMutationVariables = Exact<{
   inputs: Array<BankPaymentEventInput> | BankPaymentEventInput;
 }>;
@@ -3091,6 +3145,10 @@ export const PspRecordPaymentEventDocument = fixedOperation<PspRecordPaymentEven
   'PspRecordPaymentEvent',
   'rest-adapters/psp/routes/events/record/operation.graphql',
 );
+export const PspRecordPaymentEventsFromCopyDocument = fixedOperation<
+  PspRecordPaymentEventsFromCopyMutation,
+  PspRecordPaymentEventsFromCopyMutationVariables
+>('PspRecordPaymentEventsFromCopy', 'rest-adapters/psp/routes/events/record/record-batch-from-copy.graphql');
 export const PspRecordPaymentEventsDocument = fixedOperation<PspRecordPaymentEventsMutation, PspRecordPaymentEventsMutationVariables>(
   'PspRecordPaymentEvents',
   'rest-adapters/psp/routes/events/record/record-batch.graphql',

@@ -70,13 +70,27 @@ describe('npm run ops', () => {
     expect(await banks('OPSB')).toEqual([{ code: 'OPSB' }]);
   });
 
-  it('brings the bank view copy up to date with bank-view:sync, and rebuilds it with --all', async () => {
-    await adminQuery(db.adminUrl, 'delete from outlet.merchant_profiles');
-    const [{ n }] = await adminQuery(db.adminUrl, 'select count(*)::int as n from merchant.merchants');
+  it('brings the bank view copies up to date with bank-view:sync, and rebuilds them with --all', async () => {
+    await adminQuery(db.adminUrl, 'delete from outlet.merchant_profiles; delete from "transaction".payment_targets');
+    const [{ n, targets }] = await adminQuery(
+      db.adminUrl,
+      `select (select count(*)::int from merchant.merchants) as n,
+              (select count(*)::int from outlet.outlets where nmid is not null and deleted_at is null) as targets`,
+    );
+    expect(targets).toBeGreaterThan(0);
     const rebuilt = await ops(['bank-view:sync', '--all'], env);
-    expect(rebuilt).toMatchObject({ code: 0, stdout: { result: { enqueued_jobs: 1, copied_merchants: n, pending_jobs: 0 } } });
+    // One job of merchants for each copy, one of outlet sets.
+    expect(rebuilt).toMatchObject({
+      code: 0,
+      stdout: { result: { enqueued_jobs: 3, copied_merchants: n, copied_payment_targets: targets, pending_jobs: 0 } },
+    });
     await adminQuery(db.adminUrl, `update merchant.merchants set name = name || ' Baru'`);
-    expect((await ops(['bank-view:sync'], env)).stdout!.result).toEqual({ enqueued_jobs: 0, copied_merchants: n, pending_jobs: 0 });
+    expect((await ops(['bank-view:sync'], env)).stdout!.result).toEqual({
+      enqueued_jobs: 0,
+      copied_merchants: n,
+      copied_payment_targets: targets,
+      pending_jobs: 0,
+    });
     const stale = await adminQuery(
       db.adminUrl,
       'select 1 from merchant.merchants m join outlet.merchant_profiles p on p.merchant_id = m.id where p.name <> m.name',

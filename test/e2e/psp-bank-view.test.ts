@@ -3,7 +3,6 @@ import { DEMO } from '@lib/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
 import type { Orm } from '@lib/db/orm';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
-import { postDemoBankEvent } from '../support/bank-events';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -124,22 +123,6 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
     expect((await graphqlCalls('merchant')) - merchantBefore).toBe(1);
   });
 
-  it('resolves an event’s NMID in one outlet statement', async () => {
-    let res;
-    const statements = await outletStatements(async () => {
-      res = await postDemoBankEvent(stack, {
-        external_event_id: 'bank-view-one-statement',
-        transaction_code: 'TRX-bvos',
-        gross_amount: 12000,
-      });
-    });
-    expect(res!.statusCode).toBe(200);
-    expect(res!.json()).toMatchObject({ merchant_id: DEMO.merchantId });
-    // The outlet with its terminals, the merchant's profile and its outlets (decision 0212).
-    expect(statements).toHaveLength(1);
-    expect(statements[0]).toMatch(/merchant_profiles/);
-  });
-
   it('follows a change of status into cached lookups (invalidated when the copy changes)', async () => {
     const target = `/api/psp/v1/merchants/by-nmid/${merchant.outlets[0].nmid}`;
     expect((await lookUp(target)).json().merchant.status).toBe('active');
@@ -206,15 +189,5 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
     const { nmid, device_model, device_status } = fromCopy.merchant;
     expect(res.json().merchant).toMatchObject({ nmid, device_model, device_status });
     expect(res.json().outlets).toEqual(fromCopy.outlets);
-
-    // The demo merchant's copy gone too: its event is still recorded against it.
-    await sql(`delete from outlet.merchant_profiles where merchant_id = $1`, [DEMO.merchantId]);
-    const event = await postDemoBankEvent(stack, {
-      external_event_id: 'bank-view-fallback-1',
-      transaction_code: 'TRX-bank-view-fallback-1',
-      gross_amount: 15000,
-    });
-    expect(event.statusCode).toBe(200);
-    expect(event.json()).toMatchObject({ merchant_id: DEMO.merchantId });
   });
 });

@@ -5,6 +5,7 @@ import { feedSignalOf } from './feed-signal';
 import { OrderSettlementService } from './modules/order-settlement/order-settlement.service';
 import { PaymentEventService } from './modules/payment-event/payment-event.service';
 import { PaymentFeedService } from './modules/payment-feed/payment-feed.service';
+import { PaymentTargetService } from './modules/payment-target/payment-target.service';
 import { QrisPaymentService } from './modules/qris-payment/qris-payment.service';
 import { ScoringService } from './modules/scoring/scoring.service';
 import { SettlementService } from './modules/settlement/settlement.service';
@@ -16,6 +17,7 @@ export function transactionRequestScope(em: EntityManager, config?: Config) {
     services: {
       transaction: new TransactionService(em),
       paymentEvent: new PaymentEventService(em, feedSignalOf(config)),
+      paymentTarget: new PaymentTargetService(em),
       orderSettlement: new OrderSettlementService(em),
       paymentFeed: new PaymentFeedService(em),
       settlement: new SettlementService(em),

@@ -14,7 +14,7 @@ export interface BankCall {
 }
 
 export interface BankBatchHandlers<I extends BankCall, O> {
-  /** A call that leaves alone: the single-call operations, acting as its bank. */
+  /** A call that leaves alone, acting as its bank. */
   alone(item: I): Promise<O>;
   /** Several calls of possibly several banks: one result (or Error) per item; `execute` acts for all of their banks. */
   together(items: I[], execute: Execute): Promise<(O | Error)[]>;

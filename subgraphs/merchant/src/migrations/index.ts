@@ -12,6 +12,7 @@ import { Migration20261129100000_sandbox } from './Migration20261129100000_sandb
 import { Migration20261129200000_job_queue } from './Migration20261129200000_job_queue';
 import { Migration20261129400000_cache_invalidation } from './Migration20261129400000_cache_invalidation';
 import { Migration20261202100000_merchant_profile_jobs } from './Migration20261202100000_merchant_profile_jobs';
+import { Migration20261204100000_payment_target_merchant_jobs } from './Migration20261204100000_payment_target_merchant_jobs';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -28,4 +29,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261129200000_job_queue', class: Migration20261129200000_job_queue },
   { name: 'Migration20261129400000_cache_invalidation', class: Migration20261129400000_cache_invalidation },
   { name: 'Migration20261202100000_merchant_profile_jobs', class: Migration20261202100000_merchant_profile_jobs },
+  { name: 'Migration20261204100000_payment_target_merchant_jobs', class: Migration20261204100000_payment_target_merchant_jobs },
 ];

@@ -5,6 +5,7 @@ import { Migration20261124200000_terminal_details } from './Migration20261124200
 import { Migration20261124300000_pos } from './Migration20261124300000_pos';
 import { Migration20261126100000_sync_time } from './Migration20261126100000_sync_time';
 import { Migration20261202100000_merchant_profiles } from './Migration20261202100000_merchant_profiles';
+import { Migration20261204100000_payment_target_jobs } from './Migration20261204100000_payment_target_jobs';
 
 /** Every migration of the outlet schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261124300000_pos', class: Migration20261124300000_pos },
   { name: 'Migration20261126100000_sync_time', class: Migration20261126100000_sync_time },
   { name: 'Migration20261202100000_merchant_profiles', class: Migration20261202100000_merchant_profiles },
+  { name: 'Migration20261204100000_payment_target_jobs', class: Migration20261204100000_payment_target_jobs },
 ];

@@ -2,7 +2,13 @@ import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import { bankOfItem } from '@lib/auth/bank-scope';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { bankCodeOf } from '@subgraphs/transaction/src/bank-principal';
-import { BankPaymentEventInput, PaymentEventInput, PaymentEventOutcome, PaymentEventResult } from './payment-event.type';
+import {
+  BankPaymentEventInput,
+  BankPaymentEventToResolveInput,
+  PaymentEventInput,
+  PaymentEventOutcome,
+  PaymentEventResult,
+} from './payment-event.type';
 
 @Resolver()
 export class PaymentEventResolver {
@@ -34,11 +40,22 @@ export class PaymentEventResolver {
     // Every bank is checked before anything is stored: one item of a bank the caller does not act for refuses the batch.
     const items = inputs.map((input) => ({ input, bankCode: bankOfItem(ctx.principal, input.bankCode).bankCode }));
     const outcomes = await ctx.services.paymentEvent.recordBatch(items, ctx.log);
-    outcomes.forEach(({ result }, i) => {
-      if (result?.status === 'rejected') {
-        ctx.log.info({ eventId: result.eventId, eventType: inputs[i].eventType, errorCode: result.errorCode }, 'payment event rejected');
-      }
-    });
+    logRejections(ctx, inputs, outcomes);
+    return outcomes;
+  }
+
+  @Authorized('bank', 'banks')
+  @Mutation(() => [PaymentEventOutcome], {
+    description:
+      'recordPaymentEvents with each target resolved in this subgraph, from its copy of what the outlet and merchant subgraphs own (docs/decisions/0215): an event the copy cannot resolve answers unresolved and stores nothing.',
+  })
+  async recordPaymentEventsFromCopy(
+    @Arg('inputs', () => [BankPaymentEventToResolveInput]) inputs: BankPaymentEventToResolveInput[],
+    @Ctx() ctx: TransactionContext,
+  ): Promise<PaymentEventOutcome[]> {
+    const items = inputs.map((input) => ({ input, bank: bankOfItem(ctx.principal, input.bankCode) }));
+    const outcomes = await ctx.services.paymentEvent.recordBatchFromCopy(items, ctx.log);
+    logRejections(ctx, inputs, outcomes);
     return outcomes;
   }
 
@@ -49,4 +66,12 @@ export class PaymentEventResolver {
   markPaymentEventApplied(@Arg('eventId', () => ID) eventId: string, @Ctx() ctx: TransactionContext): Promise<PaymentEventResult> {
     return ctx.services.paymentEvent.markApplied(eventId, bankCodeOf(ctx.principal));
   }
+}
+
+function logRejections(ctx: TransactionContext, inputs: readonly PaymentEventInput[], outcomes: readonly PaymentEventOutcome[]): void {
+  outcomes.forEach(({ result }, i) => {
+    if (result?.status === 'rejected') {
+      ctx.log.info({ eventId: result.eventId, eventType: inputs[i].eventType, errorCode: result.errorCode }, 'payment event rejected');
+    }
+  });
 }

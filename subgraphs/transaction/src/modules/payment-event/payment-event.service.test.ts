@@ -603,11 +603,11 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       const outcomes: PaymentEventOutcome[] = [];
       for (const { input, bankCode } of items) {
         try {
-          outcomes.push({ result: await record(input, bankCode), inputError: null });
+          outcomes.push({ result: await record(input, bankCode), inputError: null, unresolved: false });
         } catch (error) {
           const { message, extensions } = error as { message: string; extensions?: { code?: string } };
           if (extensions?.code !== 'BAD_USER_INPUT') throw error;
-          outcomes.push({ result: null, inputError: message });
+          outcomes.push({ result: null, inputError: message, unresolved: false });
         }
       }
       return outcomes;
@@ -778,6 +778,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       expect(replay).toEqual(
         first.map(({ result, inputError }) => ({
           inputError,
+          unresolved: false,
           result: result && (result.status === 'rejected' ? result : { ...result, status: 'duplicate_skipped' }),
         })),
       );
@@ -817,7 +818,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
     it('answers an invalid event its input error and stores the others', async () => {
       const good = [event(), event()];
       const outcomes = await batch(mine([good[0], event({ transactionCode: null }), good[1]]));
-      expect(outcomes[1]).toEqual({ result: null, inputError: 'transactionCode is required for transaction.success' });
+      expect(outcomes[1]).toEqual({ result: null, inputError: 'transactionCode is required for transaction.success', unresolved: false });
       expect(outcomes.filter(({ result }) => result?.status === 'success')).toHaveLength(2);
       expect(await countEvents('external_event_id = any(?)', [good.map((g) => g.externalEventId)])).toBe(2);
       expect(await batch([])).toEqual([]);

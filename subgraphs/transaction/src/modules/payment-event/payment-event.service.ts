@@ -1,18 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { BadInputError, isConnectionFailure } from '@lib/errors/app-error';
+import type { BankPrincipal } from '@lib/auth/bank-scope';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { mdrFeeOf } from '../mdr/mdr';
 import { MdrRepository } from '../mdr/mdr.repository';
 import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
 import { feedRowOf } from '../payment-feed/payment-feed.service';
+import { PaymentTargetService } from '../payment-target/payment-target.service';
 import { QrisPaymentRepository } from '../qris-payment/qris-payment.repository';
 import { type RecordedSuccess, matchQrisPayment } from '../qris-payment/qris-payment.service';
 import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
 import type { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
 import { type NewTransactionRow, PaymentEventRepository } from './payment-event.repository';
-import type { PaymentEventInput, PaymentEventOutcome, PaymentEventResult, PaymentTargetInput } from './payment-event.type';
+import type {
+  BankPaymentEventToResolveInput,
+  PaymentEventInput,
+  PaymentEventOutcome,
+  PaymentEventResult,
+  PaymentTargetInput,
+} from './payment-event.type';
 
 /** What an event type does; the nine types of psp-api.md §6. */
 type EventKind = 'success' | 'failed' | 'cancelled' | 'refund' | 'reversal' | 'nmid_status';
@@ -103,10 +111,14 @@ const rejected = (errorCode: EventErrorCode, transactionId: string | null = null
 export class PaymentEventService {
   private readonly repo: PaymentEventRepository;
 
-  /** `signal`: told the merchants whose live feed got rows, after the commit (subgraphs/transaction/src/feed-signal.ts). */
+  /**
+   * `signal`: told the merchants whose live feed got rows, after the commit (subgraphs/transaction/src/feed-signal.ts);
+   * `targets`: this subgraph's copy of what events resolve to (recordBatchFromCopy).
+   */
   constructor(
     em: EntityManager,
     private readonly signal?: (merchantIds: Iterable<string>) => void,
+    private readonly targets = new PaymentTargetService(em),
   ) {
     this.repo = new PaymentEventRepository(em);
   }
@@ -168,7 +180,7 @@ export class PaymentEventService {
         drafts.push({ ...draftOf(input, bankCode), index });
       } catch (error) {
         if (!(error instanceof BadInputError)) throw error;
-        outcomes[index] = { result: null, inputError: error.message };
+        outcomes[index] = { result: null, inputError: error.message, unresolved: false };
       }
     });
     if (drafts.length === 0) return outcomes;
@@ -176,7 +188,7 @@ export class PaymentEventService {
     try {
       const feed: NewPaymentFeedRow[] = [];
       const results = await this.repo.transactional((tx) => this.applyBatch(tx, drafts, feed));
-      drafts.forEach(({ index }, i) => (outcomes[index] = { result: results[i], inputError: null }));
+      drafts.forEach(({ index }, i) => (outcomes[index] = { result: results[i], inputError: null, unresolved: false }));
       this.signal?.(feed.map((row) => row.merchant_id));
     } catch (error) {
       // Without a database one item at a time fails just the same, only slower.
@@ -193,7 +205,7 @@ export class PaymentEventService {
       let failure: unknown;
       for (const { input, bankCode, index } of drafts) {
         try {
-          outcomes[index] = { result: await this.record(input, bankCode), inputError: null };
+          outcomes[index] = { result: await this.record(input, bankCode), inputError: null, unresolved: false };
         } catch (itemError) {
           failure ??= itemError;
         }
@@ -202,6 +214,29 @@ export class PaymentEventService {
       // eslint-disable-next-line @typescript-eslint/only-throw-error
       if (failure !== undefined) throw failure;
     }
+    return outcomes;
+  }
+
+  /**
+   * recordBatch with each event's target resolved from this subgraph's copy (docs/decisions/0215-event-intake-in-one-hop.md)
+   * instead of the input's: one subgraph fetch for the adapter instead of two. An event the copy cannot resolve answers
+   * `unresolved` and nothing of it is stored; the adapter records it with the target the owners resolve, so the copy
+   * never decides that an NMID is unknown.
+   */
+  async recordBatchFromCopy(
+    items: readonly { input: BankPaymentEventToResolveInput; bank: BankPrincipal }[],
+    log: WarnLog,
+  ): Promise<PaymentEventOutcome[]> {
+    if (items.length > MAX_BATCH_SIZE) throw new BadInputError(`at most ${MAX_BATCH_SIZE} events per batch`);
+    const targets = await this.targets.fromCopy(
+      items.map(({ input, bank }) => ({ bank, nmid: input.nmid, mid: input.mid, tid: input.tid })),
+    );
+    const resolved = items.flatMap(({ input, bank }, i) =>
+      targets[i] ? [{ input: { ...input, target: targets[i] }, bankCode: bank.bankCode, i }] : [],
+    );
+    const outcomes: PaymentEventOutcome[] = items.map(() => ({ result: null, inputError: null, unresolved: true }));
+    const recorded = resolved.length > 0 ? await this.recordBatch(resolved, log) : [];
+    resolved.forEach(({ i }, k) => (outcomes[i] = recorded[k]));
     return outcomes;
   }
 

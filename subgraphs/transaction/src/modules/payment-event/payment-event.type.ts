@@ -123,6 +123,18 @@ export class BankPaymentEventInput extends PaymentEventInput {
   bankCode!: string;
 }
 
+@InputType('BankPaymentEventToResolveInput', {
+  description:
+    'An event of recordPaymentEventsFromCopy: BankPaymentEventInput with the MID and TID sent, which resolve it here (its target is ignored).',
+})
+export class BankPaymentEventToResolveInput extends BankPaymentEventInput {
+  @Field(() => String, { nullable: true, description: 'The MID sent: it must be the outlet’s when the outlet has one.' })
+  mid?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The TID sent: it resolves the terminal.' })
+  tid?: string | null;
+}
+
 @ObjectType('PaymentEventOutcome', { description: 'The answer to one item of recordPaymentEvents, at the index of its input.' })
 export class PaymentEventOutcome {
   @Field(() => PaymentEventResult, { nullable: true, description: 'As recordPaymentEvent would answer; null when the input was refused.' })
@@ -133,4 +145,10 @@ export class PaymentEventOutcome {
     description: 'Why the input was refused (what recordPaymentEvent answers as BAD_USER_INPUT); nothing of it is stored.',
   })
   inputError!: string | null;
+
+  @Field({
+    description:
+      'recordPaymentEventsFromCopy only: the copy could not resolve the NMID, and nothing of the event is stored; record it with recordPaymentEvents and the target the owners resolve.',
+  })
+  unresolved!: boolean;
 }
