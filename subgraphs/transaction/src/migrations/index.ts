@@ -12,7 +12,6 @@ import { Migration20261130100000_partitioned_history } from './Migration20261130
 import { Migration20261201100000_statement_guards } from './Migration20261201100000_statement_guards';
 import { Migration20261203100000_rollup_insert_fast_path } from './Migration20261203100000_rollup_insert_fast_path';
 import { Migration20261204100000_payment_targets } from './Migration20261204100000_payment_targets';
-import { Migration20261204200000_feed_append_lock } from './Migration20261204200000_feed_append_lock';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -29,5 +28,4 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261201100000_statement_guards', class: Migration20261201100000_statement_guards },
   { name: 'Migration20261203100000_rollup_insert_fast_path', class: Migration20261203100000_rollup_insert_fast_path },
   { name: 'Migration20261204100000_payment_targets', class: Migration20261204100000_payment_targets },
-  { name: 'Migration20261204200000_feed_append_lock', class: Migration20261204200000_feed_append_lock },
 ];

@@ -31,6 +31,12 @@ const COLUMNS = `id::text as id, kind, merchant_id, outlet_id, terminal_id, tran
   nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id, created_at`;
 
 /**
+ * An advisory lock key of its own (any constant; `hashtext` of the table name). Held from the feed insert to the
+ * commit, it hands out ids in commit order.
+ */
+const APPEND_LOCK = `hashtext('transaction.payment_feed')`;
+
+/**
  * The job of a successful payment's push (`payment_received`, run by the merchant process; lib/jobs/tasks.ts), built
  * from the rows just inserted: replays insert no row, so they enqueue nothing.
  */
@@ -44,14 +50,14 @@ const PUSH_JOBS = `select count(*) from ${JOB_SCHEMA}.add_jobs(array(
 /** The live payment feed: appended in the intake transaction (with its pushes' jobs), read by id. */
 export class PaymentFeedRepository extends Repository {
   /**
-   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the insert takes an
-   * advisory lock before its rows get ids (a statement trigger, Migration20261204200000_feed_append_lock), held until
-   * commit, so the ids of concurrent intake transactions are allocated in the order they commit. The same statement
-   * enqueues each new row's push job, which therefore commits with the payment or not at all
+   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock taken here is
+   * held until commit, so the ids of concurrent intake transactions are allocated in the order they commit. The same
+   * statement enqueues each new row's push job, which therefore commits with the payment or not at all
    * (docs/decisions/0205-job-queue.md).
    */
   async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
     if (rows.length === 0) return;
+    await this.rows(`select pg_advisory_xact_lock(${APPEND_LOCK})`);
     const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await this.rows(
       `with inserted as (
