@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * (docs/decisions/0215-event-intake-in-one-hop.md): the merchant part of that copy travels with the same statement
  * triggers and payload as the outlet subgraph's bank view (Migration20261202100000_merchant_profile_jobs), as a second
  * job, `payment_target_merchants`, that only the transaction process works. Both copies keep the highest version.
- * `enqueue_all_merchant_profiles` enqueues every merchant for both (this migration; `ops bank-view:sync --all`).
+ * `enqueue_all_merchant_profiles` enqueues every merchant for both (here, to fill the new copy; `ops bank-view:sync --all`).
  */
 export class Migration20261204100000_payment_target_merchant_jobs extends Migration {
   override async up(): Promise<void> {
@@ -46,11 +46,8 @@ export class Migration20261204100000_payment_target_merchant_jobs extends Migrat
            cross join (values ('merchant_profiles'), ('payment_target_merchants')) tasks(task)
            group by task, chunk))
       $$;
-      select graphile_worker.add_jobs(array(
-        select row('payment_target_merchants', json_build_object('profiles', json_agg(p)), null, null, 25, null, null, null)::graphile_worker.job_spec
-          from (select p, (row_number() over () - 1) / 1000 as chunk
-                  from merchant.merchant_profiles_of(array(select id from merchant.merchants)) p) numbered
-         group by chunk));
+      -- Fills the new copy; the outlet subgraph's gets its profiles again, with newer versions (harmless).
+      select merchant.enqueue_all_merchant_profiles();
     `);
   }
 

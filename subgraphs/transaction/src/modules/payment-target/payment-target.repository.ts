@@ -77,11 +77,10 @@ export class PaymentTargetRepository extends Repository {
       const won = JSON.stringify((sets as { merchant_id: string }[]).filter((set) => winners.has(set.merchant_id)));
       await tx.rows(
         `delete from "transaction".payment_targets t
-          where t.merchant_id in (select merchant_id from json_to_recordset(?::json) as x(merchant_id uuid))
-            and not exists (select 1 from json_to_recordset(?::json) as x(merchant_id uuid, outlets json),
-                                          json_to_recordset(x.outlets) as o(nmid text)
-                             where x.merchant_id = t.merchant_id and o.nmid = t.nmid)`,
-        [won, won],
+          using json_to_recordset(?::json) as x(merchant_id uuid, outlets json)
+          where t.merchant_id = x.merchant_id
+            and not exists (select 1 from json_to_recordset(x.outlets) as o(nmid text) where o.nmid = t.nmid)`,
+        [won],
       );
       await tx.rows(
         `insert into "transaction".payment_targets as t
