@@ -6,6 +6,8 @@ import { TRANSACTION_COLUMNS } from '../transaction/transaction.repository';
 import { PaymentEvent } from './payment-event.entity';
 
 const EVENT_KEY = ['bank_code', 'external_event_id'];
+/** The columns of an event that its outcome sets (EventOutcome). */
+const OUTCOME_COLUMNS = new Set(['status', 'flow', 'error_code', 'transaction_id']);
 /** What a new attempt of a stored event keeps of its first delivery. */
 const FIRST_DELIVERY = ['id', 'bank_code', 'external_event_id', 'received_at'];
 
@@ -55,6 +57,60 @@ export class PaymentEventRepository extends Repository {
   }
 
   /**
+   * claimAll and insertTransactions of a batch in ONE statement (one round trip where there were four): claims the
+   * keys of `events` (in array order: sort them by key), inserts the events claimed, claims the codes of the
+   * `transactions` whose event was claimed (in array order: sort them by code; of one code the first claimed wins)
+   * and inserts those transactions. An event whose transaction did not claim its code is stored with `lost`
+   * instead of its own outcome. Returns the ids of the events stored and of the transactions created.
+   * `transactions[i].id` is the `transaction_id` of its event. The guard triggers of both partitioned tables
+   * (0208) run at the end of the statement and find the keys and codes the statement claimed.
+   */
+  async claimAndRecord(
+    events: readonly PaymentEvent[],
+    transactions: readonly NewTransactionRow[],
+    lost: EventOutcome,
+  ): Promise<{ stored: string[]; created: string[] }> {
+    const rows = events.map(eventRow);
+    const eventColumns = Object.keys(rows[0]);
+    const transactionColumns = transactions.length > 0 ? Object.keys(transactions[0]) : ['id'];
+    const [result] = await this.rows<{ stored: string[] | null; created: string[] | null }>(
+      `with e as materialized (
+         select r.* from jsonb_populate_recordset(null::"transaction".payment_events, ?::jsonb) with ordinality r),
+       t as materialized (
+         select r.* from jsonb_populate_recordset(null::"transaction".transactions, ?::jsonb) with ordinality r),
+       lost as (select ?::text as status, ?::text as flow, ?::text as error_code, ?::uuid as transaction_id),
+       keys as (
+         insert into "transaction".payment_event_keys (bank_code, external_event_id, event_id, received_at)
+         select bank_code, external_event_id, id, received_at from e order by ordinality
+         on conflict (${EVENT_KEY.join(', ')}) do nothing returning event_id),
+       codes as (
+         insert into "transaction".transaction_codes (bank_code, transaction_code, transaction_id, transaction_at)
+         select bank_code, transaction_code, id, transaction_at from t
+          where id in (select e.transaction_id from e join keys on keys.event_id = e.id) order by ordinality
+         on conflict (bank_code, transaction_code) do nothing returning transaction_id),
+       events as (
+         insert into "transaction".payment_events (${eventColumns.join(', ')})
+         select ${eventColumns
+           .map((c) =>
+             OUTCOME_COLUMNS.has(c)
+               ? `case when e.transaction_id is null or c.transaction_id is not null then e.${c} else lost.${c} end`
+               : `e.${c}`,
+           )
+           .join(', ')}
+           from e join keys on keys.event_id = e.id cross join lost left join codes c on c.transaction_id = e.transaction_id
+          order by e.ordinality
+         returning id),
+       inserted as (
+         insert into "transaction".transactions (${transactionColumns.join(', ')})
+         select ${transactionColumns.map((c) => `t.${c}`).join(', ')} from t join codes on codes.transaction_id = t.id order by t.ordinality
+         returning id)
+       select (select array_agg(id::text) from events) as stored, (select array_agg(id::text) from inserted) as created`,
+      [JSON.stringify(rows), JSON.stringify(transactions), lost.status, lost.flow, lost.errorCode, lost.transactionId],
+    );
+    return { stored: result.stored ?? [], created: result.created ?? [] };
+  }
+
+  /**
    * The stored event of the bank with this external id, locked for update: concurrent replays of an unapplied
    * event take turns, and each sees what the one before it wrote.
    */
@@ -96,11 +152,11 @@ export class PaymentEventRepository extends Repository {
     return row ? this.em.map(PaymentEvent, row) : null;
   }
 
-  /** Writes one outcome onto these events (received no earlier than `since`: the partitions to look in). */
-  async writeOutcome(eventIds: readonly string[], since: Date, outcome: EventOutcome): Promise<void> {
+  /** Writes an outcome onto the event (received at `receivedAt`, as read back in milliseconds: the partitions to look in). */
+  async writeOutcome(eventId: string, receivedAt: Date, outcome: EventOutcome): Promise<void> {
     await this.rows(
-      'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = any(?) and received_at >= ?',
-      [outcome.status, outcome.flow, outcome.errorCode, outcome.transactionId, eventIds, since],
+      'update "transaction".payment_events set status = ?, flow = ?, error_code = ?, transaction_id = ? where id = ? and received_at >= ?',
+      [outcome.status, outcome.flow, outcome.errorCode, outcome.transactionId, eventId, receivedAt],
     );
   }
 

@@ -762,6 +762,20 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       ]);
     });
 
+    it('gives a code to the first event the batch stores: a replay before it that uses the code loses it', async () => {
+      const t = target();
+      // Stored unapplied (no target yet): its code is not taken.
+      const early = event({ target: null });
+      expect(await record(early)).toMatchObject({ status: 'rejected', errorCode: 'unknown_nmid' });
+      const fresh = event({ target: t, transactionCode: early.transactionCode });
+      const outcomes = await batch(mine([{ ...early, target: t }, fresh]));
+      expect(outcomes.map(({ result }) => [result!.status, result!.errorCode])).toEqual([
+        ['rejected', 'duplicate_transaction_code'],
+        ['success', null],
+      ]);
+      expect((await byIds('transaction_code', [early.transactionCode])).map((r) => r.id)).toEqual([outcomes[1].result!.transactionId]);
+    });
+
     it('answers a replayed batch with the first answers (duplicate_skipped, or rejected again), and stores nothing more', async () => {
       // Without item 11 (a refund that came before its original): its replay applies it (the next test).
       const items = (await mixedScenario()).filter((_, i) => i !== 11);

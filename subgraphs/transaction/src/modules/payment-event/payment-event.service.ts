@@ -72,10 +72,14 @@ interface Outcome {
   transactionId: string | null;
 }
 
-/** One item of a batch: an event and the bank it acts for (already checked against the caller). */
+/**
+ * One item of a batch: an event and the bank it acts for (already checked against the caller); `mdrRate`, the rate of
+ * its target's MCC where the caller has it (else the batch reads the MDR table).
+ */
 export interface BatchItem {
   input: PaymentEventInput;
   bankCode: string;
+  mdrRate?: string | null;
 }
 
 export interface WarnLog {
@@ -93,8 +97,8 @@ interface Draft {
   apply: { kind: EventKind; target: PaymentTargetInput } | null;
   records: TransactionStatus | null;
 }
-/** A draft of a batch, with its position there. */
-type BatchDraft = Draft & { index: number };
+/** A draft of a batch, with its position there and its MDR rate if known. */
+type BatchDraft = Draft & { index: number; mdrRate: string | null };
 
 const rejected = (errorCode: EventErrorCode, transactionId: string | null = null): Outcome => ({
   status: 'rejected',
@@ -162,11 +166,11 @@ export class PaymentEventService {
 
   /**
    * Several events, possibly of several banks, with the results `record()` would give item by item in this
-   * order, in one database transaction and a handful of set-based statements: one insert claims every event,
-   * one inserts the transactions of successes, failures and cancellations, one rejects those whose
-   * transaction_code was taken; refunds and reversals then apply one by one (they lock their original);
-   * replays are answered last from one select. Rows are inserted sorted by their unique key, so concurrent
-   * batches lock them in one order. An invalid item answers its input error and stores nothing; the others
+   * order, in one database transaction and a handful of set-based statements: one statement claims every event
+   * and records the transactions of successes, failures and cancellations (those whose transaction_code was taken
+   * are stored rejected); refunds and reversals then apply one by one (they lock their original); replays are
+   * answered last from one select; one statement appends the feed. Rows are inserted sorted by their unique key, so
+   * concurrent batches lock them in one order. An invalid item answers its input error and stores nothing; the others
    * go on. Should the transaction fail (a deadlock between batches, a row the database refuses), it is rolled
    * back and every item is recorded on its own, so one bad item cannot take the others down; an item that
    * fails on its own too fails the call, after the others are stored.
@@ -175,9 +179,9 @@ export class PaymentEventService {
     if (items.length > MAX_BATCH_SIZE) throw new BadInputError(`at most ${MAX_BATCH_SIZE} events per batch`);
     const outcomes: PaymentEventOutcome[] = new Array(items.length);
     const drafts: BatchDraft[] = [];
-    items.forEach(({ input, bankCode }, index) => {
+    items.forEach(({ input, bankCode, mdrRate = null }, index) => {
       try {
-        drafts.push({ ...draftOf(input, bankCode), index });
+        drafts.push({ ...draftOf(input, bankCode), index, mdrRate });
       } catch (error) {
         if (!(error instanceof BadInputError)) throw error;
         outcomes[index] = { result: null, inputError: error.message, unresolved: false };
@@ -231,9 +235,12 @@ export class PaymentEventService {
     const targets = await this.targets.fromCopy(
       items.map(({ input, bank }) => ({ bank, nmid: input.nmid, mid: input.mid, tid: input.tid })),
     );
-    const resolved = items.flatMap(({ input, bank }, i) =>
-      targets[i] ? [{ input: { ...input, target: targets[i] }, bankCode: bank.bankCode, i }] : [],
-    );
+    const resolved = items.flatMap(({ input, bank }, i) => {
+      const resolution = targets[i];
+      return resolution
+        ? [{ input: { ...input, target: resolution.target }, bankCode: bank.bankCode, mdrRate: resolution.mdrRate, i }]
+        : [];
+    });
     const outcomes: PaymentEventOutcome[] = items.map(() => ({ result: null, inputError: null, unresolved: true }));
     const recorded = resolved.length > 0 ? await this.recordBatch(resolved, log) : [];
     resolved.forEach(({ i }, k) => (outcomes[i] = recorded[k]));
@@ -246,9 +253,8 @@ export class PaymentEventService {
     drafts: readonly BatchDraft[],
     feed: NewPaymentFeedRow[],
   ): Promise<PaymentEventResult[]> {
-    const stored = await claimEvents(tx, drafts);
+    const { stored, created } = await claimAndRecord(tx, drafts);
     const recording = stored.filter((d) => d.records);
-    const created = await insertTransactions(tx, recording);
     // Dynamic QRIS payments settled by the successes just recorded, in bill-number order (the order their rows lock in).
     const successes = recording.filter((d) => d.records === 'success' && created.has(d.event.transactionId!));
     const qris = tx.peer(QrisPaymentRepository);
@@ -451,56 +457,46 @@ function draftOf(input: PaymentEventInput, bankCode: string): Draft {
 
 /** Writes what applying a stored event came to, when it is not the state it was stored in. */
 async function settle(tx: PaymentEventRepository, event: PaymentEvent, outcome: Outcome): Promise<void> {
-  if (outcome.status !== event.status || outcome.transactionId !== event.transactionId) await writeOutcome(tx, [event], outcome);
-}
-
-async function writeOutcome(tx: PaymentEventRepository, events: readonly PaymentEvent[], outcome: Outcome): Promise<void> {
-  await tx.writeOutcome(
-    events.map((event) => event.id),
-    new Date(Math.min(...events.map((event) => event.receivedAt.getTime()))),
-    outcome,
-  );
-  for (const event of events) Object.assign(event, outcome);
+  if (outcome.status === event.status && outcome.transactionId === event.transactionId) return;
+  await tx.writeOutcome(event.id, event.receivedAt, outcome);
+  Object.assign(event, outcome);
 }
 
 const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.externalEventId];
 
 /**
- * Stores the first event of each (bank, external_event_id) of a batch, in key order, and returns the drafts
- * stored; any other is a replay (of an earlier delivery, or of an event earlier in the batch).
+ * Stores the first event of each (bank, external_event_id) of a batch and records the transactions of the stored
+ * success, failed and cancelled ones, in one statement (PaymentEventRepository.claimAndRecord): keys in key order and
+ * codes in code order, so concurrent batches lock them in one order. Of the stored events with one bank's
+ * transaction_code the first in the batch tries; the others, and one whose code was taken before, are stored rejected
+ * (duplicate_transaction_code). A success pays the MDR rate of its MCC: the caller's, else read for all of them in
+ * one query. Returns the drafts stored (any other is a replay, of an earlier delivery or of an event earlier in the
+ * batch) and the ids of the transactions created.
  */
-async function claimEvents<D extends Draft>(tx: PaymentEventRepository, drafts: readonly D[]): Promise<D[]> {
-  const events = sortedBy(firstPer(drafts, eventKeyOf), eventKeyOf).map((d) => d.event);
-  const ids = new Set(await tx.claimAll(events));
-  return drafts.filter((d) => ids.has(d.event.id));
-}
-
-/**
- * Inserts the transactions of a batch's stored success, failed and cancelled events, in key order, with the
- * MDR rates of all their MCCs from one query, and rejects (duplicate_transaction_code) the events whose
- * transaction did not insert: the code was taken before, or by an earlier event of the batch, which is the
- * only one of them that tries. Returns the ids of the transactions created.
- */
-async function insertTransactions(tx: PaymentEventRepository, recording: readonly Draft[]): Promise<Set<string>> {
-  const codeOf = (d: Draft): [string, string] => [d.bankCode, d.input.transactionCode!];
-  const candidates = firstPer(recording, codeOf);
-  const successes = candidates.filter((d) => d.records === 'success');
-  const rates = await tx.peer(MdrRepository).ratesOf(successes.map((d) => d.apply!.target.categoryCode));
+async function claimAndRecord<D extends BatchDraft>(
+  tx: PaymentEventRepository,
+  drafts: readonly D[],
+): Promise<{ stored: D[]; created: Set<string> }> {
+  const firsts = firstPer(drafts, eventKeyOf);
+  const recording = firsts.filter((d) => d.records);
+  const unrated = recording.filter((d) => d.records === 'success' && d.mdrRate == null);
+  const rates = await tx.peer(MdrRepository).ratesOf(unrated.map((d) => d.apply!.target.categoryCode));
+  const rateOf = (d: D): string => (d.records !== 'success' ? '0.0000' : (d.mdrRate ?? rates.get(d.apply!.target.categoryCode ?? null)!));
   const now = new Date();
-  const rows = sortedBy(candidates, codeOf).map((d) => {
-    const mdrRate = d.records === 'success' ? rates.get(d.apply!.target.categoryCode ?? null)! : '0.0000';
-    return transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, mdrRate, now);
-  });
-  const created = new Set(await tx.insertTransactions(rows));
-
-  const losers = recording.filter((d) => !created.has(d.event.transactionId!));
-  if (losers.length > 0)
-    await writeOutcome(
-      tx,
-      losers.map((d) => d.event),
-      rejected('duplicate_transaction_code'),
-    );
-  return created;
+  // A stable sort: of one code, batch order.
+  const transactions = sortedBy(recording, (d) => [d.bankCode, d.input.transactionCode!]).map((d) =>
+    transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, rateOf(d), now),
+  );
+  const lost = rejected('duplicate_transaction_code');
+  const ids = await tx.claimAndRecord(
+    sortedBy(firsts, eventKeyOf).map((d) => d.event),
+    transactions,
+    lost,
+  );
+  const stored = new Set(ids.stored);
+  const created = new Set(ids.created);
+  for (const d of recording) if (stored.has(d.event.id) && !created.has(d.event.transactionId!)) Object.assign(d.event, lost);
+  return { stored: drafts.filter((d) => stored.has(d.event.id)), created };
 }
 
 /**

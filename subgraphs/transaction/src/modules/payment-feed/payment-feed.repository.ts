@@ -27,6 +27,10 @@ export interface PaymentFeedRow {
 
 export type NewPaymentFeedRow = Omit<PaymentFeedRow, 'id' | 'created_at'>;
 
+/** The columns of a NewPaymentFeedRow. */
+const NEW_ROW_COLUMNS = `kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code, reference_number, bank_code, nmid, amount,
+  transaction_at, qris_payment_id, bill_number, sales_order_id`;
+
 const COLUMNS = `id::text as id, kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code, reference_number, bank_code,
   nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id, created_at`;
 
@@ -50,38 +54,24 @@ const PUSH_JOBS = `select count(*) from ${JOB_SCHEMA}.add_jobs(array(
 /** The live payment feed: appended in the intake transaction (with its pushes' jobs), read by id. */
 export class PaymentFeedRepository extends Repository {
   /**
-   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock taken here is
-   * held until commit, so the ids of concurrent intake transactions are allocated in the order they commit. The same
-   * statement enqueues each new row's push job, which therefore commits with the payment or not at all
-   * (docs/decisions/0205-job-queue.md).
+   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock this statement
+   * takes before it draws any id is held until commit, so the ids of concurrent intake transactions are allocated in
+   * the order they commit. The same statement enqueues each new row's push job, which therefore commits with the
+   * payment or not at all (docs/decisions/0205-job-queue.md). One round trip.
    */
   async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.rows(`select pg_advisory_xact_lock(${APPEND_LOCK})`);
-    const values = rows.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    // Every row to insert comes out of the join with `lock`, and ids are drawn (the column default) for those rows only.
     await this.rows(
-      `with inserted as (
-         insert into "transaction".payment_feed (kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code,
-           reference_number, bank_code, nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id)
-         values ${values} on conflict (transaction_id) do nothing
+      `with lock as materialized (select pg_advisory_xact_lock(${APPEND_LOCK})),
+       inserted as (
+         insert into "transaction".payment_feed (${NEW_ROW_COLUMNS})
+         select ${NEW_ROW_COLUMNS} from lock, jsonb_populate_recordset(null::"transaction".payment_feed, ?::jsonb) with ordinality r
+          order by r.ordinality
+         on conflict (transaction_id) do nothing
          returning id, kind, merchant_id, outlet_id, transaction_id, transaction_code, amount, qris_payment_id)
        ${PUSH_JOBS}`,
-      rows.flatMap((r) => [
-        r.kind,
-        r.merchant_id,
-        r.outlet_id,
-        r.terminal_id,
-        r.transaction_id,
-        r.transaction_code,
-        r.reference_number,
-        r.bank_code,
-        r.nmid,
-        r.amount,
-        r.transaction_at,
-        r.qris_payment_id,
-        r.bill_number,
-        r.sales_order_id,
-      ]),
+      [JSON.stringify(rows)],
     );
   }
 

@@ -1,4 +1,5 @@
 import { Repository } from '@lib/db/repository';
+import { mdrRateOf } from '../mdr/mdr.repository';
 
 /** An NMID's row of the copy joined with its merchant's (`resolve`): what an event's resolution needs. */
 export interface PaymentTargetRow {
@@ -16,6 +17,8 @@ export interface PaymentTargetRow {
   psp_visible_at: string | null;
   status: string;
   category_code: string | null;
+  /** The MDR rate of the merchant's MCC (MdrRepository.rateOf's rule), as numeric(6, 4) text. */
+  mdr_rate: string | null;
 }
 
 /**
@@ -23,12 +26,16 @@ export interface PaymentTargetRow {
  * docs/decisions/0215-event-intake-in-one-hop.md): read by event intake, written only by the owners' jobs.
  */
 export class PaymentTargetRepository extends Repository {
-  /** The copy's rows of these NMIDs that have both parts (outlet set and merchant); one prepared statement. */
+  /**
+   * The copy's rows of these NMIDs that have both parts (outlet set and merchant), with the MDR rate of the merchant's
+   * MCC, which a success pays (so that intake needs no query of its own for it); one prepared statement.
+   */
   resolve(nmids: readonly string[]): Promise<PaymentTargetRow[]> {
     return this.preparedRows<PaymentTargetRow>(
       'payment_targets_resolve',
       `select t.nmid, t.merchant_id, t.outlet_id, t.mid, t.nmid_status, t.nmid_bank_code, t.terminals, s.live_outlets,
-              m.bank_id, m.bank_code, m.psp_visible_at, m.status, m.category_code
+              m.bank_id, m.bank_code, m.psp_visible_at, m.status, m.category_code,
+              ${mdrRateOf('m.category_code')} as mdr_rate
          from "transaction".payment_targets t
          join "transaction".payment_target_outlet_sets s on s.merchant_id = t.merchant_id
          join "transaction".payment_target_merchants m on m.merchant_id = t.merchant_id

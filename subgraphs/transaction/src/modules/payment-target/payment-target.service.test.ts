@@ -6,6 +6,7 @@ import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';
+import { MdrRepository } from '../mdr/mdr.repository';
 import { PaymentTargetService } from './payment-target.service';
 
 const BANK: BankPrincipal = { kind: 'bank', bankId: uuidv7(), bankCode: 'BTGT', tier: 2 };
@@ -50,7 +51,7 @@ describe('PaymentTargetService (real PostgreSQL)', () => {
     })),
   });
   const resolve = async (nmid: string, over: { bank?: BankPrincipal; mid?: string; tid?: string } = {}) =>
-    (await service().fromCopy([{ bank: over.bank ?? BANK, nmid, mid: over.mid, tid: over.tid }]))[0];
+    (await service().fromCopy([{ bank: over.bank ?? BANK, nmid, mid: over.mid, tid: over.tid }]))[0]?.target;
 
   beforeAll(async () => {
     database = await cloneTemplateDatabase();
@@ -79,6 +80,9 @@ describe('PaymentTargetService (real PostgreSQL)', () => {
       nmidStatus: 'active',
     });
     expect(await resolve(a)).toMatchObject({ terminalId: null });
+    // With the rate a success of the merchant's MCC pays, by the MDR table's rule.
+    const [resolution] = await service().fromCopy([{ bank: BANK, nmid: a }]);
+    expect(resolution?.mdrRate).toBe(await new MdrRepository(orm.em.fork()).rateOf('5812'));
     // Unknown here, another bank's, a MID or TID the copy does not know: the owners decide.
     expect(await resolve(nextNmid())).toBeUndefined();
     expect(await resolve(a, { bank: { ...BANK, bankCode: 'BOTHER', bankId: uuidv7() } })).toBeUndefined();
@@ -137,7 +141,7 @@ describe('PaymentTargetService (real PostgreSQL)', () => {
     );
     await Promise.all([3, 7, 0, 5, 1, 6, 2, 4].map((k) => service().applyOutletSets({ targets: [jobs[k]] })));
     const resolved = await service().fromCopy(nmids.map((nmid) => ({ bank: BANK, nmid })));
-    expect(resolved.map((target) => target?.merchantId)).toEqual(nmids.map(() => id));
-    expect(resolved.every((target) => target?.multiOutlet)).toBe(true);
+    expect(resolved.map((resolution) => resolution?.target.merchantId)).toEqual(nmids.map(() => id));
+    expect(resolved.every((resolution) => resolution?.target.multiOutlet)).toBe(true);
   });
 });

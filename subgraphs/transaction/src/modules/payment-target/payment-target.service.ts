@@ -21,6 +21,12 @@ export interface TargetRequest {
   tid?: string | null;
 }
 
+/** An event's target as the copy resolves it, with the MDR rate its merchant's MCC pays (null: the MDR table has no default). */
+export interface ResolvedTarget {
+  target: PaymentTargetInput;
+  mdrRate: string | null;
+}
+
 /**
  * A bank's payment event resolved in this subgraph (docs/decisions/0215-event-intake-in-one-hop.md): the outlet and
  * merchant subgraphs own NMIDs, terminals and merchants and send every change as a job; this copy lets intake record
@@ -41,7 +47,7 @@ export class PaymentTargetService {
    * before), a MID that is not the outlet's, a TID that is none of its terminals. The caller then asks the owners,
    * so the copy never decides a miss: it answers only what the owners would answer the same way.
    */
-  async fromCopy(requests: readonly TargetRequest[]): Promise<(PaymentTargetInput | undefined)[]> {
+  async fromCopy(requests: readonly TargetRequest[]): Promise<(ResolvedTarget | undefined)[]> {
     const nmids = [...new Set(requests.map((r) => r.nmid))];
     const rows = new Map((await this.repo.resolve(nmids)).map((row) => [row.nmid, row]));
     return requests.map((request) => targetOf(rows.get(request.nmid), request));
@@ -58,13 +64,13 @@ export class PaymentTargetService {
   }
 }
 
-function targetOf(row: PaymentTargetRow | undefined, { bank, mid, tid }: TargetRequest): PaymentTargetInput | undefined {
+function targetOf(row: PaymentTargetRow | undefined, { bank, mid, tid }: TargetRequest): ResolvedTarget | undefined {
   if (!row || row.nmid_bank_code !== bank.bankCode) return undefined;
   if (row.bank_id !== bank.bankId || row.bank_code !== bank.bankCode || (!row.psp_visible_at && bank.tier !== 1)) return undefined;
   if (mid && row.mid && mid !== row.mid) return undefined;
   const terminalId = tid ? row.terminals[tid] : null;
   if (terminalId === undefined) return undefined;
-  return {
+  const target = {
     merchantId: row.merchant_id,
     merchantStatus: row.status,
     categoryCode: row.category_code,
@@ -73,4 +79,5 @@ function targetOf(row: PaymentTargetRow | undefined, { bank, mid, tid }: TargetR
     terminalId,
     nmidStatus: row.nmid_status,
   };
+  return { target, mdrRate: row.mdr_rate };
 }
