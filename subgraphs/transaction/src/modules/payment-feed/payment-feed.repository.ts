@@ -57,12 +57,13 @@ export class PaymentFeedRepository extends Repository {
    * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock this statement
    * takes before it draws any id is held until commit, so the ids of concurrent intake transactions are allocated in
    * the order they commit. The same statement enqueues each new row's push job, which therefore commits with the
-   * payment or not at all (docs/decisions/0205-job-queue.md). One round trip.
+   * payment or not at all (docs/decisions/0205-job-queue.md). One round trip, of a statement prepared once per connection.
    */
   async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
     if (rows.length === 0) return;
     // Every row to insert comes out of the join with `lock`, and ids are drawn (the column default) for those rows only.
-    await this.rows(
+    await this.preparedRows(
+      'payment_feed_append',
       `with lock as materialized (select pg_advisory_xact_lock(${APPEND_LOCK})),
        inserted as (
          insert into "transaction".payment_feed (${NEW_ROW_COLUMNS})
