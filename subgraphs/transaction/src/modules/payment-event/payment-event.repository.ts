@@ -195,15 +195,28 @@ export class PaymentEventRepository extends Repository {
   }
 }
 
-/** The claimAndRecord statement of these columns, and the name it is prepared under (one per distinct text). */
+/** The claimAndRecord statements by their columns, each prepared under a name of its own. */
 const claimAndRecordStatements = new Map<string, { name: string; sql: string }>();
+
 function claimAndRecordStatement(eventColumns: readonly string[], transactionColumns: readonly string[]): { name: string; sql: string } {
   const key = `${eventColumns.join()}|${transactionColumns.join()}`;
   let statement = claimAndRecordStatements.get(key);
   if (!statement) {
     statement = {
       name: `payment_events_claim_and_record_${claimAndRecordStatements.size + 1}`,
-      sql: `with e as materialized (
+      sql: claimAndRecordSql(eventColumns, transactionColumns),
+    };
+    claimAndRecordStatements.set(key, statement);
+  }
+  return statement;
+}
+
+/** PaymentEventRepository.claimAndRecord's statement: each CTE reads the one before it, so keys lock before codes. */
+function claimAndRecordSql(eventColumns: readonly string[], transactionColumns: readonly string[]): string {
+  // An event that records a transaction whose code was not claimed takes the `lost` outcome.
+  const outcomeOrOwn = (c: string) =>
+    OUTCOME_COLUMNS.has(c) ? `case when e.transaction_id is null or c.transaction_id is not null then e.${c} else lost.${c} end` : `e.${c}`;
+  return `with e as materialized (
      select r.* from jsonb_populate_recordset(null::"transaction".payment_events, ?::jsonb) with ordinality r),
    t as materialized (
      select r.* from jsonb_populate_recordset(null::"transaction".transactions, ?::jsonb) with ordinality r),
@@ -219,13 +232,7 @@ function claimAndRecordStatement(eventColumns: readonly string[], transactionCol
      on conflict (bank_code, transaction_code) do nothing returning transaction_id),
    events as (
      insert into "transaction".payment_events (${eventColumns.join(', ')})
-     select ${eventColumns
-       .map((c) =>
-         OUTCOME_COLUMNS.has(c)
-           ? `case when e.transaction_id is null or c.transaction_id is not null then e.${c} else lost.${c} end`
-           : `e.${c}`,
-       )
-       .join(', ')}
+     select ${eventColumns.map(outcomeOrOwn).join(', ')}
        from e join keys on keys.event_id = e.id cross join lost left join codes c on c.transaction_id = e.transaction_id
       order by e.ordinality
      returning id),
@@ -233,11 +240,7 @@ function claimAndRecordStatement(eventColumns: readonly string[], transactionCol
      insert into "transaction".transactions (${transactionColumns.join(', ')})
      select ${transactionColumns.map((c) => `t.${c}`).join(', ')} from t join codes on codes.transaction_id = t.id order by t.ordinality
      returning id)
-   select (select array_agg(id::text) from events) as stored, (select array_agg(id::text) from inserted) as created`,
-    };
-    claimAndRecordStatements.set(key, statement);
-  }
-  return statement;
+   select (select array_agg(id::text) from events) as stored, (select array_agg(id::text) from inserted) as created`;
 }
 
 function eventRow(event: PaymentEvent): Record<string, unknown> {
