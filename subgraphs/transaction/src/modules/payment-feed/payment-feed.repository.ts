@@ -31,8 +31,7 @@ export type NewPaymentFeedRow = Omit<PaymentFeedRow, 'id' | 'created_at'>;
 const NEW_ROW_COLUMNS = `kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code, reference_number, bank_code, nmid, amount,
   transaction_at, qris_payment_id, bill_number, sales_order_id`;
 
-const COLUMNS = `id::text as id, kind, merchant_id, outlet_id, terminal_id, transaction_id, transaction_code, reference_number, bank_code,
-  nmid, amount, transaction_at, qris_payment_id, bill_number, sales_order_id, created_at`;
+const COLUMNS = `id::text as id, ${NEW_ROW_COLUMNS}, created_at`;
 
 /**
  * An advisory lock key of its own (any constant; `hashtext` of the table name). Held from the feed insert to the
