@@ -325,6 +325,23 @@ export async function startBenchStack(options: {
 /** The jobs that keep the bank views' copies (a merchant's or an outlet's change each enqueues one). */
 const BANK_VIEW_TASKS = "('merchant_profiles', 'payment_target_merchants', 'payment_target_outlets')";
 
+/** Deletes the queued (unlocked) jobs of the bank views' tasks, or of every other task; answers how many. */
+async function deleteQueuedJobs(databaseUrl: string, tasks: 'bank views' | 'all but the bank views'): Promise<number> {
+  const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-setup' });
+  await pg.connect();
+  try {
+    const { rowCount } = await pg.query(
+      `delete from graphile_worker._private_jobs
+        where locked_at is null
+          and task_id in (select id from graphile_worker._private_tasks
+                           where identifier ${tasks === 'bank views' ? 'in' : 'not in'} ${BANK_VIEW_TASKS})`,
+    );
+    return rowCount ?? 0;
+  } finally {
+    await pg.end();
+  }
+}
+
 /**
  * The stack runs no job worker, so the jobs a benchmark's load enqueues (a `payment_received` push per event) stay
  * queued. In a kept database they pile up run after run (260,657 after five `bench:psp` runs), and every job fetch,
@@ -332,18 +349,8 @@ const BANK_VIEW_TASKS = "('merchant_profiles', 'payment_target_merchants', 'paym
  * bank views' jobs stay: the sync below applies them.
  */
 async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
-  const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-setup' });
-  await pg.connect();
-  try {
-    const { rowCount } = await pg.query(
-      `delete from graphile_worker._private_jobs
-        where task_id in (select id from graphile_worker._private_tasks
-                           where identifier not in ${BANK_VIEW_TASKS})`,
-    );
-    if (rowCount) progress(`discarded ${rowCount.toLocaleString('en')} jobs an earlier run left queued`);
-  } finally {
-    await pg.end();
-  }
+  const discarded = await deleteQueuedJobs(databaseUrl, 'all but the bank views');
+  if (discarded) progress(`discarded ${discarded.toLocaleString('en')} jobs an earlier run left queued`);
 }
 
 /**
@@ -357,19 +364,7 @@ async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
  */
 export async function syncBankViewCopy(databaseUrl: string, { all = false } = {}): Promise<void> {
   const started = performance.now();
-  if (all) {
-    const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-setup' });
-    await pg.connect();
-    try {
-      await pg.query(
-        `delete from graphile_worker._private_jobs
-          where locked_at is null
-            and task_id in (select id from graphile_worker._private_tasks where identifier in ${BANK_VIEW_TASKS})`,
-      );
-    } finally {
-      await pg.end();
-    }
-  }
+  if (all) await deleteQueuedJobs(databaseUrl, 'bank views');
   const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl });
   const { copied_merchants, copied_payment_targets } = await syncBankView(config, databaseUrl, { all });
   progress(
