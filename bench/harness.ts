@@ -233,9 +233,10 @@ export const STACK_ENTRIES = {
  * when they answer /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
  *
  * With BENCH_COPIES=N > 1 every process runs N times, as in production behind a load balancer: nginx (on PATH;
- * `apt-get install nginx-light`) listens on the ports the benchmark uses and spreads keep-alive connections over the
- * copies round robin; start.js runs copy 1 (and the set-up), copies 2…N are started here. REST reaches the subgraphs,
- * and everything reaches the gateway, through nginx.
+ * `apt-get install nginx-light`) listens on the front ports of REST and the gateway and spreads keep-alive connections
+ * over the copies round robin; start.js runs copy 1 (and the set-up), copies 2…N are started here. Copy k of REST and of the
+ * gateway reaches copy k of each subgraph directly (compose's services reach each other by service name, without the
+ * load balancer).
  */
 export async function startBenchStack(options: {
   databaseUrl: string;
@@ -260,15 +261,19 @@ export async function startBenchStack(options: {
   if (busy.length > 0) throw new Error(`ports in use: ${busy.join(', ')} (set BENCH_REST_PORT / BENCH_GATEWAY_PORT to move the benchmark)`);
 
   const extra: Managed[] = [];
-  if (STACK_COPIES > 1) extra.push(await startBalancer(front, STACK_COPIES));
+  if (STACK_COPIES > 1) extra.push(await startBalancer({ rest: front.rest, gateway: front.gateway }, STACK_COPIES));
   const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', HOST };
-  // Every process reaches the others through the front ports (nginx's with copies).
-  const addresses: NodeJS.ProcessEnv = {
-    GATEWAY_URL: `http://${HOST}:${options.gatewayPort}/graphql`,
+  // Copy k reaches the gateway and the subgraphs of copy k directly, as compose's services reach each other by service
+  // name without the load balancer; clients come through nginx's front ports.
+  const addressesOf = (k: number): NodeJS.ProcessEnv => ({
+    GATEWAY_URL: `http://${HOST}:${copyPort('gateway', k)}/graphql`,
     ...Object.fromEntries(
-      Object.entries(subgraphPorts).map(([name, port]) => [`${name.toUpperCase()}_SUBGRAPH_URL`, `http://${HOST}:${port}/graphql`]),
+      Object.keys(subgraphPorts).map((name) => [
+        `${name.toUpperCase()}_SUBGRAPH_URL`,
+        `http://${HOST}:${copyPort(name as keyof typeof front, k)}/graphql`,
+      ]),
     ),
-  };
+  });
   const portsOf = (k: number): NodeJS.ProcessEnv => ({
     REST_PORT: String(copyPort('rest', k)),
     GATEWAY_PORT: String(copyPort('gateway', k)),
@@ -283,7 +288,7 @@ export async function startBenchStack(options: {
   const stack = launch(
     'stack',
     'scripts/start.js',
-    { ...common, JOBS_CONCURRENCY: '0', METRICS_PORT: String(metricsBase(options.gatewayPort)), ...addresses, ...portsOf(1) },
+    { ...common, JOBS_CONCURRENCY: '0', METRICS_PORT: String(metricsBase(options.gatewayPort)), ...addressesOf(1), ...portsOf(1) },
     (line) => {
       if (phase === 'booting' && line.startsWith('ready in ')) {
         phase = 'banner';
@@ -307,7 +312,7 @@ export async function startBenchStack(options: {
   await syncBankViewCopy(options.databaseUrl);
   // Copies 2…N once the set-up (migrations, data) is done; subgraphs first, as start.js does.
   for (let k = 2; k <= STACK_COPIES; k += 1) {
-    const env = { ...common, JOBS_CONCURRENCY: '0', ...addresses, ...portsOf(k) };
+    const env = { ...common, JOBS_CONCURRENCY: '0', ...addressesOf(k), ...portsOf(k) };
     const started = (Object.keys(STACK_ENTRIES) as (keyof typeof STACK_ENTRIES)[])
       .sort((a, b) => Number(a === 'rest' || a === 'gateway') - Number(b === 'rest' || b === 'gateway'))
       .map((tier) => ({
@@ -372,8 +377,11 @@ export async function syncBankViewCopy(databaseUrl: string, { all = false } = {}
   );
 }
 
-/** nginx on the front ports, round robin over the copies' ports with keep-alive upstream connections. */
-async function startBalancer(front: Record<keyof typeof STACK_ENTRIES, number>, copies: number): Promise<Managed> {
+/**
+ * nginx on the front ports of REST and the gateway (as deploy/nginx.conf), round robin over the copies' ports with
+ * keep-alive upstream connections.
+ */
+async function startBalancer(front: Record<'rest' | 'gateway', number>, copies: number): Promise<Managed> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
   const upstreams = Object.entries(front).map(
     ([tier, port]) => `  upstream ${tier} {

@@ -1,5 +1,6 @@
 import { insertSkippingConflicts } from '@lib/db/insert-skipping-conflicts';
 import { Repository } from '@lib/db/repository';
+import { type NewPaymentFeedRow, appendFeedSql } from '../payment-feed/payment-feed.repository';
 import { Transaction } from '../transaction/transaction.entity';
 import { type NewTransactionRow, insertTransactionsClaimingCodes } from '../transaction/transaction-codes';
 import { TRANSACTION_COLUMNS } from '../transaction/transaction.repository';
@@ -65,22 +66,26 @@ export class PaymentEventRepository extends Repository {
    * `transactions[i].id` is the `transaction_id` of its event. The guard triggers of both partitioned tables
    * (0208) run at the end of the statement and find the keys and codes the statement claimed. Prepared once per
    * connection (planning it took about a tenth of its time).
+   *
+   * With `feed`, the same statement also appends the rows of `feed` whose transaction it created, once all of the
+   * above has run (appendFeedSql): the whole intake of such a batch is this one statement, committed on its own
+   * outside a transaction (docs/decisions/0218-event-batch-in-one-statement.md).
    */
   async claimAndRecord(
     events: readonly PaymentEvent[],
     transactions: readonly NewTransactionRow[],
     lost: EventOutcome,
+    feed?: readonly NewPaymentFeedRow[],
   ): Promise<{ stored: string[]; created: string[] }> {
     const rows = events.map(eventRow);
-    const { name, sql } = claimAndRecordStatement(Object.keys(rows[0]), transactions.length > 0 ? Object.keys(transactions[0]) : ['id']);
-    const [result] = await this.preparedRows<{ stored: string[] | null; created: string[] | null }>(name, sql, [
-      JSON.stringify(rows),
-      JSON.stringify(transactions),
-      lost.status,
-      lost.flow,
-      lost.errorCode,
-      lost.transactionId,
-    ]);
+    const { name, sql } = claimAndRecordStatement(
+      Object.keys(rows[0]),
+      transactions.length > 0 ? Object.keys(transactions[0]) : ['id'],
+      feed !== undefined,
+    );
+    const params = [JSON.stringify(rows), JSON.stringify(transactions), lost.status, lost.flow, lost.errorCode, lost.transactionId];
+    if (feed) params.push(JSON.stringify(feed));
+    const [result] = await this.preparedRows<{ stored: string[] | null; created: string[] | null }>(name, sql, params);
     return { stored: result.stored ?? [], created: result.created ?? [] };
   }
 
@@ -195,24 +200,31 @@ export class PaymentEventRepository extends Repository {
   }
 }
 
-/** The claimAndRecord statements by their columns, each prepared under a name of its own. */
+/** The claimAndRecord statements by their columns (and whether they append the feed), each prepared under a name of its own. */
 const claimAndRecordStatements = new Map<string, { name: string; sql: string }>();
 
-function claimAndRecordStatement(eventColumns: readonly string[], transactionColumns: readonly string[]): { name: string; sql: string } {
-  const key = `${eventColumns.join()}|${transactionColumns.join()}`;
+function claimAndRecordStatement(
+  eventColumns: readonly string[],
+  transactionColumns: readonly string[],
+  appendsFeed: boolean,
+): { name: string; sql: string } {
+  const key = `${eventColumns.join()}|${transactionColumns.join()}|${appendsFeed}`;
   let statement = claimAndRecordStatements.get(key);
   if (!statement) {
     statement = {
       name: `payment_events_claim_and_record_${claimAndRecordStatements.size + 1}`,
-      sql: claimAndRecordSql(eventColumns, transactionColumns),
+      sql: claimAndRecordSql(eventColumns, transactionColumns, appendsFeed),
     };
     claimAndRecordStatements.set(key, statement);
   }
   return statement;
 }
 
-/** PaymentEventRepository.claimAndRecord's statement: each CTE reads the one before it, so keys lock before codes. */
-function claimAndRecordSql(eventColumns: readonly string[], transactionColumns: readonly string[]): string {
+/**
+ * PaymentEventRepository.claimAndRecord's statement: each CTE reads the one before it, so keys lock before codes; with
+ * `appendsFeed`, the feed's lock waits for the transactions' insert to finish.
+ */
+function claimAndRecordSql(eventColumns: readonly string[], transactionColumns: readonly string[], appendsFeed: boolean): string {
   // An event that records a transaction whose code was not claimed takes the `lost` outcome.
   const outcomeOrOwn = (c: string) =>
     OUTCOME_COLUMNS.has(c) ? `case when e.transaction_id is null or c.transaction_id is not null then e.${c} else lost.${c} end` : `e.${c}`;
@@ -239,8 +251,15 @@ function claimAndRecordSql(eventColumns: readonly string[], transactionColumns: 
    inserted as (
      insert into "transaction".transactions (${transactionColumns.join(', ')})
      select ${transactionColumns.map((c) => `t.${c}`).join(', ')} from t join codes on codes.transaction_id = t.id order by t.ordinality
-     returning id)
-   select (select array_agg(id::text) from events) as stored, (select array_agg(id::text) from inserted) as created`;
+     returning id)${
+       appendsFeed
+         ? `,
+   ${appendFeedSql('?::jsonb', { after: 'inserted', only: 'r.transaction_id in (select id from inserted)' })}`
+         : ''
+     }
+   select (select array_agg(id::text) from events) as stored, (select array_agg(id::text) from inserted) as created${
+     appendsFeed ? ', (select count from pushed) as pushed' : ''
+   }`;
 }
 
 function eventRow(event: PaymentEvent): Record<string, unknown> {

@@ -6,6 +6,7 @@ import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';
 import { MdrRepository } from '../mdr/mdr.repository';
+import { PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
 import { TransactionService } from '../transaction/transaction.service';
 import { type BatchItem, PaymentEventService } from './payment-event.service';
 import type { PaymentEventInput, PaymentEventOutcome, PaymentTargetInput } from './payment-event.type';
@@ -905,6 +906,114 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         const refunds = firsts.filter(({ result }) => result!.flow === 'transaction.refunded' && result!.transactionId === id);
         expect(await transactionOf(id)).toMatchObject({ refunded_amount: String(refunds.length * 1_000) });
       }
+    });
+
+    describe('a batch without refunds, reversals or bills (one statement, docs/decisions/0218)', () => {
+      const feedOf = (transactionIds: unknown[]) =>
+        sql<{ id: string; transaction_id: string; kind: string; amount: string }>(
+          'select id::text, transaction_id::text, kind, amount::text from "transaction".payment_feed where transaction_id = any(?) order by id',
+          [transactionIds],
+        );
+      const pushesOf = (transactionIds: unknown[]) =>
+        sql<{ n: number }>(
+          `select count(*)::int as n from graphile_worker._private_jobs where payload->>'transaction_id' = any(?::text[])`,
+          [transactionIds],
+        );
+
+      it('appends one feed row and one push job per transaction it creates: none for a taken code, a failure, a rejection or a replay', async () => {
+        const t = target({ terminalId: uuidv7() });
+        const paid = event({ target: t, grossAmount: 25_000 });
+        const sameCode = event({ target: t, transactionCode: paid.transactionCode });
+        const items = mine([paid, { ...paid }, sameCode, event({ eventType: 'transaction.failed', target: t }), event({ target: null })]);
+        const outcomes = await batch(items);
+        expect(outcomes.map(({ result }) => `${result!.status} ${result!.errorCode}`)).toEqual([
+          'success null',
+          'duplicate_skipped null',
+          'rejected duplicate_transaction_code',
+          'success null',
+          'rejected unknown_nmid',
+        ]);
+        const transactionIds = outcomes.map(({ result }) => result!.transactionId).filter((id) => id != null);
+        expect(await feedOf(transactionIds)).toEqual([
+          { id: expect.any(String), transaction_id: outcomes[0].result!.transactionId, kind: 'transaction.success', amount: '25000' },
+        ]);
+        expect(await pushesOf(transactionIds)).toEqual([{ n: 1 }]);
+        // Delivered again, the whole batch is a replay: nothing more is stored, appended or enqueued.
+        expect((await batch(items)).map(({ result }) => result!.status)).toEqual([
+          'duplicate_skipped',
+          'duplicate_skipped',
+          'rejected',
+          'duplicate_skipped',
+          'rejected',
+        ]);
+        expect(await feedOf(transactionIds)).toHaveLength(1);
+        expect(await pushesOf(transactionIds)).toEqual([{ n: 1 }]);
+      });
+
+      it('waits for an append still open elsewhere, so feed ids stay in commit order', async () => {
+        // A push job first, so the queue knows its task before the open transaction (else that row alone would make us wait).
+        await batch(mine([event()]));
+        const em = fork();
+        const open = await em.getKnex().transaction();
+        const earlier = event();
+        const other = await new PaymentFeedRepository(em, open)
+          .append([
+            {
+              kind: 'transaction.success',
+              merchant_id: earlier.target!.merchantId,
+              outlet_id: earlier.target!.outletId,
+              terminal_id: null,
+              transaction_id: uuidv7(),
+              transaction_code: earlier.transactionCode!,
+              reference_number: null,
+              bank_code: BANK,
+              nmid: earlier.nmid,
+              amount: 1,
+              transaction_at: new Date(),
+              qris_payment_id: null,
+              bill_number: null,
+              sales_order_id: null,
+            },
+          ])
+          .then(async () => (await open.raw('select max(id) as id from "transaction".payment_feed')).rows[0].id as string);
+        let done = false;
+        const later = batch(mine([event(), event()])).then((outcomes) => ((done = true), outcomes));
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const waited = !done;
+        await open.commit();
+        expect(waited).toBe(true);
+        const outcomes = await later;
+        const rows = await feedOf(outcomes.map(({ result }) => result!.transactionId));
+        expect(rows).toHaveLength(2);
+        for (const row of rows) expect(BigInt(row.id)).toBeGreaterThan(BigInt(other));
+      });
+
+      it('stores every event and code once, with one feed row per transaction, when 8 overlapping batches run at once', async () => {
+        const merchants = Array.from({ length: 6 }, () => target());
+        const pool = Array.from({ length: 60 }, (_, i) => event({ target: merchants[i % 6] }));
+        for (let i = 4; i < pool.length; i += 5) pool[i].transactionCode = pool[i - 1].transactionCode;
+        let random = 7;
+        const next = () => (random = (random * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+        const batches = Array.from({ length: 8 }, () =>
+          pool
+            .filter(() => next() < 0.6)
+            .map((input) => ({ input, order: next() }))
+            .sort((x, y) => x.order - y.order)
+            .map(({ input }) => ({ input, bankCode: BANK })),
+        );
+        const answers = (await Promise.all(batches.map(batch))).flat();
+        const sent = new Set(batches.flat().map(({ input }) => input.externalEventId));
+        expect(await countEvents('bank_code = ? and external_event_id = any(?)', [BANK, [...sent]])).toBe(sent.size);
+        const created = answers.filter(({ result }) => result!.status === 'success').map(({ result }) => result!.transactionId);
+        expect(new Set(created).size).toBe(created.length);
+        const codes = await sql<{ n: number }>(
+          'select count(*)::int as n from "transaction".transactions where transaction_code = any(?) group by transaction_code',
+          [pool.map((input) => input.transactionCode)],
+        );
+        expect(codes.every(({ n }) => n === 1)).toBe(true);
+        expect((await feedOf(created)).map((row) => row.transaction_id).sort()).toEqual([...created].sort());
+        expect(warnings).toEqual([]);
+      });
     });
 
     it('records the events one by one when the batch transaction fails: the others are stored', async () => {

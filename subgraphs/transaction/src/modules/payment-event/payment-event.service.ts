@@ -9,7 +9,7 @@ import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/p
 import { feedRowOf } from '../payment-feed/payment-feed.service';
 import { PaymentTargetService } from '../payment-target/payment-target.service';
 import { QrisPaymentRepository } from '../qris-payment/qris-payment.repository';
-import { type RecordedSuccess, matchQrisPayment } from '../qris-payment/qris-payment.service';
+import { type RecordedSuccess, billNumberOf, matchQrisPayment } from '../qris-payment/qris-payment.service';
 import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
 import type { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
@@ -170,30 +170,41 @@ export class PaymentEventService {
    * and records the transactions of successes, failures and cancellations (those whose transaction_code was taken
    * are stored rejected); refunds and reversals then apply one by one (they lock their original); replays are
    * answered last from one select; one statement appends the feed. Rows are inserted sorted by their unique key, so
-   * concurrent batches lock them in one order. An invalid item answers its input error and stores nothing; the others
-   * go on. Should the transaction fail (a deadlock between batches, a row the database refuses), it is rolled
-   * back and every item is recorded on its own, so one bad item cannot take the others down; an item that
+   * concurrent batches lock them in one order. A batch with no refund, reversal or dynamic QRIS bill to settle is
+   * first claimed, recorded and appended in ONE statement committed on its own (docs/decisions/0218); its replays, if
+   * any, then take the transaction above. An invalid item answers its input error and stores nothing; the others
+   * go on. Should a transaction fail (a deadlock between batches, a row the database refuses), it is rolled
+   * back and each of its items is recorded on its own, so one bad item cannot take the others down; an item that
    * fails on its own too fails the call, after the others are stored.
    */
   async recordBatch(items: readonly BatchItem[], log: WarnLog): Promise<PaymentEventOutcome[]> {
     if (items.length > MAX_BATCH_SIZE) throw new BadInputError(`at most ${MAX_BATCH_SIZE} events per batch`);
     const outcomes: PaymentEventOutcome[] = new Array(items.length);
-    const drafts: BatchDraft[] = [];
+    const answer = (d: BatchDraft, result: PaymentEventResult) => (outcomes[d.index] = { result, inputError: null, unresolved: false });
+    let pending: BatchDraft[] = [];
     items.forEach(({ input, bankCode, mdrRate = null }, index) => {
       try {
-        drafts.push({ ...draftOf(input, bankCode), index, mdrRate });
+        pending.push({ ...draftOf(input, bankCode), index, mdrRate });
       } catch (error) {
         if (!(error instanceof BadInputError)) throw error;
         outcomes[index] = { result: null, inputError: error.message, unresolved: false };
       }
     });
-    if (drafts.length === 0) return outcomes;
 
     try {
-      const feed: NewPaymentFeedRow[] = [];
-      const results = await this.repo.transactional((tx) => this.applyBatch(tx, drafts, feed));
-      drafts.forEach(({ index }, i) => (outcomes[index] = { result: results[i], inputError: null, unresolved: false }));
-      this.signal?.(feed.map((row) => row.merchant_id));
+      if (pending.length > 0 && inOneStatement(pending)) {
+        const { stored, appended } = await claimAndRecord(this.repo, pending, { appendFeed: true });
+        stored.forEach((d) => answer(d, resultOf(d.event)));
+        this.signal?.(appended.map((row) => row.merchant_id));
+        pending = pending.filter((d) => !stored.includes(d));
+      }
+      if (pending.length > 0) {
+        const feed: NewPaymentFeedRow[] = [];
+        const batch = pending;
+        const results = await this.repo.transactional((tx) => this.applyBatch(tx, batch, feed));
+        batch.forEach((d, i) => answer(d, results[i]));
+        this.signal?.(feed.map((row) => row.merchant_id));
+      }
     } catch (error) {
       // Without a database one item at a time fails just the same, only slower.
       if (isConnectionFailure(error)) throw error;
@@ -202,14 +213,14 @@ export class PaymentEventService {
         {
           error_class: (error as object | undefined)?.constructor?.name,
           sqlstate: (error as { code?: string } | undefined)?.code,
-          events: drafts.length,
+          events: pending.length,
         },
         'payment event batch failed: recording its events one by one',
       );
       let failure: unknown;
-      for (const { input, bankCode, index } of drafts) {
+      for (const d of pending) {
         try {
-          outcomes[index] = { result: await this.record(input, bankCode), inputError: null, unresolved: false };
+          answer(d, await this.record(d.input, d.bankCode));
         } catch (itemError) {
           failure ??= itemError;
         }
@@ -258,7 +269,7 @@ export class PaymentEventService {
     // Dynamic QRIS payments settled by the successes just recorded, in bill-number order (the order their rows lock in).
     const successes = recording.filter((d) => d.records === 'success' && created.has(d.event.transactionId!));
     const qris = tx.peer(QrisPaymentRepository);
-    for (const d of sortedBy(successes, (c) => [c.input.referenceNumber ?? '', c.bankCode, c.input.externalEventId])) {
+    for (const d of sortedBy(successes, feedOrder)) {
       const success = recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode);
       feed.push(feedRowOf(success, d.apply!.target.terminalId ?? null, d.input.transactionCode!, await matchQrisPayment(qris, success)));
     }
@@ -476,7 +487,8 @@ const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.external
 async function claimAndRecord<D extends BatchDraft>(
   tx: PaymentEventRepository,
   drafts: readonly D[],
-): Promise<{ stored: D[]; created: Set<string> }> {
+  { appendFeed = false } = {},
+): Promise<{ stored: D[]; created: Set<string>; appended: NewPaymentFeedRow[] }> {
   const firsts = firstPer(drafts, eventKeyOf);
   const recording = firsts.filter((d) => d.records);
   const unrated = recording.filter((d) => d.records === 'success' && d.mdrRate == null);
@@ -487,16 +499,52 @@ async function claimAndRecord<D extends BatchDraft>(
   const transactions = sortedBy(recording, (d) => [d.bankCode, d.input.transactionCode!]).map((d) =>
     transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, rateOf(d), now),
   );
+  // The feed rows of the successes (no bill to settle: inOneStatement), in the order applyBatch appends them.
+  const feed = appendFeed
+    ? sortedBy(
+        recording.filter((d) => d.records === 'success'),
+        feedOrder,
+      ).map((d) =>
+        feedRowOf(
+          recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode),
+          d.apply!.target.terminalId ?? null,
+          d.input.transactionCode!,
+          {
+            outcome: null,
+          },
+        ),
+      )
+    : undefined;
   const lost = rejected('duplicate_transaction_code');
   const ids = await tx.claimAndRecord(
     sortedBy(firsts, eventKeyOf).map((d) => d.event),
     transactions,
     lost,
+    feed,
   );
   const stored = new Set(ids.stored);
   const created = new Set(ids.created);
   for (const d of recording) if (stored.has(d.event.id) && !created.has(d.event.transactionId!)) Object.assign(d.event, lost);
-  return { stored: drafts.filter((d) => stored.has(d.event.id)), created };
+  return {
+    stored: drafts.filter((d) => stored.has(d.event.id)),
+    created,
+    appended: feed?.filter((row) => created.has(row.transaction_id!)) ?? [],
+  };
+}
+
+/** The order a batch's successes settle bills and append the feed in: bill number (reference), then key. */
+const feedOrder = (d: Draft): string[] => [d.input.referenceNumber ?? '', d.bankCode, d.input.externalEventId];
+
+/**
+ * Whether a batch's first deliveries need nothing but their claim, their transactions and the feed: no refund or
+ * reversal (each locks its original) and no success naming a dynamic QRIS bill (it locks the bill). Such a batch is
+ * one statement (recordBatch).
+ */
+function inOneStatement(drafts: readonly Draft[]): boolean {
+  return drafts.every(
+    ({ apply, records, input }) =>
+      apply?.kind !== 'refund' && apply?.kind !== 'reversal' && (records !== 'success' || billNumberOf(input.referenceNumber) === null),
+  );
 }
 
 /**

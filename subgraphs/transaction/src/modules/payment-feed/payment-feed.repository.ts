@@ -40,39 +40,40 @@ const COLUMNS = `id::text as id, ${NEW_ROW_COLUMNS}, created_at`;
 const APPEND_LOCK = `hashtext('transaction.payment_feed')`;
 
 /**
- * The job of a successful payment's push (`payment_received`, run by the merchant process; lib/jobs/tasks.ts), built
- * from the rows just inserted: replays insert no row, so they enqueue nothing.
+ * The common table expressions that append feed rows (a JSON array, in array order, once per transaction id) and
+ * enqueue each new row's push (`payment_received`, run by the merchant process; lib/jobs/tasks.ts): `lock`, `appended`
+ * (the rows inserted: replays insert none, so they enqueue nothing) and `pushed` (how many jobs). The lock is taken
+ * before any id is drawn and held until the commit, so the ids of concurrent intake transactions are allocated in the
+ * order they commit. `after`: a CTE that must run to its end before the lock is taken (the rest of the statement's
+ * work, so the serial section is the append and the commit); `only`: a condition on the rows `r` to append.
  */
-const PUSH_JOBS = `select count(*) from ${JOB_SCHEMA}.add_jobs(array(
-  select row('${PAYMENT_RECEIVED_TASK}', json_build_object('event_id', i.id::text, 'merchant_id', i.merchant_id, 'outlet_id', i.outlet_id,
-             'transaction_id', i.transaction_id, 'transaction_code', i.transaction_code, 'amount', i.amount,
-             'qris_payment_id', i.qris_payment_id),
-             null, null, ${INFRASTRUCTURE_ATTEMPTS}, 'payment_received:' || i.id, null, null)::${JOB_SCHEMA}.job_spec
-  from inserted i where i.kind in ('transaction.success', 'qris_payment.paid')))`;
+export function appendFeedSql(rowsParam: string, { after, only }: { after?: string; only?: string } = {}): string {
+  return `lock as materialized (select pg_advisory_xact_lock(${APPEND_LOCK})${after ? ` from (select count(*) from ${after}) done` : ''}),
+   appended as (
+     insert into "transaction".payment_feed (${NEW_ROW_COLUMNS})
+     select ${NEW_ROW_COLUMNS} from lock, jsonb_populate_recordset(null::"transaction".payment_feed, ${rowsParam}) with ordinality r
+      ${only ? `where ${only}` : ''}
+      order by r.ordinality
+     on conflict (transaction_id) do nothing
+     returning id, kind, merchant_id, outlet_id, transaction_id, transaction_code, amount, qris_payment_id),
+   pushed as (select count(*) from ${JOB_SCHEMA}.add_jobs(array(
+     select row('${PAYMENT_RECEIVED_TASK}', json_build_object('event_id', i.id::text, 'merchant_id', i.merchant_id, 'outlet_id', i.outlet_id,
+                'transaction_id', i.transaction_id, 'transaction_code', i.transaction_code, 'amount', i.amount,
+                'qris_payment_id', i.qris_payment_id),
+                null, null, ${INFRASTRUCTURE_ATTEMPTS}, 'payment_received:' || i.id, null, null)::${JOB_SCHEMA}.job_spec
+       from appended i where i.kind in ('transaction.success', 'qris_payment.paid'))))`;
+}
 
 /** The live payment feed: appended in the intake transaction (with its pushes' jobs), read by id. */
 export class PaymentFeedRepository extends Repository {
   /**
-   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction: the lock this statement
-   * takes before it draws any id is held until commit, so the ids of concurrent intake transactions are allocated in
-   * the order they commit. The same statement enqueues each new row's push job, which therefore commits with the
+   * Appends rows (once per transaction id) as the LAST statement of the caller's transaction (appendFeedSql: its lock
+   * is held until the commit). The same statement enqueues each new row's push job, which therefore commits with the
    * payment or not at all (docs/decisions/0205-job-queue.md). One round trip, of a statement prepared once per connection.
    */
   async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
     if (rows.length === 0) return;
-    // Every row to insert comes out of the join with `lock`, and ids are drawn (the column default) for those rows only.
-    await this.preparedRows(
-      'payment_feed_append',
-      `with lock as materialized (select pg_advisory_xact_lock(${APPEND_LOCK})),
-       inserted as (
-         insert into "transaction".payment_feed (${NEW_ROW_COLUMNS})
-         select ${NEW_ROW_COLUMNS} from lock, jsonb_populate_recordset(null::"transaction".payment_feed, ?::jsonb) with ordinality r
-          order by r.ordinality
-         on conflict (transaction_id) do nothing
-         returning id, kind, merchant_id, outlet_id, transaction_id, transaction_code, amount, qris_payment_id)
-       ${PUSH_JOBS}`,
-      [JSON.stringify(rows)],
-    );
+    await this.preparedRows('payment_feed_append', `with ${appendFeedSql('?::jsonb')} select count from pushed`, [JSON.stringify(rows)]);
   }
 
   /** The merchant's rows after `afterId` created within `windowSecs`, in id order, at most `limit`. */

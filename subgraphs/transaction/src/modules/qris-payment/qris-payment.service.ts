@@ -273,6 +273,12 @@ export interface RecordedSuccess {
   transactionAt: Date;
 }
 
+/** The bill number a success's reference_number names (normalised), or null when it is no bill number of ours. */
+export function billNumberOf(referenceNumber: string | null | undefined): string | null {
+  const bill = referenceNumber?.trim().toUpperCase();
+  return bill && BILL_NUMBER_PATTERN.test(bill) ? bill : null;
+}
+
 /**
  * Matching, inside the intake transaction of a success event that recorded its transaction
  * (docs/decisions/0201-qris-payloads.md). Only a reference_number shaped like our bill numbers is a candidate
@@ -282,8 +288,8 @@ export interface RecordedSuccess {
  * its reason, once per event. Returns what happened.
  */
 export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedSuccess): Promise<QrisMatch> {
-  const bill = s.referenceNumber?.trim().toUpperCase();
-  if (!bill || !BILL_NUMBER_PATTERN.test(bill)) return { outcome: null };
+  const bill = billNumberOf(s.referenceNumber);
+  if (!bill) return { outcome: null };
   const payment = await repo.lockByBillNumber(bill);
   const reason = unmatchedReasonOf(payment, s);
   if (
