@@ -618,6 +618,22 @@ describe('PaymentEventService (real PostgreSQL)', () => {
     beforeEach(() => {
       warnings.length = 0;
     });
+    /**
+     * Every fifth event of `pool` takes the code of the one before it; then 8 batches, each of about 60 % of the pool in
+     * a shuffled order (a generator seeded with `seed`, so runs repeat).
+     */
+    const overlappingBatches = (pool: PaymentEventInput[], seed: number): BatchItem[][] => {
+      for (let i = 4; i < pool.length; i += 5) pool[i].transactionCode = pool[i - 1].transactionCode;
+      let random = seed;
+      const next = () => (random = (random * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+      return Array.from({ length: 8 }, () =>
+        pool
+          .filter(() => next() < 0.6)
+          .map((input) => ({ input, order: next() }))
+          .sort((x, y) => x.order - y.order)
+          .map(({ input }) => ({ input, bankCode: BANK })),
+      );
+    };
 
     /**
      * Every kind of event, in an order where order matters (a refund of a success of the same batch, a refund
@@ -860,16 +876,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
             })
           : event({ target: merchants[i % 6] }),
       );
-      for (let i = 4; i < pool.length; i += 5) pool[i].transactionCode = pool[i - 1].transactionCode;
-      let random = 42;
-      const next = () => (random = (random * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-      const batches = Array.from({ length: 8 }, () =>
-        pool
-          .filter(() => next() < 0.6)
-          .map((input) => ({ input, order: next() }))
-          .sort((x, y) => x.order - y.order)
-          .map(({ input }) => ({ input, bankCode: BANK })),
-      );
+      const batches = overlappingBatches(pool, 42);
       const answers = await Promise.all(batches.map(batch));
 
       const ids = pool.map((input) => input.externalEventId);
@@ -991,16 +998,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       it('stores every event and code once, with one feed row per transaction, when 8 overlapping batches run at once', async () => {
         const merchants = Array.from({ length: 6 }, () => target());
         const pool = Array.from({ length: 60 }, (_, i) => event({ target: merchants[i % 6] }));
-        for (let i = 4; i < pool.length; i += 5) pool[i].transactionCode = pool[i - 1].transactionCode;
-        let random = 7;
-        const next = () => (random = (random * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-        const batches = Array.from({ length: 8 }, () =>
-          pool
-            .filter(() => next() < 0.6)
-            .map((input) => ({ input, order: next() }))
-            .sort((x, y) => x.order - y.order)
-            .map(({ input }) => ({ input, bankCode: BANK })),
-        );
+        const batches = overlappingBatches(pool, 7);
         const answers = (await Promise.all(batches.map(batch))).flat();
         const sent = new Set(batches.flat().map(({ input }) => input.externalEventId));
         expect(await countEvents('bank_code = ? and external_event_id = any(?)', [BANK, [...sent]])).toBe(sent.size);

@@ -9,7 +9,7 @@ import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/p
 import { feedRowOf } from '../payment-feed/payment-feed.service';
 import { PaymentTargetService } from '../payment-target/payment-target.service';
 import { QrisPaymentRepository } from '../qris-payment/qris-payment.repository';
-import { type RecordedSuccess, billNumberOf, matchQrisPayment } from '../qris-payment/qris-payment.service';
+import { type QrisMatch, type RecordedSuccess, billNumberOf, matchQrisPayment } from '../qris-payment/qris-payment.service';
 import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
 import type { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
@@ -196,7 +196,8 @@ export class PaymentEventService {
         const { stored, appended } = await claimAndRecord(this.repo, pending, { appendFeed: true });
         stored.forEach((d) => answer(d, resultOf(d.event)));
         this.signal?.(appended.map((row) => row.merchant_id));
-        pending = pending.filter((d) => !stored.includes(d));
+        const answered = new Set(stored);
+        pending = pending.filter((d) => !answered.has(d));
       }
       if (pending.length > 0) {
         const feed: NewPaymentFeedRow[] = [];
@@ -482,7 +483,8 @@ const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.external
  * transaction_code the first in the batch tries; the others, and one whose code was taken before, are stored rejected
  * (duplicate_transaction_code). A success pays the MDR rate of its MCC: the caller's, else read for all of them in
  * one query. Returns the drafts stored (any other is a replay, of an earlier delivery or of an event earlier in the
- * batch) and the ids of the transactions created.
+ * batch) and the ids of the transactions created. With `appendFeed` (a batch inOneStatement, outside a transaction) the
+ * statement also appends the feed rows of the transactions it created, returned as `appended`.
  */
 async function claimAndRecord<D extends BatchDraft>(
   tx: PaymentEventRepository,
@@ -500,20 +502,18 @@ async function claimAndRecord<D extends BatchDraft>(
     transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, rateOf(d), now),
   );
   // The feed rows of the successes (no bill to settle: inOneStatement), in the order applyBatch appends them.
+  const feedRowOfSuccess = (d: D) =>
+    feedRowOf(
+      recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode),
+      d.apply!.target.terminalId ?? null,
+      d.input.transactionCode!,
+      NO_BILL,
+    );
   const feed = appendFeed
     ? sortedBy(
         recording.filter((d) => d.records === 'success'),
         feedOrder,
-      ).map((d) =>
-        feedRowOf(
-          recordedSuccess(d.event, d.input, d.apply!.target, d.bankCode),
-          d.apply!.target.terminalId ?? null,
-          d.input.transactionCode!,
-          {
-            outcome: null,
-          },
-        ),
-      )
+      ).map(feedRowOfSuccess)
     : undefined;
   const lost = rejected('duplicate_transaction_code');
   const ids = await tx.claimAndRecord(
@@ -531,6 +531,9 @@ async function claimAndRecord<D extends BatchDraft>(
     appended: feed?.filter((row) => created.has(row.transaction_id!)) ?? [],
   };
 }
+
+/** What matching a success that names no bill of ours comes to (matchQrisPayment, without a statement). */
+const NO_BILL: QrisMatch = { outcome: null };
 
 /** The order a batch's successes settle bills and append the feed in: bill number (reference), then key. */
 const feedOrder = (d: Draft): string[] => [d.input.referenceNumber ?? '', d.bankCode, d.input.externalEventId];
