@@ -210,7 +210,6 @@ export interface BenchStack {
   extra: Managed[];
   rest: string;
   floorOrigin: string;
-  subgraphPorts: Record<'merchant' | 'outlet' | 'transaction' | 'catalog', number>;
 }
 
 /** Copies of every stack process (BENCH_COPIES): more than one puts nginx in front of each tier. */
@@ -324,7 +323,7 @@ export async function startBenchStack(options: {
       extra.push(copy);
     }
   }
-  return { stack, floor, extra, rest, floorOrigin, subgraphPorts };
+  return { stack, floor, extra, rest, floorOrigin };
 }
 
 /** The jobs that keep the bank views' copies (a merchant's or an outlet's change each enqueues one). */
