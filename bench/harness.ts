@@ -214,6 +214,11 @@ export interface BenchStack {
 
 /** Copies of every stack process (BENCH_COPIES): more than one puts nginx in front of each tier. */
 export const STACK_COPIES = envInt('BENCH_COPIES', 1) || 1;
+/**
+ * Bank micro-batches in flight per REST copy, as docs/operations.md sizes them for replicas: about two in flight on the
+ * machine in all, so 2 with one copy and 1 with several; BANK_BATCH_IN_FLIGHT, when set, wins.
+ */
+export const BANK_BATCH_IN_FLIGHT = envInt('BANK_BATCH_IN_FLIGHT', STACK_COPIES > 1 ? 1 : 2);
 /** Copy k (1…) of a tier listens on its front port + COPY_PORT_STEP × k; the front port is nginx's. */
 const COPY_PORT_STEP = 300;
 /** The built entry point of each stack process, by the name the benchmarks report it under. */
@@ -261,7 +266,13 @@ export async function startBenchStack(options: {
 
   const extra: Managed[] = [];
   if (STACK_COPIES > 1) extra.push(await startBalancer({ rest: front.rest, gateway: front.gateway }, STACK_COPIES));
-  const common: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: options.databaseUrl, LOG_LEVEL: 'warn', HOST };
+  const common: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: options.databaseUrl,
+    LOG_LEVEL: 'warn',
+    HOST,
+    BANK_BATCH_IN_FLIGHT: String(BANK_BATCH_IN_FLIGHT),
+  };
   // Copy k reaches the gateway and the subgraphs of copy k directly, as compose's services reach each other by service
   // name without the load balancer; clients come through nginx's front ports.
   const addressesOf = (k: number): NodeJS.ProcessEnv => ({

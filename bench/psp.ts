@@ -17,6 +17,7 @@ import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
 import type { ProcessName } from '@lib/config/config';
 import {
   HOST,
+  BANK_BATCH_IN_FLIGHT,
   STACK_COPIES,
   envInt,
   graphqlRequests,
@@ -1198,7 +1199,7 @@ function report({
   const lines = [
     '',
     `PSP benchmark: ${seeded.hot.length} hot banks (one hot pair each, ${HOT_GROUPS} groups used in turn), ${seeded.coldBanks.length} cold banks (${seeded.cold.length} cold pairs; their event keys carry the events)`,
-    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_GATEWAY=${process.env.REST_GATEWAY ?? 'in-process'}`,
+    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_GATEWAY=${process.env.REST_GATEWAY ?? 'in-process'}, BANK_BATCH_IN_FLIGHT=${BANK_BATCH_IN_FLIGHT} per REST copy`,
     '',
     `Latency at the documented rate: one key, ${RATE_PER_MIN} requests/min open loop (one every ${60_000 / RATE_PER_MIN} ms), ${SETTINGS.rateSecs} s each; medians of ${SETTINGS.rateRounds} rounds of the floor and the uncached path (the cached path once)`,
     header,
@@ -1276,6 +1277,7 @@ function report({
     settings: {
       ...SETTINGS,
       copies: STACK_COPIES,
+      bankBatchInFlight: BANK_BATCH_IN_FLIGHT,
       restGateway: process.env.REST_GATEWAY ?? 'in-process',
       ratePerMin: RATE_PER_MIN,
       hotGroups: HOT_GROUPS,

@@ -95,7 +95,7 @@ const EnvSchema = Type.Object({
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 72000 }),
   /** Bank calls (events, by-NMID lookups) sent to the graph together at most (the REST adapter's micro-batch); 1 sends each alone. */
   BANK_BATCH_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-  /** Micro-batches of each kind running at once; calls arriving meanwhile wait and leave together. */
+  /** Micro-batches of each kind running at once in this REST copy; calls arriving meanwhile wait and leave together. 1 with several copies (docs/operations.md). */
   BANK_BATCH_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   /** Multiplies the webhook retry delays (30 s, 5 min, 30 min, 2 h); tests shrink them, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
