@@ -215,10 +215,11 @@ export interface BenchStack {
 /** Copies of every stack process (BENCH_COPIES): more than one puts nginx in front of each tier. */
 export const STACK_COPIES = envInt('BENCH_COPIES', 1) || 1;
 /**
- * Bank micro-batches in flight per REST copy, as docs/operations.md sizes them for replicas: about two in flight on the
- * machine in all, so 2 with one copy and 1 with several; BANK_BATCH_IN_FLIGHT, when set, wins.
+ * Bank micro-batches in flight per REST copy, as docs/operations.md sizes them for replicas (about two on the machine
+ * in all): with several copies 1 unless BANK_BATCH_IN_FLIGHT is set; one copy keeps the product's setting.
  */
-export const BANK_BATCH_IN_FLIGHT = envInt('BANK_BATCH_IN_FLIGHT', STACK_COPIES > 1 ? 1 : 2);
+const BATCH_ENV: NodeJS.ProcessEnv = STACK_COPIES > 1 && !process.env.BANK_BATCH_IN_FLIGHT ? { BANK_BATCH_IN_FLIGHT: '1' } : {};
+export const BANK_BATCH_IN_FLIGHT = loadConfig({ ...process.env, ...BATCH_ENV }).bankBatch.inFlight;
 /** Copy k (1…) of a tier listens on its front port + COPY_PORT_STEP × k; the front port is nginx's. */
 const COPY_PORT_STEP = 300;
 /** The built entry point of each stack process, by the name the benchmarks report it under. */
@@ -271,7 +272,7 @@ export async function startBenchStack(options: {
     DATABASE_URL: options.databaseUrl,
     LOG_LEVEL: 'warn',
     HOST,
-    BANK_BATCH_IN_FLIGHT: String(BANK_BATCH_IN_FLIGHT),
+    ...BATCH_ENV,
   };
   // Copy k reaches the gateway and the subgraphs of copy k directly, as compose's services reach each other by service
   // name without the load balancer; clients come through nginx's front ports.
