@@ -36,23 +36,6 @@ describe('MicroBatcher', () => {
     expect(await Promise.all(rest)).toEqual(['ok 2', 'ok 3', 'ok 4', 'ok 5']);
   });
 
-  it('sends the next batch before it answers the callers of the batch that finished', async () => {
-    const events: string[] = [];
-    const { batches, run: manual, finishNext } = manualRun();
-    const run = (items: number[]) => {
-      events.push(`sent ${items.join(',')}`);
-      return manual(items);
-    };
-    const batcher = new MicroBatcher(run, { maxBatch: 100, maxInFlight: 1 });
-    const first = batcher.submit(1).then((answer) => events.push(answer));
-    await tick();
-    const second = batcher.submit(2).then((answer) => events.push(answer));
-    await finishNext();
-    await Promise.all([first, finishNext().then(() => second)]);
-    expect(batches).toEqual([[1], [2]]);
-    expect(events).toEqual(['sent 1', 'sent 2', 'ok 1', 'ok 2']);
-  });
-
   it('runs up to maxInFlight batches of at most maxBatch items', async () => {
     const { batches, run, finishNext } = manualRun();
     const batcher = new MicroBatcher(run, { maxBatch: 2, maxInFlight: 2 });

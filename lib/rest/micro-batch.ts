@@ -38,29 +38,24 @@ export class MicroBatcher<I, O> {
     while (this.inFlight < this.options.maxInFlight && this.queue.length > 0) {
       const batch = this.queue.splice(0, this.options.maxBatch);
       this.inFlight += 1;
-      this.run(batch.map((entry) => entry.item)).then(
-        (results) => this.finished(() => settle(batch, results)),
-        (error: unknown) => this.finished(() => batch.forEach((entry) => entry.reject(error))),
-      );
+      this.run(batch.map((entry) => entry.item))
+        .then(
+          (results) => {
+            batch.forEach((entry, i) => {
+              const result = results[i];
+              if (result instanceof Error) entry.reject(result);
+              else if (result === undefined) entry.reject(new Error('the batch answered fewer results than items'));
+              else entry.resolve(result);
+            });
+          },
+          (error: unknown) => {
+            for (const entry of batch) entry.reject(error);
+          },
+        )
+        .finally(() => {
+          this.inFlight -= 1;
+          this.schedule();
+        });
     }
   }
-
-  /**
-   * A batch is done: the next one leaves first (its callers have been waiting, and its request is on its way to the
-   * subgraph before this process turns to answering), then this batch's callers are answered, in the turn after.
-   */
-  private finished(answer: () => void): void {
-    this.inFlight -= 1;
-    this.schedule();
-    setImmediate(answer);
-  }
-}
-
-function settle<O>(batch: { resolve: (result: O) => void; reject: (error: unknown) => void }[], results: (O | Error)[]): void {
-  batch.forEach((entry, i) => {
-    const result = results[i];
-    if (result instanceof Error) entry.reject(result);
-    else if (result === undefined) entry.reject(new Error('the batch answered fewer results than items'));
-    else entry.resolve(result);
-  });
 }
