@@ -9,7 +9,7 @@ import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/p
 import { feedRowOf } from '../payment-feed/payment-feed.service';
 import { PaymentTargetService } from '../payment-target/payment-target.service';
 import { QrisPaymentRepository } from '../qris-payment/qris-payment.repository';
-import { type QrisMatch, type RecordedSuccess, billNumberOf, matchQrisPayment } from '../qris-payment/qris-payment.service';
+import { NO_BILL, type RecordedSuccess, billNumberOf, matchQrisPayment } from '../qris-payment/qris-payment.service';
 import type { Transaction, TransactionStatus } from '../transaction/transaction.entity';
 import type { PaymentEvent } from './payment-event.entity';
 import { type EventErrorCode, PaymentEventNotFoundError } from './payment-event.errors';
@@ -531,9 +531,6 @@ async function claimAndRecord<D extends BatchDraft>(
     appended: feed?.filter((row) => created.has(row.transaction_id!)) ?? [],
   };
 }
-
-/** What matching a success that names no bill of ours comes to (matchQrisPayment, without a statement). */
-const NO_BILL: QrisMatch = { outcome: null };
 
 /** The order a batch's successes settle bills and append the feed in: bill number (reference), then key. */
 const feedOrder = (d: Draft): string[] => [d.input.referenceNumber ?? '', d.bankCode, d.input.externalEventId];

@@ -279,6 +279,9 @@ export function billNumberOf(referenceNumber: string | null | undefined): string
   return bill && BILL_NUMBER_PATTERN.test(bill) ? bill : null;
 }
 
+/** What matching a success that names no bill of ours comes to: nothing to settle, no statement. */
+export const NO_BILL: QrisMatch = Object.freeze({ outcome: null });
+
 /**
  * Matching, inside the intake transaction of a success event that recorded its transaction
  * (docs/decisions/0201-qris-payloads.md). Only a reference_number shaped like our bill numbers is a candidate
@@ -289,7 +292,7 @@ export function billNumberOf(referenceNumber: string | null | undefined): string
  */
 export async function matchQrisPayment(repo: QrisPaymentRepository, s: RecordedSuccess): Promise<QrisMatch> {
   const bill = billNumberOf(s.referenceNumber);
-  if (!bill) return { outcome: null };
+  if (!bill) return NO_BILL;
   const payment = await repo.lockByBillNumber(bill);
   const reason = unmatchedReasonOf(payment, s);
   if (
