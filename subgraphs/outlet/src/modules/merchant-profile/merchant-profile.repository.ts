@@ -68,14 +68,18 @@ export class MerchantProfileRepository extends Repository {
       [ahead.primaryTerminal, `${terminalSubqueries.primaryOf('o.merchant_id')} as "primaryTerminal"`],
     ];
     const extras = reads.filter(([wanted]) => wanted).map(([, sql]) => sql);
-    // A prepared statement per combination (bank_view_1010, …): planning it cost more than running it.
-    const name = `bank_view_${reads.map(([wanted]) => Number(wanted)).join('')}`;
+    // A prepared statement per combination (bank_view_1010, …): planning it cost more than running it. One NMID (a
+    // lone lookup) has a statement of its own: PostgreSQL plans `= any($1)` again at every execution (its generic
+    // plan, costed for an array of unknown length, never wins), 0.25 ms of a 0.3 ms statement, where it keeps the
+    // generic plan of `= $1` from the sixth execution on (docs/benchmarks.md, eleventh round).
+    const one = nmids.length === 1;
+    const name = `bank_view_${reads.map(([wanted]) => Number(wanted)).join('')}${one ? '_one' : ''}`;
     const rows = await this.preparedRows<Record<string, unknown>>(
       name,
       `select ${[OUTLET_ROW_COLUMNS, 'to_jsonb(p) as profile', ...extras].join(', ')}
          from outlet.outlets o join outlet.merchant_profiles p on p.merchant_id = o.merchant_id
-        where o.nmid = any(?::text[]) and o.deleted_at is null`,
-      [nmids],
+        where o.nmid = ${one ? '?' : 'any(?::text[])'} and o.deleted_at is null`,
+      [one ? nmids[0] : nmids],
     );
     return rows.map(({ profile, outletTerminals, merchantOutlets, merchantNmid, primaryTerminal, ...outlet }) => ({
       outlet: withDates(outlet, OUTLET_ROW_DATES) as OutletRow,
