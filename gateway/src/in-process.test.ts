@@ -4,6 +4,7 @@ import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { PRINCIPAL_HEADER, type Principal, PrincipalVerifier } from '@lib/auth/principal';
 import { SUBGRAPH_NAMES, loadConfig } from '@lib/config/config';
+import { CALL_TIMEOUT_HEADER } from '@lib/http/request-limits';
 import type { HttpError } from '@lib/rest/error-body';
 import { CoreHealthDocument } from '@rest-adapters/generated/operations';
 import { InProcessGateway } from './in-process';
@@ -12,10 +13,11 @@ const TIMEOUT_MS = 400;
 const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_TIMEOUT_MS: String(TIMEOUT_MS) });
 
 /** One HTTP server standing in for every subgraph: `answer` decides what each fetch gets. */
-async function fakeSubgraphs(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+async function fakeSubgraphs(answer: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void) {
   const server = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => answer(req, res));
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => answer(req, res, Buffer.concat(chunks).toString('utf8')));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/graphql`;
@@ -69,6 +71,47 @@ describe('InProcessGateway (REST_GATEWAY=in-process)', () => {
       expect(await verifier.verify(seen[0].principal)).toEqual(bank);
       expect(seen[1].principal).toBe(seen[0].principal);
       expect(await verifier.verify(seen[2].principal)).toEqual({ kind: 'service', service: 'rest-test' });
+    } finally {
+      await stack.close();
+    }
+  });
+
+  it("posts the operation as JSON with a route's longer deadline, and maps a subgraph's non-2xx answers without its body", async () => {
+    const seen: { body: { query?: string; operationName?: string }; deadline?: string | string[]; contentType?: string }[] = [];
+    let status = 200;
+    const stack = await fakeSubgraphs((req, res, body) => {
+      seen.push({
+        body: JSON.parse(body) as { query?: string; operationName?: string },
+        deadline: req.headers[CALL_TIMEOUT_HEADER],
+        contentType: req.headers['content-type'],
+      });
+      res
+        .writeHead(status, { 'content-type': 'application/json' })
+        .end(
+          JSON.stringify(
+            status === 200 ? { data: { referenceDataStatus: { loaded: true } } } : { errors: [{ message: 'subgraph detail' }] },
+          ),
+        );
+    });
+    try {
+      expect(await stack.gateway.execute(CoreHealthDocument, {}, { requestId: 'r-1', timeoutMs: 5_000 })).toEqual({
+        referenceDataStatus: { loaded: true },
+      });
+      expect(seen[0]).toMatchObject({ deadline: '5000', contentType: 'application/json' });
+      expect(seen[0].body.query).toContain('referenceDataStatus');
+      const outcomes: [number, number, string][] = [];
+      for (const answer of [502, 500]) {
+        status = answer;
+        const error = (await stack.gateway
+          .execute(CoreHealthDocument, {}, { requestId: `r-${answer}` })
+          .catch((e: unknown) => e)) as HttpError;
+        expect(error.message).not.toContain('subgraph detail');
+        outcomes.push([answer, error.status, error.code]);
+      }
+      expect(outcomes).toEqual([
+        [502, 503, 'service_unavailable'],
+        [500, 500, 'internal_error'],
+      ]);
     } finally {
       await stack.close();
     }
