@@ -35,8 +35,8 @@ export class SubgraphFetchMetrics {
  * fetcher, STACK.md), carrying the signed principal, the request id and the caller's deadline. It implements the
  * gateway's `GraphQLDataSource` itself rather than extending `RemoteGraphQLDataSource`, whose fetch path builds
  * node-fetch `Headers` and a `Request` (with a legacy URL parse) for every subgraph call only to read them back:
- * on a lone lookup that was a tenth of the REST process's CPU (docs/benchmarks.md, eleventh round). APQ and
- * subgraph cache-control hints, the parts of it this project never used, are not offered.
+ * a third of each call's CPU, the server's included (docs/benchmarks.md, eleventh round). APQ and subgraph
+ * cache-control hints, the parts of it this project never used, are not offered.
  */
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   constructor(
