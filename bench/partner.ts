@@ -5,6 +5,7 @@ import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { loadConfig } from '@lib/config/config';
 import { createPartner, issuePartnerCredential, onboardMerchant } from '@scripts/database-tasks';
+import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
 import { envInt, percentile, progress, startBenchStack, stopAll } from './harness';
 
 /**
@@ -17,8 +18,9 @@ import { envInt, percentile, progress, startBenchStack, stopAll } from './harnes
  * - the scoring summary in both contracts (12 months of daily aggregates).
  *
  * Each target runs twice: at one connection (latency: p50/p95/p99 of an unloaded system, what one partner sees)
- * and at BENCH_CONNECTIONS (throughput ceiling, req/s). The credential's rate is raised so the 60/min default does
- * not cap the measurement. A benchmark, not a test: it fails only when it cannot set up.
+ * and at BENCH_CONNECTIONS (throughput ceiling, req/s, and the CPU time per request of every process serving it, from
+ * /proc: bench/cpu.ts). The credential's rate is raised so the 60/min default does not cap the measurement. A
+ * benchmark, not a test: it fails only when it cannot set up.
  *
  * Requires DATABASE_URL (a dedicated database; the partner PBENCH, its credentials and the merchant are kept for
  * the next run). Progress on stderr; the table and a one-line JSON summary (last line) on stdout.
@@ -148,6 +150,8 @@ async function token(rest: string, credential: { key: string; secret: string }):
 }
 
 interface Measured {
+  /** 2xx answers in the window. */
+  requests: number;
   rps: number;
   p50Ms: number;
   p95Ms: number;
@@ -165,6 +169,7 @@ async function run(url: string, headers: Record<string, string>, connections: nu
   const result = await instance;
   const sorted = Float64Array.from(latencies).sort();
   return {
+    requests: latencies.length,
     rps: Math.round((latencies.length / result.duration) * 10) / 10,
     p50Ms: percentile(sorted, 50),
     p95Ms: percentile(sorted, 95),
@@ -172,6 +177,24 @@ async function run(url: string, headers: Record<string, string>, connections: nu
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/** CPU milliseconds per request: each process of the path that served the target, and their total. */
+type CpuPerRequest = Partial<Record<CpuLabel, number>> & { total: number };
+
+/** The stack's processes (the load balancer included) for a REST target, the floor and its backends for the floor. */
+function perRequest(secs: Record<CpuLabel, number>, requests: number, origin: Target['origin']): CpuPerRequest {
+  const labels = CPU_LABELS.filter((label) =>
+    origin === 'floor' ? label === 'floor' || label === 'pg:floor' : !['floor', 'pg:floor', 'loadgen'].includes(label),
+  );
+  const out: CpuPerRequest = { total: 0 };
+  for (const label of labels) {
+    const ms = requests > 0 ? (secs[label] * 1000) / requests : NaN;
+    out[label] = Math.round(ms * 100) / 100;
+    out.total += ms;
+  }
+  out.total = Math.round(out.total * 100) / 100;
+  return out;
 }
 
 async function main(): Promise<void> {
@@ -191,7 +214,13 @@ async function main(): Promise<void> {
   try {
     const { merchantId, credentials } = await seed(databaseUrl, pg);
     const tokens = { A: await token(bench.rest, credentials.A), B: await token(bench.rest, credentials.B) };
-    const rows: { label: string; latency: Measured; throughput: Measured }[] = [];
+    const cpu = new CpuSampler(
+      bench.stack.child.pid!,
+      bench.floor!.child.pid,
+      pg,
+      bench.extra.map((m) => m.child.pid!),
+    );
+    const rows: { label: string; latency: Measured; throughput: Measured; cpuMsPerRequest: CpuPerRequest }[] = [];
     for (const target of TARGETS) {
       const url = `${target.origin === 'rest' ? bench.rest : bench.floorOrigin}${target.path(merchantId)}`;
       const headers = { authorization: `Bearer ${tokens[target.contract]}` };
@@ -201,9 +230,13 @@ async function main(): Promise<void> {
       progress(`${target.label}: ${body.length} bytes; warming up …`);
       await run(url, headers, SETTINGS.connections, SETTINGS.warmupSecs);
       const latency = await run(url, headers, 1, SETTINGS.durationSecs);
+      const cpuBefore = await cpu.snapshot();
       const throughput = await run(url, headers, SETTINGS.connections, SETTINGS.durationSecs);
-      progress(`  1 connection: p95 ${latency.p95Ms.toFixed(1)} ms; ${SETTINGS.connections} connections: ${throughput.rps} req/s`);
-      rows.push({ label: target.label, latency, throughput });
+      const cpuMsPerRequest = perRequest(CpuSampler.delta(cpuBefore, await cpu.snapshot()), throughput.requests, target.origin);
+      progress(
+        `  1 connection: p95 ${latency.p95Ms.toFixed(1)} ms; ${SETTINGS.connections} connections: ${throughput.rps} req/s, ${cpuMsPerRequest.total.toFixed(2)} ms CPU each`,
+      );
+      rows.push({ label: target.label, latency, throughput, cpuMsPerRequest });
     }
     const loadAfter = os.loadavg();
     await stopAll();
@@ -211,12 +244,13 @@ async function main(): Promise<void> {
     const fmt = (x: number) => x.toFixed(1).padStart(8);
     const out = [
       `partner API benchmark: ${SETTINGS.transactions} transactions of one merchant; ${os.cpus().length} CPUs; load ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}`,
-      `${'target'.padEnd(36)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}${'× floor'.padStart(9)}${'non2xx'.padStart(8)}`,
+      `${'target'.padEnd(36)}${'p50 ms'.padStart(8)}${'p95 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'req/s'.padStart(8)}${'× floor'.padStart(9)}${'CPU ms'.padStart(8)}${'non2xx'.padStart(8)}`,
       ...rows.map(
         (r) =>
-          `${r.label.padEnd(36)}${fmt(r.latency.p50Ms)}${fmt(r.latency.p95Ms)}${fmt(r.latency.p99Ms)}${fmt(r.throughput.rps)}${(r.throughput.rps / floor.throughput.rps).toFixed(3).padStart(9)}${String(r.latency.non2xx + r.throughput.non2xx).padStart(8)}`,
+          `${r.label.padEnd(36)}${fmt(r.latency.p50Ms)}${fmt(r.latency.p95Ms)}${fmt(r.latency.p99Ms)}${fmt(r.throughput.rps)}${(r.throughput.rps / floor.throughput.rps).toFixed(3).padStart(9)}${fmt(r.cpuMsPerRequest.total)}${String(r.latency.non2xx + r.throughput.non2xx).padStart(8)}`,
       ),
-      `(latency at 1 connection, req/s at ${SETTINGS.connections} connections, ${SETTINGS.durationSecs} s each after ${SETTINGS.warmupSecs} s warm-up)`,
+      `(latency at 1 connection, req/s at ${SETTINGS.connections} connections, ${SETTINGS.durationSecs} s each after ${SETTINGS.warmupSecs} s warm-up;`,
+      ` CPU ms: CPU time per request of the processes serving it, PostgreSQL's backends included, in the ${SETTINGS.connections}-connection window)`,
     ];
     // Issue 18 §2: the 500-row Contract B list at ≥ 40 % of its floor's req/s.
     const bList = rows.find((r) => r.label === 'B transactions limit=500')!.throughput.rps / floor.throughput.rps;

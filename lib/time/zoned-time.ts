@@ -24,10 +24,9 @@ export class ZonedCalendar {
     return Object.fromEntries(this.format.formatToParts(instant).map((p) => [p.type, p.value]));
   }
 
-  /** "+08:00" for the zone at `instant` (from "GMT+08:00"; "GMT" alone is +00:00). */
+  /** "+08:00" for the zone at `instant`. */
   offsetOf(instant: Date): string {
-    const name = this.partsOf(instant).timeZoneName.replace('GMT', '');
-    return name === '' ? '+00:00' : name;
+    return offsetIn(this.partsOf(instant));
   }
 
   /** The local calendar date (YYYY-MM-DD) of an instant. */
@@ -36,11 +35,11 @@ export class ZonedCalendar {
     return `${p.year}-${p.month}-${p.day}`;
   }
 
-  /** RFC 3339 of an instant in local time with the zone's offset (milliseconds only when not 0). */
+  /** RFC 3339 of an instant in local time with the zone's offset (milliseconds only when not 0); one formatToParts. */
   iso(instant: Date): string {
     const p = this.partsOf(instant);
     const ms = instant.getUTCMilliseconds();
-    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${String(ms).padStart(3, '0')}` : ''}${this.offsetOf(instant)}`;
+    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${String(ms).padStart(3, '0')}` : ''}${offsetIn(p)}`;
   }
 
   /** The instant of local 00:00 on a calendar date. */
@@ -51,6 +50,12 @@ export class ZonedCalendar {
     instant = new Date(guess.getTime() - offsetMinutes(this.offsetOf(instant)) * 60_000);
     return instant;
   }
+}
+
+/** The offset in a formatToParts result: "+08:00" from "GMT+08:00" ("GMT" alone is +00:00). */
+function offsetIn(parts: Record<string, string>): string {
+  const name = parts.timeZoneName.replace('GMT', '');
+  return name === '' ? '+00:00' : name;
 }
 
 const offsetMinutes = (offset: string) => (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));

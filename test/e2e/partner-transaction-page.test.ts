@@ -159,13 +159,14 @@ describe('merchantTransactionPage and the partner transaction routes that read i
       .merchant_id;
 
     // November 2026 (Asia/Jakarta), all but one at the merchant's outlet: every stored status, a settled one, nulls,
-    // decimal rates, milliseconds, and two rows at the same instant (the id breaks the tie).
-    await tx('2026-11-02T03:00:00.000Z', 'success', 10_000, { settled_at: '2026-11-03T03:00:00.123Z', settlement_status: 'settled' });
+    // decimal rates, milliseconds, microseconds (dropped, as the typed field's Date drops them), and two rows at the same
+    // instant (the id breaks the tie).
+    await tx('2026-11-02T03:00:00.000Z', 'success', 10_000, { settled_at: '2026-11-03T03:00:00.123987Z', settlement_status: 'settled' });
     await tx('2026-11-03T03:00:00.000Z', 'pending', 8_000, { external_reference: null, payer_bank_name: null });
     await tx('2026-11-04T03:00:00.000Z', 'failed', 5_000);
     await tx('2026-11-05T03:00:00.000Z', 'cancelled', 6_000);
     await tx('2026-11-06T03:00:00.000Z', 'refunded', 7_000, { refunded_amount: 7_000 });
-    await tx('2026-11-07T03:00:00.000Z', 'reversed', 9_000);
+    await tx('2026-11-07T03:00:00.000999Z', 'reversed', 9_000);
     await tx('2026-11-08T16:59:59.999Z', 'success', 12_345, { mdr_rate: '0.0035', mdr_fee_amount: 43, net_amount_after_mdr: 12_302 });
     await tx('2026-11-08T16:59:59.999Z', 'success', 1_000, { outlet_id: null });
     await tx('2026-10-31T16:59:59.999Z', 'success', 99_999, { outlet_id: null }); // October in Jakarta

@@ -41,6 +41,45 @@ export const TRANSACTION_COLUMNS = [
  */
 export type TransactionRow = Record<string, any>;
 
+/** An instant as `Date#toISOString()` writes it (UTC, milliseconds, Z), formatted by PostgreSQL. */
+const isoUtc = (column: string) => `to_char(p.${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+/** The columns of a `merchantTransactionPage` row (transaction-page.ts), its two instants already as ISO text. */
+const PAGE_COLUMNS = [
+  'p.id',
+  'p.transaction_code',
+  'p.external_reference',
+  'p.status',
+  'p.payment_method',
+  'p.payer_bank_name',
+  'p.gross_amount',
+  'p.mdr_rate',
+  'p.mdr_fee_amount',
+  'p.net_amount_after_mdr',
+  'p.currency',
+  `${isoUtc('transaction_at')} as transaction_at_iso`,
+  `${isoUtc('settled_at')} as settled_at_iso`,
+  'p.settlement_status',
+].join(', ');
+
+/** A row of PAGE_COLUMNS: bigint and numeric as strings (the ORM's type parsers), the instants as ISO text. */
+export interface TransactionPageDbRow {
+  id: string;
+  transaction_code: string;
+  external_reference: string | null;
+  status: string;
+  payment_method: string;
+  payer_bank_name: string | null;
+  gross_amount: string;
+  mdr_rate: string;
+  mdr_fee_amount: string;
+  net_amount_after_mdr: string;
+  currency: string;
+  transaction_at_iso: string;
+  settled_at_iso: string | null;
+  settlement_status: string;
+}
+
 export interface TransactionFilter {
   /** Inclusive lower bound of transaction_at. */
   from?: Date | null;
@@ -101,13 +140,15 @@ export class TransactionRepository extends Repository {
 
   /** The merchant's transactions in a window, newest first, at most `limit`. */
   window(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionRow[]> {
-    return this.pages([merchantId], limit, {
-      statuses: filter.statuses?.length ? filter.statuses : null,
-      from_at: filter.from ?? null,
-      to_at: filter.to ?? null,
-      before_at: filter.before ?? null,
-      outlet: filter.outletId ?? null,
-    });
+    return this.pages([merchantId], limit, windowFilters(filter));
+  }
+
+  /**
+   * `window`'s rows with the page's columns only (`PAGE_COLUMNS`): what `merchantTransactionPage` returns, without
+   * the 15 other columns' output, transfer and parsing (docs/decisions/0220-page-read-with-its-columns.md).
+   */
+  pageWindow(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionPageDbRow[]> {
+    return this.pages([merchantId], limit, windowFilters(filter), PAGE_COLUMNS);
   }
 
   /**
@@ -116,13 +157,18 @@ export class TransactionRepository extends Repository {
    * monthly partitions newest first and stops at the limit, so it reads the rows it returns, not the merchant's whole
    * history (docs/decisions/0208-partitioned-history.md; docs/benchmarks.md, "Cost as data grows").
    */
-  private pages(merchantIds: readonly string[], perMerchant: number, filters: PageFilters): Promise<TransactionRow[]> {
-    return this.rows<TransactionRow>(
-      `select ${TRANSACTION_COLUMNS}
+  private pages<T = TransactionRow>(
+    merchantIds: readonly string[],
+    perMerchant: number,
+    filters: PageFilters,
+    columns = TRANSACTION_COLUMNS,
+  ): Promise<T[]> {
+    return this.rows<T>(
+      `select ${columns}
          from "transaction".merchant_pages(?::uuid[], ?::int, statuses => ?::text[], from_at => ?::timestamptz, to_at => ?::timestamptz,
               before_at => ?::timestamptz, after_at => ?::timestamptz, after_id => ?::uuid, outlet => ?::uuid, outlet_ids => ?::uuid[],
-              terminal => ?::uuid)
-        order by merchant_id, transaction_at desc, id desc`,
+              terminal => ?::uuid) p
+        order by p.merchant_id, p.transaction_at desc, p.id desc`,
       [
         merchantIds,
         perMerchant,
@@ -235,4 +281,15 @@ function applyVisibility(query: any, visibility: Visibility, outletId: string | 
   if (outletId) query.where('t.outlet_id', outletId);
   if (visibility?.outletIds) query.whereIn('t.outlet_id', visibility.outletIds);
   if (visibility?.terminalId) query.where('t.terminal_id', visibility.terminalId);
+}
+
+/** A window's filters as `merchant_pages`' parameters. */
+function windowFilters(filter: TransactionFilter): PageFilters {
+  return {
+    statuses: filter.statuses?.length ? filter.statuses : null,
+    from_at: filter.from ?? null,
+    to_at: filter.to ?? null,
+    before_at: filter.before ?? null,
+    outlet: filter.outletId ?? null,
+  };
 }

@@ -10,6 +10,13 @@ export const MAX_LATEST = 100;
 /** Hard cap of merchantTransactions (partner-api.md §8: Contract B maximum 500). */
 export const MAX_WINDOW_ITEMS = 500;
 
+/** Whether a window can hold rows: the merchant's id and the outlet's, if any, are UUIDs. */
+const isWindowOf = (merchantId: string, filter: TransactionFilter): boolean =>
+  UUID_PATTERN.test(merchantId) && (!filter.outletId || UUID_PATTERN.test(filter.outletId));
+
+/** A window's row limit clamped to 1..MAX_WINDOW_ITEMS. */
+const windowLimit = (limit: number): number => Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS);
+
 export interface TransactionTotals {
   grossAmount: number;
   count: number;
@@ -57,17 +64,18 @@ export class TransactionService {
 
   /** The merchant's transactions in a window, newest first, at most `limit` (clamped to 1..MAX_WINDOW_ITEMS). */
   async ofMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionType[]> {
-    if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return [];
-    const rows = await this.repo.window(merchantId, filter, Math.min(Math.max(limit, 1), MAX_WINDOW_ITEMS));
-    return rows.map(fromRow);
+    if (!isWindowOf(merchantId, filter)) return [];
+    return (await this.repo.window(merchantId, filter, windowLimit(limit))).map(fromRow);
   }
 
   /**
-   * `ofMerchant` as plain page rows (`merchantTransactionPage`): the same read, rows and order, for lists that would
-   * otherwise pay graphql-js and the gateway per field (docs/decisions/0214-lean-wire-for-bulk-lists.md).
+   * `ofMerchant` as plain page rows (`merchantTransactionPage`): the same rows and order, for lists that would
+   * otherwise pay graphql-js and the gateway per field (docs/decisions/0214-lean-wire-for-bulk-lists.md), read with
+   * the page's columns only (docs/decisions/0220-page-read-with-its-columns.md).
    */
   async pageOfMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionPageRow[]> {
-    return (await this.ofMerchant(merchantId, filter, limit)).map(toPageRow);
+    if (!isWindowOf(merchantId, filter)) return [];
+    return (await this.repo.pageWindow(merchantId, filter, windowLimit(limit))).map(toPageRow);
   }
 
   /** Gross and count of the merchant's `success` transactions in a window (all time without bounds); batched. */
