@@ -30,11 +30,21 @@ const MERCHANT_ROW_FIELDS = [
   'updatedAt',
 ] as const;
 const MERCHANT_ROW_COLUMNS = `${columnsAs('m', MERCHANT_ROW_FIELDS)}, m.bank_id as "bankId"`;
+const MERCHANT_DATES = ['kycVerifiedAt', 'pspVisibleAt', 'createdAt', 'updatedAt'];
 
 /** The fields of a merchant toMerchantType reads (an entity, or a plain row). */
 export type MerchantFields = Pick<Merchant, Exclude<(typeof MERCHANT_ROW_FIELDS)[number], 'pspVisibleAt'>> & {
   bank?: { code: string } | null;
 };
+
+/**
+ * For another aggregate's statement that joins `merchant.merchants` as `alias` (the partner scope wall): the columns
+ * toMerchantType reads, under the entity's property names, and such a row's merchant fields (without its bank).
+ */
+export const merchantColumnsOf = (alias: string): string => columnsAs(alias, MERCHANT_ROW_FIELDS);
+export function merchantFieldsOf(row: Record<string, unknown>): MerchantFields {
+  return withDates(row, MERCHANT_DATES) as unknown as MerchantFields;
+}
 /** A merchant as a plain row (the reads on every bank path), with its bank's id and code. */
 export type MerchantRow = MerchantFields & { pspVisibleAt: Date | null; bankId: string | null };
 
@@ -63,10 +73,6 @@ export class MerchantRepository extends Repository {
 
   byId(id: string): Promise<Merchant | null> {
     return this.em.findOne(Merchant, { id });
-  }
-
-  byIds(ids: string[]): Promise<Merchant[]> {
-    return this.em.find(Merchant, { id: { $in: ids } });
   }
 
   async exists(id: string): Promise<boolean> {
@@ -148,6 +154,6 @@ export class MerchantRepository extends Repository {
 }
 
 function merchantOfRow(row: Record<string, unknown>): MerchantRow {
-  const merchant = withDates(row, ['kycVerifiedAt', 'pspVisibleAt', 'createdAt', 'updatedAt']) as MerchantRow;
+  const merchant = withDates(row, MERCHANT_DATES) as MerchantRow;
   return { ...merchant, bank: row.bankCode ? { code: row.bankCode as string } : null };
 }

@@ -1,5 +1,6 @@
 import type { RequiredEntityData } from '@mikro-orm/core';
 import { Repository } from '@lib/db/repository';
+import { merchantColumnsOf } from '../merchant/merchant.repository';
 import { Partner, PartnerCredential, PartnerMerchantAccess, type PartnerAccessType as AccessType } from './partner.entity';
 
 /** A live consent of a merchant to a partner (plain row). */
@@ -21,6 +22,18 @@ export interface ReferredRegistrationRow {
   created_at: Date | string;
   updated_at: Date | string;
 }
+
+/**
+ * A merchant in a partner's scope (plain row): the merchant's fields toMerchantType reads (dates as text), its
+ * strongest live grant, its referral code and the partner that code names, if any.
+ */
+export type GrantedMerchantRow = Record<string, unknown> & {
+  id: string;
+  accessType: AccessType;
+  grantedAt: string | Date;
+  referralCode: string | null;
+  referralPartnerId: string | null;
+};
 
 /**
  * Partners, their credentials and their access to merchants (`merchant.partners`, `merchant.partner_credentials`,
@@ -157,32 +170,25 @@ export class PartnerRepository extends Repository {
     return query;
   }
 
-  /** The live grants of the active partner to merchants that are not deleted. */
-  grantedMerchantsOf(
-    partnerId: string,
-    merchantIds: string[] | null,
-  ): Promise<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]> {
-    const query = this.em
-      .getKnex()('merchant.partner_merchant_access as a')
-      .join('merchant.partners as p', 'p.id', 'a.partner_id')
-      .join('merchant.merchants as m', 'm.id', 'a.merchant_id')
-      .where({ 'a.partner_id': partnerId, 'p.status': 'active' })
-      .whereNull('a.revoked_at')
-      .whereNot('m.status', 'deleted')
-      .select<{ merchant_id: string; access_type: AccessType; granted_at: Date | string }[]>(
-        'a.merchant_id',
-        'a.access_type',
-        'a.granted_at',
-      );
-    if (merchantIds) query.whereIn('a.merchant_id', merchantIds);
-    return query;
-  }
-
-  /** The ids of the partners with these referral codes (compared upper-case), with the code upper-cased. */
-  referrersOf(codes: string[]): Promise<{ id: string; code: string }[]> {
-    const knex = this.em.getKnex();
-    return knex('merchant.partners')
-      .whereRaw('upper(referral_code) = any(?)', [codes])
-      .select(knex.raw('id, upper(referral_code) as code'));
+  /**
+   * The merchants (not deleted) the active partner holds a live grant to, `merchantIds` narrowing them, in one
+   * statement: each merchant once, with its grant that comes first in `priority` (the strongest relation), the fields
+   * toMerchantType reads, its referral code and the partner that code names (docs/decisions/0221-a-page-planned-on-the-months-it-reads.md).
+   */
+  grantedMerchantsOf(partnerId: string, merchantIds: string[] | null, priority: readonly AccessType[]): Promise<GrantedMerchantRow[]> {
+    const narrowed = merchantIds !== null;
+    return this.preparedRows<GrantedMerchantRow>(
+      narrowed ? 'partner_granted_merchants_of_ids' : 'partner_granted_merchants',
+      `select distinct on (m.id) ${merchantColumnsOf('m')}, m.referral_code as "referralCode", a.access_type as "accessType",
+              a.granted_at as "grantedAt", r.id as "referralPartnerId"
+         from merchant.partner_merchant_access a
+         join merchant.partners p on p.id = a.partner_id
+         join merchant.merchants m on m.id = a.merchant_id
+         left join merchant.partners r on r.referral_code = upper(m.referral_code)
+        where a.partner_id = ? and p.status = 'active' and a.revoked_at is null and m.status <> 'deleted'
+              ${narrowed ? 'and a.merchant_id = any(?::uuid[])' : ''}
+        order by m.id, array_position(?::text[], a.access_type)`,
+      narrowed ? [partnerId, merchantIds, priority] : [partnerId, priority],
+    );
   }
 }

@@ -5,6 +5,8 @@ import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { merchantSubgraph } from '@subgraphs/merchant/src/app';
 import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { MerchantRepository } from '../merchant/merchant.repository';
+import { toMerchantType } from '../merchant/merchant.service';
 import { PartnerService } from './partner.service';
 
 describe('PartnerService (real PostgreSQL)', () => {
@@ -97,6 +99,27 @@ describe('PartnerService (real PostgreSQL)', () => {
     expect(await errorOf(service().create({ code: 'pdemo', name: 'Again', referralCode: 'OTHER' }))).toMatchObject({ code: 'CONFLICT' });
     expect(await errorOf(service().create({ code: 'NEWP', name: 'New', referralCode: 'demoref' }))).toMatchObject({ code: 'CONFLICT' });
     expect(await errorOf(service().create({ code: 'N', name: 'New', referralCode: 'NEWREF' }))).toMatchObject({ code: 'BAD_USER_INPUT' });
+  });
+
+  it('lists its merchants in one read: the strongest grant, the referrer, the merchant as banks see it but without the bank', async () => {
+    await service().grant({ partnerCode: 'PDEMO', merchantId: DEMO.merchantId, type: 'consent' });
+    const [row] = await new MerchantRepository(orm.em.fork()).rowsByIds([DEMO.merchantId]);
+    expect(row.bank?.code).toBe(DEMO.bank.code);
+    const demo = {
+      merchantId: DEMO.merchantId,
+      accessType: 'referral',
+      referralCode: 'DEMOREF',
+      referralPartnerId: DEMO.partner.id,
+      merchant: { ...toMerchantType(row), bankCode: null },
+    };
+    const all = await service().merchantsOf(DEMO.partner.id, null);
+    expect(all.filter((m) => m.merchantId === DEMO.merchantId)).toEqual([expect.objectContaining(demo)]);
+    expect(all.map((m) => m.grantedAt.getTime())).toEqual(all.map((m) => m.grantedAt.getTime()).sort((a, b) => a - b));
+    // Narrowed: repeated and malformed ids count once and not at all; an id outside the scope is left out.
+    const narrowed = await service().merchantsOf(DEMO.partner.id, [DEMO.merchantId, DEMO.merchantId, 'not-a-uuid', DEMO.partner.id]);
+    expect(narrowed).toEqual([expect.objectContaining(demo)]);
+    expect(await service().merchantsOf(DEMO.partner.id, ['not-a-uuid'])).toEqual([]);
+    await service().ungrant({ partnerCode: 'PDEMO', merchantId: DEMO.merchantId, type: 'consent' });
   });
 
   it('reports one access per merchant, the strongest first, and only while the partner is active', async () => {

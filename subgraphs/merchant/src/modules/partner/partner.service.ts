@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { dummySecretHash, hashSecret, verifySecret } from '@lib/auth/secret-hash';
 import { type SecretBox, newKeyId, newSecret } from '@lib/crypto/secret-box';
 import { BadInputError, NotFoundError } from '@lib/errors/app-error';
-import { MerchantRepository } from '../merchant/merchant.repository';
+import { MerchantRepository, merchantFieldsOf } from '../merchant/merchant.repository';
 import { toMerchantType } from '../merchant/merchant.service';
 import type { PartnerAccessType as AccessType, PartnerAuthMode, PartnerContract, PartnerCredential } from './partner.entity';
 import { PartnerTakenError } from './partner.errors';
@@ -212,17 +212,19 @@ export class PartnerService {
    * merchant's); ordered by grant time then id. `merchantIds` narrows the list.
    */
   async merchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
-    if (merchantIds && merchantIds.filter((id) => UUID.test(id)).length === 0) return [];
-    const entries = [
-      ...(await this.grantedMerchantsOf(partnerId, merchantIds)),
-      ...(await this.referredRegistrationsOf(partnerId, merchantIds)),
-    ];
-    return entries.sort((a, b) => a.grantedAt.getTime() - b.grantedAt.getTime() || a.merchantId.localeCompare(b.merchantId));
+    const ids = merchantIds && [...new Set(merchantIds.filter((id) => UUID.test(id)))];
+    if (ids && ids.length === 0) return [];
+    const granted = await this.grantedMerchantsOf(partnerId, ids);
+    // Approval turns a registration into the merchant with its id in one transaction: ids all found are no registrations.
+    const registrations = ids && granted.length === ids.length ? [] : await this.referredRegistrationsOf(partnerId, ids);
+    return [...granted, ...registrations].sort(
+      (a, b) => a.grantedAt.getTime() - b.grantedAt.getTime() || a.merchantId.localeCompare(b.merchantId),
+    );
   }
 
   /** Registrations under review (not yet merchants) submitted with the active partner's referral code. */
   private async referredRegistrationsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
-    const rows = await this.repo.referredRegistrationsOf(partnerId, merchantIds && merchantIds.filter((id) => UUID.test(id)));
+    const rows = await this.repo.referredRegistrationsOf(partnerId, merchantIds);
     return rows.map((r) => ({
       merchantId: r.id,
       accessType: 'referral',
@@ -252,30 +254,17 @@ export class PartnerService {
     }));
   }
 
+  /** Merchants the partner holds a live grant to, with the strongest; a partner is not shown the acquiring bank (0221). */
   private async grantedMerchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
-    const rows = await this.repo.grantedMerchantsOf(partnerId, merchantIds && merchantIds.filter((id) => UUID.test(id)));
-    const best = new Map<string, (typeof rows)[number]>();
-    for (const row of rows) {
-      const current = best.get(row.merchant_id);
-      if (!current || ACCESS_PRIORITY.indexOf(row.access_type) < ACCESS_PRIORITY.indexOf(current.access_type))
-        best.set(row.merchant_id, row);
-    }
-    if (best.size === 0) return [];
-    const merchants = await this.repo.peer(MerchantRepository).byIds([...best.keys()]);
-    const codes = [...new Set(merchants.map((m) => m.referralCode?.toUpperCase()).filter((c): c is string => !!c))];
-    const referrers = codes.length ? await this.repo.referrersOf(codes) : [];
-    const referrerOf = new Map(referrers.map((r) => [r.code, r.id]));
-    return merchants.map((m) => {
-      const access = best.get(m.id)!;
-      return {
-        merchantId: m.id,
-        accessType: access.access_type,
-        grantedAt: new Date(access.granted_at),
-        referralCode: m.referralCode ?? null,
-        referralPartnerId: (m.referralCode && referrerOf.get(m.referralCode.toUpperCase())) || null,
-        merchant: toMerchantType(m),
-      };
-    });
+    const rows = await this.repo.grantedMerchantsOf(partnerId, merchantIds, ACCESS_PRIORITY);
+    return rows.map((row) => ({
+      merchantId: row.id,
+      accessType: row.accessType,
+      grantedAt: new Date(row.grantedAt),
+      referralCode: row.referralCode,
+      referralPartnerId: row.referralPartnerId,
+      merchant: toMerchantType({ ...merchantFieldsOf(row), bank: null }),
+    }));
   }
 
   /**
