@@ -45,6 +45,7 @@ export const merchantColumnsOf = (alias: string): string => columnsAs(alias, MER
 export function merchantFieldsOf(row: Record<string, unknown>): MerchantFields {
   return withDates(row, MERCHANT_DATES) as unknown as MerchantFields;
 }
+
 /** A merchant as a plain row (the reads on every bank path), with its bank's id and code. */
 export type MerchantRow = MerchantFields & { pspVisibleAt: Date | null; bankId: string | null };
 

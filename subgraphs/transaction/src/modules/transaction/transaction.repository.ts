@@ -155,7 +155,9 @@ export class TransactionRepository extends Repository {
    * The newest `perMerchant` of each merchant with these filters, ordered by merchant then newest first, in one
    * statement: `"transaction".merchant_pages` (Migration20261130100000_partitioned_history.ts) reads each merchant's
    * monthly partitions newest first and stops at the limit, so it reads the rows it returns, not the merchant's whole
-   * history (docs/decisions/0208-partitioned-history.md; docs/benchmarks.md, "Cost as data grows").
+   * history (docs/decisions/0208-partitioned-history.md; docs/benchmarks.md, "Cost as data grows"). One merchant's
+   * page is read in windows of months, each planned on its own months (Migration20261205100000_merchant_pages_by_window.ts,
+   * docs/decisions/0221-page-by-month-windows-and-scope-in-one-statement.md).
    */
   private pages<T = TransactionRow>(
     merchantIds: readonly string[],
