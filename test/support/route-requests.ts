@@ -245,10 +245,13 @@ export function sampleValue(schema: TSchema, name: string): unknown {
 }
 
 /**
- * Every table of the four subgraph schemas with its row count (one statement, one snapshot). Derived caches
- * that reads fill on demand (scoring's daily rollups) are not state a request changes.
+ * Every table of the four subgraph schemas with its row count (one statement, one snapshot), once no job is due: a
+ * job's writes (the transaction subgraph's copy of merchants, say) land after the request that enqueued it, so a
+ * count taken while one runs would credit them to the next request. Derived caches that reads fill on demand
+ * (scoring's daily rollups) are not state a request changes.
  */
 export async function tableCounts(adminUrl: string): Promise<Record<string, number>> {
+  await jobsDone(adminUrl);
   const tables = await adminQuery<{ name: string }>(
     adminUrl,
     `select format('%I.%I', schemaname, tablename) as name from pg_tables
@@ -258,6 +261,20 @@ export async function tableCounts(adminUrl: string): Promise<Record<string, numb
   const sql = tables.map((t) => `select '${t.name}' as name, count(*)::int as n from ${t.name}`).join(' union all ');
   const rows = await adminQuery<{ name: string; n: number }>(adminUrl, sql);
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
+}
+
+/** Waits until the job queue holds no job due now (jobs retried later may stay); fails after 15 s, naming them. */
+async function jobsDone(adminUrl: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const due = await adminQuery<{ task: string }>(
+      adminUrl,
+      `select task_identifier as task from graphile_worker.jobs where run_at <= now()`,
+    );
+    if (due.length === 0) return;
+    if (Date.now() > deadline) throw new Error(`jobs still due after 15 s: ${due.map((j) => j.task).join(', ')}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**
