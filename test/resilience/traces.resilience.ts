@@ -91,10 +91,17 @@ describe('traces across processes', () => {
     const answer = await postEvent(stack.restOrigin, { traceparent: `00-${traceId}-${callerSpan}-01` });
     expect(answer).toMatchObject({ status: 200, body: expect.stringContaining('success') });
 
-    // Each process exports its own batches; wait for all of them (at most 15 s).
+    // Each process exports its own batches, a parent often in a later one than its children (it ends last): wait
+    // until every span's parent has arrived too (at most 15 s).
+    const orphans = (found: ReceivedSpan[]) => {
+      const ids = new Set([callerSpan, ...found.map((s) => s.spanId)]);
+      return found.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId));
+    };
     const complete = (found: ReceivedSpan[]) => {
       const names = new Set(found.map((s) => s.service));
-      return ['rest', 'transaction'].every((n) => names.has(n)) && found.some((s) => s.name.startsWith('pg'));
+      return (
+        ['rest', 'transaction'].every((n) => names.has(n)) && found.some((s) => s.name.startsWith('pg')) && orphans(found).length === 0
+      );
     };
     let spans: ReceivedSpan[] = [];
     for (let i = 0; i < 150 && !complete(spans); i += 1) {
@@ -109,9 +116,8 @@ describe('traces across processes', () => {
     expect([...services].sort()).toEqual(expect.arrayContaining(['rest', 'transaction']));
     expect(spans.some((s) => s.service === 'gateway')).toBe(false);
     // One tree: the REST server span is the caller's child, and every other span's parent is a span of this trace.
-    const ids = new Set([callerSpan, ...spans.map((s) => s.spanId)]);
     expect(spans.filter((s) => s.parentSpanId === callerSpan).map((s) => s.service)).toEqual(['rest']);
-    expect(spans.filter((s) => !s.parentSpanId || !ids.has(s.parentSpanId))).toEqual([]);
+    expect(orphans(spans)).toEqual([]);
     // SQL of the subgraphs is in the trace.
     expect(spans.filter((s) => s.name.startsWith('pg')).length).toBeGreaterThan(0);
     // The REST process's request log lines carry the trace id.
