@@ -1,5 +1,27 @@
 import { Migration } from '@mikro-orm/migrations';
 
+/** The function's signature, unchanged (`create or replace` keeps its callers' grants and plans valid). */
+const SIGNATURE = `
+      create or replace function "transaction".merchant_pages(merchant_ids uuid[], per_merchant int, statuses text[] default null,
+          from_at timestamptz default null, to_at timestamptz default null, before_at timestamptz default null,
+          after_at timestamptz default null, after_id uuid default null, outlet uuid default null, outlet_ids uuid[] default null,
+          terminal uuid default null)
+        returns setof "transaction".transactions
+      language plpgsql stable set enable_sort = off set jit = off as $$`;
+/** The lateral statement's start (declared as `q`), and the filters given appended to it, as before this migration. */
+const STATEMENT = `
+        q text := 'select p.* from unnest($1) as m(merchant_key) cross join lateral '
+               || '(select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key';`;
+const FILTERS = `
+        if statuses is not null then q := q || ' and t.status = any($3)'; end if;
+        if from_at is not null then q := q || ' and t.transaction_at >= $4'; end if;
+        if to_at is not null then q := q || ' and t.transaction_at <= $5'; end if;
+        if before_at is not null then q := q || ' and t.transaction_at < $6'; end if;
+        if after_at is not null then q := q || ' and (t.transaction_at, t.id) < ($7, $8)'; end if;
+        if outlet is not null then q := q || ' and t.outlet_id = $9'; end if;
+        if outlet_ids is not null then q := q || ' and t.outlet_id = any($10)'; end if;
+        if terminal is not null then q := q || ' and t.terminal_id = $11'; end if;`;
+
 /**
  * `"transaction".merchant_pages` reads one merchant's page in windows of months, newest first
  * (docs/decisions/0221-page-by-month-windows-and-scope-in-one-statement.md). A statement over the whole table is planned on every
@@ -16,15 +38,9 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261205100000_merchant_pages_by_window extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-      create or replace function "transaction".merchant_pages(merchant_ids uuid[], per_merchant int, statuses text[] default null,
-          from_at timestamptz default null, to_at timestamptz default null, before_at timestamptz default null,
-          after_at timestamptz default null, after_id uuid default null, outlet uuid default null, outlet_ids uuid[] default null,
-          terminal uuid default null)
-        returns setof "transaction".transactions
-      language plpgsql stable set enable_sort = off set jit = off as $$
+${SIGNATURE}
       declare
-        q text := 'select p.* from unnest($1) as m(merchant_key) cross join lateral '
-               || '(select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key';
+${STATEMENT}
         window_query text;
         ordered constant text := ' order by t.transaction_at desc, t.id desc limit $2) p';
         newest_month date;
@@ -34,14 +50,7 @@ export class Migration20261205100000_merchant_pages_by_window extends Migration 
         missing int := per_merchant;
         got int;
       begin
-        if statuses is not null then q := q || ' and t.status = any($3)'; end if;
-        if from_at is not null then q := q || ' and t.transaction_at >= $4'; end if;
-        if to_at is not null then q := q || ' and t.transaction_at <= $5'; end if;
-        if before_at is not null then q := q || ' and t.transaction_at < $6'; end if;
-        if after_at is not null then q := q || ' and (t.transaction_at, t.id) < ($7, $8)'; end if;
-        if outlet is not null then q := q || ' and t.outlet_id = $9'; end if;
-        if outlet_ids is not null then q := q || ' and t.outlet_id = any($10)'; end if;
-        if terminal is not null then q := q || ' and t.terminal_id = $11'; end if;
+${FILTERS}
         if cardinality(merchant_ids) is distinct from 1 or per_merchant is null or per_merchant < 1 then
           return query execute q || ordered using merchant_ids, per_merchant, statuses, from_at, to_at, before_at, after_at, after_id,
             outlet, outlet_ids, terminal;
@@ -68,24 +77,11 @@ export class Migration20261205100000_merchant_pages_by_window extends Migration 
 
   override async down(): Promise<void> {
     this.addSql(`
-      create or replace function "transaction".merchant_pages(merchant_ids uuid[], per_merchant int, statuses text[] default null,
-          from_at timestamptz default null, to_at timestamptz default null, before_at timestamptz default null,
-          after_at timestamptz default null, after_id uuid default null, outlet uuid default null, outlet_ids uuid[] default null,
-          terminal uuid default null)
-        returns setof "transaction".transactions
-      language plpgsql stable set enable_sort = off set jit = off as $$
+${SIGNATURE}
       declare
-        q text := 'select p.* from unnest($1) as m(merchant_key) cross join lateral '
-               || '(select t.* from "transaction".transactions t where t.merchant_id = m.merchant_key';
+${STATEMENT}
       begin
-        if statuses is not null then q := q || ' and t.status = any($3)'; end if;
-        if from_at is not null then q := q || ' and t.transaction_at >= $4'; end if;
-        if to_at is not null then q := q || ' and t.transaction_at <= $5'; end if;
-        if before_at is not null then q := q || ' and t.transaction_at < $6'; end if;
-        if after_at is not null then q := q || ' and (t.transaction_at, t.id) < ($7, $8)'; end if;
-        if outlet is not null then q := q || ' and t.outlet_id = $9'; end if;
-        if outlet_ids is not null then q := q || ' and t.outlet_id = any($10)'; end if;
-        if terminal is not null then q := q || ' and t.terminal_id = $11'; end if;
+${FILTERS}
         q := q || ' order by t.transaction_at desc, t.id desc limit $2) p';
         return query execute q using merchant_ids, per_merchant, statuses, from_at, to_at, before_at, after_at, after_id, outlet,
           outlet_ids, terminal;

@@ -120,6 +120,31 @@ describe('PartnerService (real PostgreSQL)', () => {
     expect(narrowed).toEqual([expect.objectContaining(demo)]);
     expect(await service().merchantsOf(DEMO.partner.id, ['not-a-uuid'])).toEqual([]);
     await service().ungrant({ partnerCode: 'PDEMO', merchantId: DEMO.merchantId, type: 'consent' });
+
+    // A registration under review with the partner's code (any case): listed, and found by its id beside a merchant's.
+    const registrationId = '019a0000-0000-7000-8000-0000000c0201';
+    const knex = orm.em.getKnex();
+    await knex.raw(
+      `insert into merchant.merchant_registrations (id, user_id, status, merchant_code, merchant_name, business_entity_type,
+         business_type_id, business_type_code, business_type_name, mcc, average_monthly_revenue, employee_count, business_scale_code,
+         business_scale_name, contact_phone, referral_code, created_at, updated_at)
+       select ?, ?, 'pending_review', 'MRC-PREF0001', 'Toko Rujukan', 'Perseorangan', t.id, t.code, t.name, '5411', 5000000, 2, s.code,
+              s.name, '+6281299990002', 'demoref', now(), now()
+         from (select * from merchant.business_types order by id limit 1) t, (select * from merchant.business_scales order by sort_order limit 1) s`,
+      [registrationId, DEMO.owner.userId],
+    );
+    const registration = {
+      merchantId: registrationId,
+      accessType: 'referral',
+      merchant: expect.objectContaining({ status: 'pending_review' }),
+    };
+    expect((await service().merchantsOf(DEMO.partner.id, null)).filter((m) => m.merchantId === registrationId)).toEqual([
+      expect.objectContaining(registration),
+    ]);
+    const both = await service().merchantsOf(DEMO.partner.id, [registrationId, DEMO.merchantId]);
+    expect(both.map((m) => m.merchantId).sort()).toEqual([DEMO.merchantId, registrationId].sort());
+    expect(both.find((m) => m.merchantId === registrationId)).toEqual(expect.objectContaining(registration));
+    await knex.raw('delete from merchant.merchant_registrations where id = ?', [registrationId]);
   });
 
   it('reports one access per merchant, the strongest first, and only while the partner is active', async () => {
