@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config } from '@lib/config/config';
-import { ensureRolesAndSchemas } from '@lib/db/bootstrap';
+import { ensureArchiveSchema, ensureRolesAndSchemas } from '@lib/db/bootstrap';
 import { installJobQueue } from '@lib/jobs/install';
 import { Client } from 'pg';
 import { Registry } from 'prom-client';
@@ -26,7 +26,14 @@ import { transactionJobs } from '@subgraphs/transaction/src/jobs';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
 import { LegalDocumentService } from '@subgraphs/merchant/src/modules/legal-document/legal-document.service';
 import { type ImportResult, ReferenceImporter } from '@subgraphs/merchant/src/modules/reference/import/reference-importer';
-import { ensurePartitions, listPartitions } from '@subgraphs/transaction/src/modules/partition/partition.service';
+import { ARCHIVE_SCHEMA } from '@subgraphs/transaction/src/modules/partition/partition.repository';
+import {
+  archivePartitions,
+  checkArchiveBefore,
+  ensurePartitions,
+  listArchived,
+  listPartitions,
+} from '@subgraphs/transaction/src/modules/partition/partition.service';
 import { pruneFeed } from '@subgraphs/transaction/src/modules/payment-feed/payment-feed.service';
 import { QrisPaymentService } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
 
@@ -350,10 +357,30 @@ export async function ensureMonthlyPartitions(config: Config, adminUrl: string, 
   );
 }
 
-/** `partitions:list`: every partition of transactions and payment events, with its bounds and estimated rows. */
+/**
+ * `partitions:list`: every partition of transactions and payment events, with its bounds and estimated rows, and the
+ * months archived (the tables of the `archive` schema).
+ */
 export async function listMonthlyPartitions(config: Config, adminUrl: string) {
   const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
-  return withSubgraph(transaction, config, adminUrl, async (orm) => ({ partitions: await listPartitions(orm.em.fork() as EntityManager) }));
+  return withSubgraph(transaction, config, adminUrl, async (orm) => ({
+    partitions: await listPartitions(orm.em.fork() as EntityManager),
+    archived: await listArchived(orm.em.fork() as EntityManager),
+  }));
+}
+
+/**
+ * `partitions:archive`: the months of transactions and payment events before `before` (YYYY-MM) detached into the
+ * `archive` schema, which is created first as the admin (docs/decisions/0222-archiving-months.md). With `dryRun`,
+ * what it would do; nothing is created or changed.
+ */
+export async function archiveMonthlyPartitions(config: Config, adminUrl: string, options: { before: string; dryRun: boolean; now?: Date }) {
+  checkArchiveBefore(options.before, options.now ?? new Date());
+  if (!options.dryRun) await ensureArchiveSchema(adminUrl, ARCHIVE_SCHEMA);
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, (orm) =>
+    archivePartitions(orm.em.fork() as EntityManager, options.before, { dryRun: options.dryRun, now: options.now }),
+  );
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   listQrisUnmatched,
   prunePaymentFeed,
   ensureMonthlyPartitions,
+  archiveMonthlyPartitions,
   syncBankView,
   listMonthlyPartitions,
   migrateAll,
@@ -32,6 +33,11 @@ import {
   setWebhookEndpointEnabled,
 } from './database-tasks';
 import type { PartnerAccessType } from '@subgraphs/merchant/src/modules/partner/partner.entity';
+import {
+  ARCHIVE_MIN_ONLINE_MONTHS,
+  ArchiveRefusedError,
+  checkArchiveBefore,
+} from '@subgraphs/transaction/src/modules/partition/partition.service';
 import { UNMATCHED_REASONS } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
 import { SANDBOX_EVENT_ID_PATTERN, SANDBOX_MAX_AMOUNT } from '@rest-adapters/core/routes/internal/sandbox-payment-events/schema';
 import { GatewayTaskError, simulateSandboxPaymentViaGateway } from './gateway-tasks';
@@ -357,9 +363,31 @@ export const COMMANDS: Record<string, Command> = {
     run: (adminUrl, o, config) => syncBankView(config, adminUrl, { all: o.all === true }),
   },
   'partitions:list': {
-    summary: 'the partitions of transactions and payment events, oldest first, with their bounds and estimated rows',
+    summary:
+      'the partitions of transactions and payment events, oldest first, with their bounds and estimated rows, and the months archived',
     options: {},
     run: (adminUrl, _o, config) => listMonthlyPartitions(config, adminUrl),
+  },
+  'partitions:archive': {
+    summary: `move the months of transactions and payment events before --before to the archive schema (kept, not dropped; their keys stay, so replays are still answered); the current month and the ${ARCHIVE_MIN_ONLINE_MONTHS} before it stay online`,
+    options: {
+      before: {
+        type: 'string',
+        required: true,
+        description: `archive every month before this one (YYYY-MM, Asia/Jakarta), at most the current month minus ${ARCHIVE_MIN_ONLINE_MONTHS}`,
+      },
+      'dry-run': { type: 'boolean', description: 'only show what would be archived and the history partition’s new bounds' },
+    },
+    run: (adminUrl, o, config) => {
+      const before = str(o.before);
+      try {
+        checkArchiveBefore(before, new Date());
+      } catch (error) {
+        if (error instanceof ArchiveRefusedError) throw new UsageError('invalid_option', error.message);
+        throw error;
+      }
+      return archiveMonthlyPartitions(config, adminUrl, { before, dryRun: o['dry-run'] === true });
+    },
   },
   'sandbox:simulate-payment': {
     summary: "simulate a bank's payment event to a sandbox NMID through the running system (refused for a live NMID)",

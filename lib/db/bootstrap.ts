@@ -47,3 +47,30 @@ export async function ensureDatabase(adminUrl: string): Promise<void> {
     await client.end();
   }
 }
+
+/**
+ * The `archive` schema old months of the transaction subgraph's partitioned tables are moved to
+ * (docs/decisions/0222-archiving-months.md), created as the admin when missing (a subgraph role cannot create schemas)
+ * and owned by the role that owns the `transaction` schema: the tables keep their owner, which can move them there and
+ * read them back. Safe to run many times and concurrently.
+ */
+export async function ensureArchiveSchema(adminUrl: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ owner: string }>(`select nspowner::regrole::text as owner from pg_namespace where nspname = $1`, [
+      SCHEMA_OF.transaction,
+    ]);
+    if (rows.length === 0) throw new Error(`schema "${SCHEMA_OF.transaction}" does not exist: run npm run ops -- db:migrate first`);
+    const owner = rows[0].owner;
+    const name = client.escapeIdentifier(schema);
+    await client.query(
+      `DO $$ BEGIN CREATE SCHEMA IF NOT EXISTS ${name} AUTHORIZATION ${owner};
+       EXCEPTION WHEN duplicate_schema OR unique_violation THEN NULL; END $$`,
+    );
+    // A schema an operator made beforehand: the owner of the tables may still use it.
+    await client.query(`GRANT USAGE, CREATE ON SCHEMA ${name} TO ${owner}`);
+  } finally {
+    await client.end();
+  }
+}

@@ -13,6 +13,7 @@ import { Migration20261201100000_statement_guards } from './Migration20261201100
 import { Migration20261203100000_rollup_insert_fast_path } from './Migration20261203100000_rollup_insert_fast_path';
 import { Migration20261204100000_payment_targets } from './Migration20261204100000_payment_targets';
 import { Migration20261205100000_merchant_pages_by_window } from './Migration20261205100000_merchant_pages_by_window';
+import { Migration20261206100000_archive_month_partitions } from './Migration20261206100000_archive_month_partitions';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -30,4 +31,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261203100000_rollup_insert_fast_path', class: Migration20261203100000_rollup_insert_fast_path },
   { name: 'Migration20261204100000_payment_targets', class: Migration20261204100000_payment_targets },
   { name: 'Migration20261205100000_merchant_pages_by_window', class: Migration20261205100000_merchant_pages_by_window },
+  { name: 'Migration20261206100000_archive_month_partitions', class: Migration20261206100000_archive_month_partitions },
 ];

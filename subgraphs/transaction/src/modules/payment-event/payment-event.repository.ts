@@ -91,14 +91,25 @@ export class PaymentEventRepository extends Repository {
 
   /**
    * The stored event of the bank with this external id, locked for update: concurrent replays of an unapplied
-   * event take turns, and each sees what the one before it wrote.
+   * event take turns, and each sees what the one before it wrote. Null when its key is claimed but its month is
+   * archived (archivedFirst).
    */
-  async lockFirst(bankCode: string, externalEventId: string): Promise<PaymentEvent> {
+  async lockFirst(bankCode: string, externalEventId: string): Promise<PaymentEvent | null> {
     const [first] = await this.rows(`select e.* from ${EVENT_BY_KEY} where k.bank_code = ? and k.external_event_id = ? for update of e`, [
       bankCode,
       externalEventId,
     ]);
-    return this.em.map(PaymentEvent, first);
+    return first ? this.em.map(PaymentEvent, first) : null;
+  }
+
+  /**
+   * The first delivery of a claimed key whose month is archived (docs/decisions/0222-archiving-months.md): read from
+   * the `archive` schema, or, when its table is no longer there, only its `id` and `receivedAt` (`status` null).
+   * Null when the key is not claimed.
+   */
+  async archivedFirst(bankCode: string, externalEventId: string): Promise<PaymentEvent | null> {
+    const [first] = await this.rows(`select * from "transaction".archived_payment_event(?, ?)`, [bankCode, externalEventId]);
+    return first ? this.em.map(PaymentEvent, first) : null;
   }
 
   /**
@@ -110,7 +121,7 @@ export class PaymentEventRepository extends Repository {
     await this.db('transaction.payment_events').where({ id: event.id }).update(attempt);
   }
 
-  /** The stored events of these (bank, external_event_id) keys. */
+  /** The stored events of these (bank, external_event_id) keys; none for a key whose month is archived (archivedFirst). */
   async byKeys(keys: readonly [bankCode: string, externalEventId: string][]): Promise<PaymentEvent[]> {
     if (keys.length === 0) return [];
     const rows = await this.rows(

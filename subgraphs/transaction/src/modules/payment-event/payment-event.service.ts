@@ -156,6 +156,7 @@ export class PaymentEventService {
    */
   private async replay(tx: PaymentEventRepository, draft: Draft, feed: NewPaymentFeedRow[]): Promise<PaymentEventResult> {
     const first = await tx.lockFirst(draft.bankCode, draft.input.externalEventId);
+    if (!first) return archivedReplay(tx, draft);
     if (first.status !== 'rejected') return resultOf(first, 'duplicate_skipped');
     const event: PaymentEvent = { ...draft.event, id: first.id, receivedAt: first.receivedAt };
     await tx.replaceAttempt(event);
@@ -294,8 +295,9 @@ export class PaymentEventService {
       for (const event of await tx.byKeys(keys)) firstOf.set(keyOf([event.bankCode, event.externalEventId]), event);
       const unapplied: Draft[] = [];
       for (const d of replays) {
-        const first = firstOf.get(keyOf(eventKeyOf(d)))!;
-        if (first.status === 'rejected') unapplied.push(d);
+        const first = firstOf.get(keyOf(eventKeyOf(d)));
+        if (!first) results.set(d, await archivedReplay(tx, d));
+        else if (first.status === 'rejected') unapplied.push(d);
         else results.set(d, resultOf(first, 'duplicate_skipped'));
       }
       for (const d of sortedBy(unapplied, eventKeyOf)) results.set(d, await this.replay(tx, d, feed));
@@ -465,6 +467,21 @@ function draftOf(input: PaymentEventInput, bankCode: string): Draft {
     receivedAt: new Date(),
   };
   return { input, bankCode, event, apply: !early && kind && target ? { kind, target } : null, records };
+}
+
+/**
+ * A replay of an event whose first delivery is in an archived month (docs/decisions/0222-archiving-months.md): its key
+ * is claimed, so nothing is stored; the answer is duplicate_skipped with the first delivery's event_id, flow, merchant
+ * and transaction, read from the `archive` schema. An archived event is final: nothing of it is attempted or applied
+ * again (its row is no longer writable), so the answer is applied and names no error (a first delivery stored rejected
+ * keeps its flow, recorded_unapplied). When the archived table is gone too, only the key is left: the answer names the
+ * first delivery's event_id, with the flow and merchant this delivery resolves to, and no transaction.
+ */
+async function archivedReplay(tx: PaymentEventRepository, draft: Draft): Promise<PaymentEventResult> {
+  const first = await tx.archivedFirst(draft.bankCode, draft.input.externalEventId);
+  if (!first) throw new Error('a claimed event key without its key row');
+  const known = first.status ? first : { ...draft.event, id: first.id, transactionId: null };
+  return { ...resultOf(known, 'duplicate_skipped'), errorCode: null, applied: true };
 }
 
 /** Writes what applying a stored event came to, when it is not the state it was stored in. */
