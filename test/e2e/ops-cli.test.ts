@@ -98,6 +98,57 @@ describe('npm run ops', () => {
     expect(stale).toEqual([]);
   });
 
+  it('archives old months with partitions:archive: refused within the online window, a dry run first, idempotent', async () => {
+    const layout = async () => (await ops(['partitions:list'], env)).stdout!.result;
+    const archiveSchema = () => adminQuery(db.adminUrl, `select 1 from pg_namespace where nspname = 'archive'`);
+    expect((await ops(['partitions:ensure', '--from', '2019-01-05T00:00:00Z'], env)).code).toBe(0);
+    const before = await layout();
+    expect(before.archived).toEqual([]);
+    const jakarta = new Date(Date.now() + 7 * 3600_000);
+    const monthsBack = (n: number) => {
+      const d = new Date(Date.UTC(jakarta.getUTCFullYear(), jakarta.getUTCMonth() - n, 1));
+      return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}`;
+    };
+    for (const month of [monthsBack(0), monthsBack(11), monthsBack(-1), '2019-13', '201904']) {
+      const refused = await ops(['partitions:archive', '--before', month], env);
+      expect(refused).toMatchObject({ code: 2, stdout: null, stderr: [{ error: { code: 'invalid_option' } }] });
+    }
+    expect((await ops(['partitions:archive', '--before', monthsBack(11), '--dry-run'], env)).code).toBe(2);
+    expect((await ops(['partitions:archive'], env)).stderr).toEqual([{ error: expect.objectContaining({ code: 'missing_option' }) }]);
+    expect(await layout()).toEqual(before);
+    expect(await archiveSchema()).toEqual([]);
+
+    const plan = await ops(['partitions:archive', '--before', '2019-04', '--dry-run'], env);
+    expect(plan.code).toBe(0);
+    expect(plan.stdout!.result).toMatchObject({ before: '2019-04', dry_run: true, archive_schema: 'archive' });
+    expect(plan.stdout!.result.archived.map((a: { archived_as: string }) => a.archived_as)).toEqual([
+      'archive.transactions_p2019_01',
+      'archive.transactions_p2019_02',
+      'archive.transactions_p2019_03',
+      'archive.payment_events_p2019_01',
+      'archive.payment_events_p2019_02',
+      'archive.payment_events_p2019_03',
+    ]);
+    expect(await layout()).toEqual(before);
+    expect(await archiveSchema()).toEqual([]);
+
+    const done = await ops(['partitions:archive', '--before', monthsBack(12)], env);
+    expect(done.stderr).toEqual([]);
+    expect(done.code).toBe(0);
+    const archived = done.stdout!.result.archived.map((a: { partition: string }) => a.partition);
+    expect(archived).toEqual(expect.arrayContaining(['transactions_p2019_01', 'payment_events_p2019_01']));
+    const after = await layout();
+    const first = after.partitions.find(
+      (p: { table: string; partition: string }) => p.table === 'transactions' && p.partition.includes('_p'),
+    );
+    expect(first.partition).toBe(`transactions_p${monthsBack(12).replace('-', '_')}`);
+    expect(after.archived.map((a: { table: string }) => a.table).sort()).toEqual([...archived].sort());
+    expect(await archiveSchema()).toEqual([{ '?column?': 1 }]);
+    // Again: nothing more.
+    expect((await ops(['partitions:archive', '--before', monthsBack(12)], env)).stdout!.result.archived).toEqual([]);
+    expect(await layout()).toEqual(after);
+  });
+
   it('answers a failed command with exit 1 and the error on stderr', async () => {
     const result = await ops(['merchant:status', '--id', '0190f1a0-0000-7000-8000-000000000000', '--to', 'active'], env);
     expect(result.code).toBe(1);

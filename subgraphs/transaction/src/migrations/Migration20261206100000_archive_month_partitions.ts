@@ -59,6 +59,7 @@ export class Migration20261206100000_archive_month_partitions extends Migration 
         history text := parent || '_history';
         new_first date;
         taken text;
+        suffix int;
         m record;
       begin
         before_month := date_trunc('month', before_month::timestamp)::date;
@@ -84,6 +85,16 @@ export class Migration20261206100000_archive_month_partitions extends Migration 
         execute format('lock table %s in access exclusive mode', parent_table);
         for m in select a.name, a.rows from "transaction".attached_months(parent_table) a where a.month < before_month order by a.month loop
           execute format('alter table %s detach partition "transaction".%I', parent_table, m.name);
+          -- An index name archive holds already (of a copy of this month archived before): this one gets a suffix.
+          for taken in select i.relname::text from pg_index x join pg_class i on i.oid = x.indexrelid
+                        where x.indrelid = format('"transaction".%I', m.name)::regclass and to_regclass(format('archive.%I', i.relname)) is not null loop
+            suffix := 2;
+            while to_regclass(format('archive.%I', left(taken, 58) || '_' || suffix)) is not null
+               or to_regclass(format('"transaction".%I', left(taken, 58) || '_' || suffix)) is not null loop
+              suffix := suffix + 1;
+            end loop;
+            execute format('alter index "transaction".%I rename to %I', taken, left(taken, 58) || '_' || suffix);
+          end loop;
           execute format('alter table "transaction".%I set schema archive', m.name);
           partition_name := m.name;
           archived_as := 'archive.' || m.name;

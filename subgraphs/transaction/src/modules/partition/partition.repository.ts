@@ -127,7 +127,7 @@ export class PartitionRepository extends Repository {
   /** The bounds a history partition attached up to the start of `month` ('YYYY-MM-01') has, as historyBounds prints them. */
   async historyBoundsTo(month: string): Promise<string> {
     const [row] = await this.rows<{ bounds: string }>(
-      `select format('FROM (MINVALUE) TO (%L)', "transaction".month_start(?::date)) as bounds`,
+      `select format('FOR VALUES FROM (MINVALUE) TO (%L)', "transaction".month_start(?::date)) as bounds`,
       [month],
     );
     return row.bounds;
