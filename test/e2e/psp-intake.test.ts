@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { DEMO } from '@lib/demo/demo-ids';
-import { createBank, onboardMerchant } from '@scripts/database-tasks';
+import { archiveMonthlyPartitions, createBank, ensureMonthlyPartitions, onboardMerchant } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -116,6 +116,71 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       const again = (await post(eventKeyA, '/psp/v1/events', successEvent('evt-2'))).json();
       expect(again).toMatchObject({ status: 'duplicate_skipped', event_id: first.event_id, merchant_id: merchantA.merchant_id });
       expect(await count('payment_events', "external_event_id = 'evt-2'")).toBe(1);
+    });
+
+    it('answers a replay of an event whose month was archived duplicate_skipped with its first answer, storing nothing (docs/decisions/0222)', async () => {
+      // A first delivery of 14 months ago (written as the intake wrote it then), in a month of its own, then archived.
+      const jakarta = new Date(Date.now() + 7 * 3600_000);
+      const monthStart = (back: number) => new Date(Date.UTC(jakarta.getUTCFullYear(), jakarta.getUTCMonth() - back, 1));
+      const old = monthStart(14);
+      const at = new Date(old.getTime() + 9 * 86_400_000);
+      const partition = `payment_events_p${old.getUTCFullYear()}_${String(old.getUTCMonth() + 1).padStart(2, '0')}`;
+      await ensureMonthlyPartitions(stack.config, stack.database.adminUrl, { monthsAhead: 3, from: at });
+      const eventId = randomUUID();
+      const transactionId = randomUUID();
+      await adminQuery(
+        stack.database.adminUrl,
+        `insert into "transaction".transactions (id, merchant_id, outlet_id, bank_code, transaction_code, status, gross_amount, transaction_at,
+                                                 created_at, updated_at, net_amount_after_mdr)
+         values ($1, $2, $3, 'BANKA', 'TRX-evt-archived', 'success', 100000, $4, $4, $4, 100000)`,
+        [transactionId, merchantA.merchant_id, merchantA.outlets[0].outlet_id, at],
+      );
+      await adminQuery(
+        stack.database.adminUrl,
+        `insert into "transaction".payment_events (id, bank_code, external_event_id, event_type, payload, nmid, merchant_id, outlet_id,
+                                                   multi_outlet, transaction_id, status, flow, applied, received_at)
+         values ($1, 'BANKA', 'evt-archived', 'transaction.success', '{}', 'ID1026112230000', $2, $3, true, $4, 'success',
+                 'transaction.created', true, $5)`,
+        [eventId, merchantA.merchant_id, merchantA.outlets[0].outlet_id, transactionId, at],
+      );
+      const before = monthStart(12).toISOString().slice(0, 7);
+      const archived = await archiveMonthlyPartitions(stack.config, stack.database.adminUrl, { before, dryRun: false });
+      expect(archived.archived).toContainEqual({
+        table: 'payment_events',
+        partition,
+        archived_as: `archive.${partition}`,
+        estimated_rows: expect.any(Number),
+      });
+      expect(await count('payment_events', "external_event_id = 'evt-archived'")).toBe(0);
+
+      const replays = await Promise.all(
+        [1, 2, 3].map(() => post(eventKeyA, '/psp/v1/events', successEvent('evt-archived', { transaction_code: 'TRX-evt-archived' }))),
+      );
+      for (const res of replays) {
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({
+          status: 'duplicate_skipped',
+          flow: 'transaction.created',
+          event_id: eventId,
+          merchant_id: merchantA.merchant_id,
+          outlet_id: merchantA.outlets[0].outlet_id,
+        });
+      }
+      expect(await count('payment_events', "external_event_id = 'evt-archived'")).toBe(0);
+      expect(await count('transactions', "transaction_code = 'TRX-evt-archived'")).toBe(0);
+      expect(await count('payment_event_keys', "external_event_id = 'evt-archived'")).toBe(1);
+
+      // A new event reusing the archived transaction's code is still refused.
+      const reuse = await post(eventKeyA, '/psp/v1/events', successEvent('evt-archived-2', { transaction_code: 'TRX-evt-archived' }));
+      expect(reuse.statusCode).toBe(422);
+      expect(reuse.json()).toMatchObject({ code: 'duplicate_transaction_code' });
+
+      // Dumped and dropped by an operator: the key alone still answers the replay.
+      await adminQuery(stack.database.adminUrl, `drop table archive.${partition}`);
+      const afterDrop = await post(eventKeyA, '/psp/v1/events', successEvent('evt-archived', { transaction_code: 'TRX-evt-archived' }));
+      expect(afterDrop.statusCode).toBe(200);
+      expect(afterDrop.json()).toMatchObject({ status: 'duplicate_skipped', event_id: eventId, merchant_id: merchantA.merchant_id });
+      expect(await count('payment_events', "external_event_id = 'evt-archived'")).toBe(0);
     });
 
     it('stores exactly one row per event when 200 events are each replayed 5× concurrently', async () => {
