@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { loadConfig } from '@lib/config/config';
 import { ensureArchiveSchema } from '@lib/db/bootstrap';
@@ -145,8 +146,23 @@ describe('archiving months (real PostgreSQL)', () => {
     expect(await layout()).toEqual(before);
   });
 
-  it('moves the months before --before to the archive schema and attaches the history up to the first month left', async () => {
+  it('gives up, changing nothing, when a query holds the table longer than its lock timeout allows, three times', async () => {
     await ensureArchiveSchema(database.adminUrl, ARCHIVE_SCHEMA);
+    const reader = new Client({ connectionString: database.adminUrl });
+    await reader.connect();
+    try {
+      await reader.query('begin');
+      await reader.query('select count(*) from "transaction".transactions');
+      const started = Date.now();
+      await expect(archivePartitions(fork(), '2020-06')).rejects.toThrow(/no lock within 2s, 3 times .*changed nothing/);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 2_000);
+    } finally {
+      await reader.end();
+    }
+    expect(await layout()).toEqual(before);
+  }, 30_000);
+
+  it('moves the months before --before to the archive schema and attaches the history up to the first month left', async () => {
     const result = await archivePartitions(fork(), '2020-06');
     expect(result.archived.map((a) => a.archived_as)).toEqual(
       ['transactions', 'payment_events'].flatMap((t) => ['01', '02', '03', '04', '05'].map((m) => `archive.${t}_p2020_${m}`)),

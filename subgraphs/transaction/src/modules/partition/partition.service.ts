@@ -160,6 +160,7 @@ async function withLockRetries<T>(work: () => Promise<T>): Promise<T> {
         throw new Error(
           `no lock within ${ARCHIVE_LOCK_TIMEOUT}, ${ARCHIVE_ATTEMPTS} times (a long query or migration on the table?): ` +
             'that step changed nothing; run the command again',
+          { cause: error },
         );
       await new Promise((resolve) => setTimeout(resolve, ARCHIVE_RETRY_PAUSE_MS));
     }
