@@ -238,10 +238,10 @@ export const STACK_ENTRIES = {
  * when they answer /health. Start-up lines are echoed, the banner (demo credentials, URLs) is not.
  *
  * With BENCH_COPIES=N > 1 every process runs N times, as in production behind a load balancer: nginx (on PATH;
- * `apt-get install nginx-light`) listens on the front ports of REST and the gateway and spreads keep-alive connections
- * over the copies round robin; start.js runs copy 1 (and the set-up), copies 2…N are started here. Copy k of REST and of the
- * gateway reaches copy k of each subgraph directly (compose's services reach each other by service name, without the
- * load balancer).
+ * `apt-get install nginx-light`) listens on the front ports of REST and the gateway and spreads requests over the
+ * copies as deploy/nginx.conf does (startBalancer); start.js runs copy 1 (and the set-up), copies 2…N are started
+ * here. Copy k of REST and of the gateway reaches copy k of each subgraph directly (compose's services reach each
+ * other by service name, without the load balancer).
  */
 export async function startBenchStack(options: {
   databaseUrl: string;
@@ -389,14 +389,15 @@ export async function syncBankViewCopy(databaseUrl: string, { all = false } = {}
 }
 
 /**
- * nginx on the front ports of REST and the gateway (as deploy/nginx.conf), round robin over the copies' ports with
- * keep-alive upstream connections.
+ * nginx on the front ports of REST and the gateway (as deploy/nginx.conf), with keep-alive upstream connections:
+ * the gateway's copies round robin, REST's by a bank's lookup key where the request has one and at random otherwise
+ * (docs/decisions/0223-lookup-key-affinity.md).
  */
 async function startBalancer(front: Record<'rest' | 'gateway', number>, copies: number): Promise<Managed> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));
   const upstreams = Object.entries(front).map(
     ([tier, port]) => `  upstream ${tier} {
-${Array.from({ length: copies }, (_, k) => `    server ${HOST}:${port + COPY_PORT_STEP * (k + 1)} max_fails=1 fail_timeout=2s;`).join('\n')}
+${tier === 'rest' ? '    hash $rest_affinity consistent;\n' : ''}${Array.from({ length: copies }, (_, k) => `    server ${HOST}:${port + COPY_PORT_STEP * (k + 1)} max_fails=1 fail_timeout=2s;`).join('\n')}
     keepalive 64;
   }
   server {
@@ -423,6 +424,7 @@ http {
   fastcgi_temp_path ${dir};
   uwsgi_temp_path ${dir};
   scgi_temp_path ${dir};
+  map $http_x_api_key_id $rest_affinity { '' $request_id; default $http_x_api_key_id; }
 ${upstreams.join('\n')}
 }
 `,
