@@ -350,6 +350,17 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       const [outlet] = await adminQuery(stack.database.adminUrl, `select nmid_status from outlet.outlets where nmid = 'ID1026112230001'`);
       expect(outlet).toEqual({ nmid_status: 'suspended' });
       expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped' });
+      // Intake sees the suspension once the transaction subgraph's copy has it: a job's latency, milliseconds (decision
+      // 0215); a payment posted within that window may still be applied, as documented.
+      for (let i = 0; ; i++) {
+        const [target] = await adminQuery(
+          stack.database.adminUrl,
+          `select nmid_status from "transaction".payment_targets where nmid = 'ID1026112230001'`,
+        );
+        if (target?.nmid_status === 'suspended') break;
+        if (i === 100) throw new Error('the payment target copy never saw the suspension');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const blocked = await post(eventKeyA, '/psp/v1/events', successEvent('evt-on-suspended', { nmid: 'ID1026112230001' }));
       expect(blocked.statusCode).toBe(422);
       expect(blocked.json()).toMatchObject({ code: 'nmid_suspended', flow: 'recorded_unapplied' });
