@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { loadConfig } from '@lib/config/config';
@@ -8,8 +7,8 @@ import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';
 import { PaymentEventService } from '../payment-event/payment-event.service';
-import type { PaymentEventInput } from '../payment-event/payment-event.type';
 import { ARCHIVE_SCHEMA } from './partition.repository';
+import { partitionTestKit } from './partition-test-kit';
 import {
   ArchiveRefusedError,
   archivePartitions,
@@ -29,41 +28,15 @@ const silent = { warn: () => undefined };
 describe('archiving months (real PostgreSQL)', () => {
   let database: TestDatabase;
   let orm: Orm;
-  const fork = () => orm.em.fork() as EntityManager;
-  const sql = async <T = Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> =>
-    (await orm.em.getKnex().raw(text, params as never[])).rows as T[];
-  const partitionOf = async (table: string, id: string) =>
-    (await sql<{ p: string }>(`select tableoid::regclass::text as p from "transaction".${table} where id = ?`, [id]))[0]?.p;
+  const { fork, sql, partitionOf, names, merchantId, event, record } = partitionTestKit(() => orm, {
+    bank: BANK,
+    tag: 'arch',
+    nmid: 'ID1026112299002',
+    grossAmount: 40_000,
+  });
   const layout = async () => (await listPartitions(fork())).map((p) => `${p.partition} ${p.bounds}`);
-  const names = async (table: string) => (await listPartitions(fork())).filter((p) => p.table === table).map((p) => p.partition);
   const historyBound = async (table: string) => (await listPartitions(fork())).find((p) => p.partition === `${table}_history`)!.bounds;
-
-  const merchantId = uuidv7();
-  let seq = 0;
-  const event = (over: Partial<PaymentEventInput> = {}): PaymentEventInput => {
-    seq += 1;
-    return {
-      externalEventId: `evt-arch-${seq}-${uuidv7()}`,
-      eventType: 'transaction.success',
-      payload: { n: seq },
-      nmid: 'ID1026112299002',
-      transactionCode: `TRX-ARCH-${seq}-${uuidv7()}`,
-      transactionAt: new Date(),
-      grossAmount: 40_000,
-      target: {
-        merchantId,
-        merchantStatus: 'active',
-        categoryCode: '5814',
-        outletId: uuidv7(),
-        multiOutlet: false,
-        terminalId: null,
-        nmidStatus: 'active',
-      },
-      ...over,
-    };
-  };
   const service = () => new PaymentEventService(fork());
-  const record = (input: PaymentEventInput) => service().record(input, BANK);
 
   /** An event received in an old month with its transaction, written as the intake wrote them then. */
   const oldDelivery = async (externalEventId: string, receivedAt: string, status: 'success' | 'rejected' = 'success') => {

@@ -1,13 +1,11 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { loadConfig } from '@lib/config/config';
 import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';
-import { PaymentEventService } from '../payment-event/payment-event.service';
-import type { PaymentEventInput } from '../payment-event/payment-event.type';
-import { ensurePartitions, listPartitions } from './partition.service';
+import { ensurePartitions } from './partition.service';
+import { partitionTestKit } from './partition-test-kit';
 
 const BANK = 'BPART';
 
@@ -19,38 +17,12 @@ const BANK = 'BPART';
 describe('monthly partitions (real PostgreSQL)', () => {
   let database: TestDatabase;
   let orm: Orm;
-  const fork = () => orm.em.fork() as EntityManager;
-  const sql = async <T = Record<string, any>>(text: string, params: unknown[] = []): Promise<T[]> =>
-    (await orm.em.getKnex().raw(text, params as never[])).rows as T[];
-  const partitionOf = async (table: string, id: string) =>
-    (await sql<{ p: string }>(`select tableoid::regclass::text as p from "transaction".${table} where id = ?`, [id]))[0]?.p;
-  const names = async (table: string) => (await listPartitions(fork())).filter((p) => p.table === table).map((p) => p.partition);
-
-  let seq = 0;
-  const merchantId = uuidv7();
-  const event = (over: Partial<PaymentEventInput> = {}): PaymentEventInput => {
-    seq += 1;
-    return {
-      externalEventId: `evt-part-${seq}-${uuidv7()}`,
-      eventType: 'transaction.success',
-      payload: { n: seq },
-      nmid: 'ID1026112299001',
-      transactionCode: `TRX-PART-${seq}-${uuidv7()}`,
-      transactionAt: new Date(),
-      grossAmount: 50_000,
-      target: {
-        merchantId,
-        merchantStatus: 'active',
-        categoryCode: '5814',
-        outletId: uuidv7(),
-        multiOutlet: false,
-        terminalId: null,
-        nmidStatus: 'active',
-      },
-      ...over,
-    };
-  };
-  const record = (input: PaymentEventInput) => new PaymentEventService(fork()).record(input, BANK);
+  const { fork, sql, partitionOf, names, merchantId, event, record } = partitionTestKit(() => orm, {
+    bank: BANK,
+    tag: 'part',
+    nmid: 'ID1026112299001',
+    grossAmount: 50_000,
+  });
 
   beforeAll(async () => {
     database = await cloneTemplateDatabase();
