@@ -4,7 +4,7 @@ import { ApolloGateway } from '@apollo/gateway';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { SubgraphName } from '@lib/config/config';
+import { type SubgraphName, disableVendorTelemetry } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from '@lib/federation/apollo-settings';
 import type { GatewayContext } from './gateway-context';
@@ -31,11 +31,15 @@ export interface FederatedServerOptions {
  */
 export function createFederatedServer(options: FederatedServerOptions): { apollo: ApolloServer<GatewayContext>; gateway: ApolloGateway } {
   const fetches = new SubgraphFetchMetrics(options.registry);
+  disableVendorTelemetry();
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
     // The supergraph's routing_url is documentation; the addresses come from configuration.
     buildService: ({ name }) => new SubgraphDataSource(name, options.subgraphUrls[name as SubgraphName], fetches),
     logger: options.logger,
+    // Outside production the gateway would answer a request carrying `Apollo-Query-Plan-Experimental` with its query
+    // plan (subgraph names, fetches, keys): never offered here (decision 0224).
+    __exposeQueryPlanExperimental: false,
   });
   const apollo = new ApolloServer<GatewayContext>({
     gateway,

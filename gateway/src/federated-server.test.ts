@@ -1,0 +1,62 @@
+import http from 'node:http';
+import https from 'node:https';
+import { HeaderMap } from '@apollo/server';
+import Fastify from 'fastify';
+import { Registry } from 'prom-client';
+import { SUBGRAPH_NAMES } from '@lib/config/config';
+import { createFederatedServer } from './federated-server';
+
+/** Where an http(s).request call goes: its URL, or host and path of its options. */
+function describeTarget(target: unknown): string {
+  if (typeof target === 'string' || target instanceof URL) return String(target);
+  const { hostname, host, path } = target as http.RequestOptions;
+  return `${hostname ?? host}${path ?? ''}`;
+}
+
+/** A port nothing listens on: the operations below never reach a subgraph. */
+const NOWHERE = 'http://127.0.0.1:9/graphql';
+
+describe('the federated server (decision 0224)', () => {
+  let requests: jest.SpyInstance[];
+
+  beforeEach(() => {
+    requests = [jest.spyOn(http, 'request'), jest.spyOn(https, 'request')];
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  async function started() {
+    const { apollo } = createFederatedServer({
+      subgraphUrls: Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, NOWHERE])) as Record<(typeof SUBGRAPH_NAMES)[number], string>,
+      registry: new Registry(),
+      logger: Fastify({ logger: false }).log,
+      introspection: false,
+    });
+    await apollo.start();
+    return apollo;
+  }
+
+  it('sends nothing to the vendor: no cloud metadata probe at start, no usage export at stop', async () => {
+    const apollo = await started();
+    // The metadata probes are started in the background right after construction.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await apollo.stop();
+    const targets = requests.flatMap((spy) => spy.mock.calls.map((call: unknown[]) => describeTarget(call[0])));
+    expect(targets).toEqual([]);
+  });
+
+  it('never answers with its query plan, whatever the request asks', async () => {
+    const apollo = await started();
+    try {
+      const response = await apollo.executeOperation({
+        query: '{ __typename }',
+        http: { method: 'POST', headers: new HeaderMap([['apollo-query-plan-experimental', '1']]), search: '', body: {} },
+      });
+      expect(response.body.kind).toBe('single');
+      if (response.body.kind !== 'single') return;
+      expect(response.body.singleResult.data).toEqual({ __typename: 'Query' });
+      expect(response.body.singleResult.extensions).toBeUndefined();
+    } finally {
+      await apollo.stop();
+    }
+  });
+});
