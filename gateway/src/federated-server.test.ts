@@ -5,6 +5,7 @@ import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { SUBGRAPH_NAMES } from '@lib/config/config';
 import { createFederatedServer } from './federated-server';
+import { operationReuseCounts } from './operation-reuse';
 
 /** Where an http(s).request call goes: its URL, or host and path of its options. */
 function describeTarget(target: unknown): string {
@@ -16,6 +17,17 @@ function describeTarget(target: unknown): string {
 /** A port nothing listens on: the operations below never reach a subgraph. */
 const NOWHERE = 'http://127.0.0.1:9/graphql';
 
+async function started() {
+  const { apollo } = createFederatedServer({
+    subgraphUrls: Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, NOWHERE])) as Record<(typeof SUBGRAPH_NAMES)[number], string>,
+    registry: new Registry(),
+    logger: Fastify({ logger: false }).log,
+    introspection: false,
+  });
+  await apollo.start();
+  return apollo;
+}
+
 describe('the federated server (decision 0224)', () => {
   let requests: jest.SpyInstance[];
 
@@ -23,17 +35,6 @@ describe('the federated server (decision 0224)', () => {
     requests = [jest.spyOn(http, 'request'), jest.spyOn(https, 'request')];
   });
   afterEach(() => jest.restoreAllMocks());
-
-  async function started() {
-    const { apollo } = createFederatedServer({
-      subgraphUrls: Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, NOWHERE])) as Record<(typeof SUBGRAPH_NAMES)[number], string>,
-      registry: new Registry(),
-      logger: Fastify({ logger: false }).log,
-      introspection: false,
-    });
-    await apollo.start();
-    return apollo;
-  }
 
   it('sends nothing to the vendor: no cloud metadata probe at start, no usage export at stop', async () => {
     const apollo = await started();
@@ -55,6 +56,33 @@ describe('the federated server (decision 0224)', () => {
       if (response.body.kind !== 'single') return;
       expect(response.body.singleResult.data).toEqual({ __typename: 'Query' });
       expect(response.body.singleResult.extensions).toBeUndefined();
+    } finally {
+      await apollo.stop();
+    }
+  });
+});
+
+describe('operations built once per parsed operation (decision 0225)', () => {
+  const QUERY = 'query Reuse($show: Boolean!) { __typename @include(if: $show) }';
+
+  it('reuses the operation of a fixed document, and still shapes each answer by its own variables', async () => {
+    const apollo = await started();
+    try {
+      const data = async (show: boolean) => {
+        const response = await apollo.executeOperation({ query: QUERY, variables: { show } });
+        if (response.body.kind !== 'single') throw new Error('expected a single result');
+        expect(response.body.singleResult.errors).toBeUndefined();
+        return response.body.singleResult.data;
+      };
+      const before = operationReuseCounts();
+      expect(await data(true)).toEqual({ __typename: 'Query' });
+      expect(await data(false)).toEqual({});
+      expect(await data(true)).toEqual({ __typename: 'Query' });
+      const after = operationReuseCounts();
+      // If an upgrade of @apollo/gateway stops calling operationFromDocument through the library's export, nothing
+      // is built here any more: this fails, and operation-reuse.ts must be revisited.
+      expect(after.built - before.built).toBe(1);
+      expect(after.reused - before.reused).toBe(2);
     } finally {
       await apollo.stop();
     }

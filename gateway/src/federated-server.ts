@@ -8,6 +8,7 @@ import { type SubgraphName, disableVendorTelemetry } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from '@lib/federation/apollo-settings';
 import type { GatewayContext } from './gateway-context';
+import { reuseBuiltOperations } from './operation-reuse';
 import { SubgraphDataSource, SubgraphFetchMetrics } from './subgraph-data-source';
 
 const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
@@ -32,6 +33,7 @@ export interface FederatedServerOptions {
 export function createFederatedServer(options: FederatedServerOptions): { apollo: ApolloServer<GatewayContext>; gateway: ApolloGateway } {
   const fetches = new SubgraphFetchMetrics(options.registry);
   disableVendorTelemetry();
+  reuseBuiltOperations();
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
     // The supergraph's routing_url is documentation; the addresses come from configuration.
