@@ -257,17 +257,17 @@ export class ConfigError extends Error {
   }
 }
 
-/** Validates the environment (defaults applied, numbers coerced) and returns a typed, frozen config. */
 /**
- * Turns off what @apollo/gateway sends to its vendor unless told not to (docs/decisions/0224-no-vendor-telemetry.md):
+ * Turns off what @apollo/gateway sends to its vendor by default (docs/decisions/0224-no-vendor-telemetry.md):
  * at every construction it probes the cloud metadata services (AWS, GCP, Azure, Alibaba) to describe the host, and
  * it exports usage figures to Apollo's servers every hour and at shutdown. Its only switch is this variable, read by
  * the gateway's constructor, so the gateway's construction calls this first.
  */
-export function disableVendorTelemetry(target: NodeJS.ProcessEnv = process.env): void {
-  target.APOLLO_TELEMETRY_DISABLED = 'true';
+export function disableVendorTelemetry(): void {
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
 }
 
+/** Validates the environment (defaults applied, numbers coerced) and returns a typed, frozen config. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const known = Object.keys(EnvSchema.properties);
   const raw: Record<string, unknown> = {};
