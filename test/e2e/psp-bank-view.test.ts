@@ -3,6 +3,7 @@ import { DEMO } from '@lib/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
 import type { Orm } from '@lib/db/orm';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
+import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -47,23 +48,19 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
   };
   /** The copy's row of the merchant once `ready` holds for it (jobs run within milliseconds; 5 s at most). */
   const copyOnce = async (ready: (row: Record<string, unknown> | undefined) => boolean) => {
-    for (let i = 0; i < 100; i++) {
+    const found = await eventually('the copy did not follow', async () => {
       const [row] = await sql('select * from outlet.merchant_profiles where merchant_id = $1', [merchant.merchant_id]);
-      if (ready(row)) return row;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('the copy did not follow');
+      return ready(row) ? { row } : undefined;
+    });
+    return found.row;
   };
-  const jobsDrained = async () => {
-    for (let i = 0; i < 100; i++) {
+  const jobsDrained = () =>
+    eventually('merchant_profiles jobs did not drain', async () => {
       const [{ n }] = await sql<{ n: string }>(
         `select count(*) as n from graphile_worker.jobs where task_identifier = 'merchant_profiles'`,
       );
-      if (n === '0') return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('merchant_profiles jobs did not drain');
-  };
+      return n === '0' ? true : undefined;
+    });
 
   beforeAll(async () => {
     // Cache invalidation travels through Redis (lib/events/cache-invalidation.ts).

@@ -1,6 +1,7 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { DEMO } from '@lib/demo/demo-ids';
 import { archiveMonthlyPartitions, createBank, ensureMonthlyPartitions, onboardMerchant } from '@scripts/database-tasks';
+import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -352,15 +353,13 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped' });
       // Intake sees the suspension once the transaction subgraph's copy has it: a job's latency, milliseconds (decision
       // 0215); a payment posted within that window may still be applied, as documented.
-      for (let i = 0; ; i++) {
+      await eventually('the payment target copy never saw the suspension', async () => {
         const [target] = await adminQuery(
           stack.database.adminUrl,
           `select nmid_status from "transaction".payment_targets where nmid = 'ID1026112230001'`,
         );
-        if (target?.nmid_status === 'suspended') break;
-        if (i === 100) throw new Error('the payment target copy never saw the suspension');
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+        return target?.nmid_status === 'suspended' ? target : undefined;
+      });
       const blocked = await post(eventKeyA, '/psp/v1/events', successEvent('evt-on-suspended', { nmid: 'ID1026112230001' }));
       expect(blocked.statusCode).toBe(422);
       expect(blocked.json()).toMatchObject({ code: 'nmid_suspended', flow: 'recorded_unapplied' });

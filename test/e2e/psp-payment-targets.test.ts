@@ -3,6 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { DEMO } from '@lib/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
 import { postDemoBankEvent } from '../support/bank-events';
+import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -26,16 +27,13 @@ describe('payment targets copy (transaction.payment_targets)', () => {
     await run();
     return [(await graphqlCalls('outlet')) - before[0], (await graphqlCalls('merchant')) - before[1]];
   };
-  const jobsDrained = async () => {
-    for (let i = 0; i < 100; i++) {
+  const jobsDrained = () =>
+    eventually('payment target jobs did not drain', async () => {
       const [{ n }] = await sql<{ n: string }>(
         `select count(*) as n from graphile_worker.jobs where task_identifier like 'payment_target_%' or task_identifier = 'merchant_profiles'`,
       );
-      if (n === '0') return;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error('payment target jobs did not drain');
-  };
+      return n === '0' ? true : undefined;
+    });
   /** The copy as the owners would build it now, and the copy itself: the same rows once the jobs ran. */
   const ownersAndCopy = async () => {
     await jobsDrained();
