@@ -3,6 +3,7 @@ import QRCode from 'qrcode';
 import { DEMO } from '@lib/demo/demo-ids';
 import { tlv, withCrc } from '@lib/qris/emv-tlv';
 import { buildStaticQris } from '@lib/qris/qris-payload';
+import { stickerOptions } from '@lib/qris/qris-sticker';
 import { type PosActor, posActor, posMember, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -120,18 +121,22 @@ describe('Static QRIS per outlet (issue 17 §1)', () => {
       expect(svg.statusCode).toBe(200);
       expect(svg.headers['content-type']).toMatch(/^image\/svg\+xml/);
       expect(svg.headers['x-qris-payload']).toBe(payload);
-      expect(svg.body).toBe(await QRCode.toString(payload, { errorCorrectionLevel: 'M', margin: 4, type: 'svg' }));
+      expect(svg.body).toBe(await QRCode.toString(payload, stickerOptions('svg')));
 
       const png = await get(`/merchant/outlets/${PUSAT.id}/qris?format=png`, bearer(owner));
       expect(png.statusCode).toBe(200);
       expect(png.headers['content-type']).toBe('image/png');
       expect(png.rawPayload.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-      expect(png.rawPayload).toEqual(await QRCode.toBuffer(payload, { errorCorrectionLevel: 'M', margin: 4, type: 'png', width: 1024 }));
+      // IHDR: 1024 × 1024, 8-bit grey (lib/qris/qris-sticker.ts).
+      expect([png.rawPayload.readUInt32BE(16), png.rawPayload.readUInt32BE(20), png.rawPayload[24], png.rawPayload[25]]).toEqual([
+        1024, 1024, 8, 0,
+      ]);
+      expect(png.rawPayload).toEqual(await QRCode.toBuffer(payload, stickerOptions('png')));
 
       const text = await get(`/poslite/outlets/${PUSAT.id}/qris?format=text`, internal(A));
       expect(text.statusCode).toBe(200);
       expect(text.headers['content-type']).toMatch(/^text\/plain/);
-      expect(text.body).toBe(await QRCode.toString(payload, { errorCorrectionLevel: 'M', margin: 4, type: 'utf8' }));
+      expect(text.body).toBe(await QRCode.toString(payload, stickerOptions('text')));
 
       expect((await get(`/merchant/outlets/${PUSAT.id}/qris?format=gif`, bearer(owner))).statusCode).toBe(400);
     });

@@ -263,16 +263,25 @@ export async function tableCounts(adminUrl: string): Promise<Record<string, numb
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }
 
-/** Waits until the job queue holds no job due now (jobs retried later may stay); fails after 15 s, naming them. */
+/**
+ * Waits until the job queue holds no job due now and none retried within 20 s after a failure (a copy job that failed
+ * once on a loaded machine would otherwise land between two counts); jobs retried later, or never, may stay. Fails
+ * after 15 s, naming the jobs and their last errors.
+ */
 async function jobsDone(adminUrl: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   for (;;) {
-    const due = await adminQuery<{ task: string }>(
+    const due = await adminQuery<{ task: string; error: string | null }>(
       adminUrl,
-      `select task_identifier as task from graphile_worker.jobs where run_at <= now()`,
+      `select task_identifier as task, last_error as error from graphile_worker.jobs
+        where run_at <= now() or (attempts between 1 and max_attempts - 1 and run_at <= now() + interval '20 seconds')`,
     );
     if (due.length === 0) return;
-    if (Date.now() > deadline) throw new Error(`jobs still due after 15 s: ${due.map((j) => j.task).join(', ')}`);
+    if (Date.now() > deadline) {
+      throw new Error(
+        `jobs still due after 15 s: ${due.map((j) => (j.error ? `${j.task} (${j.error.split('\n')[0]})` : j.task)).join(', ')}`,
+      );
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import QRCode from 'qrcode';
+import { drawSticker } from '@lib/qris/qris-sticker';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosOutletQrisDocument } from '@rest-adapters/generated/operations';
@@ -15,13 +15,11 @@ const Query = Type.Object({
     }),
   ),
 });
+const CONTENT_TYPES = { svg: 'image/svg+xml; charset=utf-8', png: 'image/png', text: 'text/plain; charset=utf-8' } as const;
 const Sticker = Type.String({
   description:
     'The QR code of the outlet’s static QRIS in the asked format (binary for png). The payload itself is in the `X-QRIS-Payload` header.',
 });
-
-/** EMVCo's guidance for payment codes: error correction M; a quiet zone of four modules. */
-const QR_OPTIONS = { errorCorrectionLevel: 'M', margin: 4 } as const;
 
 /**
  * The outlet's static QRIS as a picture for the app and the POS to show or print (docs/decisions/0201-qris-payloads.md).
@@ -46,15 +44,7 @@ export default posRoutes({
     header('x-qris-payload', payload);
     header('cache-control', 'private, no-store');
     const format = query.format ?? 'svg';
-    if (format === 'png') {
-      header('content-type', 'image/png');
-      return (await QRCode.toBuffer(payload, { ...QR_OPTIONS, type: 'png', width: 1024 })) as unknown as string;
-    }
-    if (format === 'text') {
-      header('content-type', 'text/plain; charset=utf-8');
-      return QRCode.toString(payload, { ...QR_OPTIONS, type: 'utf8' });
-    }
-    header('content-type', 'image/svg+xml; charset=utf-8');
-    return QRCode.toString(payload, { ...QR_OPTIONS, type: 'svg' });
+    header('content-type', CONTENT_TYPES[format]);
+    return (await drawSticker(payload, format)) as string;
   },
 });
