@@ -4,7 +4,7 @@ import QRCode, { type QRCodeToBufferOptions, type QRCodeToStringOptions } from '
 /** The formats a sticker is drawn in: SVG, a 1024 px PNG, or UTF-8 block characters. */
 export type StickerFormat = 'svg' | 'png' | 'text';
 
-/** A PNG sticker's width and height in pixels (core-api.md: `png` is 1024 px). */
+/** A PNG sticker's width and height in pixels, as the route documents (`format=png`: 1024 px). */
 export const STICKER_PNG_PX = 1024;
 
 /**

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { drawSticker } from '@lib/qris/qris-sticker';
+import { STICKER_PNG_PX, drawSticker } from '@lib/qris/qris-sticker';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosOutletQrisDocument } from '@rest-adapters/generated/operations';
@@ -10,8 +10,7 @@ const Query = Type.Object({
   format: Type.Optional(
     Type.Union([Type.Literal('svg'), Type.Literal('png'), Type.Literal('text')], {
       default: 'svg',
-      description:
-        '`svg` (image/svg+xml, default), `png` (image/png, 1024 px) or `text` (text/plain: the code drawn in UTF-8 block characters).',
+      description: `\`svg\` (image/svg+xml, default), \`png\` (image/png, ${STICKER_PNG_PX} px) or \`text\` (text/plain: the code drawn in UTF-8 block characters).`,
     }),
   ),
 });
