@@ -10,6 +10,7 @@ import { posInternalAuth, posUserAuth } from '@rest-adapters/core/routes/poslite
 import { messagingSignature } from '@rest-adapters/core/routes/webhooks/messaging-status';
 import { partnerAuth } from '@rest-adapters/partner/auth/partner-auth';
 import { sessionFor } from './core-auth';
+import { eventually } from './eventually';
 import { adminQuery } from './test-database';
 import { exportJWK, generateKeyPair } from 'jose';
 import { HttpRecorder } from './http-recorder';
@@ -269,21 +270,19 @@ export async function tableCounts(adminUrl: string): Promise<Record<string, numb
  * after 15 s, naming the jobs and their last errors.
  */
 async function jobsDone(adminUrl: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const due = await adminQuery<{ task: string; error: string | null }>(
-      adminUrl,
-      `select task_identifier as task, last_error as error from graphile_worker.jobs
-        where run_at <= now() or (attempts between 1 and max_attempts - 1 and run_at <= now() + interval '20 seconds')`,
-    );
-    if (due.length === 0) return;
-    if (Date.now() > deadline) {
-      throw new Error(
-        `jobs still due after 15 s: ${due.map((j) => (j.error ? `${j.task} (${j.error.split('\n')[0]})` : j.task)).join(', ')}`,
+  let due: { task: string; error: string | null }[] = [];
+  await eventually(
+    () => `jobs still due after 15 s: ${due.map((j) => (j.error ? `${j.task} (${j.error.split('\n')[0]})` : j.task)).join(', ')}`,
+    async () => {
+      due = await adminQuery<{ task: string; error: string | null }>(
+        adminUrl,
+        `select task_identifier as task, last_error as error from graphile_worker.jobs
+          where run_at <= now() or (attempts between 1 and max_attempts - 1 and run_at <= now() + interval '20 seconds')`,
       );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+      return due.length === 0 ? true : undefined;
+    },
+    15_000,
+  );
 }
 
 /**
