@@ -6,10 +6,11 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 import { cacheLookups } from './cache-metrics';
 
 /**
- * Prometheus metrics of one process: request counts and latency histograms per route (the route
- * pattern, never the raw URL, so cardinality stays bounded) and the process metrics of prom-client. They are
- * served on an internal port of their own (`serveMetrics`, METRICS_PORT), where the collector scrapes them; only the
- * REST process also answers the core API's documented `GET /metrics` (decision 0206).
+ * Prometheus metrics of one app: request counts and latency histograms per route (the route pattern, never the raw
+ * URL, so cardinality stays bounded). A process adds prom-client's process metrics to its app's registry
+ * (`collectProcessMetrics`). They are served on an internal port of their own (`serveMetrics`, METRICS_PORT), where
+ * the collector scrapes them; only the REST process also answers the core API's documented `GET /metrics` (decision
+ * 0206).
  */
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,9 +33,6 @@ export const metricsPlugin = fp(async function metrics(
   const registry = new Registry();
   app.decorate('metricsRegistry', registry);
   registry.setDefaultLabels({ service: opts.service });
-  // The event-loop delay is sampled every 100 ms, not prom-client's 10: a 10 ms timer woke every idle process 100
-  // times a second, about 5 ms of CPU per second each (docs/decisions/0217-event-loop-delay-sampling.md).
-  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   registry.registerMetric(cacheLookups);
   const requests = new Counter({
     name: 'http_requests_total',
@@ -67,6 +65,20 @@ export const metricsPlugin = fp(async function metrics(
     });
   }
 });
+
+/**
+ * prom-client's process metrics (CPU, memory, event-loop delay, garbage collection, handles, Node's version) in a
+ * registry: once per process, by its entry (`listenUntilSignal`), never per app. prom-client cannot stop them: its
+ * garbage-collection observer stays subscribed to the process's performance timeline, and its event-loop histogram
+ * keeps sampling, for as long as the process lives (prometheus/client_js#500, #494). An app built and closed many times
+ * in one process, as every test stack is in a Jest worker, would leave one of each behind per app, and with them the
+ * whole module graph that built it (docs/decisions/0226-process-metrics-per-process.md).
+ */
+export function collectProcessMetrics(registry: Registry): void {
+  // The event-loop delay is sampled every 100 ms, not prom-client's 10: a 10 ms timer woke every idle process 100
+  // times a second, about 5 ms of CPU per second each (docs/decisions/0217-event-loop-delay-sampling.md).
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+}
 
 /**
  * GET /metrics of a registry on an internal listener (METRICS_PORT on HOST), for the collector's scrape; anything
