@@ -14,7 +14,10 @@ import { cacheLookups } from './cache-metrics';
  */
 declare module 'fastify' {
   interface FastifyInstance {
-    /** This process's Prometheus registry, for metrics of its own (served at /metrics on the internal port). */
+    /**
+     * This app's Prometheus registry, for metrics of its own; a process's entry adds the process's metrics to it
+     * (served at /metrics on the internal port).
+     */
     metricsRegistry: Registry;
   }
 }
