@@ -11,7 +11,7 @@ import { sessionFor } from '../support/core-auth';
 import { gql, operatorHeaders } from '../support/graphql';
 import { HttpRecorder } from '../support/http-recorder';
 import { ops } from '../support/ops-cli';
-import { hmacHex, rfc3339Now, tableCounts } from '../support/route-requests';
+import { hmacHex, rfc3339Now } from '../support/route-requests';
 import { SseClient } from '../support/sse-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -358,7 +358,7 @@ describe('Sandbox (issue 16 §3)', () => {
   });
 
   it('refuses a live NMID (403 `live_nmid`, ops exit 1 with that code) and an unknown one (404), writing nothing', async () => {
-    const before = await tableCounts(stack.database.adminUrl);
+    const before = await stack.database.tableCounts();
     const live = await simulate({ nmid: DEMO.outlets[0].nmid, amount: 5_000 });
     expect([live.statusCode, live.json().code]).toEqual([403, 'live_nmid']);
     const viaOps = await ops(['sandbox:simulate-payment', '--nmid', DEMO.outlets[0].nmid, '--amount', '5000'], env);
@@ -367,7 +367,7 @@ describe('Sandbox (issue 16 §3)', () => {
     expect([unknown.statusCode, unknown.json().code]).toEqual([404, 'not_found']);
     const bad = await ops(['sandbox:simulate-payment', '--nmid', bank.merchant.outlets[0].nmid, '--amount', '12.5'], env);
     expect([bad.code, bad.stderr[0].error.code]).toEqual([2, 'invalid_option']);
-    expect(await tableCounts(stack.database.adminUrl)).toEqual(before);
+    expect(await stack.database.tableCounts()).toEqual(before);
   });
 
   it('a replayed simulation (same event id, endpoint or ops) is duplicate_skipped: one event, one transaction, one feed row', async () => {

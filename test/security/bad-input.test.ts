@@ -12,7 +12,6 @@ import {
   propertiesOf,
   sampleValue,
   startSecurityStack,
-  tableCounts,
 } from '../support/route-requests';
 import type { TestStack } from '../support/test-stack';
 import { DEMO } from '@lib/demo/demo-ids';
@@ -195,7 +194,7 @@ describe('bad input: malformed requests for every REST route', () => {
   it.each(ALL_ROUTES.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {
     // A session of its own per route: a malformed request that still logs out must not starve the next route.
     const routeCredentials = { ...credentials, userAuthorization: (await sessionFor(stack, DEMO.owner.userId)).authorization };
-    const before = await tableCounts(stack.database.adminUrl);
+    const before = await stack.database.tableCounts();
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(malformedRequests(route), async (generated) => {
@@ -219,6 +218,6 @@ describe('bad input: malformed requests for every REST route', () => {
       }),
       { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true },
     );
-    if (accepted === 0 || route.method === 'GET') expect(await tableCounts(stack.database.adminUrl)).toEqual(before);
+    if (accepted === 0 || route.method === 'GET') expect(await stack.database.tableCounts()).toEqual(before);
   });
 });

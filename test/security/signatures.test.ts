@@ -1,6 +1,6 @@
 import { DEMO } from '@lib/demo/demo-ids';
 import { issuePartnerCredential } from '@scripts/database-tasks';
-import { hmacHex, rfc3339Now, tableCounts } from '../support/route-requests';
+import { hmacHex, rfc3339Now } from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 /**
@@ -187,7 +187,7 @@ describe('signed requests: tampering and replay', () => {
     ),
   );
   it.each(cases)('%s with %s → 401, nothing stored', async (_name, what, scheme, tamper) => {
-    const before = await tableCounts(stack.database.adminUrl);
+    const before = await stack.database.tableCounts();
     const signed = sign(scheme);
     const tampered = { ...signed, ...tamper(signed, scheme) };
     const res = await send(scheme, tampered);
@@ -195,6 +195,6 @@ describe('signed requests: tampering and replay', () => {
     const expected = what === 'another method' && res.statusCode === 405 ? 405 : 401;
     expect(res.statusCode).toBe(expected);
     expect(res.json()).toEqual({ error: expect.any(String), code: expected === 401 ? 'unauthorized' : 'method_not_allowed' });
-    expect(await tableCounts(stack.database.adminUrl)).toEqual(before);
+    expect(await stack.database.tableCounts()).toEqual(before);
   });
 });

@@ -12,7 +12,6 @@ import {
   propertiesOf,
   sampleValue,
   startSecurityStack,
-  tableCounts,
 } from '../support/route-requests';
 import type { TestStack } from '../support/test-stack';
 
@@ -63,7 +62,7 @@ describe('SQL injection in every string parameter', () => {
 
   const routes = ALL_ROUTES.filter((route) => stringSlots(route).length > 0);
   it.each(routes.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {
-    const before = await tableCounts(stack.database.adminUrl);
+    const before = await stack.database.tableCounts();
     const bodySchema = route.schema.body;
     for (const slot of stringSlots(route)) {
       for (const payload of PAYLOADS) {
@@ -79,7 +78,7 @@ describe('SQL injection in every string parameter', () => {
         expect([context, FOREIGN.filter((marker) => res.body.includes(marker))]).toEqual([context, []]);
       }
     }
-    const after = await tableCounts(stack.database.adminUrl);
+    const after = await stack.database.tableCounts();
     const shrunk = Object.keys(before).filter((table) => !(table in after) || after[table] < before[table]);
     expect(shrunk).toEqual([]);
   });

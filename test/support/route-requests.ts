@@ -10,7 +10,6 @@ import { posInternalAuth, posUserAuth } from '@rest-adapters/core/routes/poslite
 import { messagingSignature } from '@rest-adapters/core/routes/webhooks/messaging-status';
 import { partnerAuth } from '@rest-adapters/partner/auth/partner-auth';
 import { sessionFor } from './core-auth';
-import { eventually } from './eventually';
 import { adminQuery } from './test-database';
 import { exportJWK, generateKeyPair } from 'jose';
 import { HttpRecorder } from './http-recorder';
@@ -18,8 +17,8 @@ import { type TestStack, startTestStack } from './test-stack';
 
 /**
  * What the security suites share: every REST route of REST_ADAPTERS with the credentials it needs (a route
- * added by another adapter is picked up; one with an authenticator unknown here fails loudly), signed requests,
- * values derived from the route's JSON schemas, and a fingerprint of every table's row count.
+ * added by another adapter is picked up; one with an authenticator unknown here fails loudly), signed requests and
+ * values derived from the route's JSON schemas. What a request changed is read with `stack.database.tableCounts()`.
  */
 export type AuthKind =
   'public' | 'bank-lookup' | 'bank-event' | 'partner' | 'user' | 'internal' | 'pos-internal' | 'pos-user' | 'messaging';
@@ -243,46 +242,6 @@ export function sampleValue(schema: TSchema, name: string): unknown {
     default:
       return 'a';
   }
-}
-
-/**
- * Every table of the four subgraph schemas with its row count (one statement, one snapshot), once no job is due: a
- * job's writes (the transaction subgraph's copy of merchants, say) land after the request that enqueued it, so a
- * count taken while one runs would credit them to the next request. Derived caches that reads fill on demand
- * (scoring's daily rollups) are not state a request changes.
- */
-export async function tableCounts(adminUrl: string): Promise<Record<string, number>> {
-  await jobsDone(adminUrl);
-  const tables = await adminQuery<{ name: string }>(
-    adminUrl,
-    `select format('%I.%I', schemaname, tablename) as name from pg_tables
-      where schemaname in ('merchant', 'outlet', 'transaction', 'catalog')
-        and tablename not in ('mikro_orm_migrations', 'merchant_daily_rollups') order by 1`,
-  );
-  const sql = tables.map((t) => `select '${t.name}' as name, count(*)::int as n from ${t.name}`).join(' union all ');
-  const rows = await adminQuery<{ name: string; n: number }>(adminUrl, sql);
-  return Object.fromEntries(rows.map((r) => [r.name, r.n]));
-}
-
-/**
- * Waits until the job queue holds no job due now and none retried within 20 s after a failure (a copy job that failed
- * once on a loaded machine would otherwise land between two counts); jobs retried later, or never, may stay. Fails
- * after 15 s, naming the jobs and their last errors.
- */
-async function jobsDone(adminUrl: string): Promise<void> {
-  let due: { task: string; error: string | null }[] = [];
-  await eventually(
-    () => `jobs still due after 15 s: ${due.map((j) => (j.error ? `${j.task} (${j.error.split('\n')[0]})` : j.task)).join(', ')}`,
-    async () => {
-      due = await adminQuery<{ task: string; error: string | null }>(
-        adminUrl,
-        `select task_identifier as task, last_error as error from graphile_worker.jobs
-          where run_at <= now() or (attempts between 1 and max_attempts - 1 and run_at <= now() + interval '20 seconds')`,
-      );
-      return due.length === 0 ? true : undefined;
-    },
-    15_000,
-  );
 }
 
 /**
