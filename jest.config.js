@@ -45,6 +45,7 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   // A test file's beforeAll starts a whole stack (four subgraphs, gateway with warmed query plans, REST): seconds on an
   // idle machine, but past 30 s on a loaded 2-core CI runner (seen twice); 60 s keeps that from failing a green run.
   testTimeout: 60000,
