@@ -27,8 +27,7 @@ export async function adminQuery<T extends object = Record<string, unknown>>(
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
+  const client = await connected(url);
   try {
     return (await client.query(sql, params)).rows as T[];
   } finally {
@@ -66,7 +65,11 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
       return tableCounts(await counting);
     },
     drop: async () => {
-      if (counting) await (await counting).end();
+      // A count whose connection failed has already reported it; the database is dropped all the same.
+      await counting?.then(
+        (client) => client.end(),
+        () => undefined,
+      );
       await adminQuery(maintenance, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
