@@ -383,6 +383,13 @@ export async function archiveMonthlyPartitions(config: Config, adminUrl: string,
   );
 }
 
+/** A pending job of the bank views that has failed at least once: its last error, kept by the job queue. */
+interface FailedJob {
+  task: string;
+  attempts: number;
+  error: string;
+}
+
 /**
  * `bank-view:sync`: brings the copies of what banks see up to date now: the outlet subgraph's of merchants
  * (docs/decisions/0211-bank-view-read-model.md) and the transaction subgraph's of payment targets (0215). Runs every
@@ -411,17 +418,23 @@ export async function syncBankView(config: Config, adminUrl: string, options: { 
         });
       }),
     );
-    const { rows } = await client.query<{ copied: string; targets: string; pending: string }>(
-      `select (select count(*) from outlet.merchant_profiles) as copied,
+    // A job that failed here is retried later (by this command or a worker); its error is answered, not logged away.
+    const { rows } = await client.query<{ copied: string; targets: string; pending: string; failed: FailedJob[] }>(
+      `with pending as (
+         select task_identifier, attempts, last_error from ${JOB_SCHEMA}.jobs
+          where task_identifier in ('merchant_profiles', 'payment_target_merchants', 'payment_target_outlets'))
+       select (select count(*) from outlet.merchant_profiles) as copied,
               (select count(*) from "transaction".payment_targets) as targets,
-              (select count(*) from ${JOB_SCHEMA}.jobs
-                where task_identifier in ('merchant_profiles', 'payment_target_merchants', 'payment_target_outlets')) as pending`,
+              (select count(*) from pending) as pending,
+              (select coalesce(json_agg(json_build_object('task', task_identifier, 'attempts', attempts, 'error', last_error)), '[]')
+                 from pending where last_error is not null) as failed`,
     );
     return {
       enqueued_jobs: enqueued,
       copied_merchants: Number(rows[0].copied),
       copied_payment_targets: Number(rows[0].targets),
       pending_jobs: Number(rows[0].pending),
+      failed_jobs: rows[0].failed,
     };
   } finally {
     await client.end();

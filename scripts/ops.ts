@@ -358,7 +358,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   'bank-view:sync': {
     summary:
-      'bring the copies of what banks see up to date now: merchants in the outlet subgraph, payment targets in the transaction subgraph (their pending jobs; the outlet and transaction processes also run them)',
+      'bring the copies of what banks see up to date now: merchants in the outlet subgraph, payment targets in the transaction subgraph (their pending jobs; the outlet and transaction processes also run them); answers the jobs still pending, and the last error of those that failed',
     options: { all: { type: 'boolean', description: 'enqueue every merchant and its outlets again first: rebuilds the copies' } },
     run: (adminUrl, o, config) => syncBankView(config, adminUrl, { all: o.all === true }),
   },

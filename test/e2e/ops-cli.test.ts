@@ -82,7 +82,7 @@ describe('npm run ops', () => {
     // One job of merchants for each copy, one of outlet sets.
     expect(rebuilt).toMatchObject({
       code: 0,
-      stdout: { result: { enqueued_jobs: 3, copied_merchants: n, copied_payment_targets: targets, pending_jobs: 0 } },
+      stdout: { result: { enqueued_jobs: 3, copied_merchants: n, copied_payment_targets: targets, pending_jobs: 0, failed_jobs: [] } },
     });
     await adminQuery(db.adminUrl, `update merchant.merchants set name = name || ' Baru'`);
     expect((await ops(['bank-view:sync'], env)).stdout!.result).toEqual({
@@ -90,12 +90,24 @@ describe('npm run ops', () => {
       copied_merchants: n,
       copied_payment_targets: targets,
       pending_jobs: 0,
+      failed_jobs: [],
     });
     const stale = await adminQuery(
       db.adminUrl,
       'select 1 from merchant.merchants m join outlet.merchant_profiles p on p.merchant_id = m.id where p.name <> m.name',
     );
     expect(stale).toEqual([]);
+
+    // A job that fails is answered with its error and stays queued for a retry.
+    await adminQuery(db.adminUrl, `select graphile_worker.add_job('merchant_profiles', '{"profiles": 1}'::json, max_attempts => 25)`);
+    expect((await ops(['bank-view:sync'], env)).stdout!.result).toEqual({
+      enqueued_jobs: 0,
+      copied_merchants: n,
+      copied_payment_targets: targets,
+      pending_jobs: 1,
+      failed_jobs: [{ task: 'merchant_profiles', attempts: 1, error: expect.any(String) }],
+    });
+    await adminQuery(db.adminUrl, `select graphile_worker.complete_jobs(array(select id from graphile_worker.jobs))`);
   });
 
   it('archives old months with partitions:archive: refused within the online window, a dry run first, idempotent', async () => {
