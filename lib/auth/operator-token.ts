@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type JWTPayload, type JWTVerifyGetKey, SignJWT, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Config } from '../config/config';
+import { hs256Key } from './hs256-key';
 import { OPERATOR_ROLES, type OperatorRole } from './operator-roles';
 
 /**
@@ -29,7 +30,7 @@ export async function signOperatorToken(
     .setJti(randomUUID())
     .setIssuedAt()
     .setExpirationTime(`${input.ttlSecs}s`)
-    .sign(new TextEncoder().encode(settings.secret));
+    .sign(await hs256Key(settings.secret));
 }
 
 const keySets = new Map<string, JWTVerifyGetKey>();
@@ -46,7 +47,7 @@ export async function verifyOperatorToken(token: string, settings: Config['opera
     const { alg } = decodeProtectedHeader(token);
     const options = { issuer: settings.issuer, audience: settings.audience, requiredClaims: ['sub', 'exp'] };
     if (alg === 'HS256' && settings.secret) {
-      ({ payload } = await jwtVerify(token, new TextEncoder().encode(settings.secret), { ...options, algorithms: ['HS256'] }));
+      ({ payload } = await jwtVerify(token, await hs256Key(settings.secret), { ...options, algorithms: ['HS256'] }));
     } else if ((alg === 'RS256' || alg === 'ES256') && settings.jwksUrl) {
       ({ payload } = await jwtVerify(token, remoteKeySet(settings.jwksUrl), { ...options, algorithms: ['RS256', 'ES256'] }));
     } else {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { hs256Key } from './hs256-key';
 
 /**
  * Partner access tokens (partner-api.md §2, §5): HS256 JWTs signed with PARTNER_TOKEN_SECRET, issuer and
@@ -17,13 +18,6 @@ export interface PartnerTokenClaims {
   partnerId: string;
   scopes: string[];
   contract: PartnerContract;
-}
-
-const keys = new Map<string, Uint8Array>();
-function keyOf(secret: string): Uint8Array {
-  let key = keys.get(secret);
-  if (!key) keys.set(secret, (key = new TextEncoder().encode(secret)));
-  return key;
 }
 
 export async function signPartnerToken(
@@ -47,14 +41,14 @@ export async function signPartnerToken(
     .setJti(jti)
     .setIssuedAt(iat)
     .setExpirationTime(iat + expiresInSecs)
-    .sign(keyOf(secret));
+    .sign(await hs256Key(secret));
   return { token, expiresInSecs, jti };
 }
 
 /** The claims of a valid token (signature, alg, iss, aud, exp checked); null for anything else. */
 export async function verifyPartnerToken(token: string, secret: string): Promise<PartnerTokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), {
+    const { payload } = await jwtVerify(token, await hs256Key(secret), {
       issuer: PARTNER_TOKEN_ISSUER,
       audience: PARTNER_TOKEN_AUDIENCE,
       algorithms: ['HS256'],

@@ -2,6 +2,7 @@ import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
 import { SignJWT, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
+import { hs256Key } from './hs256-key';
 
 /**
  * Who is acting. REST adapters authenticate outside callers and assert the acting principal to the
@@ -77,16 +78,6 @@ const PRINCIPAL_TTL_SECS = 60;
 const ISSUER = 'qris-gateway';
 const AUDIENCE = 'qris-subgraph';
 
-const keyCache = new Map<string, Uint8Array>();
-function keyOf(secret: string): Uint8Array {
-  let key = keyCache.get(secret);
-  if (!key) {
-    key = new TextEncoder().encode(secret);
-    keyCache.set(secret, key);
-  }
-  return key;
-}
-
 /** The gateway's signed statement "this request acts as <principal>", valid for one minute. */
 export async function signPrincipal(principal: Principal, secret: string): Promise<string> {
   return new SignJWT({ p: principal })
@@ -95,14 +86,14 @@ export async function signPrincipal(principal: Principal, secret: string): Promi
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${PRINCIPAL_TTL_SECS}s`)
-    .sign(keyOf(secret));
+    .sign(await hs256Key(secret));
 }
 
 /** Verifies a principal header; null for anything missing, expired, forged or malformed. */
 async function verified(token: string | undefined, secret: string): Promise<{ principal: Principal; expiresAt: number } | null> {
   if (!token) return null;
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), {
+    const { payload } = await jwtVerify(token, await hs256Key(secret), {
       issuer: ISSUER,
       audience: AUDIENCE,
       algorithms: ['HS256'],

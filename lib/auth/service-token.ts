@@ -1,4 +1,5 @@
 import { SignJWT, jwtVerify } from 'jose';
+import { hs256Key } from './hs256-key';
 
 /**
  * Service tokens: how a REST adapter proves itself to the gateway. HS256 with SERVICE_TOKEN_SECRET,
@@ -16,13 +17,13 @@ export async function issueServiceToken(service: string, secret: string): Promis
     .setAudience(AUDIENCE)
     .setIssuedAt()
     .setExpirationTime(`${LIFETIME_SECS}s`)
-    .sign(new TextEncoder().encode(secret));
+    .sign(await hs256Key(secret));
 }
 
 /** The service name of a valid service token, or null. */
 export async function verifyServiceToken(token: string, secret: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(secret), {
+    const { payload } = await jwtVerify(token, await hs256Key(secret), {
       audience: AUDIENCE,
       issuer: ISSUER,
       algorithms: ['HS256'],

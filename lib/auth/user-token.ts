@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import { hs256Key } from './hs256-key';
 
 /**
  * App users' access tokens (core-api.md §2 Session): HS256 JWTs signed with USER_TOKEN_SECRET, issuer and
@@ -13,13 +14,6 @@ export const USER_ACCESS_TOKEN_LIFETIME_SECS = 3600;
 export interface UserTokenClaims {
   userId: string;
   sessionId: string;
-}
-
-const keys = new Map<string, Uint8Array>();
-function keyOf(secret: string): Uint8Array {
-  let key = keys.get(secret);
-  if (!key) keys.set(secret, (key = new TextEncoder().encode(secret)));
-  return key;
 }
 
 export async function signUserAccessToken(
@@ -36,14 +30,14 @@ export async function signUserAccessToken(
     .setJti(randomUUID())
     .setIssuedAt(iat)
     .setExpirationTime(iat + USER_ACCESS_TOKEN_LIFETIME_SECS)
-    .sign(keyOf(secret));
+    .sign(await hs256Key(secret));
   return { token, expiresInSecs: USER_ACCESS_TOKEN_LIFETIME_SECS };
 }
 
 /** The claims of a valid token (signature, alg, iss, aud, exp checked); null for anything else. */
 export async function verifyUserAccessToken(token: string, secret: string): Promise<UserTokenClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, keyOf(secret), {
+    const { payload } = await jwtVerify(token, await hs256Key(secret), {
       issuer: USER_TOKEN_ISSUER,
       audience: USER_TOKEN_AUDIENCE,
       algorithms: ['HS256'],
