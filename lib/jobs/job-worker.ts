@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Logger, type TaskList, type WorkerEvents, type WorkerPool, runTaskList } from 'graphile-worker';
 import { Pool } from 'pg';
+import { isConnectionFailure } from '../errors/app-error';
 import { JOB_SCHEMA } from './job-queue';
 
 export interface JobLog {
@@ -33,11 +34,14 @@ export class JobWorker {
   private workers?: WorkerPool;
   private heartbeat?: NodeJS.Timeout;
   private readonly workerIds = new Set<string>();
+  /** Set when the process stops: its database may be stopping too (`npm start`'s Ctrl-C reaches both). */
+  private stopping = false;
 
   constructor(private readonly options: JobWorkerOptions) {}
 
   start(): void {
     if (this.workers) return;
+    this.stopping = false;
     const { connectionString, concurrency, pollIntervalMs, recoverySecs, tasks, log } = this.options;
     const events = new EventEmitter() as WorkerEvents;
     // Jobs are locked by the pool's id or a worker's (graphile-worker takes them in batches per pool): both beat.
@@ -48,17 +52,18 @@ export class JobWorker {
     events.on('worker:create', ({ worker }) => this.workerIds.add(worker.workerId));
     // One connection LISTENs; the others fetch and complete jobs (the tasks use the subgraph's own pool).
     this.pool = new Pool({ connectionString, max: Math.min(concurrency, 8) + 2, idleTimeoutMillis: 30_000 });
-    this.pool.on('error', (error) => log.warn({ err: error }, 'job queue connection lost'));
+    const lost = (error: Error) => this.logUnlessStopping(error, 'job queue connection lost');
+    this.pool.on('error', lost);
     // A connection lost while checked out (a PostgreSQL restart) emits 'error' on its client, which graphile-worker
     // does not always listen to yet (between connecting and LISTEN): unheard, it would end the process.
-    this.pool.on('connect', (client) => client.on('error', (error) => log.warn({ err: error }, 'job queue connection lost')));
+    this.pool.on('connect', (client) => client.on('error', lost));
     this.workers = runTaskList(
       {
         schema: JOB_SCHEMA,
         concurrency,
         pollInterval: pollIntervalMs,
         noHandleSignals: true,
-        logger: loggerOf(log),
+        logger: loggerOf(log, () => this.stopping),
         events,
       },
       tasks,
@@ -96,8 +101,15 @@ export class JobWorker {
     }
   }
 
+  /** A lost connection is a warning, except while the process stops: then it is expected and logged at debug. */
+  private logUnlessStopping(error: Error, message: string): void {
+    if (this.stopping) this.options.log.debug({ err: error }, message);
+    else this.options.log.warn({ err: error }, message);
+  }
+
   /** Takes no new job, waits for the running ones (graphile-worker aborts them after 5 s), closes its pool. */
   async stop(): Promise<void> {
+    this.stopping = true;
     const workers = this.workers;
     this.workers = undefined;
     clearInterval(this.heartbeat);
@@ -110,8 +122,11 @@ export class JobWorker {
   }
 }
 
-/** graphile-worker's log lines in ours: its routine chatter at debug, warnings and errors as such. */
-function loggerOf(log: JobLog): Logger {
+/**
+ * graphile-worker's log lines in ours: its routine chatter at debug, warnings and errors as such, except a lost
+ * database connection while the process stops (debug).
+ */
+function loggerOf(log: JobLog, stopping: () => boolean): Logger {
   return new Logger((scope) => (level, message, meta) => {
     const fields = {
       component: 'job-worker',
@@ -119,7 +134,8 @@ function loggerOf(log: JobLog): Logger {
       job_id: scope.jobId,
       ...(meta?.error ? { err: meta.error } : {}),
     };
-    if (level === 'error') log.error(fields, message);
+    if (stopping() && isConnectionFailure(meta?.error)) log.debug(fields, message);
+    else if (level === 'error') log.error(fields, message);
     else if (level === 'warning') log.warn(fields, message);
     else log.debug(fields, message);
   });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyServerOptions } from 'fastify';
+import { type SerializedError, stdSerializers } from 'pino';
 import type { Config } from '../config/config';
 import { activeTraceFields, tracingStarted } from '../telemetry/tracing';
 
@@ -42,6 +43,16 @@ function safeUrl(url: string | undefined): string | undefined {
 }
 
 /**
+ * pino's error serializer, without the `client` that pg-pool attaches to the error of a connection it loses while idle
+ * (a database restart): the whole pg client, its settings, prepared statements and socket state, kilobytes in each line.
+ */
+export function serializeError(error: Error): SerializedError {
+  const serialized = stdSerializers.err(error);
+  delete serialized.client;
+  return serialized;
+}
+
+/**
  * Fastify options shared by every process: pino JSON logs with the request id in every line and, when tracing is
  * on, the active trace_id and span_id.
  */
@@ -54,6 +65,7 @@ export function fastifyLoggingOptions(config: Config, service: string, stream?: 
       ...(tracingStarted() ? { mixin: activeTraceFields } : {}),
       redact: { paths: REDACTED_PATHS, censor: '[REDACTED]' },
       serializers: {
+        err: serializeError,
         req: (req: { method?: string; url?: string; ip?: string }) => ({
           method: req.method,
           url: safeUrl(req.url),
