@@ -17,16 +17,32 @@ const DIST = path.resolve(__dirname, '../../dist');
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A port nobody listens on right now (the kernel's choice for port 0). */
+/**
+ * `count` distinct ports nobody listens on right now (the kernel's choices for port 0), all held open until every one
+ * is known: a port closed at once can be the kernel's next choice too, and two processes given one port leave the
+ * second's /health answered by the first (a REST copy that was a subgraph's balancer).
+ */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<net.Server>((resolve, reject) => {
+          const server = net.createServer();
+          server.once('error', reject);
+          server.listen(0, '127.0.0.1', () => resolve(server));
+        }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+}
+
+/** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
+  const [port] = await freePorts(1);
+  return port;
 }
 
 /** One process of the stack, started from dist/ with its own environment; its output is kept for failure reports. */
@@ -206,20 +222,20 @@ export class RoundRobinBalancer {
   /** Upstreams that refused a connection, skipped until this time (nginx's max_fails=1 fail_timeout=2s). */
   private readonly downUntil = new Map<number, number>();
   private server?: http.Server;
-  port = 0;
 
-  constructor(private readonly upstreams: number[]) {}
+  constructor(
+    private readonly upstreams: number[],
+    readonly port: number,
+  ) {}
 
-  async start(): Promise<number> {
+  async start(): Promise<void> {
     this.server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (chunk: Buffer) => chunks.push(chunk));
       req.on('end', () => this.forward(req, res, Buffer.concat(chunks), this.order()));
     });
     this.server.keepAliveTimeout = 30_000;
-    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as net.AddressInfo).port;
-    return this.port;
+    await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
   }
 
   /** This request's upstreams in the order to try: round robin over those up, then those marked down. */
@@ -277,17 +293,22 @@ export class ProcessStack {
   static async start(adminUrl: string, options: { copies?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessStack> {
     const count = options.copies ?? 1;
     const tiers: Tier[] = [...SUBGRAPH_NAMES, 'gateway', 'rest'];
-    const ports = Object.fromEntries(
-      await Promise.all(tiers.map(async (tier) => [tier, await Promise.all(Array.from({ length: count }, () => freePort()))] as const)),
-    ) as Record<Tier, number[]>;
+    // Each tier's copies, then its balancer's (with copies): one allocation, so no two of them share a port.
+    const perTier = count === 1 ? 1 : count + 1;
+    const allocated = await freePorts(tiers.length * perTier);
+    const ports = Object.fromEntries(tiers.map((tier, t) => [tier, allocated.slice(t * perTier, t * perTier + count)] as const)) as Record<
+      Tier,
+      number[]
+    >;
     const balancers: RoundRobinBalancer[] = [];
     const front: Partial<Record<Tier, number>> = {};
-    for (const tier of tiers) {
+    for (const [t, tier] of tiers.entries()) {
       if (count === 1) front[tier] = ports[tier][0];
       else {
-        const balancer = new RoundRobinBalancer(ports[tier]);
+        const balancer = new RoundRobinBalancer(ports[tier], allocated[t * perTier + count]);
         balancers.push(balancer);
-        front[tier] = await balancer.start();
+        await balancer.start();
+        front[tier] = balancer.port;
       }
     }
     const common: NodeJS.ProcessEnv = {
