@@ -52,7 +52,7 @@ export class JobWorker {
     events.on('worker:create', ({ worker }) => this.workerIds.add(worker.workerId));
     // One connection LISTENs; the others fetch and complete jobs (the tasks use the subgraph's own pool).
     this.pool = new Pool({ connectionString, max: Math.min(concurrency, 8) + 2, idleTimeoutMillis: 30_000 });
-    const lost = (error: Error) => this.logUnlessStopping(error, 'job queue connection lost');
+    const lost = (error: Error) => this.connectionLost(error);
     this.pool.on('error', lost);
     // A connection lost while checked out (a PostgreSQL restart) emits 'error' on its client, which graphile-worker
     // does not always listen to yet (between connecting and LISTEN): unheard, it would end the process.
@@ -102,9 +102,9 @@ export class JobWorker {
   }
 
   /** A lost connection is a warning, except while the process stops: then it is expected and logged at debug. */
-  private logUnlessStopping(error: Error, message: string): void {
-    if (this.stopping) this.options.log.debug({ err: error }, message);
-    else this.options.log.warn({ err: error }, message);
+  private connectionLost(error: Error): void {
+    if (this.stopping) this.options.log.debug({ err: error }, 'job queue connection lost');
+    else this.options.log.warn({ err: error }, 'job queue connection lost');
   }
 
   /** Takes no new job, waits for the running ones (graphile-worker aborts them after 5 s), closes its pool. */

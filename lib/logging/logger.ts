@@ -46,7 +46,7 @@ function safeUrl(url: string | undefined): string | undefined {
  * pino's error serializer, without the `client` that pg-pool attaches to the error of a connection it loses while idle
  * (a database restart): the whole pg client, its settings, prepared statements and socket state, kilobytes in each line.
  */
-export function serializeError(error: Error): SerializedError {
+function serializeError(error: Error): SerializedError {
   const serialized = stdSerializers.err(error);
   delete serialized.client;
   return serialized;
