@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { type Config, loadConfig } from '@lib/config/config';
 import { subgraphDatabaseUrl } from '@lib/db/database-urls';
 import { fastifyLoggingOptions } from '@lib/logging/logger';
+import { eventually } from '@test/support/eventually';
 import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
 import { JOB_SCHEMA } from './job-queue';
 import { JobWorker } from './job-worker';
@@ -26,31 +27,18 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
   let started = () => undefined as void;
   let worker: JobWorker;
 
-  /** Ends every other connection to the test database: the worker's pool and its LISTEN connection. */
-  const dropConnections = () =>
-    adminQuery(
-      db.adminUrl,
-      `select pg_terminate_backend(pid) from pg_stat_activity
-        where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
+  /** Every other connection to the test database: the worker's pool and its LISTEN connection. */
+  const OTHER_CLIENTS = `from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
+  const dropConnections = () => adminQuery(db.adminUrl, `select pg_terminate_backend(pid) ${OTHER_CLIENTS}`);
+  /** Resolves once the worker holds a connection again. */
+  const connected = (what: string) =>
+    eventually(what, async () =>
+      Number((await adminQuery(db.adminUrl, `select count(*) as n ${OTHER_CLIENTS}`))[0].n) > 0 ? true : undefined,
     );
   const connectionLines = () => lines.filter(({ line }) => /connection/i.test(line.msg) || /terminat/i.test(String(line.err?.message)));
-
-  async function until(done: () => Promise<boolean> | boolean, what: string): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!(await done())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  }
-  const workerConnections = async () =>
-    Number(
-      (
-        await adminQuery(
-          db.adminUrl,
-          `select count(*) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`,
-        )
-      )[0].n,
-    );
+  /** Resolves once a logged line about a lost connection passes `test`. */
+  const logged = (what: string, test: (line: LogLine) => boolean) =>
+    eventually(what, async () => (connectionLines().some(({ line }) => test(line)) ? true : undefined));
 
   beforeAll(async () => {
     db = await cloneTemplateDatabase();
@@ -73,7 +61,7 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
       log: app.log,
     });
     worker.start();
-    await until(async () => (await workerConnections()) > 0, "the worker's connections");
+    await connected("the worker's connections");
   });
   afterAll(async () => {
     release();
@@ -84,7 +72,7 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
 
   it('reports lost connections while running (the pool warns, graphile-worker errs), each without the pg client', async () => {
     await dropConnections();
-    await until(() => connectionLines().some(({ line }) => line.level === 40), 'a warning');
+    await logged('a warning', (line) => line.level === 40);
     const warnings = connectionLines().filter(({ line }) => line.level >= 40);
     expect(warnings.length).toBeGreaterThan(0);
     for (const { text, line } of warnings) {
@@ -93,7 +81,7 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
       expect(text.length).toBeLessThan(3000);
     }
     // It reconnects: the next job runs.
-    await until(async () => (await workerConnections()) > 0, 'the worker to reconnect');
+    await connected('the worker to reconnect');
   });
 
   it('logs connections lost while it stops at debug, nothing above', async () => {
@@ -103,7 +91,7 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
     lines.length = 0;
     const stopped = worker.stop();
     await dropConnections();
-    await until(() => connectionLines().length > 0, 'the lost connections to be logged');
+    await logged('the lost connections to be logged', () => true);
     release();
     await stopped;
     expect(connectionLines().filter(({ line }) => line.level >= 40)).toEqual([]);

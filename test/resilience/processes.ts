@@ -20,7 +20,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * `count` distinct ports nobody listens on right now (the kernel's choices for port 0), all held open until every one
  * is known: a port closed at once can be the kernel's next choice too, and two processes given one port leave the
- * second's /health answered by the first (a REST copy that was a subgraph's balancer).
+ * second's /health answered by the first (in one CI run, every call to a REST copy answered 404).
  */
 export async function freePorts(count: number): Promise<number[]> {
   const servers = await Promise.all(
