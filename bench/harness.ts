@@ -167,6 +167,19 @@ export async function graphqlRequests(gatewayPort: number, name: ProcessName): P
 }
 
 /**
+ * Fetches a REST process has sent to a subgraph (`subgraph_fetch_duration_seconds`, at its documented /metrics): over
+ * HTTP, or to its own copy of the subgraph with REST_SUBGRAPHS=in-process (docs/decisions/0227-embedded-subgraphs.md).
+ */
+export async function restFetches(restOrigin: string, subgraph: string): Promise<number> {
+  const { body } = await request(`${restOrigin}/metrics`);
+  let total = 0;
+  for (const line of (await body.text()).split('\n')) {
+    if (line.startsWith('subgraph_fetch_duration_seconds_count{') && line.includes(`subgraph="${subgraph}"`)) total += sampleValue(line);
+  }
+  return total;
+}
+
+/**
  * Sum (seconds) and count of a histogram's series, over every copy of a process, keeping the series whose label text
  * (what lies between the braces) passes `keep`.
  */

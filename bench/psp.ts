@@ -381,11 +381,18 @@ async function warmPass(pairs: Pair[]): Promise<number> {
 // ---------------------------------------------------------------------------------------------------------
 // Checks.
 
+/**
+ * GraphQL requests each subgraph has answered: at its HTTP endpoint, or, with REST_SUBGRAPHS=in-process, the fetches
+ * REST ran on its embedded copy of it (docs/decisions/0227-embedded-subgraphs.md).
+ */
 async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, number>> {
   const entries = await Promise.all(
-    Object.keys(SUBGRAPH_PORTS).map(
-      async (name) => [name, await graphqlRequests(PORTS.gateway, name as keyof typeof SUBGRAPH_PORTS)] as const,
-    ),
+    Object.keys(SUBGRAPH_PORTS).map(async (name) => {
+      const count = EMBEDDED
+        ? (await histogramTotals(PORTS.gateway, 'rest', 'subgraph_fetch_duration_seconds', (l) => l.includes(`subgraph="${name}"`))).count
+        : await graphqlRequests(PORTS.gateway, name as keyof typeof SUBGRAPH_PORTS);
+      return [name, count] as const;
+    }),
   );
   return Object.fromEntries(entries) as Record<keyof typeof SUBGRAPH_PORTS, number>;
 }
@@ -396,6 +403,8 @@ async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, num
  * inside that subgraph its HTTP server time and its GraphQL operation. Means per observation, in ms.
  */
 const PLANNER: ProcessName = process.env.REST_GATEWAY === 'http' ? 'gateway' : 'rest';
+/** REST runs the subgraphs itself (REST_SUBGRAPHS=in-process): their processes stay idle. */
+const EMBEDDED = PLANNER === 'rest' && process.env.REST_SUBGRAPHS !== 'http';
 const LATENCY_PARTS: Record<string, [ProcessName, string, (labels: string) => boolean]> = {
   rest: ['rest', 'http_request_duration_seconds', (l) => l.includes('by-nmid')],
   outletFetch: [PLANNER, 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="outlet"')],
@@ -1209,7 +1218,7 @@ function report({
   const lines = [
     '',
     `PSP benchmark: ${seeded.hot.length} hot banks (one hot pair each, ${HOT_GROUPS} groups used in turn), ${seeded.coldBanks.length} cold banks (${seeded.cold.length} cold pairs; their event keys carry the events)`,
-    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_GATEWAY=${process.env.REST_GATEWAY ?? 'in-process'}, BANK_BATCH_IN_FLIGHT=${BANK_BATCH_IN_FLIGHT} per REST copy`,
+    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_GATEWAY=${process.env.REST_GATEWAY ?? 'in-process'}${EMBEDDED ? ', REST_SUBGRAPHS=in-process' : ''}, BANK_BATCH_IN_FLIGHT=${BANK_BATCH_IN_FLIGHT} per REST copy`,
     '',
     `Latency at the documented rate: one key, ${RATE_PER_MIN} requests/min open loop (one every ${60_000 / RATE_PER_MIN} ms), ${SETTINGS.rateSecs} s each; medians of ${SETTINGS.rateRounds} rounds of the floor and the uncached path (the cached path once)`,
     header,
@@ -1234,8 +1243,12 @@ function report({
       .map(({ latencyMs: l, p50Ms, round }) =>
         [
           `Lone uncached by-NMID, round ${round}, mean ms per lookup from the stack's histograms (client p50 ${fmt(p50Ms).trim()}): REST route ${l!.rest}`,
-          `= outlet fetch ${l!.outletFetch} (its HTTP server ${l!.outletServer}, GraphQL operation ${l!.outletOperation})`,
-          `+ merchant fetch ${l!.merchantFetch} (server ${l!.merchantServer}, operation ${l!.merchantOperation}; ${l!.merchantFetches} fetches)`,
+          EMBEDDED
+            ? `= outlet fetch ${l!.outletFetch} (run in the REST process)`
+            : `= outlet fetch ${l!.outletFetch} (its HTTP server ${l!.outletServer}, GraphQL operation ${l!.outletOperation})`,
+          EMBEDDED
+            ? `+ merchant fetch ${l!.merchantFetch} (${l!.merchantFetches} fetches)`
+            : `+ merchant fetch ${l!.merchantFetch} (server ${l!.merchantServer}, operation ${l!.merchantOperation}; ${l!.merchantFetches} fetches)`,
           `+ REST's own ${round2(l!.rest - l!.outletFetch - l!.merchantFetch)}.`,
         ].join(' '),
       ),
@@ -1289,6 +1302,7 @@ function report({
       copies: STACK_COPIES,
       bankBatchInFlight: BANK_BATCH_IN_FLIGHT,
       restGateway: process.env.REST_GATEWAY ?? 'in-process',
+      restSubgraphs: EMBEDDED ? 'in-process' : 'http',
       ratePerMin: RATE_PER_MIN,
       hotGroups: HOT_GROUPS,
       hotPairs: seeded.hot.length,

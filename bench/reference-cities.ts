@@ -5,7 +5,6 @@ import { request } from 'undici';
 import {
   HOST,
   envInt,
-  graphqlRequests,
   healthy,
   launch,
   median,
@@ -13,6 +12,7 @@ import {
   percentile,
   portInUse,
   progress,
+  restFetches,
   stopAll,
   waitFor,
 } from './harness';
@@ -70,9 +70,15 @@ async function getJson(url: string): Promise<{ status: number; json: unknown }> 
   return { status: statusCode, json: await body.json() };
 }
 
+/** Fetches both REST processes have sent to the merchant subgraph (over HTTP or to their own copy of it). */
+async function merchantFetches(): Promise<number> {
+  const origins = [PORTS.restCacheOff, PORTS.restCacheOn].map((port) => `http://${HOST}:${port}`);
+  return (await Promise.all(origins.map((origin) => restFetches(origin, 'merchant')))).reduce((a, b) => a + b, 0);
+}
+
 /** Every target answers every province with the same body; the full path really reaches this stack's subgraph. */
 async function checkTargets(provinceIds: number[]): Promise<number> {
-  const before = await graphqlRequests(PORTS.gateway, 'merchant');
+  const before = await merchantFetches();
   let cities = 0;
   for (const id of provinceIds) {
     const bodies: string[] = [];
@@ -86,11 +92,11 @@ async function checkTargets(provinceIds: number[]): Promise<number> {
     if (items.length === 0) throw new Error(`province ${id}: no cities (reference data not imported?)`);
     cities += items.length;
   }
-  const calls = (await graphqlRequests(PORTS.gateway, 'merchant')) - before;
+  const calls = (await merchantFetches()) - before;
   // Cache off: one subgraph call per request; cache on: one per province (first miss).
   if (calls < 2 * provinceIds.length) {
     throw new Error(
-      `the merchant subgraph on port ${SUBGRAPH_PORTS.merchant} saw ${calls} GraphQL requests for ${2 * provinceIds.length} uncached REST requests: is the gateway routing elsewhere?`,
+      `REST sent the merchant subgraph ${calls} fetches for ${2 * provinceIds.length} uncached REST requests: is the gateway routing elsewhere?`,
     );
   }
   return cities;
@@ -149,10 +155,10 @@ async function load(target: Target, provinceIds: number[], durationSecs: number,
 
 async function measure(target: Target, round: number, provinceIds: number[]): Promise<Run> {
   if (SETTINGS.warmupSecs > 0) await load(target, provinceIds, SETTINGS.warmupSecs);
-  const callsBefore = await graphqlRequests(PORTS.gateway, 'merchant');
+  const callsBefore = await merchantFetches();
   const latencies: number[] = [];
   const result = await load(target, provinceIds, SETTINGS.durationSecs, latencies);
-  const subgraphCalls = (await graphqlRequests(PORTS.gateway, 'merchant')) - callsBefore;
+  const subgraphCalls = (await merchantFetches()) - callsBefore;
   const sorted = Float64Array.from(latencies).sort();
   const run: Run = {
     target: target.key,

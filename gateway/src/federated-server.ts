@@ -6,16 +6,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Registry } from 'prom-client';
 import { type SubgraphName, disableVendorTelemetry } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
+import type { EmbeddedSubgraph } from '@lib/federation/embedded-subgraph';
 import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from '@lib/federation/apollo-settings';
 import type { GatewayContext } from './gateway-context';
 import { reuseBuiltOperations } from './operation-reuse';
-import { SubgraphDataSource, SubgraphFetchMetrics } from './subgraph-data-source';
+import { SubgraphDataSource, SubgraphFetchMetrics, embeddedTransport, httpTransport } from './subgraph-data-source';
 
 const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
 
 export interface FederatedServerOptions {
   /** Where each subgraph answers. */
   subgraphUrls: Record<SubgraphName, string>;
+  /** Subgraphs run inside this process instead (REST_SUBGRAPHS=in-process): their fetches skip HTTP. */
+  embedded?: readonly EmbeddedSubgraph[];
   /** The process's metrics registry: operation durations and subgraph fetches are recorded there. */
   registry: Registry;
   logger: FastifyBaseLogger;
@@ -37,7 +40,11 @@ export function createFederatedServer(options: FederatedServerOptions): { apollo
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
     // The supergraph's routing_url is documentation; the addresses come from configuration.
-    buildService: ({ name }) => new SubgraphDataSource(name, options.subgraphUrls[name as SubgraphName], fetches),
+    buildService: ({ name }) => {
+      const embedded = options.embedded?.find((subgraph) => subgraph.name === name);
+      const transport = embedded ? embeddedTransport(embedded) : httpTransport(options.subgraphUrls[name as SubgraphName]);
+      return new SubgraphDataSource(name, transport, fetches);
+    },
     logger: options.logger,
     // Outside production the gateway would answer a request carrying `Apollo-Query-Plan-Experimental` with its query
     // plan (subgraph names, fetches, keys): never offered here (decision 0224).

@@ -4,6 +4,9 @@ import { LRUCache } from 'lru-cache';
 import type { Registry } from 'prom-client';
 import { type Principal, signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
+import { registerPoolMetrics } from '@lib/db/pool-metrics';
+import { EmbeddedSubgraph } from '@lib/federation/embedded-subgraph';
+import type { SubgraphDefinition } from '@lib/federation/subgraph-definition';
 import { type ExecuteOptions, type OperationExecutor, dataOf } from '@lib/rest/gateway-client';
 import { serviceUnavailable } from '@lib/rest/error-map';
 import { HttpError } from '@lib/rest/error-body';
@@ -24,6 +27,8 @@ export interface InProcessGatewayOptions {
   logger: FastifyBaseLogger;
   /** Who the adapters are when they act as themselves (public data). */
   service: string;
+  /** Subgraphs to run inside this process rather than reach over HTTP (REST_SUBGRAPHS=in-process). */
+  embedded?: readonly SubgraphDefinition[];
 }
 
 /**
@@ -39,18 +44,25 @@ export class InProcessGateway implements OperationExecutor {
     private readonly apollo: ApolloServer<GatewayContext>,
     private readonly config: Config,
     private readonly service: string,
+    /** The subgraphs this process runs itself (REST_SUBGRAPHS=in-process). */
+    readonly embedded: readonly EmbeddedSubgraph[],
   ) {}
 
   static async start(options: InProcessGatewayOptions): Promise<InProcessGateway> {
+    const embedded = await Promise.all(
+      (options.embedded ?? []).map((definition) => EmbeddedSubgraph.open(definition, options.config, options.logger)),
+    );
+    registerPoolMetrics(options.registry, Object.fromEntries(embedded.map((subgraph) => [subgraph.name, subgraph.orm])));
     const { apollo, gateway } = createFederatedServer({
       subgraphUrls: { ...options.config.subgraphUrls, ...options.subgraphUrls },
+      embedded,
       registry: options.registry,
       logger: options.logger,
       introspection: false,
     });
     await apollo.start();
     await warmUp(apollo, gateway.schema!, options.logger);
-    return new InProcessGateway(apollo, options.config, options.service);
+    return new InProcessGateway(apollo, options.config, options.service, embedded);
   }
 
   async execute<TResult, TVariables>(
@@ -87,6 +99,7 @@ export class InProcessGateway implements OperationExecutor {
 
   async close(): Promise<void> {
     await this.apollo.stop();
+    await Promise.all(this.embedded.map((subgraph) => subgraph.close()));
   }
 
   private async sign(principal: Principal): Promise<string> {

@@ -2,6 +2,7 @@ import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo
 import { Histogram, type Registry } from 'prom-client';
 import { Agent, request } from 'undici';
 import { PRINCIPAL_HEADER } from '@lib/auth/principal';
+import type { EmbeddedSubgraph, SubgraphAnswer } from '@lib/federation/embedded-subgraph';
 import { AppError, ErrorCode } from '@lib/errors/app-error';
 import { CALL_TIMEOUT_HEADER, SUBGRAPH_FETCH_TIMEOUT_MS, requestedTimeoutMs } from '@lib/http/request-limits';
 import type { GatewayContext } from './gateway-context';
@@ -30,18 +31,45 @@ export class SubgraphFetchMetrics {
   }
 }
 
+/** How a data source reaches its subgraph: POSTs the body with the headers, answers the status and the text. */
+export type SubgraphTransport = (
+  body: Record<string, unknown>,
+  headers: Record<string, string>,
+  timeoutMs: number,
+) => Promise<SubgraphAnswer>;
+
+/** The subgraph's HTTP endpoint at `url`, POSTed to with undici (about 1.5× faster than the default make-fetch-happen fetcher, STACK.md). */
+export function httpTransport(url: string): SubgraphTransport {
+  return async (body, headers, timeoutMs) => {
+    const response = await request(url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+      dispatcher: agent,
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+    });
+    return { status: response.statusCode, text: await response.body.text() };
+  };
+}
+
+/** The subgraph run inside this process (REST_SUBGRAPHS=in-process, docs/decisions/0227-embedded-subgraphs.md). */
+export function embeddedTransport(subgraph: EmbeddedSubgraph): SubgraphTransport {
+  return (body, headers) => subgraph.execute(body, headers);
+}
+
 /**
- * A subgraph's GraphQL endpoint, POSTed to with undici (about 1.5× faster than the default make-fetch-happen
- * fetcher, STACK.md), carrying the signed principal, the request id and the caller's deadline. It implements the
- * gateway's `GraphQLDataSource` itself rather than extending `RemoteGraphQLDataSource`, whose fetch path builds
- * node-fetch `Headers` and a `Request` (with a legacy URL parse) for every subgraph call only to read them back:
- * a third of each call's CPU, the server's included (docs/benchmarks.md, eleventh round). APQ and subgraph
- * cache-control hints, the parts of it this project never used, are not offered.
+ * A subgraph's GraphQL endpoint, reached through `transport`, carrying the signed principal, the request id and the
+ * caller's deadline. It implements the gateway's `GraphQLDataSource` itself rather than extending
+ * `RemoteGraphQLDataSource`, whose fetch path builds node-fetch `Headers` and a `Request` (with a legacy URL parse)
+ * for every subgraph call only to read them back: a third of each call's CPU, the server's included
+ * (docs/benchmarks.md, eleventh round). APQ and subgraph cache-control hints, the parts of it this project never
+ * used, are not offered.
  */
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
   constructor(
     private readonly subgraph: string,
-    private readonly url: string,
+    private readonly transport: SubgraphTransport,
     private readonly metrics: SubgraphFetchMetrics,
   ) {}
 
@@ -50,7 +78,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     if (options.context?.warmup) return { data: null };
     const started = process.hrtime.bigint();
     try {
-      const response = await this.post(options);
+      const response = await this.send(options);
       this.metrics.observe(this.subgraph, response.errors?.length ? 'error' : 'ok', started);
       return response;
     } catch (error) {
@@ -59,7 +87,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     }
   }
 
-  private async post({ request: graphqlRequest, context }: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<SubgraphResponse> {
+  private async send({ request: graphqlRequest, context }: GraphQLDataSourceProcessOptions<GatewayContext>): Promise<SubgraphResponse> {
     const { query, operationName, variables, extensions, http } = graphqlRequest;
     if (!query) throw new Error('Missing query');
     const headers: Record<string, string> = http ? Object.fromEntries(http.headers) : {};
@@ -71,22 +99,15 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
     }
     // The deadline is SUBGRAPH_FETCH_TIMEOUT_MS unless the call carries its own (a route's longer `timeoutMs`).
     const timeoutMs = requestedTimeoutMs(headers[CALL_TIMEOUT_HEADER]) ?? SUBGRAPH_FETCH_TIMEOUT_MS;
-    let status: number;
-    let text: string;
+    let answer: SubgraphAnswer;
     try {
-      const response = await request(this.url, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ query, operationName, variables, extensions }),
-        dispatcher: agent,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = response.statusCode;
-      text = await response.body.text();
+      // As JSON would carry it: a key whose value is undefined is absent.
+      const body = Object.fromEntries(Object.entries({ query, operationName, variables, extensions }).filter(([, v]) => v !== undefined));
+      answer = await this.transport(body, headers, timeoutMs);
     } catch (error) {
       throw new AppError('a backing service is unavailable', ErrorCode.SERVICE_UNAVAILABLE, { cause: (error as Error).name });
     }
+    const { status, text } = answer;
     if (status < 200 || status >= 300) throw errorFromResponse(status, text);
     const body: unknown = JSON.parse(text);
     if (typeof body !== 'object' || body === null) throw new Error(`Expected JSON response body, but received: ${text}`);

@@ -87,6 +87,12 @@ const EnvSchema = Type.Object({
    * docs/decisions/0209-in-process-gateway.md.
    */
   REST_GATEWAY: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
+  /**
+   * With REST_GATEWAY=in-process, where the REST process's fetches go: `http` (each subgraph's process) or
+   * `in-process` (the subgraphs' schemas and services run inside the REST process on their own database roles).
+   * docs/decisions/0227-embedded-subgraphs.md.
+   */
+  REST_SUBGRAPHS: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
   /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 30000 }),
   /** Every HTTP server: an idle socket (nothing sent or received) is closed after, ms. */
@@ -217,6 +223,7 @@ export interface Config {
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
   restGateway: Env['REST_GATEWAY'];
+  restSubgraphs: Env['REST_SUBGRAPHS'];
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
   webhooks: { retryScale: number };
@@ -339,6 +346,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     restGateway: env.REST_GATEWAY,
+    restSubgraphs: env.REST_SUBGRAPHS,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,

@@ -10,22 +10,25 @@ interface TarnPool {
 }
 
 /**
- * `db_pool_connections{state}` of a subgraph's connection pool, read at each scrape: `used`, `idle`, `waiting`
- * (callers queued for a connection: the first sign the pool, not PostgreSQL, is the wall) and `max`.
+ * `db_pool_connections{subgraph, state}` of each subgraph connection pool this process holds (its own, or with
+ * REST_SUBGRAPHS=in-process the REST process's four), read at each scrape: `used`, `idle`, `waiting` (callers queued
+ * for a connection: the first sign the pool, not PostgreSQL, is the wall) and `max`.
  */
-export function registerPoolMetrics(registry: Registry, orm: MikroORM): void {
+export function registerPoolMetrics(registry: Registry, pools: Record<string, MikroORM>): void {
   new Gauge({
     name: 'db_pool_connections',
-    help: 'Connections of this process pool to PostgreSQL by state (used, idle, waiting callers, max)',
-    labelNames: ['state'],
+    help: 'Connections of each subgraph pool of this process to PostgreSQL by state (used, idle, waiting callers, max)',
+    labelNames: ['subgraph', 'state'],
     registers: [registry],
     collect() {
-      const pool = (orm.em.getKnex().client as { pool?: TarnPool }).pool;
-      if (!pool) return;
-      this.set({ state: 'used' }, pool.numUsed());
-      this.set({ state: 'idle' }, pool.numFree());
-      this.set({ state: 'waiting' }, pool.numPendingAcquires());
-      this.set({ state: 'max' }, pool.max);
+      for (const [subgraph, orm] of Object.entries(pools)) {
+        const pool = (orm.em.getKnex().client as { pool?: TarnPool }).pool;
+        if (!pool) continue;
+        this.set({ subgraph, state: 'used' }, pool.numUsed());
+        this.set({ subgraph, state: 'idle' }, pool.numFree());
+        this.set({ subgraph, state: 'waiting' }, pool.numPendingAcquires());
+        this.set({ subgraph, state: 'max' }, pool.max);
+      }
     },
   });
 }

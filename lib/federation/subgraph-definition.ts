@@ -22,10 +22,12 @@ export interface SubgraphDefinition<Scope extends object = object> {
   /** Idempotent demo data for `npm start` and `ops seed:demo`; returns rows written per table. */
   seedDemo(em: EntityManager, config: Config): Promise<Record<string, number>>;
   /**
-   * Process resources the request scope or the process uses (a Redis publisher, a LISTEN relay), opened with the
-   * server on its database URL; returns their closer.
+   * Resources its requests use (a Redis publisher), opened on its database URL wherever they run: in its own process,
+   * and in the REST process with REST_SUBGRAPHS=in-process (embedded-subgraph.ts); returns their closer.
    */
   open?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
+  /** Background work of its own process only (a LISTEN relay), opened with its server; returns its closer. */
+  background?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
   /**
    * The tasks this subgraph's process runs from the job queue (docs/decisions/0205-job-queue.md): a worker starts with
    * the server when JOBS_CONCURRENCY > 0 and stops before it closes. `concurrency`: the most jobs the process runs at
@@ -67,8 +69,10 @@ export async function createSubgraphApp(
     requestScope: definition.requestScope,
     logStream: options.logStream,
   });
-  const close = definition.open?.(config, app.log, subgraphDatabaseUrl(config, definition.name, options.adminUrl));
-  if (close) app.addHook('onClose', close);
+  const databaseUrl = subgraphDatabaseUrl(config, definition.name, options.adminUrl);
+  for (const close of [definition.open?.(config, app.log, databaseUrl), definition.background?.(config, app.log, databaseUrl)]) {
+    if (close) app.addHook('onClose', close);
+  }
   if (definition.jobs && config.jobs.concurrency > 0) {
     const log = app.log.child({ component: 'jobs' });
     const jobs = definition.jobs({ config, orm, log, metrics: app.metricsRegistry });

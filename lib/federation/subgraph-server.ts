@@ -1,9 +1,9 @@
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { unwrapResolverError } from '@apollo/server/errors';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { PRINCIPAL_HEADER, type Principal, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
@@ -60,19 +60,17 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   });
   enforceBodyDeadline(app, config);
   await app.register(metricsPlugin, { service: `subgraph-${name}` });
-  registerPoolMetrics(app.metricsRegistry, orm);
+  registerPoolMetrics(app.metricsRegistry, { [name]: orm });
 
-  const apollo = new ApolloServer<SubgraphContext<Scope>>({
+  const apollo = createSubgraphApollo<Scope>(
     schema,
-    introspection: false,
-    ...APOLLO_SERVER_SETTINGS,
-    plugins: [
+    [
       ...apolloBasePlugins<SubgraphContext<Scope>>(app.metricsRegistry),
       ApolloServerPluginLandingPageDisabled(),
       fastifyApolloDrainPlugin(app),
     ],
-    formatError: (formatted, error) => formatSubgraphError(formatted, error, app),
-  });
+    app.log,
+  );
   await apollo.start();
 
   app.decorate('orm', orm);
@@ -102,10 +100,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     });
     await graphql.register(fastifyApollo(apollo), {
       path: '/graphql',
-      context: async (req) => {
-        const em = orm.em.fork() as EntityManager;
-        return { ...requestScope(em, config), principal: req.principal!, requestId: req.id, em, log: req.log };
-      },
+      context: async (req) => subgraphContext(orm, (em) => requestScope(em, config), req.principal!, req.id, req.log),
     });
   });
 
@@ -115,7 +110,37 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   return app;
 }
 
-function formatSubgraphError(formatted: GraphQLFormattedError, error: unknown, app: FastifyInstance): GraphQLFormattedError {
+/**
+ * A subgraph's Apollo Server, as its own process serves it over HTTP and as an embedding REST process runs it
+ * (embedded-subgraph.ts): the platform's settings, `plugins`, and errors reduced to what a client may see.
+ */
+export function createSubgraphApollo<Scope>(
+  schema: GraphQLSchema,
+  plugins: ApolloServerPlugin<SubgraphContext<Scope>>[],
+  log: FastifyBaseLogger,
+): ApolloServer<SubgraphContext<Scope>> {
+  return new ApolloServer<SubgraphContext<Scope>>({
+    schema,
+    introspection: false,
+    ...APOLLO_SERVER_SETTINGS,
+    plugins,
+    formatError: (formatted, error) => formatSubgraphError(formatted, error, log),
+  });
+}
+
+/** What a subgraph's resolvers get for one request: who acts, its own EntityManager, and the subgraph's services around it. */
+export function subgraphContext<Scope>(
+  orm: Orm,
+  requestScope: (em: EntityManager) => Scope,
+  principal: Principal,
+  requestId: string,
+  log: FastifyBaseLogger,
+): SubgraphContext<Scope> {
+  const em = orm.em.fork() as EntityManager;
+  return { ...requestScope(em), principal, requestId, em, log };
+}
+
+function formatSubgraphError(formatted: GraphQLFormattedError, error: unknown, log: FastifyBaseLogger): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   if (original instanceof AppError) return formatted;
   if (isConnectionFailure(original)) {
@@ -125,6 +150,6 @@ function formatSubgraphError(formatted: GraphQLFormattedError, error: unknown, a
   if (typeof code === 'string' && PASS_THROUGH_CODES.has(code) && code !== ErrorCode.INTERNAL_SERVER_ERROR) {
     return formatted;
   }
-  app.log.error({ err: original }, 'unexpected resolver error');
+  log.error({ err: original }, 'unexpected resolver error');
   return { message: 'internal error', path: formatted.path, extensions: { code: ErrorCode.INTERNAL_SERVER_ERROR } };
 }

@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { DEMO } from '@lib/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
-import type { Orm } from '@lib/db/orm';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';
@@ -29,13 +28,10 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
       headers: { 'x-api-key-id': bank.keyId, 'x-timestamp': timestamp, 'x-signature': signature },
     });
   };
-  const graphqlCalls = async (subgraph: SubgraphName) => {
-    const text = await stack.subgraphs[subgraph].app.metricsRegistry.metrics();
-    return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
-  };
+  const graphqlCalls = (subgraph: SubgraphName) => stack.restFetches(subgraph);
   /** The SQL statements the outlet subgraph sends while `run` runs (its ORM's knex reports each). */
   const outletStatements = async (run: () => Promise<unknown>) => {
-    const knex = (stack.subgraphs.outlet.app as unknown as { orm: Orm }).orm.em.getKnex();
+    const knex = stack.restOrm('outlet').em.getKnex();
     const statements: string[] = [];
     const record = ({ sql: text }: { sql: string }) => statements.push(text);
     knex.on('query', record);

@@ -17,10 +17,7 @@ describe('payment targets copy (transaction.payment_targets)', () => {
   const [pusat, menteng] = DEMO.outlets;
   const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
     adminQuery(stack.database.adminUrl, text, params) as Promise<T[]>;
-  const graphqlCalls = async (subgraph: SubgraphName) => {
-    const text = await stack.subgraphs[subgraph].app.metricsRegistry.metrics();
-    return [...text.matchAll(/^http_requests_total\{[^}]*route="\/graphql"[^}]*\} (\d+)/gm)].reduce((sum, m) => sum + Number(m[1]), 0);
-  };
+  const graphqlCalls = (subgraph: SubgraphName) => stack.restFetches(subgraph);
   /** Graph calls to the owners (outlet, merchant) while `run` runs. */
   const ownerCalls = async (run: () => Promise<unknown>) => {
     const before = [await graphqlCalls('outlet'), await graphqlCalls('merchant')];

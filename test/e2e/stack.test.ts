@@ -168,19 +168,6 @@ describe('the federated stack', () => {
       expect(wrong.json()).toEqual({ error: 'DELETE is not supported for /references/provinces', code: 'method_not_allowed' });
     });
 
-    it('carry X-Request-ID from the caller through the subgraph (the gateway runs in the REST process) into every log line', async () => {
-      const requestId = 'req-test-0001';
-      const res = await stack.rest.inject({
-        method: 'GET',
-        url: '/references/districts?city_id=3273',
-        headers: { 'x-request-id': requestId },
-      });
-      expect(res.statusCode).toBe(200);
-      expect(res.headers['x-request-id']).toBe(requestId);
-      const services = new Set(stack.logs.filter((line) => line.reqId === requestId).map((line) => line.service));
-      expect([...services].sort()).toEqual(['rest', 'subgraph-merchant']);
-    });
-
     it('generate a request id when none or a malformed one is sent', async () => {
       const res = await stack.rest.inject({
         method: 'GET',
@@ -190,21 +177,21 @@ describe('the federated stack', () => {
       expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     });
 
-    it('answer 503 with the error body while a subgraph is down, and recover when it is back', async () => {
+    it('keep answering while a subgraph process is down: REST runs the subgraphs itself (REST_SUBGRAPHS=in-process)', async () => {
+      const requestId = 'req-test-0002';
       await stack.subgraphs.merchant.app.close();
       try {
-        const res = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3171' });
-        expect(res.statusCode).toBe(503);
-        expect(res.headers['retry-after']).toBe('5');
-        expect(res.json()).toEqual({ error: 'a dependency is unavailable, retry later', code: 'service_unavailable', retry_after_secs: 5 });
-        const health = await stack.rest.inject({ method: 'GET', url: '/health' });
-        expect(health.statusCode).toBe(503);
-        expect(health.json()).toEqual({ service: 'core', status: 'unavailable', db_reference_status: 'unavailable' });
+        const res = await stack.rest.inject({
+          method: 'GET',
+          url: '/references/districts?city_id=3171',
+          headers: { 'x-request-id': requestId },
+        });
+        expect(res.statusCode).toBe(200);
+        expect((await stack.rest.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+        expect(new Set(stack.logs.filter((line) => line.reqId === requestId).map((line) => line.service))).toEqual(new Set(['rest']));
       } finally {
         await stack.restartSubgraph('merchant');
       }
-      const back = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3171' });
-      expect(back.statusCode).toBe(200);
     });
 
     it('answer 503 with the error body when the gateway is unreachable', async () => {
@@ -222,6 +209,43 @@ describe('the federated stack', () => {
       } finally {
         await app.close();
       }
+    });
+  });
+
+  describe('REST adapters reaching the subgraphs over HTTP (REST_SUBGRAPHS=http)', () => {
+    beforeAll(async () => {
+      await stack.close();
+      stack = await startTestStack({ REST_SUBGRAPHS: 'http' });
+    });
+
+    it('carry X-Request-ID from the caller through the subgraph (the gateway runs in the REST process) into every log line', async () => {
+      const requestId = 'req-test-0001';
+      const res = await stack.rest.inject({
+        method: 'GET',
+        url: '/references/districts?city_id=3273',
+        headers: { 'x-request-id': requestId },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['x-request-id']).toBe(requestId);
+      const services = new Set(stack.logs.filter((line) => line.reqId === requestId).map((line) => line.service));
+      expect([...services].sort()).toEqual(['rest', 'subgraph-merchant']);
+    });
+
+    it('answer 503 with the error body while a subgraph is down, and recover when it is back', async () => {
+      await stack.subgraphs.merchant.app.close();
+      try {
+        const res = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3171' });
+        expect(res.statusCode).toBe(503);
+        expect(res.headers['retry-after']).toBe('5');
+        expect(res.json()).toEqual({ error: 'a dependency is unavailable, retry later', code: 'service_unavailable', retry_after_secs: 5 });
+        const health = await stack.rest.inject({ method: 'GET', url: '/health' });
+        expect(health.statusCode).toBe(503);
+        expect(health.json()).toEqual({ service: 'core', status: 'unavailable', db_reference_status: 'unavailable' });
+      } finally {
+        await stack.restartSubgraph('merchant');
+      }
+      const back = await stack.rest.inject({ method: 'GET', url: '/references/districts?city_id=3171' });
+      expect(back.statusCode).toBe(200);
     });
   });
 });

@@ -17,11 +17,11 @@ import {
 
 /**
  * Fault injection on the real processes (dist/) over a private embedded PostgreSQL: while signed bank events
- * stream in, kill -9 the transaction subgraph, then restart PostgreSQL. Meanwhile every answer is 200 or a clean 503
- * body within the timeout; after restarting only what was killed, intake recovers; killing the outlet subgraph or the
- * gateway process changes nothing for the intake (it reads the transaction subgraph's copy of payment targets, and
- * REST runs the query plans in process); every event
- * that was answered 200 is stored exactly once. Then a lifecycle webhook receiver that is down, then up, gets every
+ * stream in, kill -9 the transaction subgraph, the outlet subgraph and the gateway process, which changes nothing for
+ * the intake (REST runs the query plans and the subgraphs in process, and resolves events from the transaction
+ * subgraph's copy of payment targets); then restart PostgreSQL: meanwhile every answer is 200 or a clean 503 body
+ * within the timeout, and the intake recovers without restarting anything; every event that was answered 200 is
+ * stored exactly once. Then a lifecycle webhook receiver that is down, then up, gets every
  * event by the retry schedule (shrunk by WEBHOOK_RETRY_SCALE).
  */
 const GATEWAY_TIMEOUT_MS = 3000;
@@ -201,16 +201,11 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
 
     const before = pids();
     const recoveries: Record<string, number> = {};
-    recoveries.transaction = await outage(
-      'transaction-killed',
-      () => processes.transaction.kill9(),
-      () => processes.transaction.start(),
-    );
-    expectCleanOutage('transaction-killed');
-    // The intake resolves events from the transaction subgraph's copy (docs/decisions/0215-event-intake-in-one-hop.md),
-    // and the REST process runs the gateway's query plans itself (REST_GATEWAY=in-process): it does not notice that
-    // the outlet subgraph, then the gateway process (which serves the GraphQL clients), is gone.
-    for (const tier of ['outlet', 'gateway'] as const) {
+    // The REST process runs the gateway's query plans and the subgraphs itself (REST_GATEWAY and REST_SUBGRAPHS
+    // in-process, docs/decisions/0227-embedded-subgraphs.md): the intake does not notice that the transaction
+    // subgraph's process (its job worker), the outlet subgraph's, or the gateway process (which serves the GraphQL
+    // clients) is gone.
+    for (const tier of ['transaction', 'outlet', 'gateway'] as const) {
       stream.phase = `${tier}-killed`;
       await processes[tier].kill9();
       await sleep(2500);

@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
 import { createSubgraphApp } from '@lib/federation/subgraph-definition';
+import type { Orm } from '@lib/db/orm';
+import type { OperationExecutor } from '@lib/rest/gateway-client';
 import { createRestApp } from '@lib/rest/rest-app';
+import { InProcessGateway } from '@gateway/src/in-process';
 import { createGatewayApp } from '@gateway/src/app';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { restGateway } from '@rest-adapters/gateway';
@@ -24,6 +27,10 @@ export interface TestStack {
   subgraphs: Record<SubgraphName, { app: FastifyInstance; url: string }>;
   /** Every log line of every process, parsed. */
   logs: LogLine[];
+  /** Fetches REST's query plans have sent to a subgraph so far (over HTTP, or to its copy inside REST). */
+  restFetches(subgraph: SubgraphName): Promise<number>;
+  /** The ORM that answers REST's fetches to a subgraph: REST's own copy with REST_SUBGRAPHS=in-process, else the subgraph's. */
+  restOrm(subgraph: SubgraphName): Orm;
   /** Starts a subgraph again (after a test stopped it) on its former port. */
   restartSubgraph(name: SubgraphName): Promise<void>;
   close(): Promise<void>;
@@ -55,10 +62,12 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
   const gateway = await createGatewayApp({ config, subgraphUrls, logStream });
   const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
   const restConfig = loadConfig({ ...base, GATEWAY_URL: gatewayUrl });
+  const inProcess = restGateway(restConfig, subgraphUrls);
+  let executor: OperationExecutor | undefined;
   const rest = await createRestApp({
     config: restConfig,
     adapters: REST_ADAPTERS,
-    gateway: restGateway(restConfig, subgraphUrls),
+    gateway: inProcess && (async (app) => (executor = await inProcess(app))),
     logStream,
   });
   await rest.ready();
@@ -71,6 +80,14 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     gatewayUrl,
     subgraphs,
     logs,
+    restFetches: async (subgraph) => {
+      const text = await rest.metricsRegistry.metrics();
+      const series = new RegExp(`^subgraph_fetch_duration_seconds_count\\{[^}]*subgraph="${subgraph}"[^}]*\\} (\\d+)`, 'gm');
+      return [...text.matchAll(series)].reduce((sum, m) => sum + Number(m[1]), 0);
+    },
+    restOrm: (subgraph) =>
+      (executor instanceof InProcessGateway ? executor.embedded.find((e) => e.name === subgraph)?.orm : undefined) ??
+      subgraphs[subgraph].app.orm!,
     restartSubgraph: (name) => startSubgraph(name, Number(new URL(subgraphs[name].url).port)),
     close: async () => {
       await rest.close();

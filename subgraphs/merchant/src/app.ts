@@ -54,6 +54,6 @@ export const merchantSubgraph: SubgraphDefinition<ReturnType<typeof merchantRequ
   requestScope: merchantRequestScope,
   seedDemo: async (em, config) => ({ ...(await seedMerchantDemo(em, config)), ...(await seedMerchantSandbox(em, config)) }),
   // Relays the schema's cache-invalidation NOTIFYs to the REST and gateway copies (lib/events/cache-invalidation.ts).
-  open: (config, log, databaseUrl) => openInvalidationRelay(config.redisUrl, databaseUrl, log),
+  background: (config, log, databaseUrl) => openInvalidationRelay(config.redisUrl, databaseUrl, log),
   jobs: merchantJobs,
 };
