@@ -5,10 +5,9 @@ import { PRINCIPAL_HEADER, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
 import { subgraphDatabaseUrl } from '../db/database-urls';
 import type { Orm } from '../db/orm';
-import { ErrorCode } from '../errors/app-error';
 import type { SubgraphContext } from './subgraph-context';
 import { type SubgraphDefinition, openSubgraphOrm } from './subgraph-definition';
-import { createSubgraphApollo, subgraphContext } from './subgraph-server';
+import { NO_PRINCIPAL_BODY, createSubgraphApollo, subgraphContext } from './subgraph-server';
 
 /** A subgraph's answer as its HTTP endpoint gives it: the status and the JSON text. */
 export interface SubgraphAnswer {
@@ -16,10 +15,7 @@ export interface SubgraphAnswer {
   text: string;
 }
 
-const UNAUTHENTICATED_ANSWER: SubgraphAnswer = {
-  status: 401,
-  text: JSON.stringify({ errors: [{ message: 'missing or invalid principal', extensions: { code: ErrorCode.UNAUTHENTICATED } }] }),
-};
+const UNAUTHENTICATED_ANSWER: SubgraphAnswer = { status: 401, text: JSON.stringify(NO_PRINCIPAL_BODY) };
 
 /**
  * A subgraph run inside the REST process (REST_SUBGRAPHS=in-process, docs/decisions/0227-embedded-subgraphs.md):

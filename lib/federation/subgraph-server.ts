@@ -37,6 +37,11 @@ export interface SubgraphServerOptions<Scope> {
   logStream?: LogStream;
 }
 
+/** A subgraph's 401 answer to a request without a valid principal, over HTTP or inside REST (embedded-subgraph.ts). */
+export const NO_PRINCIPAL_BODY = {
+  errors: [{ message: 'missing or invalid principal', extensions: { code: ErrorCode.UNAUTHENTICATED } }],
+};
+
 /** Codes a client may see as they are; anything else becomes a generic internal error (and is logged). */
 const PASS_THROUGH_CODES = new Set<string>([
   ...Object.values(ErrorCode),
@@ -91,9 +96,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
       const header = req.headers[PRINCIPAL_HEADER];
       const principal = await principals.verify(typeof header === 'string' ? header : undefined);
       if (!principal) {
-        reply.code(401).send({
-          errors: [{ message: 'missing or invalid principal', extensions: { code: ErrorCode.UNAUTHENTICATED } }],
-        });
+        reply.code(401).send(NO_PRINCIPAL_BODY);
         return reply;
       }
       req.principal = principal;
