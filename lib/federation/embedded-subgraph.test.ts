@@ -15,7 +15,7 @@ import { createSubgraphApp } from './subgraph-definition';
 describe('EmbeddedSubgraph (REST_SUBGRAPHS=in-process)', () => {
   let database: TestDatabase;
   let config: Config;
-  let embedded: EmbeddedSubgraph;
+  let embedded: Pick<EmbeddedSubgraph, 'execute' | 'close'>;
   let http: FastifyInstance;
   let service: string;
 
