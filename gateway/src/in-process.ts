@@ -52,7 +52,8 @@ export class InProcessGateway implements OperationExecutor {
     const embedded = await Promise.all(
       (options.embedded ?? []).map((definition) => EmbeddedSubgraph.open(definition, options.config, options.logger)),
     );
-    registerPoolMetrics(options.registry, Object.fromEntries(embedded.map((subgraph) => [subgraph.name, subgraph.orm])));
+    if (embedded.length > 0)
+      registerPoolMetrics(options.registry, Object.fromEntries(embedded.map((subgraph) => [subgraph.name, subgraph.orm])));
     const { apollo, gateway } = createFederatedServer({
       subgraphUrls: { ...options.config.subgraphUrls, ...options.subgraphUrls },
       embedded,

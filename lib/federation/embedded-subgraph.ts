@@ -1,5 +1,6 @@
 import { type ApolloServer, HeaderMap } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { PRINCIPAL_HEADER, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
@@ -29,7 +30,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     readonly name: SubgraphName,
     private readonly apollo: ApolloServer<SubgraphContext<Scope>>,
     readonly orm: Orm,
-    private readonly requestScope: (em: Parameters<SubgraphDefinition<Scope>['requestScope']>[0]) => Scope,
+    private readonly requestScope: (em: EntityManager) => Scope,
     private readonly principals: PrincipalVerifier,
     private readonly log: FastifyBaseLogger,
     private readonly closeResources: (() => Promise<void>) | undefined,
