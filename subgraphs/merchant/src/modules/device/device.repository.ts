@@ -1,5 +1,11 @@
 import { Repository } from '@lib/db/repository';
-import type { DeviceInfo } from './device.service';
+
+/** The device a request came from, as the app reports it. */
+export interface DeviceInfo {
+  deviceHash: string | null;
+  platformCode: string;
+  deviceName: string | null;
+}
 
 /** Trusted devices (`merchant.trusted_devices`), changed inside the login's transaction. */
 export class DeviceRepository extends Repository {

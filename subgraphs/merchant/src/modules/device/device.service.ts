@@ -1,12 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import type { Repository } from '@lib/db/repository';
-import { DeviceRepository } from './device.repository';
-
-export interface DeviceInfo {
-  deviceHash: string | null;
-  platformCode: string;
-  deviceName: string | null;
-}
+import { type DeviceInfo, DeviceRepository } from './device.repository';
 
 /**
  * Trusted devices (user × device): a successful phone verification trusts the device it came from. Every method runs

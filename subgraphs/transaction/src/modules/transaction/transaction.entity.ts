@@ -105,36 +105,3 @@ export class Transaction {
   @Property({ type: 'datetime' })
   updatedAt: Date = new Date();
 }
-
-/** Every column, for hand-written selects that map rows onto the entity. */
-export const TRANSACTION_COLUMNS = [
-  'id',
-  'merchant_id',
-  'outlet_id',
-  'terminal_id',
-  'bank_code',
-  'nmid',
-  'transaction_code',
-  'external_reference',
-  'rrn',
-  'status',
-  'gross_amount',
-  'payer_bank_code',
-  'payer_bank_name',
-  'payer_name_masked',
-  'payment_method',
-  'currency',
-  'mdr_rate',
-  'mdr_fee_amount',
-  'net_amount_after_mdr',
-  'mdr_fee_bank',
-  'switching_fee',
-  'platform_fee',
-  'refunded_amount',
-  'settlement_status',
-  'settled_at',
-  'settlement_ref',
-  'transaction_at',
-  'created_at',
-  'updated_at',
-].join(', ');
