@@ -145,7 +145,9 @@ describe('REST: framework answers use the documented error body', () => {
       {
         text: `${payload.slice(10)}GET /references/provinces HTTP/1.1\r\nHost: x\r\n\r\n`,
         afterMs: 300,
-        then: () => (closed = rest.close()),
+        then: () => {
+          closed = rest.close();
+        },
       },
     );
     await closed;
