@@ -9,21 +9,33 @@ import { migrateAll, seedDemo, seedReference } from './database-tasks';
 
 /**
  * `npm start`: database (embedded unless DATABASE_URL), migrations, reference and demo data, then the four
- * subgraphs, the gateway and the REST adapters as child processes. Ctrl-C stops them all, then the database.
+ * subgraphs, the gateway and the REST adapters as child processes. Ctrl-C stops them all, then the database; a
+ * child that dies unexpectedly stops everything the same way and `npm start` exits 1 (no restart: a dead child is
+ * a fault to see, README "Start and test").
  */
 const DIST = path.resolve(__dirname, '..');
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/** How long children get to finish after SIGTERM before they are killed. */
+const STOP_GRACE_MS = 5_000;
 
 /** Child processes and the embedded server; everything that `stop` must bring down. */
 const children: ChildProcess[] = [];
 let embedded: { stop(): Promise<void> } | undefined;
 let stopping = false;
 
+/** Whether the child has not exited yet (a child killed by a signal has a signalCode and no exitCode). */
+const running = (child: ChildProcess) => child.exitCode === null && child.signalCode === null;
+
 async function stop(code: number): Promise<never> {
   if (!stopping) {
     stopping = true;
-    for (const child of children) if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.all(children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : Promise.resolve())));
+    const live = children.filter(running);
+    const exited = Promise.all(live.map((child) => new Promise((resolve) => child.once('exit', resolve))));
+    for (const child of live) child.kill('SIGTERM');
+    const kill = setTimeout(() => live.filter(running).forEach((child) => child.kill('SIGKILL')), STOP_GRACE_MS);
+    await exited;
+    clearTimeout(kill);
     await embedded?.stop();
   }
   process.exit(code);
@@ -52,7 +64,7 @@ async function main(): Promise<void> {
     children.push(child);
     child.once('exit', (code) => {
       if (!stopping) {
-        log(`${name} exited (${code}); stopping everything`);
+        log(`${name} exited (${code ?? child.signalCode}); stopping everything`);
         void stop(1);
       }
     });

@@ -10,6 +10,7 @@ import type { EmbeddedSubgraph } from '@lib/federation/embedded-subgraph';
 import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from '@lib/federation/apollo-settings';
 import type { GatewayContext } from './gateway-context';
 import { reuseBuiltOperations } from './operation-reuse';
+import { adoptSubgraphScalars, formatScalarValueError, scalarLiteralsRule } from './scalar-values';
 import { SubgraphDataSource, SubgraphFetchMetrics, embeddedTransport, httpTransport } from './subgraph-data-source';
 
 const SUPERGRAPH_PATH = path.join(projectRoot(), 'gateway', 'supergraph.graphql');
@@ -50,17 +51,21 @@ export function createFederatedServer(options: FederatedServerOptions): { apollo
     // plan (subgraph names, fetches, keys): never offered here (decision 0224).
     __exposeQueryPlanExperimental: false,
   });
+  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => adoptSubgraphScalars(apiSchema));
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
     introspection: options.introspection,
+    // Without introspection, validation errors name no field the caller did not write ("Did you mean …").
+    hideSchemaDetailsFromClientErrors: !options.introspection,
+    validationRules: [scalarLiteralsRule],
     // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
     persistedQueries: false,
     ...APOLLO_SERVER_SETTINGS,
     plugins: [...apolloBasePlugins<GatewayContext>(options.registry), ...(options.plugins ?? [])],
-    formatError: (formatted) => {
+    formatError: (formatted, error) => {
       // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
       const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};
-      return { ...formatted, extensions };
+      return formatScalarValueError({ ...formatted, extensions }, error);
     },
   });
   return { apollo, gateway };

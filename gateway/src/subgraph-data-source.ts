@@ -118,7 +118,9 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
 /**
  * A subgraph answering non-2xx: no subgraph URL or body leaks to the caller, but a cause the caller can act on
  * keeps its code (docs/decisions/0101-request-size-limits-and-downstream-errors.md): a body over the subgraph's
- * limit is PAYLOAD_TOO_LARGE, a variable the subgraph refuses (400 BAD_USER_INPUT) keeps its message.
+ * limit is PAYLOAD_TOO_LARGE; a value the subgraph refuses (400 BAD_USER_INPUT for a variable,
+ * GRAPHQL_VALIDATION_FAILED for a literal of the query plan, which the gateway copies from the caller's document) is
+ * BAD_USER_INPUT with the subgraph's message.
  */
 function errorFromResponse(status: number, text: string): AppError {
   if (status === 502 || status === 503 || status === 504)
@@ -126,12 +128,14 @@ function errorFromResponse(status: number, text: string): AppError {
   if (status === 413) return new AppError('request body too large', ErrorCode.PAYLOAD_TOO_LARGE);
   if (status === 400) {
     const first = firstError(text);
-    if (first?.extensions?.code === ErrorCode.BAD_USER_INPUT && typeof first.message === 'string') {
+    if (typeof first?.message === 'string' && REFUSED_INPUT_CODES.has(first.extensions?.code)) {
       return new AppError(first.message, ErrorCode.BAD_USER_INPUT);
     }
   }
   return new AppError(`a backing service answered ${status}`, ErrorCode.INTERNAL_SERVER_ERROR);
 }
+
+const REFUSED_INPUT_CODES = new Set<unknown>([ErrorCode.BAD_USER_INPUT, 'GRAPHQL_VALIDATION_FAILED']);
 
 /** The first GraphQL error of a subgraph's answer, if its body is one. */
 function firstError(text: string): { message?: unknown; extensions?: { code?: unknown } } | undefined {

@@ -75,6 +75,7 @@ function placeholder(type: GraphQLInputType): unknown {
     DateTime: '2026-01-01T00:00:00Z',
     Date: '2026-01-01',
     UUID: '00000000-0000-0000-0000-000000000000',
+    JSONObject: {},
   };
   return type.name in scalars ? scalars[type.name] : 'warm-up';
 }

@@ -125,6 +125,8 @@ export function createSubgraphApollo<Scope>(
   return new ApolloServer<SubgraphContext<Scope>>({
     schema,
     introspection: false,
+    // Only the gateway calls a subgraph; its validation errors suggest no field names ("Did you mean …").
+    hideSchemaDetailsFromClientErrors: true,
     ...APOLLO_SERVER_SETTINGS,
     plugins,
     formatError: (formatted, error) => formatSubgraphError(formatted, error, log),

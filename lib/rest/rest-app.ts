@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import swagger from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
@@ -14,6 +16,7 @@ import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
 import { ErrorBody, HttpError } from './error-body';
+import { serviceUnavailable } from './error-map';
 import { GatewayClient, type OperationExecutor } from './gateway-client';
 import { documentBase, documentServers, finishDocument, requireCredential } from './openapi';
 import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
@@ -52,8 +55,20 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
     trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
     ...serverTimeoutOptions(config),
+    // Answers fastify would give in its own body carry the documented one (decision 0006): while closing (below),
+    // and for requests Node refuses before fastify sees them (headers too large, a malformed request, a timeout).
+    return503OnClosing: false,
+    clientErrorHandler: refuseClientError,
   });
   enforceBodyDeadline(app, config);
+  // Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 with the body.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw serviceUnavailable('the service is shutting down, retry later');
+  });
   // Query strings and path parameters arrive as text and are coerced to their schema types; bodies are JSON
   // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
   const coercing = validator(true);
@@ -63,6 +78,9 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
 
   // Signed requests are verified over the body exactly as received; fastify's own parser (with its
   // prototype-poisoning protection) still parses it.
+  // Every body is JSON: another content type (fastify would parse text/plain) is 415 before authentication looks
+  // at a body it would not verify.
+  app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
@@ -258,10 +276,31 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
   }
   const status = error.statusCode ?? 500;
   if (status === 413) return sendError(reply, new HttpError(413, 'payload_too_large', 'request body too large'));
-  if (status === 415) return sendError(reply, new HttpError(415, 'unsupported_media_type', 'unsupported content type'));
+  if (status === 415) {
+    return sendError(reply, new HttpError(415, 'unsupported_media_type', 'unsupported content type: send Content-Type: application/json'));
+  }
   if (status >= 400 && status < 500) return sendError(reply, new HttpError(400, 'bad_request', error.message));
   req.log.error({ err: error }, 'unhandled error');
   sendError(reply, new HttpError(500, 'internal_error', 'internal error'));
+}
+
+/** Node's own refusals of a request (before fastify routes it), written to the socket with the documented error body. */
+function refuseClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const refusal =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? new HttpError(431, 'request_header_fields_too_large', 'request headers too large')
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new HttpError(408, 'request_timeout', 'request not received in time')
+        : new HttpError(400, 'bad_request', 'malformed HTTP request');
+  const body = JSON.stringify(refusal.toBody());
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 function containsNul(value: unknown, depth = 0): boolean {

@@ -1,0 +1,77 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { sleep } from './processes';
+
+/** `npm start` built (dist/scripts/start.js), on its own embedded PostgreSQL and ports. */
+const START = path.resolve(__dirname, '../../dist/scripts/start.js');
+const DATA_DIR = path.resolve(__dirname, '../../.data-local/start-script');
+const BASE_PORT = Number(process.env.START_TEST_BASE_PORT ?? 34100);
+
+/** The pids of a process's children, and each one's command line. */
+function childrenOf(pid: number): { pid: number; command: string }[] {
+  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+    .trim()
+    .split('\n');
+  return lines.map((line) => ({ pid: Number(line.trim().split(' ')[0]), command: line.trim() }));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return !readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A child of `npm start` killed with SIGKILL: start stops every other child and its embedded PostgreSQL within a
+ * few seconds and exits 1 (scripts/start.ts; README "Start and test"), instead of waiting for the dead child forever.
+ */
+describe('npm start when a child dies', () => {
+  it('stops every child and the embedded PostgreSQL within 15 s and exits 1', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'development',
+      LOG_LEVEL: 'warn',
+      DATA_DIR,
+      EMBEDDED_PG_PORT: String(BASE_PORT),
+      REST_PORT: String(BASE_PORT + 1),
+      GATEWAY_PORT: String(BASE_PORT + 2),
+      MERCHANT_PORT: String(BASE_PORT + 3),
+      OUTLET_PORT: String(BASE_PORT + 4),
+      TRANSACTION_PORT: String(BASE_PORT + 5),
+      CATALOG_PORT: String(BASE_PORT + 6),
+      METRICS_PORT: String(BASE_PORT + 10),
+    };
+    delete env.DATABASE_URL;
+    const start = spawn(process.execPath, [START], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    start.stdout.on('data', (data: Buffer) => (output += data.toString()));
+    start.stderr.on('data', (data: Buffer) => (output += data.toString()));
+    const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
+    try {
+      const readyBy = Date.now() + 150_000;
+      while (!output.includes('ready in') && Date.now() < readyBy && start.exitCode === null) await sleep(250);
+      expect(output).toContain('ready in');
+
+      const children = childrenOf(start.pid!);
+      const outlet = children.find((child) => child.command.includes('subgraphs/outlet/src/main.js'));
+      const postgres = children.find((child) => child.command.includes('postgres'));
+      expect([outlet, postgres].map(Boolean)).toEqual([true, true]);
+      process.kill(outlet!.pid, 'SIGKILL');
+
+      const killedAt = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const code = await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(() => resolve('still running'), 15_000)))]);
+      clearTimeout(timer);
+      expect([code, output]).toEqual([1, expect.stringContaining('outlet exited (SIGKILL); stopping everything')]);
+      expect(Date.now() - killedAt).toBeLessThan(15_000);
+      expect(children.filter((child) => alive(child.pid))).toEqual([]);
+    } finally {
+      if (start.exitCode === null && start.signalCode === null) start.kill('SIGINT');
+      await exited;
+    }
+  });
+});
