@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { LookupAddress } from 'node:dns';
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -484,26 +485,49 @@ describe('Webhook deliveries on the job queue (real PostgreSQL, graphile-worker,
     expect(byWorker('w2')).toBeGreaterThan(0);
   });
 
-  it('refuses at delivery a host that resolves to a forbidden address, and a stored internal URL: failed attempts with the reason', async () => {
-    // Set while loopback is allowed (development): the name passes, and with that allow-list it is delivered to.
-    const byName = bankA.url.replace('127.0.0.1', 'localhost');
-    bankA.secret = (await service().setEndpoint('WHA', byName)).webhook_secret;
-    expect(await service().sendTest('WHA')).toMatchObject({ delivered: true, status_code: 200 });
-
-    // A worker without the allow-list resolves the name when it connects: refused, nothing reaches the receiver.
+  it('checks the endpoint again at delivery and connects only to the addresses it checked: refusals are failed attempts with the reason', async () => {
+    // A name that resolves (here by the policy's resolver) to loopback: delivered while the allow-list has loopback,
+    // to the very address the check saw (the name has no DNS entry at all).
+    const byName = bankA.url.replace('127.0.0.1', 'bank-a.example');
     const strict = loadConfig({ DATABASE_URL: database.adminUrl, WEBHOOK_RETRY_SCALE: String(SCALE), OUTBOUND_ALLOW_CIDRS: 'none' });
+    const resolvingTo =
+      (...addresses: string[]) =>
+      (_host: string, _options: object, callback: (error: null, found: LookupAddress[]) => void) =>
+        callback(
+          null,
+          addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 })),
+        );
+    const resolved = (on: Config, ...addresses: string[]) =>
+      new WebhookService(fork(), secretBoxFor(on), new OutboundUrlPolicy(on.outboundUrls, resolvingTo(...addresses)));
+    bankA.secret = (await resolved(config, '127.0.0.1').setEndpoint('WHA', byName)).webhook_secret;
     const reached = bankA.received.length;
+    expect(await resolved(config, '127.0.0.1').sendTest('WHA')).toMatchObject({ delivered: true, status_code: 200 });
+    expect(bankA.received.length).toBe(reached + 1);
+
+    // Without the allow-list, or when any address of the name is internal, nothing is connected to.
+    expect(await resolved(strict, '127.0.0.1').sendTest('WHA')).toMatchObject({
+      delivered: false,
+      status_code: null,
+      error: 'refused: bank-a.example resolves to 127.0.0.1 (loopback)',
+    });
+    expect(await resolved(strict, '8.8.8.8', '::ffff:169.254.169.254').sendTest('WHA')).toMatchObject({
+      delivered: false,
+      error: 'refused: bank-a.example resolves to ::ffff:169.254.169.254 (link-local (cloud metadata))',
+    });
+    expect(bankA.received.length).toBe(reached + 1);
+
+    // The delivery job checks the stored URL again under its own policy: a URL set while loopback was allowed is
+    // refused by a worker without the allow-list; the attempt is recorded and retried like any other failure.
+    bankA.secret = (await service().setEndpoint('WHA', bankA.url.replace('127.0.0.1', 'localhost'))).webhook_secret;
     startWorker('w1', orm, strict);
     const id = await newEvent('WHA');
-    const refused = /^refused: localhost resolves to (127\.0\.0\.1|::1) \(loopback\)$/;
     expect(
       await until(
         () => row(id),
         (r) => r.attempts >= 1,
       ),
-    ).toMatchObject({ status: 'pending', last_status_code: null, last_error: expect.stringMatching(refused) });
-    expect(await service(strict).sendTest('WHA')).toMatchObject({ delivered: false, status_code: null, error: expect.stringMatching(refused) });
-    expect(bankA.received.length).toBe(reached);
+    ).toMatchObject({ status: 'pending', last_status_code: null, last_error: 'refused: url must not point to localhost (loopback)' });
+    expect(bankA.of(id)).toEqual([]);
 
     // An internal URL stored before this policy is refused before any connection, whatever the allow-list.
     await sql(
