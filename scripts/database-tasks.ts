@@ -213,9 +213,7 @@ export async function createSandboxBank(
 /** `bank:webhook`: the bank's lifecycle webhook endpoint with a new signing secret (shown once, stored sealed). */
 export async function setBankWebhook(config: Config, adminUrl: string, input: { bankCode: string; url: string }) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) =>
-    webhookService(orm, config).setEndpoint(input.bankCode, input.url),
-  );
+  return withSubgraph(merchant, config, adminUrl, (orm) => webhookService(orm, config).setEndpoint(input.bankCode, input.url));
 }
 
 /** `webhook:deliveries`: the outbox, newest first. */

@@ -262,14 +262,18 @@ describe('GraphQL operations for operators', () => {
 
   it('refuses a webhook endpoint at an internal address in any spelling and keeps the one set; a test event answers no body', async () => {
     const setEndpoint = (url: string) =>
-      run(['bank-manager'], `mutation($url: String!) { setBankWebhookEndpoint(bankCode: "${DEMO.bank.code}", url: $url) { url } }`, { url });
+      run(['bank-manager'], `mutation($url: String!) { setBankWebhookEndpoint(bankCode: "${DEMO.bank.code}", url: $url) { url } }`, {
+        url,
+      });
     const stored = () =>
       adminQuery(
         stack.database.adminUrl,
         `select e.url, e.secret_sealed from merchant.bank_webhook_endpoints e join merchant.banks b on b.id = e.bank_id where b.code = $1`,
         [DEMO.bank.code],
       );
-    expect((await setEndpoint('http://127.0.0.1:9/demo-hook')).data.setBankWebhookEndpoint).toEqual({ url: 'http://127.0.0.1:9/demo-hook' });
+    expect((await setEndpoint('http://127.0.0.1:9/demo-hook')).data.setBankWebhookEndpoint).toEqual({
+      url: 'http://127.0.0.1:9/demo-hook',
+    });
     const before = await stored();
     const answers = [];
     for (const url of INTERNAL_URLS) {

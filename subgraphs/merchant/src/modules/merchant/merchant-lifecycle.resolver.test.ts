@@ -70,7 +70,10 @@ describe('merchant lifecycle mutations (merchant subgraph over HTTP)', () => {
     app = await createSubgraphApp(merchantSubgraph, config, { logStream: { write: (line) => void logs.push(JSON.parse(line)) } });
     url = `${await app.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
     await new BankService(fork(), secretBoxFor(config)).create({ code: 'RSX', name: 'External bank', tier: 'external' });
-    await new WebhookService(fork(), secretBoxFor(config), new OutboundUrlPolicy(config.outboundUrls)).setEndpoint('BDEMO', 'http://127.0.0.1:9/hooks');
+    await new WebhookService(fork(), secretBoxFor(config), new OutboundUrlPolicy(config.outboundUrls)).setEndpoint(
+      'BDEMO',
+      'http://127.0.0.1:9/hooks',
+    );
   });
   afterAll(async () => {
     await app?.close();

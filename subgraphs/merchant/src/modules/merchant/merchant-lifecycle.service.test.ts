@@ -81,7 +81,10 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
     await banks.create({ code: 'LCA', name: 'Bank with endpoint', tier: 'external' });
     await banks.create({ code: 'LCB', name: 'Bank without endpoint', tier: 'external' });
     await banks.create({ code: 'LCT', name: 'Other tier-1 bank', tier: 'tier1' });
-    await new WebhookService(fork(), secretBoxFor(config()), new OutboundUrlPolicy(config().outboundUrls)).setEndpoint('LCA', 'http://127.0.0.1:9/hooks');
+    await new WebhookService(fork(), secretBoxFor(config()), new OutboundUrlPolicy(config().outboundUrls)).setEndpoint(
+      'LCA',
+      'http://127.0.0.1:9/hooks',
+    );
   });
   afterAll(async () => {
     await orm?.close();

@@ -328,9 +328,7 @@ describe('Webhook deliveries on the job queue (real PostgreSQL, graphile-worker,
     expect(new Set(bankB.of(fails).map((r) => r.body)).size).toBe(1);
 
     const attempts = await service().attempts(fails);
-    expect(attempts.map((a) => [a.kind, a.schedule_no, a.status_code])).toEqual(
-      [1, 2, 3, 4, 5].map((n) => ['automatic', n, 502]),
-    );
+    expect(attempts.map((a) => [a.kind, a.schedule_no, a.status_code])).toEqual([1, 2, 3, 4, 5].map((n) => ['automatic', n, 502]));
     // Each failure scheduled the next attempt one documented step later, stretched by at most 10 %.
     attempts.slice(0, 4).forEach((a, i) => {
       const wait = Date.parse(a.next_attempt_at!) - Date.parse(a.started_at) - a.latency_ms;
@@ -566,7 +564,10 @@ describe('Webhook deliveries on the job queue (real PostgreSQL, graphile-worker,
         const answers: [string, number, string][] = [];
         for (const url of urls) {
           let stderr = '';
-          const code = await runOps(['bank:webhook', '--bank', 'WHA', '--url', url], env, { stdout: () => {}, stderr: (t) => void (stderr += t) });
+          const code = await runOps(['bank:webhook', '--bank', 'WHA', '--url', url], env, {
+            stdout: () => {},
+            stderr: (t) => void (stderr += t),
+          });
           answers.push([url, code, (JSON.parse(stderr) as { error: { message: string } }).error.message]);
         }
         return answers;
