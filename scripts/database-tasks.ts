@@ -17,6 +17,7 @@ import type { BankTier } from '@subgraphs/merchant/src/modules/bank/bank.entity'
 import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantLifecycleService } from '@subgraphs/merchant/src/modules/merchant/merchant-lifecycle.service';
 import { MerchantService } from '@subgraphs/merchant/src/modules/merchant/merchant.service';
+import { OutboundUrlPolicy } from '@subgraphs/merchant/src/modules/webhook/outbound-url';
 import { type InfoLog, WebhookService } from '@subgraphs/merchant/src/modules/webhook/webhook.service';
 import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import { PartnerService } from '@subgraphs/merchant/src/modules/partner/partner.service';
@@ -212,11 +213,7 @@ export async function createSandboxBank(
 /** `bank:webhook`: the bank's lifecycle webhook endpoint with a new signing secret (shown once, stored sealed). */
 export async function setBankWebhook(config: Config, adminUrl: string, input: { bankCode: string; url: string }) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) =>
-    new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config)).setEndpoint(input.bankCode, input.url, {
-      requireHttps: config.isProduction,
-    }),
-  );
+  return withSubgraph(merchant, config, adminUrl, (orm) => webhookService(orm, config).setEndpoint(input.bankCode, input.url));
 }
 
 /** `webhook:deliveries`: the outbox, newest first. */
@@ -227,7 +224,12 @@ export function listWebhookDeliveries(config: Config, adminUrl: string, filter: 
 /** Runs `work` on the operator side of lifecycle webhooks (WebhookService, as the merchant role). */
 function withWebhooks<T>(config: Config, adminUrl: string, work: (service: WebhookService) => Promise<T>): Promise<T> {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) => work(new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config))));
+  return withSubgraph(merchant, config, adminUrl, (orm) => work(webhookService(orm, config)));
+}
+
+/** The operator side of lifecycle webhooks on `orm` (the merchant role), under the configured outbound URL policy. */
+function webhookService(orm: Orm, config: Config): WebhookService {
+  return new WebhookService(orm.em.fork() as EntityManager, secretBoxFor(config), new OutboundUrlPolicy(config.outboundUrls));
 }
 
 /** `webhook:redeliver`: one manual attempt queued now (the automatic schedule is left as it is); logged through `log`. */

@@ -163,7 +163,11 @@ export const COMMANDS: Record<string, Command> = {
     summary: "set a bank's lifecycle webhook endpoint; prints a new signing secret (shown once)",
     options: {
       bank: { type: 'string', required: true, description: 'bank code' },
-      url: { type: 'string', required: true, description: 'endpoint URL (https in production)' },
+      url: {
+        type: 'string',
+        required: true,
+        description: 'endpoint URL: https in production, never an internal address (docs/decisions/0031)',
+      },
     },
     run: (adminUrl, o, config) => setBankWebhook(config, adminUrl, { bankCode: str(o.bank), url: str(o.url) }),
   },

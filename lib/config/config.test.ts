@@ -44,6 +44,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ NODE_ENV: 'production', ...secrets, ...PROVIDERS }).isProduction).toBe(true);
   });
 
+  it('allows loopback to outbound URLs outside production only, unless OUTBOUND_ALLOW_CIDRS says otherwise', () => {
+    const secrets = Object.fromEntries(Object.keys(DEV_SECRETS).map((key) => [key, `${key.toLowerCase()}-production-value`]));
+    expect(loadConfig({}).outboundUrls).toEqual({ requireHttps: false, allowCidrs: ['127.0.0.0/8', '::1/128'] });
+    expect(loadConfig({ NODE_ENV: 'production', ...secrets, ...PROVIDERS }).outboundUrls).toEqual({ requireHttps: true, allowCidrs: [] });
+    expect(loadConfig({ OUTBOUND_ALLOW_CIDRS: 'none' }).outboundUrls.allowCidrs).toEqual([]);
+    expect(loadConfig({ OUTBOUND_ALLOW_CIDRS: '10.8.0.0/16, fd12::/64' }).outboundUrls.allowCidrs).toEqual(['10.8.0.0/16', 'fd12::/64']);
+    expect(() => loadConfig({ OUTBOUND_ALLOW_CIDRS: '10.8.0.0/33,localhost,::1' })).toThrow(
+      /OUTBOUND_ALLOW_CIDRS: 10\.8\.0\.0\/33 is not[^]*OUTBOUND_ALLOW_CIDRS: localhost is not[^]*OUTBOUND_ALLOW_CIDRS: ::1 is not/,
+    );
+  });
+
   it('refuses the log provider for one-time passwords in production', () => {
     const secrets = Object.fromEntries(Object.keys(DEV_SECRETS).map((key) => [key, `${key.toLowerCase()}-production-value`]));
     const problems = (env: NodeJS.ProcessEnv) => {

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 
@@ -22,6 +23,12 @@ export const DEV_SECRETS = {
 } as const;
 /** Outside production an unset OPERATOR_TOKEN_SECRET takes this value (`npm run ops -- operator:token`); production refuses it. */
 export const DEV_OPERATOR_TOKEN_SECRET = 'dev-operator-token-secret-change-me-0000';
+
+/**
+ * Outside production, outbound URLs (bank webhook endpoints) may point to loopback (local receivers); production
+ * allows no range unless OUTBOUND_ALLOW_CIDRS says so (docs/decisions/0031-webhooks-outbox.md).
+ */
+export const DEV_OUTBOUND_ALLOW_CIDRS = '127.0.0.0/8,::1/128';
 
 /** The notification channels that carry one-time passwords (phone login, email change): refused without a provider in production. */
 const OTP_PROVIDER_URLS = [
@@ -105,6 +112,12 @@ const EnvSchema = Type.Object({
   BANK_BATCH_IN_FLIGHT: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   /** Multiplies the webhook retry delays (30 s, 5 min, 30 min, 2 h); tests shrink them, e.g. 0.001. */
   WEBHOOK_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
+  /**
+   * Ranges that outbound URLs (bank webhook endpoints) may reach although the policy refuses them (loopback,
+   * private, link-local...): comma-separated CIDRs, or `none`. Default: DEV_OUTBOUND_ALLOW_CIDRS outside
+   * production, none in production.
+   */
+  OUTBOUND_ALLOW_CIDRS: Type.Optional(Type.String({ minLength: 1 })),
   /** Multiplies the notification retry delays (10 s, 1 min, 5 min); tests shrink them. */
   NOTIFICATION_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /**
@@ -227,6 +240,8 @@ export interface Config {
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
   webhooks: { retryScale: number };
+  /** What outbound URLs set by tenants or operators may be (subgraphs/merchant/src/modules/webhook/outbound-url.ts). */
+  outboundUrls: { requireHttps: boolean; allowCidrs: readonly string[] };
   /** The job queue's worker in the processes that own jobs (lib/jobs, docs/decisions/0205-job-queue.md). */
   jobs: { concurrency: number; pollIntervalMs: number; recoverySecs: number };
   /** The REST adapter's micro-batches of bank calls (rest-adapters/psp/routes/shared/bank-batch.ts). */
@@ -284,6 +299,10 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   }
   const env = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw)) as Env;
   const problems = [...Value.Errors(EnvSchema, env)].map((e) => `${e.path.slice(1) || 'env'}: ${e.message}`);
+  const allowCidrs = outboundAllowCidrs(env.OUTBOUND_ALLOW_CIDRS ?? (env.NODE_ENV === 'production' ? 'none' : DEV_OUTBOUND_ALLOW_CIDRS));
+  for (const cidr of allowCidrs) {
+    if (!validCidr(cidr)) problems.push(`OUTBOUND_ALLOW_CIDRS: ${cidr} is not an IPv4 or IPv6 CIDR (address/prefix)`);
+  }
   if (env.NODE_ENV === 'production') {
     for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
       if ((env as Record<string, unknown>)[key] === devValue) problems.push(`${key}: must be set in production`);
@@ -354,6 +373,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       trustProxyHops: env.TRUST_PROXY_HOPS,
     },
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE },
+    outboundUrls: { requireHttps: env.NODE_ENV === 'production', allowCidrs },
     jobs: { concurrency: env.JOBS_CONCURRENCY, pollIntervalMs: env.JOBS_POLL_INTERVAL_MS, recoverySecs: env.JOBS_RECOVERY_SECS },
     bankBatch: { max: env.BANK_BATCH_MAX, inFlight: env.BANK_BATCH_IN_FLIGHT },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
@@ -394,4 +414,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxCost: env.GATEWAY_MAX_COST,
     },
   });
+}
+
+function outboundAllowCidrs(value: string): string[] {
+  return value.trim() === 'none' ? [] : value.split(',').map((cidr) => cidr.trim());
+}
+
+function validCidr(cidr: string): boolean {
+  const [address, prefix, ...rest] = cidr.split('/');
+  const version = isIP(address ?? '');
+  return rest.length === 0 && version !== 0 && /^[0-9]{1,3}$/.test(prefix ?? '') && Number(prefix) <= (version === 4 ? 32 : 128);
 }

@@ -1,5 +1,6 @@
 import { DEMO } from '@lib/demo/demo-ids';
 import { codes, gql, operatorHeaders } from '../support/graphql';
+import { INTERNAL_URLS } from '../support/outbound-urls';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -257,6 +258,33 @@ describe('GraphQL operations for operators', () => {
       disabledReason: null,
       resumed: 0,
     });
+  });
+
+  it('refuses a webhook endpoint at an internal address in any spelling and keeps the one set; a test event answers no body', async () => {
+    const setEndpoint = (url: string) =>
+      run(['bank-manager'], `mutation($url: String!) { setBankWebhookEndpoint(bankCode: "${DEMO.bank.code}", url: $url) { url } }`, {
+        url,
+      });
+    const stored = () =>
+      adminQuery(
+        stack.database.adminUrl,
+        `select e.url, e.secret_sealed from merchant.bank_webhook_endpoints e join merchant.banks b on b.id = e.bank_id where b.code = $1`,
+        [DEMO.bank.code],
+      );
+    expect((await setEndpoint('http://127.0.0.1:9/demo-hook')).data.setBankWebhookEndpoint).toEqual({
+      url: 'http://127.0.0.1:9/demo-hook',
+    });
+    const before = await stored();
+    const answers = [];
+    for (const url of INTERNAL_URLS) {
+      const answer = await setEndpoint(url);
+      answers.push([url, codes(answer), answer.errors?.[0].message, answer.data]);
+    }
+    expect(answers).toEqual(INTERNAL_URLS.map((url) => [url, ['BAD_USER_INPUT'], expect.stringMatching(/^url must /), null]));
+    expect(await stored()).toEqual(before);
+    expect(codes(await run(['support'], `mutation { sendWebhookTest(bankCode: "${DEMO.bank.code}") { responseExcerpt } }`))).toEqual([
+      'GRAPHQL_VALIDATION_FAILED',
+    ]);
   });
 
   it('lists unmatched QRIS payments for reconciliation, with filters and keyset pages (every operator may read)', async () => {

@@ -21,6 +21,7 @@ import { OtpHasher } from './modules/otp/otp-code';
 import { OtpService } from './modules/otp/otp.service';
 import { SessionService } from './modules/session/session.service';
 import { MemberService } from './modules/member/member.service';
+import { OutboundUrlPolicy } from './modules/webhook/outbound-url';
 import { WebhookService } from './modules/webhook/webhook.service';
 
 const boxes = new Map<string, SecretBox>();
@@ -67,9 +68,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       auth: new AuthService(em, otp, session, device, notification, secretBoxFor(config)),
       accountSettings,
       member: new MemberService(em),
-      webhook: new WebhookService(em, secretBoxFor(config)),
-      /** Bank webhook endpoints must be https in production (as `npm run ops -- bank:webhook`). */
-      requireHttpsWebhooks: config.isProduction,
+      webhook: new WebhookService(em, secretBoxFor(config), new OutboundUrlPolicy(config.outboundUrls)),
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   TransactionAlertService,
 } from './modules/transaction-alert/transaction-alert.service';
 import { type AttemptPayload, WEBHOOK_ATTEMPT_TASK, WebhookAttempts, webhookSchedule } from './modules/webhook/webhook-delivery';
+import { OutboundUrlPolicy } from './modules/webhook/outbound-url';
 import { WebhookSender } from './modules/webhook/webhook-sender';
 
 /**
@@ -22,7 +23,7 @@ import { WebhookSender } from './modules/webhook/webhook-sender';
  */
 export function merchantJobs({ config, orm, log, metrics }: JobContext): { tasks: TaskList; close(): Promise<void> } {
   const box = secretBoxFor(config);
-  const sender = new WebhookSender();
+  const sender = new WebhookSender(new OutboundUrlPolicy(config.outboundUrls));
   const webhookLog = log.child({ component: 'webhooks' });
   const attempts = new Counter({
     name: 'webhook_attempts_total',

@@ -11,6 +11,7 @@ import { merchantSubgraph } from '@subgraphs/merchant/src/app';
 import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import { Bank } from '../bank/bank.entity';
 import { BankService } from '../bank/bank.service';
+import { OutboundUrlPolicy } from '../webhook/outbound-url';
 import { WebhookService } from '../webhook/webhook.service';
 import { Merchant } from './merchant.entity';
 import { newMerchantCode } from './merchant.service';
@@ -69,7 +70,10 @@ describe('merchant lifecycle mutations (merchant subgraph over HTTP)', () => {
     app = await createSubgraphApp(merchantSubgraph, config, { logStream: { write: (line) => void logs.push(JSON.parse(line)) } });
     url = `${await app.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
     await new BankService(fork(), secretBoxFor(config)).create({ code: 'RSX', name: 'External bank', tier: 'external' });
-    await new WebhookService(fork(), secretBoxFor(config)).setEndpoint('BDEMO', 'http://127.0.0.1:9/hooks', { requireHttps: false });
+    await new WebhookService(fork(), secretBoxFor(config), new OutboundUrlPolicy(config.outboundUrls)).setEndpoint(
+      'BDEMO',
+      'http://127.0.0.1:9/hooks',
+    );
   });
   afterAll(async () => {
     await app?.close();

@@ -8,6 +8,7 @@ import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import { Bank } from '../bank/bank.entity';
 import { BankService } from '../bank/bank.service';
 import type { WebhookEnvelope } from '../webhook/webhook.entity';
+import { OutboundUrlPolicy } from '../webhook/outbound-url';
 import { WebhookService } from '../webhook/webhook.service';
 import { MerchantLifecycleService, TRANSITIONS } from './merchant-lifecycle.service';
 import { MERCHANT_STATUSES, Merchant, type KycStatus, type MerchantStatus } from './merchant.entity';
@@ -80,7 +81,10 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
     await banks.create({ code: 'LCA', name: 'Bank with endpoint', tier: 'external' });
     await banks.create({ code: 'LCB', name: 'Bank without endpoint', tier: 'external' });
     await banks.create({ code: 'LCT', name: 'Other tier-1 bank', tier: 'tier1' });
-    await new WebhookService(fork(), secretBoxFor(config())).setEndpoint('LCA', 'http://127.0.0.1:9/hooks', { requireHttps: false });
+    await new WebhookService(fork(), secretBoxFor(config()), new OutboundUrlPolicy(config().outboundUrls)).setEndpoint(
+      'LCA',
+      'http://127.0.0.1:9/hooks',
+    );
   });
   afterAll(async () => {
     await orm?.close();

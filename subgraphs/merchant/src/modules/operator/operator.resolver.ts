@@ -203,7 +203,8 @@ export class OperatorResolver {
 
   @Authorized('operator', 'internal')
   @Mutation(() => BankWebhookEndpointType, {
-    description: 'Sets the bank’s webhook endpoint with a new signing secret (https only in production).',
+    description:
+      'Sets the bank’s webhook endpoint with a new signing secret: https only in production, never an internal address (loopback, private, link-local or cloud metadata, reserved) in any spelling.',
   })
   async setBankWebhookEndpoint(
     @Arg('bankCode') bankCode: string,
@@ -211,7 +212,7 @@ export class OperatorResolver {
     @Ctx() ctx: MerchantContext,
   ): Promise<BankWebhookEndpointType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.banks);
-    const endpoint = await ctx.services.webhook.setEndpoint(bankCode, url, { requireHttps: ctx.services.requireHttpsWebhooks });
+    const endpoint = await ctx.services.webhook.setEndpoint(bankCode, url);
     audit(ctx, 'bank webhook endpoint set', { bank_code: endpoint.bank_code });
     return { bankCode: endpoint.bank_code, url: endpoint.url, webhookSecret: endpoint.webhook_secret };
   }
@@ -270,7 +271,6 @@ export class OperatorResolver {
       statusCode: result.status_code,
       error: result.error,
       latencyMs: result.latency_ms,
-      responseExcerpt: result.response_excerpt,
     };
   }
 
@@ -337,7 +337,6 @@ function toAttemptType(view: AttemptView): WebhookAttemptType {
     latencyMs: view.latency_ms,
     statusCode: view.status_code,
     error: view.error,
-    responseExcerpt: view.response_excerpt,
     nextAttemptAt: view.next_attempt_at === null ? null : new Date(view.next_attempt_at),
   };
 }

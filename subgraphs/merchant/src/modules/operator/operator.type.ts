@@ -193,9 +193,6 @@ export class WebhookAttemptType {
   @Field(() => String, { nullable: true, description: 'Why it failed; null for a 2xx.' })
   error!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The first KiB of the answer’s body.' })
-  responseExcerpt!: string | null;
-
   @Field(() => DateTimeResolver, { nullable: true, description: 'When this failure scheduled the next automatic attempt.' })
   nextAttemptAt!: Date | null;
 }
@@ -216,9 +213,6 @@ export class WebhookTestResultType {
 
   @Field(() => Int, { description: 'Until the answer (or the error), in milliseconds.' })
   latencyMs!: number;
-
-  @Field(() => String, { nullable: true, description: 'The first KiB of the answer’s body.' })
-  responseExcerpt!: string | null;
 }
 
 @ObjectType('WebhookEndpointState', { description: 'Whether a bank’s webhook endpoint is enabled.' })

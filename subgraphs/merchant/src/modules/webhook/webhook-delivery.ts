@@ -61,7 +61,6 @@ export interface AttemptResult {
   status_code: number | null;
   error: string | null;
   latency_ms: number;
-  response_excerpt: string | null;
   next_attempt_at: string | null;
 }
 
@@ -133,7 +132,7 @@ export class WebhookAttempts {
 
   private async send(target: AttemptTarget): Promise<SendOutcome> {
     if (!target.url || !target.secret_sealed)
-      return { ok: false, statusCode: null, error: 'the bank has no webhook endpoint', latencyMs: 0, excerpt: null };
+      return { ok: false, statusCode: null, error: 'the bank has no webhook endpoint', latencyMs: 0 };
     return this.sender.send(target.url, this.box.open(target.secret_sealed), target.id, target.body);
   }
 
@@ -180,7 +179,6 @@ function attemptRow(deliveryId: string, kind: 'automatic' | 'manual' | 'test', s
     latencyMs: outcome.latencyMs,
     statusCode: outcome.statusCode,
     error: outcome.error,
-    excerpt: outcome.excerpt,
   };
 }
 
@@ -192,7 +190,6 @@ export function resultOf(eventId: string, kind: AttemptKind | 'test', outcome: S
     status_code: outcome.statusCode,
     error: outcome.error,
     latency_ms: outcome.latencyMs,
-    response_excerpt: outcome.excerpt,
     next_attempt_at: nextAttemptAt?.toISOString() ?? null,
   };
 }

@@ -1,32 +1,38 @@
 import { createHmac } from 'node:crypto';
 import { Agent, request } from 'undici';
+import { OutboundRefusedError, type OutboundUrlPolicy } from './outbound-url';
 
 /** The bank answers within 10 s, or the attempt failed (psp-api.md §6). */
 export const DELIVERY_TIMEOUT_MS = 10_000;
-/** The part of an answer kept with an attempt, in bytes. */
-export const EXCERPT_BYTES = 1024;
 
-/** What one POST came to: a 2xx (delivered), another status, or no answer (network error, timeout). */
+/**
+ * What one POST came to: a 2xx (delivered), another status, or no answer (network error, timeout, an address the
+ * outbound policy refuses). The answer's body is read and discarded: it is never kept nor shown (an endpoint cannot
+ * relay what it reaches to whoever reads the attempts).
+ */
 export interface SendOutcome {
   ok: boolean;
   statusCode: number | null;
   /** Null when a 2xx came back. */
   error: string | null;
   latencyMs: number;
-  /** The answer's first KiB (UTF-8, cut at a character boundary), null without an answer. */
-  excerpt: string | null;
 }
 
 /**
  * Posts stored webhook bodies to a bank's endpoint, byte-identical on every attempt, signed at send time
  * (DESIGN.md §4, psp-api.md §5): `X-Service-Event-ID`, `X-Service-Timestamp` (Unix seconds) and
- * `X-Service-Signature: sha256=<hex HMAC(secret, timestamp + "." + body)>`; bounded by the 10 s deadline.
+ * `X-Service-Signature: sha256=<hex HMAC(secret, timestamp + "." + body)>`; bounded by the 10 s deadline. The URL is
+ * checked by the outbound policy before each send, and the connection resolves its host through the policy's lookup,
+ * so it connects only to addresses that passed (docs/decisions/0031-webhooks-outbox.md).
  */
 export class WebhookSender {
   private readonly agent: Agent;
 
-  constructor(private readonly timeoutMs = DELIVERY_TIMEOUT_MS) {
-    this.agent = new Agent({ connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+  constructor(
+    private readonly policy: OutboundUrlPolicy,
+    private readonly timeoutMs = DELIVERY_TIMEOUT_MS,
+  ) {
+    this.agent = new Agent({ connect: { timeout: timeoutMs, lookup: policy.lookup }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
   }
 
   async send(url: string, secret: string, eventId: string, body: string): Promise<SendOutcome> {
@@ -34,6 +40,11 @@ export class WebhookSender {
     const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
     const started = performance.now();
     const latency = () => Math.round(performance.now() - started);
+    try {
+      this.policy.check(url);
+    } catch (error) {
+      return { ok: false, statusCode: null, error: `refused: ${(error as Error).message}`, latencyMs: 0 };
+    }
     try {
       const response = await request(url, {
         method: 'POST',
@@ -48,11 +59,11 @@ export class WebhookSender {
         body,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const excerpt = await readExcerpt(response.body);
+      await response.body.dump().catch(() => {});
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { ok, statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}`, latencyMs: latency(), excerpt };
+      return { ok, statusCode: response.statusCode, error: ok ? null : `HTTP ${response.statusCode}`, latencyMs: latency() };
     } catch (error) {
-      return { ok: false, statusCode: null, error: describeSendError(error, this.timeoutMs), latencyMs: latency(), excerpt: null };
+      return { ok: false, statusCode: null, error: describeSendError(error, this.timeoutMs), latencyMs: latency() };
     }
   }
 
@@ -61,33 +72,8 @@ export class WebhookSender {
   }
 }
 
-/** The first EXCERPT_BYTES of a body; the rest is discarded unread. */
-async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of body) {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= EXCERPT_BYTES) break;
-    }
-  } catch {
-    // an answer cut short still has its status
-  } finally {
-    body.destroy();
-  }
-  return utf8Prefix(Buffer.concat(chunks), EXCERPT_BYTES);
-}
-
-/** At most `bytes` bytes of UTF-8, never half a character. */
-export function utf8Prefix(buffer: Buffer, bytes: number): string {
-  if (buffer.length <= bytes) return buffer.toString('utf8');
-  let end = bytes;
-  while (end > 0 && (buffer[end] & 0xc0) === 0x80) end--;
-  return buffer.subarray(0, end).toString('utf8');
-}
-
 function describeSendError(error: unknown, timeoutMs: number): string {
+  if (error instanceof OutboundRefusedError) return error.message;
   const e = error as { name?: string; code?: string; message?: string };
   if (
     e.name === 'TimeoutError' ||

@@ -46,7 +46,6 @@ export interface AttemptRow {
   latency_ms: number;
   status_code: number | null;
   error: string | null;
-  response_excerpt: string | null;
   next_attempt_at: Timestamp | null;
 }
 
@@ -58,7 +57,6 @@ export interface NewAttempt {
   latencyMs: number;
   statusCode: number | null;
   error: string | null;
-  excerpt: string | null;
   nextAttemptAt: Date | null;
 }
 
@@ -158,9 +156,9 @@ export class WebhookRepository extends Repository {
 
   async insertAttempt(a: NewAttempt): Promise<void> {
     await this.rows(
-      `insert into merchant.webhook_attempts (delivery_id, kind, schedule_no, started_at, latency_ms, status_code, error, response_excerpt,
-         next_attempt_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [a.deliveryId, a.kind, a.scheduleNo, a.startedAt, a.latencyMs, a.statusCode, a.error, a.excerpt, a.nextAttemptAt],
+      `insert into merchant.webhook_attempts (delivery_id, kind, schedule_no, started_at, latency_ms, status_code, error,
+         next_attempt_at) values (?, ?, ?, ?, ?, ?, ?, ?)`,
+      [a.deliveryId, a.kind, a.scheduleNo, a.startedAt, a.latencyMs, a.statusCode, a.error, a.nextAttemptAt],
     );
   }
 
@@ -216,7 +214,7 @@ export class WebhookRepository extends Repository {
   attemptsOf(deliveryId: string): Promise<AttemptRow[]> {
     return this.rows<AttemptRow>(
       `select row_number() over (order by id)::int as attempt, kind, schedule_no, started_at, latency_ms, status_code, error,
-              response_excerpt, next_attempt_at
+              next_attempt_at
        from merchant.webhook_attempts where delivery_id = ? order by id`,
       [deliveryId],
     );

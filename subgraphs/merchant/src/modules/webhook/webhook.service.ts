@@ -5,6 +5,7 @@ import { BadInputError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { BankRepository } from '../bank/bank.repository';
 import { type AttemptResult, WebhookAttempts, attemptJob, webhookSchedule } from './webhook-delivery';
+import type { OutboundUrlPolicy } from './outbound-url';
 import { WebhookSender } from './webhook-sender';
 import { DELIVERY_STATUSES, type DeliveryStatus, TEST_EVENT, type TestEnvelope } from './webhook.entity';
 import { type AttemptRow, type DeliveryRow, type EndpointState, WebhookRepository } from './webhook.repository';
@@ -38,7 +39,6 @@ export interface AttemptView {
   latency_ms: number;
   status_code: number | null;
   error: string | null;
-  response_excerpt: string | null;
   next_attempt_at: string | null;
 }
 
@@ -67,22 +67,20 @@ export class WebhookService {
   constructor(
     private readonly em: EntityManager,
     private readonly box: SecretBox,
+    private readonly policy: OutboundUrlPolicy,
   ) {
     this.repo = new WebhookRepository(em);
   }
 
   /**
    * Sets the bank's endpoint (one per bank) with a new signing secret, returned once and stored sealed.
-   * Calling again replaces URL and secret: pending deliveries go to the new URL, signed with the new secret.
+   * Calling again replaces URL and secret: pending deliveries go to the new URL, signed with the new secret. The URL
+   * must pass the outbound policy (https in production, no internal address in any spelling: outbound-url.ts).
    */
-  async setEndpoint(
-    bankCode: string,
-    url: string,
-    options: { requireHttps: boolean },
-  ): Promise<{ bank_code: string; url: string; webhook_secret: string }> {
+  async setEndpoint(bankCode: string, url: string): Promise<{ bank_code: string; url: string; webhook_secret: string }> {
     const bank = await this.repo.peer(BankRepository).byCode(bankCode);
     if (!bank) throw new BadInputError(`unknown bank ${bankCode}`);
-    const href = validEndpointUrl(url, options.requireHttps);
+    const { href } = this.policy.check(url);
     const secret = newSecret();
     const now = new Date();
     await this.repo.upsertEndpoint(bank.id, href, this.box.seal(secret), now);
@@ -174,7 +172,7 @@ export class WebhookService {
       updatedAt: now,
     });
     await this.repo.flush();
-    const sender = new WebhookSender();
+    const sender = new WebhookSender(this.policy);
     try {
       const attempts = new WebhookAttempts(this.em, this.box, sender, webhookSchedule(1), { info: () => {}, warn: () => {} });
       const result = await attempts.sendNow(id);
@@ -219,19 +217,4 @@ function toEndpointView(e: EndpointState): Omit<EndpointView, 'resumed'> {
     disabled_at: e.disabled_at === null ? null : iso(e.disabled_at),
     disabled_reason: e.disabled_reason,
   };
-}
-
-/** An absolute http(s) URL without credentials; https only when required (production). */
-export function validEndpointUrl(url: string, requireHttps: boolean): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new BadInputError('url must be an absolute http(s) URL');
-  }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new BadInputError('url must be an absolute http(s) URL');
-  if (requireHttps && parsed.protocol !== 'https:') throw new BadInputError('url must use https in production');
-  if (parsed.username || parsed.password) throw new BadInputError('url must not carry credentials');
-  if (parsed.href.length > 2048) throw new BadInputError('url must be at most 2048 characters');
-  return parsed.href;
 }
