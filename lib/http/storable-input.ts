@@ -7,6 +7,7 @@ import { MAX_JSON_DEPTH } from './request-limits';
  */
 
 /** NUL (text cannot hold it) or a lone UTF-16 surrogate (not Unicode: jsonb refuses it, text would alter it). */
+// eslint-disable-next-line no-control-regex -- NUL is what this looks for
 const UNSTORABLE_CHARACTER = /[\u0000\p{Cs}]/u;
 
 /**
