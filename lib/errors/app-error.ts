@@ -54,6 +54,16 @@ export class ForbiddenError extends AppError {
 }
 
 /** PostgreSQL and socket failures that mean "a dependency is down", not "the request is wrong". */
+/**
+ * Whether PostgreSQL refused a value rather than failed: a data exception (SQLSTATE class 22, e.g. a character or
+ * date it cannot hold) or JSON nested beyond its stack (54001). Input validation keeps such values out; this names
+ * the one that got through.
+ */
+export function isRefusedValue(error: unknown): boolean {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^(22[0-9A-Z]{3}|54001)$/.test(code);
+}
+
 export function isConnectionFailure(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   if (!e) return false;

@@ -1,6 +1,10 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { Kind, visit } from 'graphql';
 import type { Registry } from 'prom-client';
+import { AppError, ErrorCode } from '../errors/app-error';
+import { GRAPHQL_VARIABLES_MAX_DEPTH } from '../http/request-limits';
+import { unstorableText } from '../http/storable-input';
 import { operationMetricsPlugin } from './operation-metrics';
 
 /** What every Apollo Server of the platform (the four subgraphs, the gateway process, REST's in-process gateway) sets alike. */
@@ -14,11 +18,33 @@ export const APOLLO_SERVER_SETTINGS = {
 } as const;
 
 /** Plugins of every Apollo Server here: no inline traces, no cache-control (no cache hints are used; its
- * willResolveField would wrap every field resolver), and graphql_operation_duration_seconds in `registry`. */
+ * willResolveField would wrap every field resolver), storable input, and graphql_operation_duration_seconds in `registry`. */
 export function apolloBasePlugins<TContext extends BaseContext>(registry: Registry): ApolloServerPlugin<TContext>[] {
   return [
     ApolloServerPluginCacheControlDisabled(),
     ApolloServerPluginInlineTraceDisabled(),
+    storableInputPlugin(),
     operationMetricsPlugin(registry) as ApolloServerPlugin<TContext>,
   ];
+}
+
+/**
+ * Refuses, before anything runs, an operation whose variables or string literals PostgreSQL could not store (NUL, a
+ * lone surrogate) or whose variables nest deeper than GRAPHQL_VARIABLES_MAX_DEPTH: 400 BAD_USER_INPUT, never a
+ * database error (docs/decisions/0007-rest-input-validation.md).
+ */
+export function storableInputPlugin(): ApolloServerPlugin {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document }) {
+          let problem = unstorableText(request.variables ?? {}, GRAPHQL_VARIABLES_MAX_DEPTH);
+          visit(document, {
+            [Kind.STRING]: (node) => void (problem ??= unstorableText(node.value)),
+          });
+          if (problem) throw new AppError(`invalid input: ${problem}`, ErrorCode.BAD_USER_INPUT, { http: { status: 400 } });
+        },
+      };
+    },
+  };
 }

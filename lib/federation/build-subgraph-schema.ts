@@ -1,9 +1,11 @@
 import { type GraphQLResolverMap, buildSubgraphSchema } from '@apollo/subgraph';
 import { printSchemaWithDirectives } from '@graphql-tools/utils';
-import { type GraphQLSchema, parse } from 'graphql';
+import { GraphQLError, GraphQLScalarType, type GraphQLSchema, type ValueNode, parse } from 'graphql';
+import { DateTimeResolver } from 'graphql-scalars';
 import { type BuildSchemaOptions, buildSchema, createResolversMap } from 'type-graphql';
 import type { PrincipalKind } from '../auth/principal';
 import { AppError, ErrorCode, ForbiddenError } from '../errors/app-error';
+import { storableInstant } from '../http/storable-input';
 import type { SubgraphContext } from './subgraph-context';
 
 const FEDERATION_LINK =
@@ -30,6 +32,7 @@ export async function buildFederatedSchema(
   });
   const typeDefs = parse(FEDERATION_LINK + printSchemaWithDirectives(schema));
   const resolvers = createResolversMap(schema) as GraphQLResolverMap<unknown>;
+  if (resolvers.DateTime) resolvers.DateTime = StorableDateTime;
   for (const [typeName, reference] of Object.entries(referenceResolvers)) {
     resolvers[typeName] = { ...(resolvers[typeName] as object), ...reference };
   }
@@ -49,3 +52,18 @@ const principalAuthChecker = ({ context }: { context: SubgraphContext }, kinds: 
   if (kind === 'anonymous') throw new AppError('authentication required', ErrorCode.UNAUTHENTICATED);
   throw new ForbiddenError();
 };
+
+/**
+ * graphql-scalars' `DateTime`, accepting only instants of years 0001 to 9999 (UTC) as input: PostgreSQL has no year 0,
+ * and a JavaScript date outside them prints in a form it cannot read. Outside them: a variable or literal error (400).
+ */
+const StorableDateTime = new GraphQLScalarType({
+  ...DateTimeResolver.toConfig(),
+  parseValue: (value: unknown) => storable(DateTimeResolver.parseValue(value) as Date),
+  parseLiteral: (node: ValueNode, variables) => storable(DateTimeResolver.parseLiteral(node, variables) as Date),
+});
+
+function storable(date: Date): Date {
+  if (!storableInstant(date.getTime())) throw new GraphQLError('DateTime must be within the years 0001 to 9999 (UTC)');
+  return date;
+}

@@ -48,3 +48,13 @@ export function requestedTimeoutMs(header: string | string[] | undefined): numbe
   if (typeof header !== 'string' || !/^[0-9]{1,9}$/.test(header)) return undefined;
   return Math.min(Math.max(Number(header), 100), MAX_CALL_TIMEOUT_MS);
 }
+
+/**
+ * How deeply JSON may nest (objects and arrays), in a REST body and in GraphQL variables. The deepest documented body
+ * (a sync push: items, lines, modifiers) nests 5 levels; anything deeper than this is refused with 400 before it is
+ * read further (docs/decisions/0007-rest-input-validation.md).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** How deeply GraphQL variables may nest: a REST body (MAX_JSON_DEPTH) travels inside them a few levels down. */
+export const GRAPHQL_VARIABLES_MAX_DEPTH = 2 * MAX_JSON_DEPTH;

@@ -4,12 +4,14 @@ import swagger from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
+import { fullFormats } from 'ajv-formats/dist/formats';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import { metricsPlugin } from '../http/metrics';
-import { REST_BODY_LIMIT } from '../http/request-limits';
+import { MAX_JSON_DEPTH, REST_BODY_LIMIT } from '../http/request-limits';
+import { jsonTooDeep, storableTime, unstorableText } from '../http/storable-input';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { cacheInvalidations, subscribeCacheInvalidation } from '../events/cache-invalidation';
 import { countLookup } from '../http/cache-metrics';
@@ -77,13 +79,17 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const cache = new ResponseCache(config.referenceCacheTtlSecs);
 
   // Signed requests are verified over the body exactly as received; fastify's own parser (with its
-  // prototype-poisoning protection) still parses it.
+  // prototype-poisoning protection) still parses it, unless it nests deeper than MAX_JSON_DEPTH.
   // Every body is JSON: another content type (fastify would parse text/plain) is 415 before authentication looks
   // at a body it would not verify.
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
     req.rawBody = body as string;
+    if (jsonTooDeep(body as string)) {
+      done(new HttpError(400, 'bad_request', `invalid request: JSON must not nest deeper than ${MAX_JSON_DEPTH} levels`), undefined);
+      return;
+    }
     void parseJson(req, body as string, done); // answers through `done`
   });
   app.addSchema(ErrorBody);
@@ -123,12 +129,12 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     reply.header('x-request-id', req.id);
     return payload;
   });
-  // PostgreSQL text cannot hold NUL (U+0000): such a value would fail in the database as a 5xx. No API field is
-  // binary, so any NUL in a path parameter, query value or body string (keys included) is a 400 before anything runs.
+  // PostgreSQL cannot store NUL (U+0000) or a lone UTF-16 surrogate: such a value would fail in the database as a 5xx.
+  // No API field is binary, so either in a path parameter, query value or body string (keys included) is a 400
+  // before anything runs.
   app.addHook('preHandler', async (req) => {
-    if (containsNul(req.params) || containsNul(req.query) || containsNul(req.body)) {
-      throw new HttpError(400, 'bad_request', 'invalid request: text must not contain NUL characters');
-    }
+    const problem = unstorableText(req.params) ?? unstorableText(req.query) ?? unstorableText(req.body);
+    if (problem) throw new HttpError(400, 'bad_request', `invalid request: ${problem}`);
   });
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler((req, reply) => {
@@ -303,13 +309,6 @@ function refuseClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.destroy(error);
 }
 
-function containsNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object' || depth > 64) return false;
-  for (const [key, inner] of Object.entries(value)) if (key.includes('\u0000') || containsNul(inner, depth + 1)) return true;
-  return false;
-}
-
 function validator(coerce: boolean): Ajv {
   const ajv = new Ajv({
     coerceTypes: coerce ? 'array' : false,
@@ -319,6 +318,11 @@ function validator(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  // Dates and date-times PostgreSQL and JavaScript both hold: years 0001 to 9999 (RFC 3339 allows 0000).
+  for (const name of ['date', 'date-time'] as const) {
+    const { validate, compare } = fullFormats[name] as { validate: (text: string) => boolean; compare: (a: string, b: string) => number };
+    ajv.addFormat(name, { type: 'string', validate: (text: string) => validate(text) && storableTime(text), compare });
+  }
   return ajv;
 }
 

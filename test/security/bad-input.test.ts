@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { MAX_JSON_DEPTH } from '@lib/http/request-limits';
 import type { RestRoute } from '@lib/rest/route';
 import { sessionFor } from '../support/core-auth';
 import {
@@ -18,8 +19,8 @@ import { DEMO } from '@lib/demo/demo-ids';
 
 /**
  * Property-based malformed requests for every REST route (REST_ADAPTERS), with valid credentials: wrong types,
- * missing fields, huge, unicode and NUL strings, deep JSON, broken JSON, wrong content types, junk query
- * parameters, malformed path ids. Never a 5xx; every error is the error body; a request malformed by construction
+ * missing fields, huge, unicode and NUL strings, lone surrogates, deep JSON (beyond MAX_JSON_DEPTH: always 400),
+ * dates of years PostgreSQL cannot hold, broken JSON, wrong content types, junk query parameters, malformed path ids. Never a 5xx; every error is the error body; a request malformed by construction
  * is a 4xx; and no table gains or loses a row unless some request of that route was accepted (2xx).
  */
 const RUNS_PER_ROUTE = 20;
@@ -33,6 +34,8 @@ const oddString = fc.oneof(
     'a\u0000b',
     '\u202eabc',
     '\ud800',
+    'a\udfffb',
+    'x\ud83d',
     '😀'.repeat(40),
     "' or 1=1 --",
     '%00',
@@ -48,6 +51,9 @@ const oddString = fc.oneof(
   fc.constant('x'.repeat(100_000)),
 );
 
+/** Odd strings that can be percent-encoded (a lone surrogate cannot): for paths and query strings. */
+const wellFormed = oddString.filter((v) => !/\p{Cs}/u.test(v));
+
 interface Generated {
   label: string;
   /** Malformed whatever the route does with it: the answer must be a 4xx. */
@@ -56,6 +62,10 @@ interface Generated {
   query?: string;
   body?: string;
   contentType?: string | null;
+}
+
+function nestedArrays(depth: number): string {
+  return `${'['.repeat(depth)}${']'.repeat(depth)}`;
 }
 
 function deepJson(depth: number): string {
@@ -76,7 +86,7 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
         fc.string({ maxLength: 12 }),
         fc.constantFrom(...Object.keys(propertiesOf(route.schema.querystring).properties), 'limit', '__proto__'),
       ),
-      oddString,
+      wellFormed,
       { maxKeys: 4 },
     )
     .map((entries) =>
@@ -84,6 +94,8 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
         .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
         .join('&'),
     );
+  // Date and date-time properties (years PostgreSQL cannot hold or RFC 3339 does not allow): always a 4xx.
+  const dated = typed.filter(([, schema]) => ['date', 'date-time'].includes((schema as { format?: string }).format ?? ''));
   const options: fc.Arbitrary<Generated>[] = [
     fc
       .record({ query: junkQuery, body: fc.constant(hasBody ? '{' : undefined) })
@@ -147,6 +159,47 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
       }),
     );
   }
+  if (hasBody) {
+    // Text PostgreSQL cannot store, and nesting beyond MAX_JSON_DEPTH, in an extra property of an otherwise valid body.
+    options.push(
+      fc
+        .constantFrom(
+          `"a\\ud800b"`,
+          `"\\udc00"`,
+          `"a\\u0000b"`,
+          `{"k\\ud800":1}`,
+          `{"k\\u0000":1}`,
+          nestedArrays(MAX_JSON_DEPTH + 1),
+          nestedArrays(5000),
+        )
+        .map((extra) => {
+          const rest = JSON.stringify(base).slice(1);
+          return {
+            label: 'unstorable text or deep nesting in an extra property',
+            // Too deep is refused as it is parsed; unstorable text only where the schema keeps unknown properties.
+            invalid: extra.startsWith('['),
+            body: `{"extra_property":${extra}${rest === '}' ? '' : ','}${rest}`,
+          };
+        }),
+    );
+  }
+  if (dated.length > 0) {
+    options.push(
+      fc
+        .record({
+          pick: fc.constantFrom(...dated),
+          year: fc.constantFrom('0000', '10000', '-0001', '99999'),
+        })
+        .map(({ pick: [name, schema], year }) => ({
+          label: `year ${year} in ${name}`,
+          invalid: true,
+          body: JSON.stringify({
+            ...base,
+            [name]: (schema as { format?: string }).format === 'date' ? `${year}-01-01` : `${year}-01-01T00:00:00Z`,
+          }),
+        })),
+    );
+  }
   if (required.length > 0) {
     options.push(
       fc.subarray(required, { minLength: 1 }).map((missing) => {
@@ -159,7 +212,7 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
   if (params.length > 0) {
     options.push(
       fc
-        .record({ name: fc.constantFrom(...params), value: oddString.filter((v) => v.length > 0 && v.length < 5000) })
+        .record({ name: fc.constantFrom(...params), value: wellFormed.filter((v) => v.length > 0 && v.length < 5000) })
         .map(({ name, value }) => ({
           label: `malformed :${name}`,
           invalid: true,

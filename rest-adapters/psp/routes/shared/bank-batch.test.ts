@@ -63,6 +63,15 @@ describe('bankBatch', () => {
     expect(warnings).toEqual([{ code: 'bad_request', calls: 3 }]);
   });
 
+  it('sends the calls of a batch that fails with a 500 (one item the database refused) one by one: another bank is not failed', async () => {
+    const { call, alone, warnings } = setup(async () => {
+      throw new HttpError(500, 'internal_error', 'internal error');
+    });
+    expect(await Promise.all([call(13), call(-14, bankB), call(15)])).toEqual(['alone 13', '400 bad -14', 'alone 15']);
+    expect(alone).toEqual([13, -14, 15]);
+    expect(warnings).toEqual([{ code: 'internal_error', calls: 3 }]);
+  });
+
   it('fails every call of a batch whose graph is unavailable, without retrying them one by one', async () => {
     const { call, alone } = setup(async () => {
       throw new HttpError(503, 'service_unavailable', 'a dependency is unavailable, retry later');

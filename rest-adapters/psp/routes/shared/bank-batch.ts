@@ -23,8 +23,9 @@ export interface BankBatchHandlers<I extends BankCall, O> {
 /**
  * Calls of every bank that arrive together go to the graph together (lib/rest/micro-batch.ts), acting as the
  * principal `banks`: the subgraphs scope each item as the bank it names (lib/auth/bank-scope.ts). One batcher per
- * REST app (keyed by its configuration object). A batch the graph refuses as a whole (a 4xx: one item's input)
- * is sent again call by call, so only that call fails. docs/decisions/0032-micro-batching-bank-calls.md.
+ * REST app (keyed by its configuration object). A batch that fails as a whole for any reason but an unavailable
+ * graph (503: one call alone would fail the same) is sent again call by call, so only the call at fault fails and
+ * one bank's call never fails another's. docs/decisions/0032-micro-batching-bank-calls.md.
  */
 export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, O>): (item: I) => Promise<O> {
   const batchers = new WeakMap<Config, MicroBatcher<I, O>>();
@@ -36,9 +37,10 @@ export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, 
     try {
       return await handlers.together(items, execute);
     } catch (error) {
-      if (!(error instanceof HttpError) || error.status >= 500) throw error;
+      if (error instanceof HttpError && error.status === 503) throw error;
       // Never expected (each call was validated): worth a look, but only the call at fault may fail.
-      items[0].log.warn({ code: error.code, calls: items.length }, 'a bank batch was refused as a whole; sending its calls one by one');
+      const code = error instanceof HttpError ? error.code : (error as object | undefined)?.constructor?.name;
+      items[0].log.warn({ code, calls: items.length }, 'a bank batch failed as a whole; sending its calls one by one');
       return Promise.all(items.map((item) => handlers.alone(item).catch(asError)));
     }
   };

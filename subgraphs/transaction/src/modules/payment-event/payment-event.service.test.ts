@@ -1014,12 +1014,16 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       });
     });
 
-    it('records the events one by one when the batch transaction fails: the others are stored', async () => {
+    it('records the events one by one when the batch transaction fails: the others are stored, the refused one answers its input error', async () => {
       const good = [event(), event({ eventType: 'transaction.failed' })];
-      // PostgreSQL cannot store \u0000 in jsonb, which validation does not look for.
+      // PostgreSQL cannot store \u0000 in jsonb, which this service does not look for (the adapter and the graph refuse it).
       const poison = event({ payload: { note: 'nul \u0000 byte' } });
-      const error = await errorOf(batch(mine([good[0], poison, good[1]])));
-      expect(error.message).toMatch(/unsupported Unicode escape sequence/);
+      const outcomes = await batch(mine([good[0], poison, good[1]]));
+      expect(outcomes.map(({ result, inputError }) => [result?.status ?? null, inputError])).toEqual([
+        ['success', null],
+        [null, 'the database cannot store this event'],
+        ['success', null],
+      ]);
       expect(warnings).toEqual([{ error_class: 'DatabaseError', sqlstate: '22P05', events: 3 }]);
       expect(await countEvents('external_event_id = any(?)', [good.map((g) => g.externalEventId)])).toBe(2);
       expect(await countEvents('external_event_id = ?', [poison.externalEventId])).toBe(0);

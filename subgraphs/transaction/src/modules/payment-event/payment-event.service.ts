@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { BadInputError, isConnectionFailure } from '@lib/errors/app-error';
+import { BadInputError, isConnectionFailure, isRefusedValue } from '@lib/errors/app-error';
 import type { BankPrincipal } from '@lib/auth/bank-scope';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { mdrFeeOf } from '../mdr/mdr';
@@ -175,8 +175,9 @@ export class PaymentEventService {
    * first claimed, recorded and appended in ONE statement committed on its own (docs/decisions/0218); its replays, if
    * any, then take the transaction above. An invalid item answers its input error and stores nothing; the others
    * go on. Should a transaction fail (a deadlock between batches, a row the database refuses), it is rolled
-   * back and each of its items is recorded on its own, so one bad item cannot take the others down; an item that
-   * fails on its own too fails the call, after the others are stored.
+   * back and each of its items is recorded on its own, so one bad item cannot take the others down; an item whose
+   * value the database refuses on its own too answers an input error, and one that fails otherwise fails the call,
+   * after the others are stored.
    */
   async recordBatch(items: readonly BatchItem[], log: WarnLog): Promise<PaymentEventOutcome[]> {
     if (items.length > MAX_BATCH_SIZE) throw new BadInputError(`at most ${MAX_BATCH_SIZE} events per batch`);
@@ -224,7 +225,10 @@ export class PaymentEventService {
         try {
           answer(d, await this.record(d.input, d.bankCode));
         } catch (itemError) {
-          failure ??= itemError;
+          // A value the database refuses is that item's input error (nothing of it stored); the others still answer.
+          if (isRefusedValue(itemError))
+            outcomes[d.index] = { result: null, inputError: 'the database cannot store this event', unresolved: false };
+          else failure ??= itemError;
         }
       }
       // The first item's own error (an AppError or a driver error), rethrown as it was caught.
