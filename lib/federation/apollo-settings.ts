@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { Kind, visit } from 'graphql';
+import { type DocumentNode, Kind, visit } from 'graphql';
 import type { Registry } from 'prom-client';
 import { AppError, ErrorCode } from '../errors/app-error';
 import { GRAPHQL_VARIABLES_MAX_DEPTH } from '../http/request-limits';
@@ -38,13 +38,24 @@ export function storableInputPlugin(): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          let problem = unstorableText(request.variables ?? {}, GRAPHQL_VARIABLES_MAX_DEPTH);
-          visit(document, {
-            [Kind.STRING]: (node) => void (problem ??= unstorableText(node.value)),
-          });
+          const problem = unstorableText(request.variables ?? {}, GRAPHQL_VARIABLES_MAX_DEPTH) ?? unstorableLiteral(document);
           if (problem) throw new AppError(`invalid input: ${problem}`, ErrorCode.BAD_USER_INPUT, { http: { status: 400 } });
         },
       };
     },
   };
+}
+
+/** Documents come from Apollo's parse cache, the same object for the same text: each is read once. */
+const literalProblems = new WeakMap<DocumentNode, string | undefined>();
+
+/** Why a string literal of the document cannot be stored, or undefined when all can. */
+function unstorableLiteral(document: DocumentNode): string | undefined {
+  if (literalProblems.has(document)) return literalProblems.get(document);
+  let problem: string | undefined;
+  visit(document, {
+    [Kind.STRING]: (node) => void (problem ??= unstorableText(node.value)),
+  });
+  literalProblems.set(document, problem);
+  return problem;
 }
