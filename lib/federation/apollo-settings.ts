@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { type DocumentNode, Kind, visit } from 'graphql';
+import { type ASTNode, type ArgumentNode, type DocumentNode, Kind, type ObjectFieldNode, visit } from 'graphql';
 import type { Registry } from 'prom-client';
 import { AppError, ErrorCode } from '../errors/app-error';
 import { GRAPHQL_VARIABLES_MAX_DEPTH } from '../http/request-limits';
@@ -38,8 +38,8 @@ export function storableInputPlugin(): ApolloServerPlugin {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const problem = unstorableText(request.variables ?? {}, GRAPHQL_VARIABLES_MAX_DEPTH) ?? unstorableLiteral(document);
-          if (problem) throw new AppError(`invalid input: ${problem}`, ErrorCode.BAD_USER_INPUT, { http: { status: 400 } });
+          const problem = unstorableVariable(request.variables) ?? unstorableLiteral(document);
+          if (problem) throw new AppError(problem, ErrorCode.BAD_USER_INPUT, { http: { status: 400 } });
         },
       };
     },
@@ -49,13 +49,33 @@ export function storableInputPlugin(): ApolloServerPlugin {
 /** Documents come from Apollo's parse cache, the same object for the same text: each is read once. */
 const literalProblems = new WeakMap<DocumentNode, string | undefined>();
 
-/** Why a string literal of the document cannot be stored, or undefined when all can. */
+/** Why a variable cannot be stored, naming it, or undefined when all can. */
+function unstorableVariable(variables: Record<string, unknown> | undefined): string | undefined {
+  for (const [name, value] of Object.entries(variables ?? {})) {
+    const problem = unstorableText(value, GRAPHQL_VARIABLES_MAX_DEPTH);
+    if (problem) return `Variable "$${name}" got invalid value: ${problem}`;
+  }
+  return undefined;
+}
+
+/** Why a string literal of the document cannot be stored, naming its argument or input field, or undefined when all can. */
 function unstorableLiteral(document: DocumentNode): string | undefined {
   if (literalProblems.has(document)) return literalProblems.get(document);
   let problem: string | undefined;
   visit(document, {
-    [Kind.STRING]: (node) => void (problem ??= unstorableText(node.value)),
+    [Kind.STRING]: (node, _key, parent, _path, ancestors) => {
+      const text = problem ? undefined : unstorableText(node.value);
+      if (!text) return;
+      const owner = [...ancestors, parent].findLast(isArgumentOrField);
+      const label = owner ? `${owner.kind === Kind.ARGUMENT ? 'Argument' : 'Field'} "${owner.name.value}"` : 'A string';
+      problem = `${label} got invalid value: ${text}`;
+    },
   });
   literalProblems.set(document, problem);
   return problem;
+}
+
+function isArgumentOrField(node: unknown): node is ArgumentNode | ObjectFieldNode {
+  const kind = (node as ASTNode | undefined)?.kind;
+  return kind === Kind.ARGUMENT || kind === Kind.OBJECT_FIELD;
 }

@@ -214,7 +214,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         {
           key: eventKeyA,
           body: successEvent(`mixed-${i}`, { transaction_code: `TRX-mixed-A-${i}` }),
-          expect: { status: 'success', merchant_id: merchantA.merchant_id },
+          expect: { merchant_id: merchantA.merchant_id },
         },
         {
           key: eventKeyA,
@@ -244,7 +244,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         expect(answer.statusCode).toBe((sends[i] as { status?: number }).status ?? 200);
         expect(answer.json()).toMatchObject(sends[i].expect);
       });
-      // A's two copies: one success, one duplicate_skipped, the same event id.
+      // A's two copies: one success, one duplicate_skipped (either may come first), the same event id.
       for (let i = 0; i < 20; i += 1) {
         const [first, copy] = [answers[i * 5].json(), answers[i * 5 + 1].json()];
         expect([first.status, copy.status].sort()).toEqual(['duplicate_skipped', 'success']);

@@ -56,7 +56,7 @@ describe('GraphQL: invalid scalar values are BAD_USER_INPUT', () => {
       /Variable "\$f".*DateTime/,
     ],
     ['a NUL in a literal', '{ cities(provinceId: "\\u0000") { id } }', {}, /Argument "provinceId".*SafeInt/],
-    ['a NUL in a variable', 'query($p: SafeInt!) { cities(provinceId: $p) { id } }', { p: '\u0000' }, /Variable "\$p".*SafeInt/],
+    ['a NUL in a variable', 'query($p: SafeInt!) { cities(provinceId: $p) { id } }', { p: '\u0000' }, /Variable "\$p"/],
     [
       'an integer beyond SafeInt in a variable',
       'query($p: SafeInt!) { cities(provinceId: $p) { id } }',

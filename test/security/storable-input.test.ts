@@ -140,6 +140,7 @@ describe('input PostgreSQL cannot store', () => {
     for (const message of ['A\ud800B', 'a\u0000b']) {
       const answer = await gql(stack, mutation, { input: { categoryCode: 'app', categoryLabel: 'App', message } }, headers);
       expect([answer.status, codes(answer)]).toEqual([400, ['BAD_USER_INPUT']]);
+      expect(answer.errors?.[0].message).toMatch(/^Variable "\$input" got invalid value/);
     }
     const literal = await gql(
       stack,
@@ -148,6 +149,7 @@ describe('input PostgreSQL cannot store', () => {
       headers,
     );
     expect([literal.status, codes(literal)]).toEqual([400, ['BAD_USER_INPUT']]);
+    expect(literal.errors?.[0].message).toMatch(/^Field "message" got invalid value/);
     expect(await count()).toBe(before);
   });
 
