@@ -145,9 +145,7 @@ export type CreateQrisPaymentInput = {
   expiresInSecs?: number | null | undefined;
   /** Idempotency-Key: the same key and body return the same payment. */
   idempotencyKey?: string | null | undefined;
-  /** The outlet's NMID, as the outlet subgraph answered it. */
-  nmid: string;
-  /** The outlet's static QRIS, as the outlet subgraph answered it: the dynamic payload is derived from it. */
+  /** The outlet's static QRIS, as the outlet subgraph answered it (PosOutlet.qrisStaticPayload): the dynamic payload is derived from it. It must be a static QRIS of the outlet's NMID, which this subgraph knows. */
   staticPayload: string;
 };
 

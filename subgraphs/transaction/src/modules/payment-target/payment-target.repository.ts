@@ -44,6 +44,15 @@ export class PaymentTargetRepository extends Repository {
     );
   }
 
+  /** The merchant and NMID of a live outlet with an NMID, as the copy holds it; undefined for any other outlet. */
+  async ofOutlet(outletId: string): Promise<{ merchant_id: string; nmid: string } | undefined> {
+    const [row] = await this.rows<{ merchant_id: string; nmid: string }>(
+      `select merchant_id, nmid from "transaction".payment_targets where outlet_id = ? limit 1`,
+      [outletId],
+    );
+    return row;
+  }
+
   /** Keeps each merchant's highest version of the given `payment_target_merchants` items; returns rows written. */
   async applyMerchants(profiles: readonly unknown[]): Promise<number> {
     const rows = await this.rows(

@@ -3,11 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { type Principal } from '@lib/auth/principal';
 import { assertUserMay } from '@lib/auth/user-scope';
-import { AppError, BadInputError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
+import { AppError, BadInputError, ErrorCode, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { QRIS_MAX_AMOUNT, dynamicFromStatic, staticQrisProblem } from '@lib/qris/qris-payload';
 import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
 import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
+import { PaymentTargetRepository } from '../payment-target/payment-target.repository';
 import { type QrisPaymentRow, QrisPaymentRepository, type UnmatchedReason } from './qris-payment.repository';
 import type { CreateQrisPaymentInput, QrisPaymentType, QrisSalesOrderInput, QrisUnmatchedPaymentPageType } from './qris-payment.type';
 
@@ -29,6 +30,7 @@ export function newBillNumber(): string {
  */
 export class QrisPaymentService {
   private readonly repo: QrisPaymentRepository;
+  private readonly targets: PaymentTargetRepository;
 
   /** `signal`: told the merchant whose live feed got a row (a cancellation), after the commit (feed-signal.ts). */
   constructor(
@@ -36,11 +38,14 @@ export class QrisPaymentService {
     private readonly signal?: (merchantIds: Iterable<string>) => void,
   ) {
     this.repo = new QrisPaymentRepository(em);
+    this.targets = new PaymentTargetRepository(em);
   }
 
   /**
-   * Creates the payment for `merchantId` at an outlet whose NMID and static payload the caller read from the
-   * outlet subgraph (the payload must be a static QRIS of that NMID). With an Idempotency-Key, the same key and
+   * Creates the payment for `merchantId` at one of its outlets. The outlet's merchant and NMID come from this
+   * subgraph's copy of payment targets (docs/decisions/0215-event-intake-in-one-hop.md), never from the caller: another
+   * merchant's outlet is FORBIDDEN, an outlet the copy holds no NMID of is CONFLICT qris_unavailable, and the static
+   * payload the caller read from the outlet subgraph must be a static QRIS of that NMID (docs/decisions/0201-qris-payloads.md). With an Idempotency-Key, the same key and
    * body return the payment created first (`idempotentReplay`); the same key with another body is CONFLICT
    * idempotency_key_reused. Concurrent requests with one key create one payment (unique index).
    *
@@ -60,10 +65,13 @@ export class QrisPaymentService {
     const key = input.idempotencyKey ?? null;
     if (key !== null && !/^[\x21-\x7E]{1,255}$/.test(key))
       throw new BadInputError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-    const problem = staticQrisProblem(input.staticPayload, input.nmid);
+    const outletId = input.outletId.toLowerCase();
+    const target = await this.targets.ofOutlet(outletId);
+    if (target && target.merchant_id !== merchantId) throw new ForbiddenError('the outlet is not the merchant’s');
+    if (!target) throw new AppError('the outlet has no QRIS (no NMID)', ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
+    const problem = staticQrisProblem(input.staticPayload, target.nmid);
     if (problem) throw new AppError(`the outlet has no valid static QRIS: ${problem}`, ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
 
-    const outletId = input.outletId.toLowerCase();
     const salesOrderId = input.salesOrderId?.toLowerCase() ?? null;
     const requestHash = createHash('sha256')
       .update(JSON.stringify([outletId, input.amount, salesOrderId, expiresIn]))
@@ -77,7 +85,7 @@ export class QrisPaymentService {
       id: uuidv7(),
       merchant_id: merchantId,
       outlet_id: outletId,
-      nmid: input.nmid,
+      nmid: target.nmid,
       amount: input.amount,
       bill_number: billNumber,
       qris_payload: dynamicFromStatic(input.staticPayload, input.amount, billNumber),

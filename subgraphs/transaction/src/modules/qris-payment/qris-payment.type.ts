@@ -80,10 +80,10 @@ export class CreateQrisPaymentInput {
   @Field(() => String, { nullable: true, description: 'Idempotency-Key: the same key and body return the same payment.' })
   idempotencyKey?: string | null;
 
-  @Field({ description: "The outlet's NMID, as the outlet subgraph answered it." })
-  nmid!: string;
-
-  @Field({ description: "The outlet's static QRIS, as the outlet subgraph answered it: the dynamic payload is derived from it." })
+  @Field({
+    description:
+      "The outlet's static QRIS, as the outlet subgraph answered it (PosOutlet.qrisStaticPayload): the dynamic payload is derived from it. It must be a static QRIS of the outlet's NMID, which this subgraph knows.",
+  })
   staticPayload!: string;
 }
 

@@ -62,7 +62,6 @@ export default posRoutes({
         },
         expiresInSecs: body.expires_in_secs ?? null,
         idempotencyKey: key ?? null,
-        nmid: outlet.nmid,
         staticPayload: outlet.qrisStaticPayload,
       },
     });
