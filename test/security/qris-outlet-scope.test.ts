@@ -1,0 +1,114 @@
+import { DEMO } from '@lib/demo/demo-ids';
+import { buildStaticQris } from '@lib/qris/qris-payload';
+import { codes, gql, memberHeaders } from '../support/graphql';
+import { adminQuery } from '../support/test-database';
+import { type TestStack, startTestStack } from '../support/test-stack';
+
+const [PUSAT, MENTENG] = DEMO.outlets;
+const OTHER = DEMO.otherMerchants[0];
+
+/** A well-formed static QRIS of `nmid` showing a shop name the caller chose. */
+const staticOf = (nmid: string) =>
+  buildStaticQris({
+    nmid,
+    merchantName: 'Toko Pilihan Penyerang',
+    merchantCity: 'Jakarta',
+    postalCode: null,
+    mcc: '5812',
+    criteria: 'UMI',
+  });
+
+const CREATE = `mutation ($input: CreateQrisPaymentInput!) { createQrisPayment(input: $input) { id outletId } }`;
+
+/**
+ * Issue 43 §3: the outlet of a dynamic QRIS and its NMID are the transaction subgraph's to decide, whatever the
+ * document: through the gateway with trusted documents not enforced (as in development and test), and through REST.
+ */
+describe('QRIS payment outlet scope', () => {
+  let stack: TestStack;
+  let owner: { authorization: string };
+  let staff: { authorization: string };
+  const paymentsOf = (outletId: string) =>
+    adminQuery<{ nmid: string; merchant_id: string }>(
+      stack.database.adminUrl,
+      `select nmid, merchant_id from "transaction".qris_payments where outlet_id = $1`,
+      [outletId],
+    );
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    expect(stack.config.gatewayLimits.trustedDocumentsOnly).toBe(false);
+    owner = (await memberHeaders(stack, DEMO.merchantId, 'owner')).headers;
+    staff = (await memberHeaders(stack, DEMO.merchantId, 'staff', [PUSAT.id])).headers;
+  });
+  afterAll(() => stack?.close());
+
+  it('GraphQL: an owner naming another merchant’s outlet with its NMID’s payload is FORBIDDEN, nothing stored', async () => {
+    const answer = await gql(
+      stack,
+      CREATE,
+      { input: { outletId: OTHER.outlets[0].id, amount: 7777, staticPayload: staticOf(OTHER.outlets[0].nmid) } },
+      owner,
+    );
+    expect([answer.data?.createQrisPayment ?? null, codes(answer)]).toEqual([null, ['FORBIDDEN']]);
+    expect(await paymentsOf(OTHER.outlets[0].id)).toEqual([]);
+  });
+
+  it('GraphQL: a staff member bound to one outlet naming the other is FORBIDDEN', async () => {
+    const answer = await gql(
+      stack,
+      CREATE,
+      { input: { outletId: MENTENG.id, amount: 7777, staticPayload: staticOf(MENTENG.nmid) } },
+      staff,
+    );
+    expect(codes(answer)).toEqual(['FORBIDDEN']);
+    expect(await paymentsOf(MENTENG.id)).toEqual([]);
+  });
+
+  it('GraphQL: the own outlet with another NMID’s payload is CONFLICT qris_unavailable; with its own, the NMID stored is the outlet’s', async () => {
+    const foreign = await gql(
+      stack,
+      CREATE,
+      { input: { outletId: PUSAT.id, amount: 7777, staticPayload: staticOf(OTHER.outlets[0].nmid) } },
+      owner,
+    );
+    expect([codes(foreign), foreign.errors?.[0].extensions?.reason]).toEqual([['CONFLICT'], 'qris_unavailable']);
+    const own = await gql(stack, CREATE, { input: { outletId: PUSAT.id, amount: 7777, staticPayload: staticOf(PUSAT.nmid) } }, staff);
+    expect(own.errors).toBeUndefined();
+    expect(own.data.createQrisPayment.outletId).toBe(PUSAT.id);
+    expect(await paymentsOf(PUSAT.id)).toEqual([{ nmid: PUSAT.nmid, merchant_id: DEMO.merchantId }]);
+  });
+
+  it('GraphQL: the NMID is not an input any more', async () => {
+    const answer = await gql(
+      stack,
+      CREATE,
+      {
+        input: { outletId: OTHER.outlets[0].id, amount: 7777, nmid: OTHER.outlets[0].nmid, staticPayload: staticOf(OTHER.outlets[0].nmid) },
+      },
+      owner,
+    );
+    expect(answer.data?.createQrisPayment ?? null).toBeNull();
+    expect(await paymentsOf(OTHER.outlets[0].id)).toEqual([]);
+  });
+
+  it.each([
+    ['app: the owner, another merchant’s outlet → 404', 'app-owner', OTHER.outlets[0].id, 404],
+    ['app: staff of PUSAT, MENTENG → 403', 'app-staff', MENTENG.id, 403],
+    ['service: X-Merchant-ID of the demo merchant, another merchant’s outlet → 404', 'service', OTHER.outlets[0].id, 404],
+  ] as const)('REST POST …/payments/qris, %s, nothing stored', async (_what, caller, outletId, status) => {
+    const res = await stack.rest.inject({
+      method: 'POST',
+      url: caller === 'service' ? '/poslite/payments/qris' : '/merchant/poslite/payments/qris',
+      headers:
+        caller === 'service'
+          ? { 'x-internal-api-key': stack.config.secrets.internalApiKey, 'x-merchant-id': DEMO.merchantId }
+          : caller === 'app-owner'
+            ? owner
+            : staff,
+      payload: { outlet_id: outletId, amount: 7777 },
+    });
+    expect([res.statusCode, res.json().code]).toEqual([status, status === 404 ? 'not_found' : 'forbidden']);
+    expect(await paymentsOf(outletId)).toEqual([]);
+  });
+});
