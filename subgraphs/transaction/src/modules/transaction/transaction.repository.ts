@@ -218,11 +218,11 @@ export class TransactionRepository extends Repository {
   ): Promise<{ gross: string; mdr: string; service: string; count: string }> {
     const outletIds = visibility?.outletIds ?? null;
     const terminalId = visibility?.terminalId ?? null;
-    const [row] = await this.execute<{ gross: string; mdr: string; service: string; count: string }>(
+    const [row] = await this.rows<{ gross: string; mdr: string; service: string; count: string }>(
       `select coalesce(sum(gross_amount), 0)::text as gross, coalesce(sum(mdr_fee_amount), 0)::text as mdr,
               coalesce(sum(platform_fee), 0)::text as service, count(*)::text as count
          from "transaction".transactions
-        where merchant_id = ? and status = 'success' and transaction_at >= ? and transaction_at < ?
+        where merchant_id = ?::uuid and status = 'success' and transaction_at >= ?::timestamptz and transaction_at < ?::timestamptz
           and (?::uuid[] is null or outlet_id = any(?::uuid[])) and (?::uuid is null or terminal_id = ?::uuid)`,
       [merchantId, from, before, outletIds, outletIds, terminalId, terminalId],
     );
