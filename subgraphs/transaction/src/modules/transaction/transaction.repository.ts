@@ -108,7 +108,6 @@ interface PageFilters {
   terminal?: string | null;
 }
 
-
 export interface FeedPageQuery {
   /** Rows per merchant (the page size + 1, to tell whether there is more). */
   perMerchant: number;

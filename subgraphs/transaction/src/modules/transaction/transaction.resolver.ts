@@ -141,7 +141,8 @@ export class TransactionPeriodSummaryType {
 export class MerchantTransactionPeriodResolver {
   @Authorized('service', 'internal', 'operator', 'user')
   @FieldResolver(() => TransactionPeriodSummaryType, {
-    description: 'Sums over success transactions with transactionAt in [from, before). A user principal needs the merchant as its own and sums its outlets and device only.',
+    description:
+      'Sums over success transactions with transactionAt in [from, before). A user principal needs the merchant as its own and sums its outlets and device only.',
   })
   transactionPeriodSummary(
     @Root() merchant: MerchantRef,
