@@ -139,14 +139,10 @@ export type CreateQrisPaymentInput = {
   amount: number;
   /** The sales order this pays (catalog subgraph), if any. */
   salesOrderId?: string | null | undefined;
-  /** Required with salesOrderId: the order as the catalog answered it. The amount must be what is left to pay. */
-  salesOrder?: QrisSalesOrderInput | null | undefined;
   /** Seconds until it expires: 60 to 86,400; default 900. */
   expiresInSecs?: number | null | undefined;
   /** Idempotency-Key: the same key and body return the same payment. */
   idempotencyKey?: string | null | undefined;
-  /** The outlet's static QRIS, as the outlet subgraph answered it (PosOutlet.qrisStaticPayload): the dynamic payload is derived from it. It must be a static QRIS of the outlet's NMID, which this subgraph knows. */
-  staticPayload: string;
 };
 
 export type EnsureDefaultOutletInput = {
@@ -286,18 +282,6 @@ export type PushTokenInput = {
   pushToken: string;
   deviceId: string;
   deviceName?: string | null | undefined;
-};
-
-/** The sales order a payment is for, as the catalog subgraph answered it (checked before the payment is created). */
-export type QrisSalesOrderInput = {
-  /** The order’s outlet: it must be the payment’s. */
-  outletId: string;
-  /** open, completed, voided or refunded: only an open order can be paid. */
-  status: string;
-  /** Whole rupiah. */
-  totalAmount: number;
-  /** Whole rupiah already paid (e.g. a cash part). */
-  paidAmount: number;
 };
 
 export type RequestLoginOtpInput = {
@@ -1590,7 +1574,7 @@ export type PosQrisPaymentTargetQueryVariables = Exact<{
 }>;
 
 export type PosQrisPaymentTargetQuery = {
-  posOutlet: { id: string; nmid: string | null; qrisStaticPayload: string | null };
+  posOutlet: { id: string; nmid: string | null };
   posSalesOrder: { outletId: string; status: string; totalAmount: number; paidAmount: number };
 };
 
@@ -1599,7 +1583,7 @@ export type PosQrisPaymentOutletQueryVariables = Exact<{
   id: string;
 }>;
 
-export type PosQrisPaymentOutletQuery = { posOutlet: { id: string; nmid: string | null; qrisStaticPayload: string | null } };
+export type PosQrisPaymentOutletQuery = { posOutlet: { id: string; nmid: string | null } };
 
 export type QrisPaymentQueryVariables = Exact<{
   merchantId?: string | null | undefined;

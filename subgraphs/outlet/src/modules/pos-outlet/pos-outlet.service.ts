@@ -4,7 +4,7 @@ import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
 import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime } from '@lib/db/sync-pull';
 import type { Principal } from '@lib/auth/principal';
 import { userScopeOf, withinScope } from '@lib/auth/user-scope';
-import { buildStaticQris, qrisCriteriaOf, staticQrisProblem } from '@lib/qris/qris-payload';
+import { outletStaticQris, staticQrisProblem } from '@lib/qris/qris-payload';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
 import { NMID_PATTERN } from '../outlet/outlet.service';
 import { type PosOutletRow, PosOutletRepository } from './pos-outlet.repository';
@@ -140,22 +140,14 @@ export interface PosOutletReference {
   } | null;
 }
 
-/**
- * The outlet's static QRIS: its stored correction, else built from its NMID and the merchant's name, category
- * (MCC) and business scale (criteria), with the outlet's city and postal code (the merchant's when the outlet has
- * none). Null without an NMID or a four-digit MCC. Cheap (microseconds), so built on every read: always current.
- */
+/** The outlet's static QRIS (`outletStaticQris`): built on every read from its row and the merchant's fields, so always current. */
 export function staticPayloadOf(row: PosOutletRow, merchant: PosOutletReference['merchant']): string | null {
-  if (row.qris_static_payload) return row.qris_static_payload;
-  const mcc = merchant?.categoryCode ?? '';
-  if (!row.nmid || !merchant?.name || !/^[0-9]{4}$/.test(mcc)) return null;
-  return buildStaticQris({
+  return outletStaticQris({
     nmid: row.nmid,
-    merchantName: merchant.name,
-    merchantCity: row.city ?? merchant.address?.city ?? '',
-    postalCode: row.postal_code ?? merchant.address?.postalCode ?? null,
-    mcc,
-    criteria: qrisCriteriaOf(merchant.businessScaleCode),
+    correction: row.qris_static_payload,
+    city: row.city,
+    postalCode: row.postal_code,
+    merchant: merchant ? { ...merchant, city: merchant.address?.city, postalCode: merchant.address?.postalCode } : null,
   });
 }
 
