@@ -1,5 +1,5 @@
 import { DEMO } from '@lib/demo/demo-ids';
-import { buildStaticQris } from '@lib/qris/qris-payload';
+import { buildStaticQris, dynamicFromStatic } from '@lib/qris/qris-payload';
 import { codes, gql, memberHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -18,11 +18,12 @@ const staticOf = (nmid: string) =>
     criteria: 'UMI',
   });
 
-const CREATE = `mutation ($input: CreateQrisPaymentInput!) { createQrisPayment(input: $input) { id outletId } }`;
+const CREATE = `mutation ($input: CreateQrisPaymentInput!) { createQrisPayment(input: $input) { id outletId billNumber qrisPayload } }`;
 
 /**
- * Issue 43 §3: the outlet of a dynamic QRIS and its NMID are the transaction subgraph's to decide, whatever the
- * document: through the gateway with trusted documents not enforced (as in development and test), and through REST.
+ * Issue 43 §3: the outlet of a dynamic QRIS, its NMID and its payload are the transaction subgraph's to decide,
+ * whatever the document: through the gateway with trusted documents not enforced (as in development and test), and
+ * through REST.
  */
 describe('QRIS payment outlet scope', () => {
   let stack: TestStack;
@@ -43,53 +44,36 @@ describe('QRIS payment outlet scope', () => {
   });
   afterAll(() => stack?.close());
 
-  it('GraphQL: an owner naming another merchant’s outlet with its NMID’s payload is FORBIDDEN, nothing stored', async () => {
-    const answer = await gql(
-      stack,
-      CREATE,
-      { input: { outletId: OTHER.outlets[0].id, amount: 7777, staticPayload: staticOf(OTHER.outlets[0].nmid) } },
-      owner,
-    );
+  it('GraphQL: an owner naming another merchant’s outlet is FORBIDDEN, nothing stored', async () => {
+    const answer = await gql(stack, CREATE, { input: { outletId: OTHER.outlets[0].id, amount: 7777 } }, owner);
     expect([answer.data?.createQrisPayment ?? null, codes(answer)]).toEqual([null, ['FORBIDDEN']]);
     expect(await paymentsOf(OTHER.outlets[0].id)).toEqual([]);
   });
 
   it('GraphQL: a staff member bound to one outlet naming the other is FORBIDDEN', async () => {
-    const answer = await gql(
-      stack,
-      CREATE,
-      { input: { outletId: MENTENG.id, amount: 7777, staticPayload: staticOf(MENTENG.nmid) } },
-      staff,
-    );
+    const answer = await gql(stack, CREATE, { input: { outletId: MENTENG.id, amount: 7777 } }, staff);
     expect(codes(answer)).toEqual(['FORBIDDEN']);
     expect(await paymentsOf(MENTENG.id)).toEqual([]);
   });
 
-  it('GraphQL: the own outlet with another NMID’s payload is CONFLICT qris_unavailable; with its own, the NMID stored is the outlet’s', async () => {
-    const foreign = await gql(
-      stack,
-      CREATE,
-      { input: { outletId: PUSAT.id, amount: 7777, staticPayload: staticOf(OTHER.outlets[0].nmid) } },
-      owner,
-    );
-    expect([codes(foreign), foreign.errors?.[0].extensions?.reason]).toEqual([['CONFLICT'], 'qris_unavailable']);
-    const own = await gql(stack, CREATE, { input: { outletId: PUSAT.id, amount: 7777, staticPayload: staticOf(PUSAT.nmid) } }, staff);
+  it('GraphQL: an NMID, a static payload or a sales order snapshot of the caller is not an input, nothing stored', async () => {
+    const snapshot = { outletId: PUSAT.id, status: 'open', totalAmount: 7777, paidAmount: 0 };
+    for (const extra of [{ nmid: OTHER.outlets[0].nmid }, { staticPayload: staticOf(PUSAT.nmid) }, { salesOrder: snapshot }]) {
+      const answer = await gql(stack, CREATE, { input: { outletId: PUSAT.id, amount: 7777, ...extra } }, owner);
+      expect([answer.data?.createQrisPayment ?? null, answer.errors?.length]).toEqual([null, 1]);
+    }
+    expect(await paymentsOf(PUSAT.id)).toEqual([]);
+  });
+
+  it('GraphQL: the payment’s NMID and payload are the outlet’s, as its sticker shows them', async () => {
+    const own = await gql(stack, CREATE, { input: { outletId: PUSAT.id, amount: 7777 } }, staff);
     expect(own.errors).toBeUndefined();
     expect(own.data.createQrisPayment.outletId).toBe(PUSAT.id);
     expect(await paymentsOf(PUSAT.id)).toEqual([{ nmid: PUSAT.nmid, merchant_id: DEMO.merchantId }]);
-  });
-
-  it('GraphQL: the NMID is not an input any more', async () => {
-    const answer = await gql(
-      stack,
-      CREATE,
-      {
-        input: { outletId: OTHER.outlets[0].id, amount: 7777, nmid: OTHER.outlets[0].nmid, staticPayload: staticOf(OTHER.outlets[0].nmid) },
-      },
-      owner,
-    );
-    expect(answer.data?.createQrisPayment ?? null).toBeNull();
-    expect(await paymentsOf(OTHER.outlets[0].id)).toEqual([]);
+    const sticker = await stack.rest.inject({ method: 'GET', url: `/merchant/outlets/${PUSAT.id}/qris?format=text`, headers: owner });
+    expect(sticker.statusCode).toBe(200);
+    const { billNumber, qrisPayload } = own.data.createQrisPayment;
+    expect(qrisPayload).toBe(dynamicFromStatic(sticker.headers['x-qris-payload'] as string, 7777, billNumber));
   });
 
   it.each([
