@@ -27,23 +27,25 @@ type Ids = Record<'pusat' | 'menteng' | 'other', Objects>;
 
 /**
  * Every read route of the merchant app and POS lite (core-api.md), as paths for an object in and out of the caller's
- * scope. `list`: one path whose answer must hold nothing out of scope. `one`: a path per object; out of scope it must
+ * scope. `list`: paths whose answers must hold nothing out of scope. `one`: a path per object; out of scope it must
  * be 403 or 404. Adding an app or POS read route without a row here fails the first test.
  */
-const READS: Record<string, { list?: string; one?: (o: Objects) => string; merchantWide?: true }> = {
-  'GET /merchant/transactions': { list: '/merchant/transactions?period=today' },
-  'GET /merchant/payment-terminal': { list: '/merchant/payment-terminal' },
-  'GET /merchant/payments/events': { list: '/merchant/payments/events?last_event_id=0' },
-  'GET /merchant/poslite/catalog/outlets': { list: '/merchant/poslite/catalog/outlets' },
+const READS: Record<string, { list?: string[]; one?: (o: Objects) => string; merchantWide?: true }> = {
+  'GET /merchant/transactions': { list: ['/merchant/transactions?period=today'] },
+  'GET /merchant/payment-terminal': { list: ['/merchant/payment-terminal'] },
+  'GET /merchant/payments/events': { list: ['/merchant/payments/events?last_event_id=0'] },
+  'GET /merchant/poslite/catalog/outlets': { list: ['/merchant/poslite/catalog/outlets'] },
   'GET /merchant/poslite/catalog/outlets/:id': { one: (o) => `/merchant/poslite/catalog/outlets/${o.outlet}` },
   'GET /merchant/outlets/:outlet_id/qris': { one: (o) => `/merchant/outlets/${o.outlet}/qris?format=text` },
-  'GET /merchant/poslite/catalog/categories': { list: '/merchant/poslite/catalog/categories' },
-  'GET /merchant/poslite/catalog/categories/defaults': { list: '/merchant/poslite/catalog/categories/defaults' },
+  'GET /merchant/poslite/catalog/categories': { list: ['/merchant/poslite/catalog/categories'] },
+  'GET /merchant/poslite/catalog/categories/defaults': { list: ['/merchant/poslite/catalog/categories/defaults'] },
   'GET /merchant/poslite/catalog/categories/:id': { one: (o) => `/merchant/poslite/catalog/categories/${o.category}`, merchantWide: true },
-  'GET /merchant/poslite/catalog/products': { list: '/merchant/poslite/catalog/products' },
+  'GET /merchant/poslite/catalog/products': { list: ['/merchant/poslite/catalog/products'] },
   'GET /merchant/poslite/catalog/products/:id': { one: (o) => `/merchant/poslite/catalog/products/${o.product}`, merchantWide: true },
-  'GET /merchant/poslite/sync/pull': { list: '/merchant/poslite/sync/pull?entity=sales_orders&since=0' },
-  'GET /merchant/poslite/sales/orders': { list: '/merchant/poslite/sales/orders' },
+  'GET /merchant/poslite/sync/pull': {
+    list: ['sales_orders', 'product_stock', 'outlets'].map((entity) => `/merchant/poslite/sync/pull?entity=${entity}&since=0`),
+  },
+  'GET /merchant/poslite/sales/orders': { list: ['/merchant/poslite/sales/orders'] },
   'GET /merchant/poslite/sales/orders/:id': { one: (o) => `/merchant/poslite/sales/orders/${o.order}` },
   'GET /merchant/poslite/payments/qris/:id': { one: (o) => `/merchant/poslite/payments/qris/${o.payment}` },
   'GET /merchant/poslite/payments/qris/:id/events': { one: (o) => `/merchant/poslite/payments/qris/${o.payment}/events` },
@@ -126,16 +128,11 @@ describe('app and POS scope matrix (role × outlet × route)', () => {
     expect(reads.filter((key) => !NOT_MERCHANT_DATA.includes(key)).sort()).toEqual(Object.keys(READS).sort());
   });
 
-  /**
-   * Reads that still return rows of an outlet out of scope for a bound member (decision 0061, "Consequences"): the
-   * sync pull is merchant-wide. `it.failing`, so that fixing one makes its row fail here until it is moved out.
-   */
-  const KNOWN_OPEN = ['GET /merchant/poslite/sync/pull'];
   const cells = roles.flatMap((role) => Object.keys(READS).map((route) => [role, route] as const));
   const check = async (role: Role, route: string) => {
     const { list, one, merchantWide } = READS[route];
     const answers = [];
-    if (list) answers.push(await get(role, list));
+    for (const path of list ?? []) answers.push(await get(role, path));
     // A merchant-wide object (the catalog) is out of scope only at another merchant.
     for (const key of one ? outOfScope(role).filter((k) => !merchantWide || k === 'other') : []) {
       const res = await get(role, one!(ids[key]));
@@ -148,12 +145,12 @@ describe('app and POS scope matrix (role × outlet × route)', () => {
       for (const marker of markers(outOfScope(role))) expect(`${route}: ${res.body}`).not.toContain(marker);
     }
   };
-  const open = (role: Role, route: string) => role !== 'owner' && KNOWN_OPEN.includes(route);
-  it.each(cells.filter(([role, route]) => !open(role, route)))('%s: %s returns nothing out of scope', check);
-  it.failing.each(cells.filter(([role, route]) => open(role, route)))('%s: %s returns nothing out of scope (known open)', check);
+  it.each(cells)('%s: %s returns nothing out of scope', check);
 
-  it.each(roles)('%s: lists show what is in scope (transactions, sales orders, outlets)', async (role) => {
+  it.each(roles)('%s: lists show what is in scope (transactions, sales orders, outlets, their sync pulls)', async (role) => {
     const shown = [
+      (await get(role, '/merchant/poslite/sync/pull?entity=sales_orders&since=0')).body,
+      (await get(role, '/merchant/poslite/sync/pull?entity=outlets&since=0')).body,
       (await get(role, '/merchant/transactions?period=today')).body,
       (await get(role, '/merchant/poslite/sales/orders')).body,
       (await get(role, '/merchant/poslite/catalog/outlets')).body,

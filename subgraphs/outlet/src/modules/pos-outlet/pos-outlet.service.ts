@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
 import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime } from '@lib/db/sync-pull';
 import type { Principal } from '@lib/auth/principal';
-import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { readVisibility, userScopeOf, withinScope } from '@lib/auth/user-scope';
 import { outletStaticQris, staticQrisProblem } from '@lib/qris/qris-payload';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
 import { NMID_PATTERN } from '../outlet/outlet.service';
@@ -121,10 +121,11 @@ export class PosOutletService {
     return { ...toPosOutlet(row), qrisStaticPayload: staticPayloadOf(row, ref.merchant) };
   }
 
-  pull(merchantId: string, since: number, limit: number): Promise<SyncPage> {
+  /** A page of the merchant's changed outlets; a user bound to outlets gets its outlets only (decision 0061). */
+  pull(principal: Principal, merchantId: string, since: number, limit: number): Promise<SyncPage> {
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new OutletInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
     if (since < 0) throw new OutletInputError('since must not be negative');
-    return this.repo.pull(merchantId, since, limit);
+    return this.repo.pull(merchantId, since, limit, readVisibility(principal, { merchantId })?.outletIds ?? null);
   }
 }
 
