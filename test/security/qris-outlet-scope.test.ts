@@ -1,6 +1,7 @@
 import { DEMO } from '@lib/demo/demo-ids';
 import { buildStaticQris, dynamicFromStatic } from '@lib/qris/qris-payload';
 import { codes, gql, memberHeaders } from '../support/graphql';
+import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -74,6 +75,35 @@ describe('QRIS payment outlet scope', () => {
     expect(sticker.statusCode).toBe(200);
     const { billNumber, qrisPayload } = own.data.createQrisPayment;
     expect(qrisPayload).toBe(dynamicFromStatic(sticker.headers['x-qris-payload'] as string, 7777, billNumber));
+  });
+
+  it('the payload follows the merchant’s name and the outlet’s correction through the copy (owners’ jobs)', async () => {
+    const payloadOf = async () => {
+      const res = await stack.rest.inject({
+        method: 'POST',
+        url: '/merchant/poslite/payments/qris',
+        headers: owner,
+        payload: { outlet_id: PUSAT.id, amount: 1234 },
+      });
+      expect(res.statusCode).toBe(201);
+      return res.json() as { qris_payload: string; bill_number: string };
+    };
+    await adminQuery(stack.database.adminUrl, `update merchant.merchants set name = 'Warung Nama Baru' where id = $1`, [DEMO.merchantId]);
+    await eventually('the new name in the payload', async () =>
+      (await payloadOf()).qris_payload.includes('WARUNG NAMA BARU') ? true : undefined,
+    );
+    const correction = staticOf(PUSAT.nmid);
+    const patched = await stack.rest.inject({
+      method: 'PATCH',
+      url: `/merchant/poslite/catalog/outlets/${PUSAT.id}`,
+      headers: owner,
+      payload: { qris_static_payload: correction },
+    });
+    expect(patched.statusCode).toBe(200);
+    await eventually('the correction in the payload', async () => {
+      const payment = await payloadOf();
+      return payment.qris_payload === dynamicFromStatic(correction, 1234, payment.bill_number) ? true : undefined;
+    });
   });
 
   it.each([
