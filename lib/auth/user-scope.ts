@@ -69,6 +69,19 @@ export function assertUserMay(
   return scope;
 }
 
+/** Which rows of a merchant a reader sees: all (null), or an app member's outlets (null: all) and device (null: any). */
+export type Visibility = Pick<MemberScope, 'outletIds' | 'terminalId'> | null;
+
+/**
+ * The one scope rule of every read of a merchant's rows (decision 0061): a user needs the read family on
+ * `merchantId` (and on `outletId` when one is named, else FORBIDDEN) and sees its outlets and device only. Other
+ * principals see every row (their own checks apply).
+ */
+export function readVisibility(principal: Principal, target: { merchantId: string; outletId?: string | null }): Visibility {
+  const scope = assertUserMay(principal, 'read', target);
+  return scope && { outletIds: scope.outletIds, terminalId: scope.terminalId };
+}
+
 /** The member scope of a user principal acting for a merchant; null for every other principal. */
 export function userScopeOf(principal: Principal): MemberScope | null {
   return principal.kind === 'user' ? memberScopeOf(principal) : null;

@@ -31,6 +31,8 @@ export interface SyncPullQuery {
   /** Epoch milliseconds: rows stamped in a later millisecond are returned. */
   since: number;
   limit: number;
+  /** Only rows whose `column` is one of `ids` (a member's outlets, decision 0061); absent or null: every row. */
+  outlets?: { column: string; ids: string[] } | null;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface SyncPullQuery {
  * larger than `limit`).
  */
 export async function pullSyncPage(db: Knex, query: SyncPullQuery): Promise<SyncPage> {
-  const { table, columns, writerTag, merchantId, since, limit } = query;
+  const { table, columns, writerTag, merchantId, since, limit, outlets } = query;
   const marks = await db.raw(
     `select least(
               floor(extract(epoch from clock_timestamp()) * 1000)::bigint,
@@ -73,8 +75,9 @@ export async function pullSyncPage(db: Knex, query: SyncPullQuery): Promise<Sync
     db.raw(
       `select ${columns.join(', ')} from ${table} t
         where t.merchant_id = ? and t.updated_at >= ?::timestamptz and t.updated_at < ?::timestamptz
+          ${outlets ? `and t.${outlets.column} = any(?::uuid[])` : ''}
         order by t.updated_at, t.id limit ?`,
-      [merchantId, iso(from), iso(before), max],
+      [merchantId, iso(from), iso(before), ...(outlets ? [outlets.ids] : []), max],
     );
   const rows = ((await select(since + 1, last + 1, limit + 1)).rows as Record<string, unknown>[]).map(toWireRow);
   if (rows.length <= limit) return { rows, serverTime: last, hasMore: false };

@@ -93,6 +93,41 @@ export function buildStaticQris(m: QrisMerchant): string {
   return withCrc(qrisBody(m, '11'));
 }
 
+/** What an outlet's static QRIS is built from: the outlet's NMID, correction and place, its merchant's fields. */
+export interface OutletQrisSource {
+  nmid: string | null;
+  /** A stored correction (a bank's sticker), served as it is. */
+  correction: string | null;
+  city: string | null;
+  postalCode: string | null;
+  merchant: {
+    name?: string | null;
+    categoryCode?: string | null;
+    businessScaleCode?: string | null;
+    city?: string | null;
+    postalCode?: string | null;
+  } | null;
+}
+
+/**
+ * An outlet's static QRIS (docs/decisions/0201-qris-payloads.md): its stored correction, else built from its NMID and
+ * the merchant's name, category (MCC) and business scale (criteria), with the outlet's city and postal code (the
+ * merchant's when the outlet has none). Null without an NMID, a merchant name or a four-digit MCC.
+ */
+export function outletStaticQris(o: OutletQrisSource): string | null {
+  if (o.correction) return o.correction;
+  const mcc = o.merchant?.categoryCode ?? '';
+  if (!o.nmid || !o.merchant?.name || !/^[0-9]{4}$/.test(mcc)) return null;
+  return buildStaticQris({
+    nmid: o.nmid,
+    merchantName: o.merchant.name,
+    merchantCity: o.city ?? o.merchant.city ?? '',
+    postalCode: o.postalCode ?? o.merchant.postalCode ?? null,
+    mcc,
+    criteria: qrisCriteriaOf(o.merchant.businessScaleCode),
+  });
+}
+
 /** A dynamic payload (point of initiation 12): whole-rupiah amount in 54 and the bill number in 62.01. */
 export function buildDynamicQris(m: QrisMerchant, amount: number, billNumber: string): string {
   return withCrc(qrisBody(m, '12', amount, billNumber));

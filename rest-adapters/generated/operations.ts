@@ -139,16 +139,10 @@ export type CreateQrisPaymentInput = {
   amount: number;
   /** The sales order this pays (catalog subgraph), if any. */
   salesOrderId?: string | null | undefined;
-  /** Required with salesOrderId: the order as the catalog answered it. The amount must be what is left to pay. */
-  salesOrder?: QrisSalesOrderInput | null | undefined;
   /** Seconds until it expires: 60 to 86,400; default 900. */
   expiresInSecs?: number | null | undefined;
   /** Idempotency-Key: the same key and body return the same payment. */
   idempotencyKey?: string | null | undefined;
-  /** The outlet's NMID, as the outlet subgraph answered it. */
-  nmid: string;
-  /** The outlet's static QRIS, as the outlet subgraph answered it: the dynamic payload is derived from it. */
-  staticPayload: string;
 };
 
 export type EnsureDefaultOutletInput = {
@@ -288,18 +282,6 @@ export type PushTokenInput = {
   pushToken: string;
   deviceId: string;
   deviceName?: string | null | undefined;
-};
-
-/** The sales order a payment is for, as the catalog subgraph answered it (checked before the payment is created). */
-export type QrisSalesOrderInput = {
-  /** The order’s outlet: it must be the payment’s. */
-  outletId: string;
-  /** open, completed, voided or refunded: only an open order can be paid. */
-  status: string;
-  /** Whole rupiah. */
-  totalAmount: number;
-  /** Whole rupiah already paid (e.g. a cash part). */
-  paidAmount: number;
 };
 
 export type RequestLoginOtpInput = {
@@ -1592,7 +1574,7 @@ export type PosQrisPaymentTargetQueryVariables = Exact<{
 }>;
 
 export type PosQrisPaymentTargetQuery = {
-  posOutlet: { id: string; nmid: string | null; qrisStaticPayload: string | null };
+  posOutlet: { id: string; nmid: string | null };
   posSalesOrder: { outletId: string; status: string; totalAmount: number; paidAmount: number };
 };
 
@@ -1601,7 +1583,7 @@ export type PosQrisPaymentOutletQueryVariables = Exact<{
   id: string;
 }>;
 
-export type PosQrisPaymentOutletQuery = { posOutlet: { id: string; nmid: string | null; qrisStaticPayload: string | null } };
+export type PosQrisPaymentOutletQuery = { posOutlet: { id: string; nmid: string | null } };
 
 export type QrisPaymentQueryVariables = Exact<{
   merchantId?: string | null | undefined;

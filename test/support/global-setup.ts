@@ -6,7 +6,7 @@ import { loadConfig } from '@lib/config/config';
 import { ensureDatabase } from '@lib/db/bootstrap';
 import { withDatabase } from '@lib/db/database-urls';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@lib/db/embedded-postgres';
-import { migrateAll, seedDemo, seedReference } from '@scripts/database-tasks';
+import { migrateAll, seedDemo, seedReference, syncBankView } from '@scripts/database-tasks';
 import { ADMIN_URL_ENV, TEMPLATE_ENV, TEST_DB_PREFIX, adminQuery } from './test-database';
 
 declare global {
@@ -46,6 +46,8 @@ async function prepareTemplate(): Promise<void> {
   await migrateAll(config, templateUrl);
   await seedReference(config, templateUrl);
   await seedDemo(config, templateUrl);
+  // The copies of the seeded merchants and outlets (0211, 0215), as a running system has them a moment after seeding.
+  await syncBankView(config, templateUrl, { all: false });
 
   globalThis.__qrisTestTemplate = { adminUrl: maintenance, name: template };
   process.env[ADMIN_URL_ENV] = adminUrl;

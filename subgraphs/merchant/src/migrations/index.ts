@@ -13,6 +13,7 @@ import { Migration20261129200000_job_queue } from './Migration20261129200000_job
 import { Migration20261129400000_cache_invalidation } from './Migration20261129400000_cache_invalidation';
 import { Migration20261202100000_merchant_profile_jobs } from './Migration20261202100000_merchant_profile_jobs';
 import { Migration20261204100000_payment_target_merchant_jobs } from './Migration20261204100000_payment_target_merchant_jobs';
+import { Migration20261207100000_payment_target_qris_fields } from './Migration20261207100000_payment_target_qris_fields';
 import { Migration20261210100000_webhook_attempts_without_bodies } from './Migration20261210100000_webhook_attempts_without_bodies';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
@@ -31,5 +32,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261129400000_cache_invalidation', class: Migration20261129400000_cache_invalidation },
   { name: 'Migration20261202100000_merchant_profile_jobs', class: Migration20261202100000_merchant_profile_jobs },
   { name: 'Migration20261204100000_payment_target_merchant_jobs', class: Migration20261204100000_payment_target_merchant_jobs },
+  { name: 'Migration20261207100000_payment_target_qris_fields', class: Migration20261207100000_payment_target_qris_fields },
   { name: 'Migration20261210100000_webhook_attempts_without_bodies', class: Migration20261210100000_webhook_attempts_without_bodies },
 ];

@@ -14,6 +14,8 @@ import { Migration20261203100000_rollup_insert_fast_path } from './Migration2026
 import { Migration20261204100000_payment_targets } from './Migration20261204100000_payment_targets';
 import { Migration20261205100000_merchant_pages_by_window } from './Migration20261205100000_merchant_pages_by_window';
 import { Migration20261206100000_archive_month_partitions } from './Migration20261206100000_archive_month_partitions';
+import { Migration20261207100000_payment_target_outlet_index } from './Migration20261207100000_payment_target_outlet_index';
+import { Migration20261207200000_payment_target_qris_fields } from './Migration20261207200000_payment_target_qris_fields';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -32,4 +34,6 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261204100000_payment_targets', class: Migration20261204100000_payment_targets },
   { name: 'Migration20261205100000_merchant_pages_by_window', class: Migration20261205100000_merchant_pages_by_window },
   { name: 'Migration20261206100000_archive_month_partitions', class: Migration20261206100000_archive_month_partitions },
+  { name: 'Migration20261207100000_payment_target_outlet_index', class: Migration20261207100000_payment_target_outlet_index },
+  { name: 'Migration20261207200000_payment_target_qris_fields', class: Migration20261207200000_payment_target_qris_fields },
 ];

@@ -38,13 +38,13 @@ export class SalesOrderResolver {
   }
 
   @Authorized('internal', 'user')
-  @Query(() => SalesOrderType, { description: 'A sales order of the merchant by id.' })
+  @Query(() => SalesOrderType, { description: 'A sales order of the merchant by id; FORBIDDEN for a user outside its outlet.' })
   posSalesOrder(
     @Arg('id', () => ID, { description: 'Sales order id (UUID).' }) id: string,
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType> {
-    return ctx.services.salesOrder.get(posMerchantOf(ctx.principal, merchantId), id);
+    return ctx.services.salesOrder.get(ctx.principal, posMerchantOf(ctx.principal, merchantId), id);
   }
 
   @Authorized('internal', 'user')
@@ -55,7 +55,7 @@ export class SalesOrderResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SalesOrderType> {
-    return ctx.services.salesOrder.void(posMerchantOf(ctx.principal, merchantId, { family: 'sell' }), id, reason);
+    return ctx.services.salesOrder.void(ctx.principal, posMerchantOf(ctx.principal, merchantId, { family: 'sell' }), id, reason);
   }
 
   @Authorized('internal')

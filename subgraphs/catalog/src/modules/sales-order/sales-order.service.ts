@@ -1,3 +1,5 @@
+import type { Principal } from '@lib/auth/principal';
+import { assertUserMay } from '@lib/auth/user-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgTime } from '@lib/db/sync-pull';
 import { UUID_PATTERN } from '@lib/federation/loaders';
@@ -47,9 +49,11 @@ export class SalesOrderService {
     return rows.map(toOrder);
   }
 
-  async get(merchantId: string, id: string): Promise<SalesOrderType> {
+  /** The merchant's order; a user needs its outlet in scope (FORBIDDEN otherwise, decision 0061). */
+  async get(principal: Principal, merchantId: string, id: string): Promise<SalesOrderType> {
     const row = UUID_PATTERN.test(id) ? await this.repo.byId(merchantId, id) : undefined;
     if (!row) throw new PosNotFoundError('sales order');
+    assertUserMay(principal, 'read', { outletId: row.outlet_id });
     return toOrder(row);
   }
 
@@ -74,14 +78,16 @@ export class SalesOrderService {
 
   /**
    * Voids an order under a row lock: status voided, voided_at now, and the stock its tracked lines took goes
-   * back through `void` movements in the same transaction. A voided order cannot be voided again.
+   * back through `void` movements in the same transaction. A voided order cannot be voided again. A user needs the
+   * sell family on its outlet (FORBIDDEN otherwise).
    */
-  async void(merchantId: string, id: string, reason: string | null): Promise<SalesOrderType> {
+  async void(principal: Principal, merchantId: string, id: string, reason: string | null): Promise<SalesOrderType> {
     if (reason != null && reason.length > 500) throw new PosInputError('void_reason must be at most 500 characters');
     if (!UUID_PATTERN.test(id)) throw new PosNotFoundError('sales order');
     return this.repo.sqlTransaction(async (tx) => {
       const order = await tx.lockById(merchantId, id);
       if (!order) throw new PosNotFoundError('sales order');
+      assertUserMay(principal, 'sell', { outletId: order.outlet_id });
       if (order.status === 'voided') throw new OrderAlreadyVoidedError();
       const now = new Date();
       const row = await tx.markVoided(id, reason?.trim() || null, now);

@@ -1,5 +1,5 @@
 import { Repository } from '@lib/db/repository';
-import { SYNC_WRITER_TAG, type SyncPage, pullSyncPage } from '@lib/db/sync-pull';
+import { SYNC_WRITER_TAG, type SyncPage, type SyncPullQuery, pullSyncPage } from '@lib/db/sync-pull';
 
 /**
  * Device sync's own statements: pull pages (lib/db/sync-pull.ts) and a push's per-merchant lock and receipts
@@ -8,8 +8,8 @@ import { SYNC_WRITER_TAG, type SyncPage, pullSyncPage } from '@lib/db/sync-pull'
  */
 export class SyncRepository extends Repository {
   /** One page of the merchant's changed rows of a synced table. */
-  pull(table: string, columns: string[], merchantId: string, since: number, limit: number): Promise<SyncPage> {
-    return pullSyncPage(this.db, { table, columns, writerTag: SYNC_WRITER_TAG.catalog, merchantId, since, limit });
+  pull(query: Omit<SyncPullQuery, 'writerTag'>): Promise<SyncPage> {
+    return pullSyncPage(this.db, { ...query, writerTag: SYNC_WRITER_TAG.catalog });
   }
 
   /** One push per merchant at a time: the transaction-scoped advisory lock of the merchant's pushes. */

@@ -20,7 +20,7 @@ export class SyncResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: CatalogContext,
   ): Promise<SyncPageType> {
-    return ctx.services.sync.pull(posMerchantOf(ctx.principal, merchantId), entity, parseSince(since), limit);
+    return ctx.services.sync.pull(ctx.principal, posMerchantOf(ctx.principal, merchantId), entity, parseSince(since), limit);
   }
 
   @Authorized('internal', 'user')

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Principal } from '@lib/auth/principal';
+import { readVisibility } from '@lib/auth/user-scope';
 import { SYNC_PULL_MAX_LIMIT, type SyncPage } from '@lib/db/sync-pull';
 import { CustomerRepository } from '../customer/customer.repository';
 import { deleteCustomer, upsertCustomer } from '../customer/customer.service';
@@ -18,8 +20,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const RETRYABLE = new Set(['40P01', '40001']);
 const MAX_ATTEMPTS = 3;
 
-/** What a device pulls of each catalog entity (storage columns; internal ones stay out). */
-const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
+/**
+ * What a device pulls of each catalog entity (storage columns; internal ones stay out), and the column that binds a
+ * row to an outlet (`outlet`), by which a member bound to outlets pulls only theirs (decision 0061); the others are
+ * merchant-wide.
+ */
+const PULL_COLUMNS: Record<string, { table: string; columns: string[]; outlet?: string }> = {
   categories: {
     table: 'catalog.categories',
     columns: ['id', 'merchant_id', 'parent_id', 'name', 'sort_order', 'icon_name', 'is_active', 'created_at', 'updated_at', 'deleted_at'],
@@ -54,6 +60,7 @@ const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
   product_stock: {
     table: 'catalog.product_stock',
     columns: ['id', 'merchant_id', 'outlet_id', 'variant_id', 'quantity', 'created_at', 'updated_at'],
+    outlet: 'outlet_id',
   },
   customers: {
     table: 'catalog.customers',
@@ -62,6 +69,7 @@ const PULL_COLUMNS: Record<string, { table: string; columns: string[] }> = {
   // Headers (as the order list): a device learns of an order completed on the server (paid by dynamic QRIS) or voided.
   sales_orders: {
     table: 'catalog.sales_orders',
+    outlet: 'outlet_id',
     columns: [
       'id',
       'merchant_id',
@@ -104,17 +112,20 @@ export class SyncService {
     this.repo = new SyncRepository(em);
   }
 
-  pull(merchantId: string, entity: string, since: number, limit: number): Promise<SyncPage> {
+  /** A page of the merchant's changed rows of `entity`; a user bound to outlets gets the rows of its outlets only. */
+  pull(principal: Principal, merchantId: string, entity: string, since: number, limit: number): Promise<SyncPage> {
     const target = PULL_COLUMNS[entity];
     if (!target) throw new PosInputError(`entity must be one of outlets, ${PULL_ENTITIES.join(', ')}`);
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new PosInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
-    return this.repo.pull(
-      target.table,
-      target.columns.map((c) => `t.${c}`),
+    const outletIds = readVisibility(principal, { merchantId })?.outletIds;
+    return this.repo.pull({
+      table: target.table,
+      columns: target.columns.map((c) => `t.${c}`),
       merchantId,
       since,
       limit,
-    );
+      outlets: target.outlet && outletIds ? { column: target.outlet, ids: outletIds } : null,
+    });
   }
 
   /**

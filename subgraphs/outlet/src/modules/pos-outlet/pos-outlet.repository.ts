@@ -81,8 +81,8 @@ export class PosOutletRepository extends Repository {
       .update({ deleted_at: new Date(), updated_at: new Date() });
   }
 
-  /** One page of the merchant's changed outlets (lib/db/sync-pull.ts). */
-  pull(merchantId: string, since: number, limit: number): Promise<SyncPage> {
+  /** One page of the merchant's changed outlets (lib/db/sync-pull.ts), of `outletIds` only when given. */
+  pull(merchantId: string, since: number, limit: number, outletIds: string[] | null): Promise<SyncPage> {
     return pullSyncPage(this.db, {
       table: 'outlet.outlets',
       columns: OUTLET_SYNC_COLUMNS,
@@ -90,6 +90,7 @@ export class PosOutletRepository extends Repository {
       merchantId,
       since,
       limit,
+      outlets: outletIds && { column: 'id', ids: outletIds },
     });
   }
 }

@@ -83,6 +83,6 @@ export class PosOutletResolver {
     @Arg('merchantId', () => ID, MERCHANT_ARG) merchantId: string | null,
     @Ctx() ctx: OutletContext,
   ): Promise<PosOutletSyncPageType> {
-    return ctx.services.posOutlet.pull(posMerchantOf(ctx.principal, merchantId), parseSince(since), limit);
+    return ctx.services.posOutlet.pull(ctx.principal, posMerchantOf(ctx.principal, merchantId), parseSince(since), limit);
   }
 }

@@ -3,8 +3,8 @@ import { v7 as uuidv7 } from 'uuid';
 import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
 import { SYNC_PULL_MAX_LIMIT, type SyncPage, pgTime } from '@lib/db/sync-pull';
 import type { Principal } from '@lib/auth/principal';
-import { userScopeOf, withinScope } from '@lib/auth/user-scope';
-import { buildStaticQris, qrisCriteriaOf, staticQrisProblem } from '@lib/qris/qris-payload';
+import { readVisibility, userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { outletStaticQris, staticQrisProblem } from '@lib/qris/qris-payload';
 import { OutletConflictError, OutletInputError, OutletNotFoundError, asConflict } from '../outlet/outlet.errors';
 import { NMID_PATTERN } from '../outlet/outlet.service';
 import { type PosOutletRow, PosOutletRepository } from './pos-outlet.repository';
@@ -121,10 +121,11 @@ export class PosOutletService {
     return { ...toPosOutlet(row), qrisStaticPayload: staticPayloadOf(row, ref.merchant) };
   }
 
-  pull(merchantId: string, since: number, limit: number): Promise<SyncPage> {
+  /** A page of the merchant's changed outlets; a user bound to outlets gets its outlets only (decision 0061). */
+  pull(principal: Principal, merchantId: string, since: number, limit: number): Promise<SyncPage> {
     if (limit < 1 || limit > SYNC_PULL_MAX_LIMIT) throw new OutletInputError(`limit must be 1 to ${SYNC_PULL_MAX_LIMIT}`);
     if (since < 0) throw new OutletInputError('since must not be negative');
-    return this.repo.pull(merchantId, since, limit);
+    return this.repo.pull(merchantId, since, limit, readVisibility(principal, { merchantId })?.outletIds ?? null);
   }
 }
 
@@ -140,22 +141,14 @@ export interface PosOutletReference {
   } | null;
 }
 
-/**
- * The outlet's static QRIS: its stored correction, else built from its NMID and the merchant's name, category
- * (MCC) and business scale (criteria), with the outlet's city and postal code (the merchant's when the outlet has
- * none). Null without an NMID or a four-digit MCC. Cheap (microseconds), so built on every read: always current.
- */
+/** The outlet's static QRIS (`outletStaticQris`): built on every read from its row and the merchant's fields, so always current. */
 export function staticPayloadOf(row: PosOutletRow, merchant: PosOutletReference['merchant']): string | null {
-  if (row.qris_static_payload) return row.qris_static_payload;
-  const mcc = merchant?.categoryCode ?? '';
-  if (!row.nmid || !merchant?.name || !/^[0-9]{4}$/.test(mcc)) return null;
-  return buildStaticQris({
+  return outletStaticQris({
     nmid: row.nmid,
-    merchantName: merchant.name,
-    merchantCity: row.city ?? merchant.address?.city ?? '',
-    postalCode: row.postal_code ?? merchant.address?.postalCode ?? null,
-    mcc,
-    criteria: qrisCriteriaOf(merchant.businessScaleCode),
+    correction: row.qris_static_payload,
+    city: row.city,
+    postalCode: row.postal_code,
+    merchant: merchant ? { ...merchant, city: merchant.address?.city, postalCode: merchant.address?.postalCode } : null,
   });
 }
 

@@ -21,6 +21,20 @@ export interface PaymentTargetRow {
   mdr_rate: string | null;
 }
 
+/** An outlet's row of the copy with what its static QRIS is built from (`ofOutlet`); merchant fields null until its job ran. */
+export interface OutletQrisRow {
+  merchant_id: string;
+  nmid: string;
+  city: string | null;
+  postal_code: string | null;
+  qris_static_payload: string | null;
+  merchant_name: string | null;
+  category_code: string | null;
+  business_scale_code: string | null;
+  address_city: string | null;
+  address_postal_code: string | null;
+}
+
 /**
  * The transaction subgraph's copy of payment targets (Migration20261204100000_payment_targets,
  * docs/decisions/0215-event-intake-in-one-hop.md): read by event intake, written only by the owners' jobs.
@@ -44,16 +58,32 @@ export class PaymentTargetRepository extends Repository {
     );
   }
 
+  /** The merchant, NMID and static QRIS fields of a live outlet with an NMID, as the copy holds them; undefined for any other outlet. */
+  async ofOutlet(outletId: string): Promise<OutletQrisRow | undefined> {
+    const [row] = await this.rows<OutletQrisRow>(
+      `select t.merchant_id, t.nmid, t.city, t.postal_code, t.qris_static_payload, m.name as merchant_name,
+              m.category_code, m.business_scale_code, m.address_city, m.address_postal_code
+         from "transaction".payment_targets t
+         left join "transaction".payment_target_merchants m on m.merchant_id = t.merchant_id
+        where t.outlet_id = ? limit 1`,
+      [outletId],
+    );
+    return row;
+  }
+
   /** Keeps each merchant's highest version of the given `payment_target_merchants` items; returns rows written. */
   async applyMerchants(profiles: readonly unknown[]): Promise<number> {
     const rows = await this.rows(
       `insert into "transaction".payment_target_merchants as m
-         select merchant_id, version, bank_id, bank_code, psp_visible_at, status, category_code
+         select merchant_id, version, bank_id, bank_code, psp_visible_at, status, category_code, name, business_scale_code,
+                address_city, address_postal_code
            from json_populate_recordset(null::"transaction".payment_target_merchants, ?::json)
           order by merchant_id
        on conflict (merchant_id) do update set
          version = excluded.version, bank_id = excluded.bank_id, bank_code = excluded.bank_code,
-         psp_visible_at = excluded.psp_visible_at, status = excluded.status, category_code = excluded.category_code
+         psp_visible_at = excluded.psp_visible_at, status = excluded.status, category_code = excluded.category_code,
+         name = excluded.name, business_scale_code = excluded.business_scale_code, address_city = excluded.address_city,
+         address_postal_code = excluded.address_postal_code
        where m.version < excluded.version
        returning 1`,
       [JSON.stringify(profiles)],
@@ -94,13 +124,16 @@ export class PaymentTargetRepository extends Repository {
       );
       await tx.rows(
         `insert into "transaction".payment_targets as t
-           select o.nmid, x.version, x.merchant_id, o.outlet_id, o.mid, o.nmid_status, o.nmid_bank_code, o.terminals
+           select o.nmid, x.version, x.merchant_id, o.outlet_id, o.mid, o.nmid_status, o.nmid_bank_code, o.terminals,
+                  o.city, o.postal_code, o.qris_static_payload
              from json_to_recordset(?::json) as x(merchant_id uuid, version bigint, outlets json),
-                  json_to_recordset(x.outlets) as o(nmid text, outlet_id uuid, mid text, nmid_status text, nmid_bank_code text, terminals jsonb)
+                  json_to_recordset(x.outlets) as o(nmid text, outlet_id uuid, mid text, nmid_status text, nmid_bank_code text,
+                                                    terminals jsonb, city text, postal_code text, qris_static_payload text)
             order by o.nmid
          on conflict (nmid) do update set
            version = excluded.version, merchant_id = excluded.merchant_id, outlet_id = excluded.outlet_id, mid = excluded.mid,
-           nmid_status = excluded.nmid_status, nmid_bank_code = excluded.nmid_bank_code, terminals = excluded.terminals
+           nmid_status = excluded.nmid_status, nmid_bank_code = excluded.nmid_bank_code, terminals = excluded.terminals,
+           city = excluded.city, postal_code = excluded.postal_code, qris_static_payload = excluded.qris_static_payload
          where t.version < excluded.version`,
         [won],
       );

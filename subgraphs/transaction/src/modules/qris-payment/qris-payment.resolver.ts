@@ -6,13 +6,16 @@ import { CreateQrisPaymentInput, QrisPaymentType, QrisUnmatchedPaymentPageType }
 
 const MERCHANT_ARG = { nullable: true, description: 'Required for internal callers; a user acts for the merchant of its principal.' };
 
-/** Point-of-sale QRIS payments: the merchant comes from the principal (lib/auth/pos-merchant.ts); staff of the outlet may create. */
+/**
+ * Point-of-sale QRIS payments: the merchant comes from the principal (lib/auth/pos-merchant.ts), the outlet's merchant,
+ * NMID and static QRIS from this subgraph's data (QrisPaymentService.create); staff of the outlet may create.
+ */
 @Resolver()
 export class QrisPaymentResolver {
   @Authorized('internal', 'user')
   @Mutation(() => QrisPaymentType, {
     description:
-      'A dynamic QRIS for one sale. CONFLICT idempotency_key_reused for a key used with another body; CONFLICT qris_unavailable when the static payload is not a QRIS of the NMID.',
+      "A dynamic QRIS for one sale at an outlet of the merchant: FORBIDDEN for another merchant's outlet or, for a user, one outside its outlets. The outlet's NMID and static QRIS are this subgraph's. CONFLICT idempotency_key_reused for a key used with another body; CONFLICT qris_unavailable when the outlet has no static QRIS (no NMID); CONFLICT sales_order_payment_pending when the order has a live payment.",
   })
   createQrisPayment(
     @Arg('input', () => CreateQrisPaymentInput) input: CreateQrisPaymentInput,

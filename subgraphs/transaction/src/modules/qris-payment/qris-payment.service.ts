@@ -3,13 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { type Principal } from '@lib/auth/principal';
 import { assertUserMay } from '@lib/auth/user-scope';
-import { AppError, BadInputError, ErrorCode, NotFoundError } from '@lib/errors/app-error';
+import { AppError, BadInputError, ErrorCode, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { QRIS_MAX_AMOUNT, dynamicFromStatic, staticQrisProblem } from '@lib/qris/qris-payload';
+import { QRIS_MAX_AMOUNT, dynamicFromStatic, outletStaticQris } from '@lib/qris/qris-payload';
 import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
 import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
+import { PaymentTargetRepository } from '../payment-target/payment-target.repository';
 import { type QrisPaymentRow, QrisPaymentRepository, type UnmatchedReason } from './qris-payment.repository';
-import type { CreateQrisPaymentInput, QrisPaymentType, QrisSalesOrderInput, QrisUnmatchedPaymentPageType } from './qris-payment.type';
+import type { CreateQrisPaymentInput, QrisPaymentType, QrisUnmatchedPaymentPageType } from './qris-payment.type';
 
 export const DEFAULT_EXPIRY_SECS = 900;
 export const MIN_EXPIRY_SECS = 60;
@@ -29,6 +30,7 @@ export function newBillNumber(): string {
  */
 export class QrisPaymentService {
   private readonly repo: QrisPaymentRepository;
+  private readonly targets: PaymentTargetRepository;
 
   /** `signal`: told the merchant whose live feed got a row (a cancellation), after the commit (feed-signal.ts). */
   constructor(
@@ -36,17 +38,20 @@ export class QrisPaymentService {
     private readonly signal?: (merchantIds: Iterable<string>) => void,
   ) {
     this.repo = new QrisPaymentRepository(em);
+    this.targets = new PaymentTargetRepository(em);
   }
 
   /**
-   * Creates the payment for `merchantId` at an outlet whose NMID and static payload the caller read from the
-   * outlet subgraph (the payload must be a static QRIS of that NMID). With an Idempotency-Key, the same key and
-   * body return the payment created first (`idempotentReplay`); the same key with another body is CONFLICT
-   * idempotency_key_reused. Concurrent requests with one key create one payment (unique index).
+   * Creates the payment for `merchantId` at one of its outlets. The outlet's merchant, NMID and static QRIS come from
+   * this subgraph's copy of payment targets (docs/decisions/0215-event-intake-in-one-hop.md), never from the caller:
+   * another merchant's outlet is FORBIDDEN, an outlet the copy holds no static QRIS of is CONFLICT qris_unavailable
+   * (docs/decisions/0201-qris-payloads.md). With an Idempotency-Key, the same key and body return the payment created
+   * first (`idempotentReplay`); the same key with another body is CONFLICT idempotency_key_reused. Concurrent requests
+   * with one key create one payment (unique index).
    *
-   * A payment for a sales order (`salesOrder`: the order as the catalog answered it) needs an open order of the
-   * same outlet and the amount left to pay on it (total − paid), and no other live (pending, unexpired) payment
-   * of the order: checked under a lock on the order id, so two racing requests cannot both create one.
+   * A payment for a sales order has no other live (pending, unexpired) payment of the order at the merchant: checked
+   * under a lock on the order id, so two racing requests cannot both create one. The order itself is the catalog's:
+   * its settlement checks the order's outlet, status and amount left when the payment is paid (0201, "Sales orders").
    */
   async create(principal: Principal, merchantId: string, input: CreateQrisPaymentInput): Promise<QrisPaymentType> {
     if (!UUID_PATTERN.test(input.outletId)) throw new BadInputError('outletId must be a UUID');
@@ -56,14 +61,29 @@ export class QrisPaymentService {
     if (!Number.isInteger(expiresIn) || expiresIn < MIN_EXPIRY_SECS || expiresIn > MAX_EXPIRY_SECS)
       throw new BadInputError(`expires_in_secs must be ${MIN_EXPIRY_SECS} to ${MAX_EXPIRY_SECS}`);
     if (input.salesOrderId != null && !UUID_PATTERN.test(input.salesOrderId)) throw new BadInputError('salesOrderId must be a UUID');
-    if (input.salesOrderId != null && input.salesOrder == null) throw new BadInputError('salesOrder is required with salesOrderId');
     const key = input.idempotencyKey ?? null;
     if (key !== null && !/^[\x21-\x7E]{1,255}$/.test(key))
       throw new BadInputError('Idempotency-Key must be 1 to 255 visible ASCII characters');
-    const problem = staticQrisProblem(input.staticPayload, input.nmid);
-    if (problem) throw new AppError(`the outlet has no valid static QRIS: ${problem}`, ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
-
     const outletId = input.outletId.toLowerCase();
+    const target = await this.targets.ofOutlet(outletId);
+    if (target && target.merchant_id !== merchantId) throw new ForbiddenError('the outlet is not the merchant’s');
+    if (!target) throw new AppError('the outlet has no QRIS (no NMID)', ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
+    const staticPayload = outletStaticQris({
+      nmid: target.nmid,
+      correction: target.qris_static_payload,
+      city: target.city,
+      postalCode: target.postal_code,
+      merchant: {
+        name: target.merchant_name,
+        categoryCode: target.category_code,
+        businessScaleCode: target.business_scale_code,
+        city: target.address_city,
+        postalCode: target.address_postal_code,
+      },
+    });
+    if (!staticPayload)
+      throw new AppError('the outlet has no static QRIS (no merchant name or MCC)', ErrorCode.CONFLICT, { reason: 'qris_unavailable' });
+
     const salesOrderId = input.salesOrderId?.toLowerCase() ?? null;
     const requestHash = createHash('sha256')
       .update(JSON.stringify([outletId, input.amount, salesOrderId, expiresIn]))
@@ -77,10 +97,10 @@ export class QrisPaymentService {
       id: uuidv7(),
       merchant_id: merchantId,
       outlet_id: outletId,
-      nmid: input.nmid,
+      nmid: target.nmid,
       amount: input.amount,
       bill_number: billNumber,
-      qris_payload: dynamicFromStatic(input.staticPayload, input.amount, billNumber),
+      qris_payload: dynamicFromStatic(staticPayload, input.amount, billNumber),
       sales_order_id: salesOrderId,
       idempotency_key: key,
       request_hash: requestHash,
@@ -92,7 +112,6 @@ export class QrisPaymentService {
         // Under the order's lock: a request with the same key that won meanwhile is a replay, not a second payment.
         const earlier = key === null ? undefined : await tx.byIdempotencyKey(merchantId, key);
         if (earlier) return earlier;
-        checkSalesOrder(input.salesOrder!, outletId, input.amount);
         const live = await tx.livePaymentOfOrder(merchantId, salesOrderId);
         if (live)
           throw new AppError(`the sales order already has a pending QRIS payment (${live.id}); cancel it first`, ErrorCode.CONFLICT, {
@@ -198,19 +217,6 @@ export const UNMATCHED_REASONS = [
   'cancelled',
   'already_paid',
 ] as const;
-
-/**
- * A payment for a sales order: the order (as the catalog answered it) must be of the payment's outlet, open, and
- * the amount what is left to pay on it; otherwise the request contradicts the order (400) or the order's state
- * (409 sales_order_not_open).
- */
-export function checkSalesOrder(order: QrisSalesOrderInput, outletId: string, amount: number): void {
-  if (order.outletId.toLowerCase() !== outletId) throw new BadInputError('the sales order belongs to another outlet');
-  if (order.status !== 'open')
-    throw new AppError(`the sales order is ${order.status}, not open`, ErrorCode.CONFLICT, { reason: 'sales_order_not_open' });
-  const outstanding = order.totalAmount - order.paidAmount;
-  if (amount !== outstanding) throw new BadInputError(`amount must be what is left to pay on the sales order: ${outstanding}`);
-}
 
 /** The feed row of a cancelled payment: no transaction, no bank; its amount and outlet. */
 function cancellationFeedRow(p: QrisPaymentRow): NewPaymentFeedRow {

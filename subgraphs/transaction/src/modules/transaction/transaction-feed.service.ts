@@ -3,7 +3,8 @@ import DataLoader from 'dataloader';
 import { decodeTimeIdCursor, encodeTimeIdCursor } from '@lib/db/keyset';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { TransactionRepository, type TransactionRow, type Visibility } from './transaction.repository';
+import type { Visibility } from '@lib/auth/user-scope';
+import { TransactionRepository, type TransactionRow } from './transaction.repository';
 import { fromRow } from './transaction.service';
 import type { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
 

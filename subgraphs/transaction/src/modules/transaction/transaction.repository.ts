@@ -1,4 +1,4 @@
-import type { MemberScope } from '@lib/auth/user-scope';
+import type { Visibility } from '@lib/auth/user-scope';
 import { Repository } from '@lib/db/repository';
 import { Transaction } from './transaction.entity';
 
@@ -91,6 +91,8 @@ export interface TransactionFilter {
   statuses?: string[] | null;
   /** Only this outlet's transactions. */
   outletId?: string | null;
+  /** The rows the reader may see (lib/auth/user-scope.ts `readVisibility`); null or absent: all. */
+  visibility?: Visibility;
 }
 
 /** The filters of `"transaction".merchant_pages`, by its parameter names; null or absent: none. */
@@ -105,9 +107,6 @@ interface PageFilters {
   outlet_ids?: readonly string[] | null;
   terminal?: string | null;
 }
-
-/** Which rows of a merchant the caller may see: all (null), or an app member's outlets and device. */
-export type Visibility = Pick<MemberScope, 'outletIds' | 'terminalId'> | null;
 
 export interface FeedPageQuery {
   /** Rows per merchant (the page size + 1, to tell whether there is more). */
@@ -206,14 +205,25 @@ export class TransactionRepository extends Repository {
     return qb;
   }
 
-  /** Σ gross, MDR fee and service fee (as text) and the count of the merchant's `success` transactions in [from, before). */
-  async periodSums(merchantId: string, from: Date, before: Date): Promise<{ gross: string; mdr: string; service: string; count: string }> {
-    const [row] = await this.execute<{ gross: string; mdr: string; service: string; count: string }>(
+  /**
+   * Σ gross, MDR fee and service fee (as text) and the count of the merchant's `success` transactions in [from, before)
+   * that `visibility` lets the reader see.
+   */
+  async periodSums(
+    merchantId: string,
+    from: Date,
+    before: Date,
+    visibility: Visibility,
+  ): Promise<{ gross: string; mdr: string; service: string; count: string }> {
+    const outletIds = visibility?.outletIds ?? null;
+    const terminalId = visibility?.terminalId ?? null;
+    const [row] = await this.rows<{ gross: string; mdr: string; service: string; count: string }>(
       `select coalesce(sum(gross_amount), 0)::text as gross, coalesce(sum(mdr_fee_amount), 0)::text as mdr,
               coalesce(sum(platform_fee), 0)::text as service, count(*)::text as count
          from "transaction".transactions
-        where merchant_id = ? and status = 'success' and transaction_at >= ? and transaction_at < ?`,
-      [merchantId, from, before],
+        where merchant_id = ?::uuid and status = 'success' and transaction_at >= ?::timestamptz and transaction_at < ?::timestamptz
+          and (?::uuid[] is null or outlet_id = any(?::uuid[])) and (?::uuid is null or terminal_id = ?::uuid)`,
+      [merchantId, from, before, outletIds, outletIds, terminalId, terminalId],
     );
     return row;
   }
@@ -293,5 +303,7 @@ function windowFilters(filter: TransactionFilter): PageFilters {
     to_at: filter.to ?? null,
     before_at: filter.before ?? null,
     outlet: filter.outletId ?? null,
+    outlet_ids: filter.visibility?.outletIds ?? null,
+    terminal: filter.visibility?.terminalId ?? null,
   };
 }

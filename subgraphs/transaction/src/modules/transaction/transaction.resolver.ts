@@ -5,8 +5,9 @@ import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref'
 import { assertPartnerMayRead } from '@lib/auth/partner-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
+import type { TransactionFilter } from './transaction.repository';
 import { PAGE_ROW_FIELDS, type TransactionPageRow } from './transaction-page';
-import { assertUserMay } from '@lib/auth/user-scope';
+import { readVisibility } from '@lib/auth/user-scope';
 import { OutletRef } from '@subgraphs/transaction/src/references/outlet.ref';
 import { MAX_CONNECTION_PAGE } from './transaction-feed.service';
 import { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
@@ -57,10 +58,13 @@ export class MerchantTransactionsArgs {
 /** Who may read merchantTransactions and merchantTransactionPage: one list, so the two cannot drift apart. */
 const WINDOW_READERS = ['service', 'internal', 'operator', 'partner', 'user'] as const;
 
-/** A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own. */
-function assertMayReadWindow(ctx: TransactionContext, merchant: MerchantRef): void {
+/**
+ * A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own and the named
+ * outlet in its scope; the window's filter, narrowed to what a user may see (decision 0061).
+ */
+function windowFilterOf(ctx: TransactionContext, merchant: MerchantRef, args: MerchantTransactionsArgs): TransactionFilter {
   assertPartnerMayRead(ctx.principal, merchant.id);
-  assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
+  return { ...args, visibility: readVisibility(ctx.principal, { merchantId: merchant.id, outletId: args.outletId }) };
 }
 
 @Resolver(() => MerchantRef)
@@ -77,15 +81,14 @@ export class MerchantTransactionsResolver {
 
   @Authorized(...WINDOW_READERS)
   @FieldResolver(() => [TransactionType], {
-    description: `Transactions in a transaction_at window, newest first, at most \`limit\` (1..${MAX_WINDOW_ITEMS}). A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own.`,
+    description: `Transactions in a transaction_at window, newest first, at most \`limit\` (1..${MAX_WINDOW_ITEMS}). A partner principal needs the merchant in its merchantIds, a user principal the merchant as its own; a user sees its outlets and device only.`,
   })
   merchantTransactions(
     @Root() merchant: MerchantRef,
     @Args(() => MerchantTransactionsArgs) args: MerchantTransactionsArgs,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionType[]> {
-    assertMayReadWindow(ctx, merchant);
-    return ctx.services.transaction.ofMerchant(merchant.id, args, args.limit);
+    return ctx.services.transaction.ofMerchant(merchant.id, windowFilterOf(ctx, merchant, args), args.limit);
   }
 
   @Authorized(...WINDOW_READERS)
@@ -97,8 +100,7 @@ export class MerchantTransactionsResolver {
     @Args(() => MerchantTransactionsArgs) args: MerchantTransactionsArgs,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionPageRow[]> {
-    assertMayReadWindow(ctx, merchant);
-    return ctx.services.transaction.pageOfMerchant(merchant.id, args, args.limit);
+    return ctx.services.transaction.pageOfMerchant(merchant.id, windowFilterOf(ctx, merchant, args), args.limit);
   }
 
   @Authorized('service', 'internal', 'operator', 'partner')
@@ -139,7 +141,8 @@ export class TransactionPeriodSummaryType {
 export class MerchantTransactionPeriodResolver {
   @Authorized('service', 'internal', 'operator', 'user')
   @FieldResolver(() => TransactionPeriodSummaryType, {
-    description: 'Sums over success transactions with transactionAt in [from, before). A user principal needs the merchant as its own.',
+    description:
+      'Sums over success transactions with transactionAt in [from, before). A user principal needs the merchant as its own and sums its outlets and device only.',
   })
   transactionPeriodSummary(
     @Root() merchant: MerchantRef,
@@ -147,8 +150,8 @@ export class MerchantTransactionPeriodResolver {
     @Arg('before', () => DateTimeResolver, { description: 'Exclusive.' }) before: Date,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionPeriodSummaryType> {
-    assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
-    return ctx.services.transactionPeriod.summaryOfMerchant(merchant.id, from, before);
+    const visibility = readVisibility(ctx.principal, { merchantId: merchant.id });
+    return ctx.services.transactionPeriod.summaryOfMerchant(merchant.id, from, before, visibility);
   }
 
   @Authorized('internal', 'operator')
@@ -185,12 +188,8 @@ export class MerchantTransactionFeedResolver {
     @Arg('to', () => DateTimeResolver, { nullable: true, description: 'Inclusive.' }) to: Date | null,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionConnectionType> {
-    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });
-    return ctx.services.feed.connection(
-      merchant.id,
-      { first, after, outletId, status, from, to },
-      scope && { outletIds: scope.outletIds, terminalId: scope.terminalId },
-    );
+    const visibility = readVisibility(ctx.principal, { merchantId: merchant.id, outletId });
+    return ctx.services.feed.connection(merchant.id, { first, after, outletId, status, from, to }, visibility);
   }
 
   @Authorized('service', 'internal', 'operator', 'user')
@@ -205,12 +204,8 @@ export class MerchantTransactionFeedResolver {
     outletId: string | null,
     @Ctx() ctx: TransactionContext,
   ): Promise<TransactionSummaryType> {
-    const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id, outletId });
-    return ctx.services.feed.summary(
-      merchant.id,
-      { from, before, outletId },
-      scope && { outletIds: scope.outletIds, terminalId: scope.terminalId },
-    );
+    const visibility = readVisibility(ctx.principal, { merchantId: merchant.id, outletId });
+    return ctx.services.feed.summary(merchant.id, { from, before, outletId }, visibility);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
+import type { Visibility } from '@lib/auth/user-scope';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import type { Transaction } from './transaction.entity';
 import { type TransactionFilter, type TransactionRow, TransactionRepository } from './transaction.repository';
@@ -116,11 +117,11 @@ export class TransactionPeriodService {
   /**
    * The core app's period summary: over `success` transactions with transaction_at in [from, before), Σ gross,
    * Σ MDR fee, Σ service fee (platform_fee: the platform's per-transaction service fee, charged with each day's
-   * settlement — the "daily service fee") and net = gross − MDR − service fee.
+   * settlement — the "daily service fee") and net = gross − MDR − service fee; only the rows `visibility` shows.
    */
-  async summaryOfMerchant(merchantId: string, from: Date, before: Date): Promise<PeriodSummary> {
+  async summaryOfMerchant(merchantId: string, from: Date, before: Date, visibility: Visibility): Promise<PeriodSummary> {
     if (!UUID_PATTERN.test(merchantId)) return { grossAmount: 0, mdrFeeAmount: 0, serviceFeeAmount: 0, netAmount: 0, count: 0 };
-    const row = await this.repo.periodSums(merchantId, from, before);
+    const row = await this.repo.periodSums(merchantId, from, before, visibility);
     const grossAmount = Number(row.gross);
     const mdrFeeAmount = Number(row.mdr);
     const serviceFeeAmount = Number(row.service);
