@@ -139,6 +139,8 @@ export type CreateQrisPaymentInput = {
   amount: number;
   /** The sales order this pays (catalog subgraph), if any. */
   salesOrderId?: string | null | undefined;
+  /** Required with salesOrderId: the order as the catalog answered it. The amount must be what is left to pay. */
+  salesOrder?: QrisSalesOrderInput | null | undefined;
   /** Seconds until it expires: 60 to 86,400; default 900. */
   expiresInSecs?: number | null | undefined;
   /** Idempotency-Key: the same key and body return the same payment. */
@@ -282,6 +284,18 @@ export type PushTokenInput = {
   pushToken: string;
   deviceId: string;
   deviceName?: string | null | undefined;
+};
+
+/** The sales order a payment is for, as the catalog subgraph answered it: the documented answers at creation. The catalog checks the order again when the payment settles it. */
+export type QrisSalesOrderInput = {
+  /** The order’s outlet: it must be the payment’s. */
+  outletId: string;
+  /** open, completed, voided or refunded: only an open order can be paid. */
+  status: string;
+  /** Whole rupiah. */
+  totalAmount: number;
+  /** Whole rupiah already paid (e.g. a cash part). */
+  paidAmount: number;
 };
 
 export type RequestLoginOtpInput = {

@@ -150,6 +150,21 @@ describe('Dynamic QRIS per sale (issue 17 §2)', () => {
     ]);
   });
 
+  it('Idempotency-Key: a replay after the linked order was paid answers the payment created first', async () => {
+    const key = `pos-${randomUUID()}`;
+    const body = { outlet_id: PUSAT.id, amount: 31_000, sales_order_id: await pushOpenOrder(stack, owner, PUSAT.id, 31_000) };
+    const first = await create('app', owner, body, { 'idempotency-key': key });
+    expect(first.statusCode).toBe(201);
+    expect((await payEvent(`evt-replay-${randomUUID()}`, first.json().bill_number, 31_000)).statusCode).toBe(200);
+    expect((await settledOrder(body.sales_order_id)).status).toBe('completed');
+    const again = await create('app', owner, body, { 'idempotency-key': key });
+    expect([again.statusCode, again.headers['idempotent-replayed']]).toEqual([201, 'true']);
+    expect(again.json()).toMatchObject({ id: first.json().id, status: 'paid' });
+    // Without the key, the same request meets the order as it is now.
+    const fresh = await create('app', owner, body);
+    expect([fresh.statusCode, fresh.json().code]).toEqual([409, 'sales_order_not_open']);
+  });
+
   it('a success event with the bill number and amount marks it paid once, also under concurrent replays and a second payer', async () => {
     const payment = (
       await create('app', owner, {

@@ -10,7 +10,7 @@ import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
 import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
 import { PaymentTargetRepository } from '../payment-target/payment-target.repository';
 import { type QrisPaymentRow, QrisPaymentRepository, type UnmatchedReason } from './qris-payment.repository';
-import type { CreateQrisPaymentInput, QrisPaymentType, QrisUnmatchedPaymentPageType } from './qris-payment.type';
+import type { CreateQrisPaymentInput, QrisPaymentType, QrisSalesOrderInput, QrisUnmatchedPaymentPageType } from './qris-payment.type';
 
 export const DEFAULT_EXPIRY_SECS = 900;
 export const MIN_EXPIRY_SECS = 60;
@@ -49,9 +49,11 @@ export class QrisPaymentService {
    * first (`idempotentReplay`); the same key with another body is CONFLICT idempotency_key_reused. Concurrent requests
    * with one key create one payment (unique index).
    *
-   * A payment for a sales order has no other live (pending, unexpired) payment of the order at the merchant: checked
-   * under a lock on the order id, so two racing requests cannot both create one. The order itself is the catalog's:
-   * its settlement checks the order's outlet, status and amount left when the payment is paid (0201, "Sales orders").
+   * A payment for a sales order (`salesOrder`: the order as the catalog answered the caller) needs an open order of the
+   * same outlet and the amount left to pay on it (total − paid), and no other live (pending, unexpired) payment of the
+   * order: checked under a lock on the order id, after a replay is answered, so two racing requests cannot both create
+   * one. These checks give the documented answers; the guard is the catalog's, which checks the order again when the
+   * payment settles it (0201, "Sales orders").
    */
   async create(principal: Principal, merchantId: string, input: CreateQrisPaymentInput): Promise<QrisPaymentType> {
     if (!UUID_PATTERN.test(input.outletId)) throw new BadInputError('outletId must be a UUID');
@@ -61,6 +63,7 @@ export class QrisPaymentService {
     if (!Number.isInteger(expiresIn) || expiresIn < MIN_EXPIRY_SECS || expiresIn > MAX_EXPIRY_SECS)
       throw new BadInputError(`expires_in_secs must be ${MIN_EXPIRY_SECS} to ${MAX_EXPIRY_SECS}`);
     if (input.salesOrderId != null && !UUID_PATTERN.test(input.salesOrderId)) throw new BadInputError('salesOrderId must be a UUID');
+    if (input.salesOrderId != null && input.salesOrder == null) throw new BadInputError('salesOrder is required with salesOrderId');
     const key = input.idempotencyKey ?? null;
     if (key !== null && !/^[\x21-\x7E]{1,255}$/.test(key))
       throw new BadInputError('Idempotency-Key must be 1 to 255 visible ASCII characters');
@@ -112,6 +115,7 @@ export class QrisPaymentService {
         // Under the order's lock: a request with the same key that won meanwhile is a replay, not a second payment.
         const earlier = key === null ? undefined : await tx.byIdempotencyKey(merchantId, key);
         if (earlier) return earlier;
+        checkSalesOrder(input.salesOrder!, outletId, input.amount);
         const live = await tx.livePaymentOfOrder(merchantId, salesOrderId);
         if (live)
           throw new AppError(`the sales order already has a pending QRIS payment (${live.id}); cancel it first`, ErrorCode.CONFLICT, {
@@ -217,6 +221,19 @@ export const UNMATCHED_REASONS = [
   'cancelled',
   'already_paid',
 ] as const;
+
+/**
+ * A payment for a sales order: the order (as the catalog answered it) must be of the payment's outlet, open, and
+ * the amount what is left to pay on it; otherwise the request contradicts the order (400) or the order's state
+ * (409 sales_order_not_open).
+ */
+function checkSalesOrder(order: QrisSalesOrderInput, outletId: string, amount: number): void {
+  if (order.outletId.toLowerCase() !== outletId) throw new BadInputError('the sales order belongs to another outlet');
+  if (order.status !== 'open')
+    throw new AppError(`the sales order is ${order.status}, not open`, ErrorCode.CONFLICT, { reason: 'sales_order_not_open' });
+  const outstanding = order.totalAmount - order.paidAmount;
+  if (amount !== outstanding) throw new BadInputError(`amount must be what is left to pay on the sales order: ${outstanding}`);
+}
 
 /** The feed row of a cancelled payment: no transaction, no bank; its amount and outlet. */
 function cancellationFeedRow(p: QrisPaymentRow): NewPaymentFeedRow {

@@ -40,6 +40,24 @@ export class QrisPaymentType {
   idempotentReplay!: boolean;
 }
 
+@InputType('QrisSalesOrderInput', {
+  description:
+    'The sales order a payment is for, as the catalog subgraph answered it: the documented answers at creation. The catalog checks the order again when the payment settles it.',
+})
+export class QrisSalesOrderInput {
+  @Field(() => ID, { description: 'The order’s outlet: it must be the payment’s.' })
+  outletId!: string;
+
+  @Field({ description: 'open, completed, voided or refunded: only an open order can be paid.' })
+  status!: string;
+
+  @Field(() => SafeIntResolver, { description: 'Whole rupiah.' })
+  totalAmount!: number;
+
+  @Field(() => SafeIntResolver, { description: 'Whole rupiah already paid (e.g. a cash part).' })
+  paidAmount!: number;
+}
+
 @InputType('CreateQrisPaymentInput')
 export class CreateQrisPaymentInput {
   @Field(() => ID)
@@ -50,6 +68,12 @@ export class CreateQrisPaymentInput {
 
   @Field(() => ID, { nullable: true, description: 'The sales order this pays (catalog subgraph), if any.' })
   salesOrderId?: string | null;
+
+  @Field(() => QrisSalesOrderInput, {
+    nullable: true,
+    description: 'Required with salesOrderId: the order as the catalog answered it. The amount must be what is left to pay.',
+  })
+  salesOrder?: QrisSalesOrderInput | null;
 
   @Field(() => Int, { nullable: true, description: 'Seconds until it expires: 60 to 86,400; default 900.' })
   expiresInSecs?: number | null;

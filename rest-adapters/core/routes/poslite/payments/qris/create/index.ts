@@ -16,9 +16,9 @@ const Body = Type.Object({
 /**
  * Two operations: (1) the outlet (outlet subgraph, scoped to the merchant and the member's outlets), with the sales
  * order when one is named (one query, two subgraphs in parallel), (2) the payment (transaction subgraph), whose NMID
- * and payload come from that subgraph's own data. The order's outlet, status and amount left are checked here, for
- * the documented answers; the catalog checks them again when the payment settles the order
- * (docs/decisions/0201-qris-payloads.md, "Sales orders").
+ * and payload come from that subgraph's own data; it checks the order as the catalog answered here, after answering a
+ * replay, and the catalog checks the order again when the payment settles it (docs/decisions/0201-qris-payloads.md,
+ * "Sales orders").
  */
 export default posRoutes({
   method: 'POST',
@@ -49,12 +49,17 @@ export default posRoutes({
         : await execute(PosQrisPaymentTargetDocument, { id: body.outlet_id, salesOrderId: orderId });
     const { posOutlet: outlet, posSalesOrder: order } = target;
     if (!outlet.nmid) throw new HttpError(409, 'qris_unavailable', 'the outlet has no QRIS yet (no NMID assigned)');
-    if (order) checkSalesOrder(order, outlet.id, body.amount);
     const { createQrisPayment: payment } = await execute(CreateQrisPaymentDocument, {
       input: {
         outletId: outlet.id,
         amount: body.amount,
         salesOrderId: orderId,
+        salesOrder: order && {
+          outletId: order.outletId,
+          status: order.status,
+          totalAmount: order.totalAmount,
+          paidAmount: order.paidAmount,
+        },
         expiresInSecs: body.expires_in_secs ?? null,
         idempotencyKey: key ?? null,
       },
@@ -63,16 +68,3 @@ export default posRoutes({
     return toQrisPayment(payment);
   },
 });
-
-/** A payment pays what is left on an open order of its outlet (400 or 409 `sales_order_not_open` otherwise). */
-function checkSalesOrder(
-  order: { outletId: string; status: string; totalAmount: number; paidAmount: number },
-  outletId: string,
-  amount: number,
-): void {
-  if (order.outletId !== outletId) throw new HttpError(400, 'bad_request', 'the sales order belongs to another outlet');
-  if (order.status !== 'open') throw new HttpError(409, 'sales_order_not_open', `the sales order is ${order.status}, not open`);
-  const outstanding = order.totalAmount - order.paidAmount;
-  if (amount !== outstanding)
-    throw new HttpError(400, 'bad_request', `amount must be what is left to pay on the sales order: ${outstanding}`);
-}
