@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
+import { refuseClientErrors } from '@lib/http/client-errors';
 import { metricsPlugin } from '@lib/http/metrics';
 import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
@@ -37,8 +38,24 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     bodyLimit: GATEWAY_SERVICE_BODY_LIMIT,
     // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
     trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
+    // Answers fastify would give in its own body are GraphQL errors, as every other answer here: while closing (below),
+    // and for requests Node refuses before fastify sees them (headers too large, a malformed request, a timeout).
+    return503OnClosing: false,
+    clientErrorHandler: refuseClientErrors(({ code, message }) => graphqlError(message, code.toUpperCase())),
   });
   enforceBodyDeadline(app, config);
+  // Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 SERVICE_UNAVAILABLE.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    return reply
+      .code(503)
+      .header('retry-after', String(DRAIN_RETRY_SECS))
+      .send(graphqlError('the service is shutting down, retry later', ErrorCode.SERVICE_UNAVAILABLE));
+  });
   bodyLimitPlugin(app, config.secrets.serviceTokenSecret);
   // A body over the limit answers as GraphQL (the REST adapters map PAYLOAD_TOO_LARGE to 413 payload_too_large).
   app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
@@ -112,4 +129,12 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
     },
   });
   return app;
+}
+
+/** Seconds a caller refused while the gateway drains is told to wait (another copy usually answers at once). */
+const DRAIN_RETRY_SECS = 5;
+
+/** A GraphQL answer carrying one error and no data. */
+function graphqlError(message: string, code: string): { errors: [{ message: string; extensions: { code: string } }] } {
+  return { errors: [{ message, extensions: { code } }] };
 }

@@ -1,5 +1,3 @@
-import { STATUS_CODES } from 'node:http';
-import type { Duplex } from 'node:stream';
 import swagger from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
@@ -9,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
+import { refuseClientErrors } from '../http/client-errors';
 import { metricsPlugin } from '../http/metrics';
 import { MAX_JSON_DEPTH, REST_BODY_LIMIT } from '../http/request-limits';
 import { jsonTooDeep, storableTime, unstorableText } from '../http/storable-input';
@@ -60,7 +59,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     // Answers fastify would give in its own body carry the documented one (decision 0006): while closing (below),
     // and for requests Node refuses before fastify sees them (headers too large, a malformed request, a timeout).
     return503OnClosing: false,
-    clientErrorHandler: refuseClientError,
+    clientErrorHandler: refuseClientErrors(({ status, code, message }) => new HttpError(status, code, message).toBody()),
   });
   enforceBodyDeadline(app, config);
   // Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 with the body.
@@ -288,25 +287,6 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
   if (status >= 400 && status < 500) return sendError(reply, new HttpError(400, 'bad_request', error.message));
   req.log.error({ err: error }, 'unhandled error');
   sendError(reply, new HttpError(500, 'internal_error', 'internal error'));
-}
-
-/** Node's own refusals of a request (before fastify routes it), written to the socket with the documented error body. */
-function refuseClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  const refusal =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? new HttpError(431, 'request_header_fields_too_large', 'request headers too large')
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? new HttpError(408, 'request_timeout', 'request not received in time')
-        : new HttpError(400, 'bad_request', 'malformed HTTP request');
-  const body = JSON.stringify(refusal.toBody());
-  if (socket.writable) {
-    socket.write(
-      `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-    );
-  }
-  socket.destroy(error);
 }
 
 function validator(coerce: boolean): Ajv {

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
+import { createGatewayApp } from '@gateway/src/app';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { demoBankEventRequest } from '../support/bank-events';
@@ -156,5 +157,56 @@ describe('REST: framework answers use the documented error body', () => {
     expect(draining.status).toBe(503);
     expect(draining.headers['retry-after']).toBe('5');
     expect(draining.body).toEqual({ error: expect.any(String), code: 'service_unavailable', retry_after_secs: 5 });
+  });
+});
+
+/** The gateway's framework answers are GraphQL errors like its others: 431, a malformed request, 503 while draining. */
+describe('Gateway: framework answers are GraphQL errors', () => {
+  let stack: TestStack;
+  let gateway: FastifyInstance;
+  let port: number;
+
+  beforeAll(async () => {
+    stack = await startTestStack();
+    const subgraphUrls = Object.fromEntries(Object.entries(stack.subgraphs).map(([name, { url }]) => [name, url]));
+    gateway = await createGatewayApp({ config: stack.config, subgraphUrls });
+    await gateway.listen({ host: '127.0.0.1', port: 0 });
+    port = (gateway.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await gateway?.close();
+    await stack?.close();
+  });
+
+  it('431 for headers over the limit, 400 for a malformed request', async () => {
+    const [large] = answersOf(await rawExchange(port, { text: `GET /health HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n` }));
+    expect(large).toMatchObject({
+      status: 431,
+      body: { errors: [{ message: 'request headers too large', extensions: { code: 'REQUEST_HEADER_FIELDS_TOO_LARGE' } }] },
+    });
+    const [malformed] = answersOf(await rawExchange(port, { text: 'NOT HTTP\r\n\r\n' }));
+    expect(malformed).toMatchObject({ status: 400, body: { errors: [{ extensions: { code: 'BAD_REQUEST' } }] } });
+  });
+
+  it('while draining on close, a request on an open connection is 503 SERVICE_UNAVAILABLE with Retry-After', async () => {
+    let closed: Promise<void> | undefined;
+    const payload = JSON.stringify({ query: '{ __typename }' });
+    const head = `POST /graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${payload.length}\r\n\r\n`;
+    const raw = await rawExchange(
+      port,
+      { text: head + payload.slice(0, 5) },
+      {
+        text: `${payload.slice(5)}GET /health HTTP/1.1\r\nHost: x\r\n\r\n`,
+        afterMs: 300,
+        then: () => {
+          closed = gateway.close();
+        },
+      },
+    );
+    await closed;
+    const draining = answersOf(raw).at(-1)!;
+    expect(draining.status).toBe(503);
+    expect(draining.headers['retry-after']).toBe('5');
+    expect(draining.body).toEqual({ errors: [{ message: expect.any(String), extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
   });
 });
