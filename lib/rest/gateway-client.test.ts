@@ -27,7 +27,7 @@ describe('GatewayClient timeouts', () => {
           ),
         ),
       );
-      expect(outcomes.every((o) => o?.status === 503)).toBe(true);
+      expect(outcomes.filter((o) => o?.status !== 503)).toEqual([]);
       // Without an overall deadline the 16 queued calls would start their timeout only once a connection freed, one
       // timeout after the first 64 failed. With it, all 80 fail together: their spread stays well under one timeout
       // (a relative bound, so a loaded machine's slower event loop moves both ends).

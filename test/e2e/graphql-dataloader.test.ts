@@ -82,9 +82,9 @@ describe('GraphQL batching (DataLoader on every reference and relation)', () => 
     expect(items).toHaveLength(MERCHANTS);
     for (const merchant of items) {
       expect(merchant.outlets).toHaveLength(2);
-      expect(merchant.outlets.every((o: { terminals: unknown[] }) => o.terminals.length === 1)).toBe(true);
+      expect(merchant.outlets.map((o: { terminals: unknown[] }) => o.terminals.length)).toEqual([1, 1]);
       expect(merchant.latestTransactions).toHaveLength(3);
-      expect(merchant.latestTransactions.every((t: { outlet: { name: string } }) => t.outlet.name.startsWith('Bulk outlet'))).toBe(true);
+      expect(merchant.latestTransactions.filter((t: { outlet: { name: string } }) => !t.outlet.name.startsWith('Bulk outlet'))).toEqual([]);
       expect(merchant.transactions.edges).toHaveLength(2);
     }
     // The hook sees the subgraphs' statements (each subgraph that answered ran at least one).

@@ -112,7 +112,7 @@ describe('two copies of every process', () => {
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(60);
       expect(statuses.filter((s) => s === 429)).toHaveLength(10);
-      expect(statuses.slice(0, 60).every((s) => s === 200)).toBe(true);
+      expect(statuses.slice(0, 60)).toEqual(Array(60).fill(200));
     });
 
     it('stop working on every copy as soon as one is revoked', async () => {
@@ -309,7 +309,7 @@ describe('two copies of every process', () => {
 
     const acknowledged = new Set(answers.filter((a) => a.status === 200).map((a) => a.id));
     const late = answers.slice(-20);
-    expect(late.every((a) => a.status === 200)).toBe(true); // the surviving copies carry the load
+    expect(late.filter((a) => a.status !== 200)).toEqual([]); // the surviving copies carry the load
     expect(answers.filter((a) => ![200, 502, 503].includes(a.status))).toEqual([]);
     const rows = await adminQuery<{ external_event_id: string; n: string }>(
       db.adminUrl,

@@ -241,7 +241,9 @@ describe('bad input: malformed requests for every REST route', () => {
 
   it('covers every route of every adapter', () => {
     expect(ALL_ROUTES.length).toBeGreaterThan(50);
-    expect(ALL_ROUTES.some((r) => r.url === '/psp/v1/events') && ALL_ROUTES.some((r) => r.url.startsWith('/merchant/poslite/'))).toBe(true);
+    expect(ALL_ROUTES.map((r) => r.url)).toEqual(
+      expect.arrayContaining(['/psp/v1/events', expect.stringMatching(/^\/merchant\/poslite\//)]),
+    );
   });
 
   it.each(ALL_ROUTES.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {
@@ -260,10 +262,10 @@ describe('bad input: malformed requests for every REST route', () => {
           const documented = (route.schema.response[res.statusCode] as { properties?: Record<string, unknown> } | undefined)?.properties;
           expect([
             context,
-            Object.keys(body).every((k) => ['error', 'code', 'retry_after_secs', ...Object.keys(documented ?? {})].includes(k)),
+            Object.keys(body).filter((k) => !['error', 'code', 'retry_after_secs', ...Object.keys(documented ?? {})].includes(k)),
             typeof body.error,
             typeof body.code,
-          ]).toEqual([context, true, 'string', 'string']);
+          ]).toEqual([context, [], 'string', 'string']);
         } else {
           accepted += 1;
         }

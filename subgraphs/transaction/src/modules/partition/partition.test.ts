@@ -59,7 +59,7 @@ describe('monthly partitions (real PostgreSQL)', () => {
     const first = await ensurePartitions(fork(), 3, { now });
     const created = first.created.filter((c) => c.table === 'transactions');
     expect(created.at(-1)).toEqual({ table: 'transactions', partition: 'transactions_p2031_05', moved_rows: 1 });
-    expect(created.filter((c) => c.partition !== 'transactions_p2031_05').every((c) => c.moved_rows === 0)).toBe(true);
+    expect(created.filter((c) => c.partition !== 'transactions_p2031_05' && c.moved_rows !== 0)).toEqual([]);
     expect(first.created.filter((c) => c.table === 'payment_events').at(-1)).toMatchObject({ partition: 'payment_events_p2031_05' });
     expect(await partitionOf('transactions', ahead.transactionId!)).toBe('transaction.transactions_p2031_05');
     expect((await names('transactions')).at(-1)).toBe('transactions_future');
