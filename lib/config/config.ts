@@ -291,31 +291,9 @@ export function disableVendorTelemetry(): void {
 
 /** Validates the environment (defaults applied, numbers coerced) and returns a typed, frozen config. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const known = Object.keys(EnvSchema.properties);
-  const raw: Record<string, unknown> = {};
-  for (const key of known) {
-    const value = source[key];
-    if (value !== undefined && value !== '') raw[key] = value;
-  }
-  const env = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw)) as Env;
-  const problems = [...Value.Errors(EnvSchema, env)].map((e) => `${e.path.slice(1) || 'env'}: ${e.message}`);
+  const env = readEnv(source);
   const allowCidrs = outboundAllowCidrs(env.OUTBOUND_ALLOW_CIDRS ?? (env.NODE_ENV === 'production' ? 'none' : DEV_OUTBOUND_ALLOW_CIDRS));
-  for (const cidr of allowCidrs) {
-    if (!validCidr(cidr)) problems.push(`OUTBOUND_ALLOW_CIDRS: ${cidr} is not an IPv4 or IPv6 CIDR (address/prefix)`);
-  }
-  if (env.NODE_ENV === 'production') {
-    for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
-      if ((env as Record<string, unknown>)[key] === devValue) problems.push(`${key}: must be set in production`);
-    }
-    if (env.OPERATOR_TOKEN_SECRET === DEV_OPERATOR_TOKEN_SECRET)
-      problems.push('OPERATOR_TOKEN_SECRET: must not be the development value in production');
-    // The log provider only records a message: in production a one-time password would reach nobody (and its
-    // code is not kept), so the channels that carry codes need a real provider.
-    for (const [key, channel] of OTP_PROVIDER_URLS) {
-      if (!env[key])
-        problems.push(`${key}: must be set in production (the log provider only records ${channel} one-time passwords, it sends nothing)`);
-    }
-  }
+  const problems = [...schemaProblems(env), ...cidrProblems(allowCidrs), ...(env.NODE_ENV === 'production' ? productionProblems(env) : [])];
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -323,6 +301,56 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     isProduction: env.NODE_ENV === 'production',
     logLevel: env.LOG_LEVEL,
     host: env.HOST,
+    ...databaseSection(env),
+    ...addressSection(env),
+    secrets: secretsSection(env),
+    ...behaviourSection(env, allowCidrs),
+    ...liveSection(env),
+    ...notificationSection(env),
+    ...phoneLoginSection(env),
+    ...gatewaySection(env),
+  });
+}
+
+/** The variables the schema knows, empty ones left out, with defaults applied and numbers coerced (not yet checked). */
+function readEnv(source: NodeJS.ProcessEnv): Env {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  return Value.Convert(EnvSchema, Value.Default(EnvSchema, raw)) as Env;
+}
+
+function schemaProblems(env: Env): string[] {
+  return [...Value.Errors(EnvSchema, env)].map((e) => `${e.path.slice(1) || 'env'}: ${e.message}`);
+}
+
+function cidrProblems(allowCidrs: readonly string[]): string[] {
+  return allowCidrs
+    .filter((cidr) => !validCidr(cidr))
+    .map((cidr) => `OUTBOUND_ALLOW_CIDRS: ${cidr} is not an IPv4 or IPv6 CIDR (address/prefix)`);
+}
+
+/** What production refuses although the schema accepts it: development secrets, and one-time passwords that reach nobody. */
+function productionProblems(env: Env): string[] {
+  const problems: string[] = [];
+  for (const [key, devValue] of Object.entries(DEV_SECRETS)) {
+    if ((env as Record<string, unknown>)[key] === devValue) problems.push(`${key}: must be set in production`);
+  }
+  if (env.OPERATOR_TOKEN_SECRET === DEV_OPERATOR_TOKEN_SECRET)
+    problems.push('OPERATOR_TOKEN_SECRET: must not be the development value in production');
+  // The log provider only records a message: in production a one-time password would reach nobody (and its
+  // code is not kept), so the channels that carry codes need a real provider.
+  for (const [key, channel] of OTP_PROVIDER_URLS) {
+    if (!env[key])
+      problems.push(`${key}: must be set in production (the log provider only records ${channel} one-time passwords, it sends nothing)`);
+  }
+  return problems;
+}
+
+function databaseSection(env: Env): Pick<Config, 'database' | 'redisUrl'> {
+  return {
     database: {
       adminUrl: env.DATABASE_URL,
       subgraphUrls: {
@@ -338,6 +366,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       embeddedPort: env.EMBEDDED_PG_PORT,
     },
     redisUrl: env.REDIS_URL,
+  };
+}
+
+function addressSection(env: Env): Pick<Config, 'ports' | 'gatewayUrl' | 'subgraphUrls'> {
+  return {
     ports: {
       rest: env.REST_PORT,
       gateway: env.GATEWAY_PORT,
@@ -354,14 +387,37 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       transaction: env.TRANSACTION_SUBGRAPH_URL ?? `http://127.0.0.1:${env.TRANSACTION_PORT}/graphql`,
       catalog: env.CATALOG_SUBGRAPH_URL ?? `http://127.0.0.1:${env.CATALOG_PORT}/graphql`,
     },
-    secrets: {
-      internalApiKey: env.INTERNAL_API_KEY,
-      principalSecret: env.PRINCIPAL_SECRET,
-      serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
-      encryptionKey: env.SECRETS_ENCRYPTION_KEY,
-      partnerTokenSecret: env.PARTNER_TOKEN_SECRET,
-      userTokenSecret: env.USER_TOKEN_SECRET,
-    },
+  };
+}
+
+function secretsSection(env: Env): Config['secrets'] {
+  return {
+    internalApiKey: env.INTERNAL_API_KEY,
+    principalSecret: env.PRINCIPAL_SECRET,
+    serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
+    encryptionKey: env.SECRETS_ENCRYPTION_KEY,
+    partnerTokenSecret: env.PARTNER_TOKEN_SECRET,
+    userTokenSecret: env.USER_TOKEN_SECRET,
+  };
+}
+
+function behaviourSection(
+  env: Env,
+  allowCidrs: readonly string[],
+): Pick<
+  Config,
+  | 'referenceCacheTtlSecs'
+  | 'gatewayTimeoutMs'
+  | 'restGateway'
+  | 'restSubgraphs'
+  | 'http'
+  | 'webhooks'
+  | 'outboundUrls'
+  | 'jobs'
+  | 'bankBatch'
+  | 'partnerCredentialCacheMs'
+> {
+  return {
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     restGateway: env.REST_GATEWAY,
@@ -377,14 +433,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     jobs: { concurrency: env.JOBS_CONCURRENCY, pollIntervalMs: env.JOBS_POLL_INTERVAL_MS, recoverySecs: env.JOBS_RECOVERY_SECS },
     bankBatch: { max: env.BANK_BATCH_MAX, inFlight: env.BANK_BATCH_IN_FLIGHT },
     partnerCredentialCacheMs: env.PARTNER_CREDENTIAL_CACHE_MS,
-    notifications: {
-      messaging: { url: env.MESSAGING_PROVIDER_URL, token: env.MESSAGING_PROVIDER_TOKEN },
-      push: { url: env.PUSH_PROVIDER_URL, token: env.PUSH_PROVIDER_TOKEN },
-      email: { url: env.EMAIL_PROVIDER_URL, token: env.EMAIL_PROVIDER_TOKEN },
-      timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
-      retryScale: env.NOTIFICATION_RETRY_SCALE,
-    },
-    messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
+  };
+}
+
+function liveSection(env: Env): Pick<Config, 'live' | 'paymentFeed' | 'partitions'> {
+  return {
     live: {
       keepAliveMs: env.LIVE_KEEPALIVE_MS,
       pollMs: env.LIVE_POLL_MS,
@@ -393,6 +446,24 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     },
     paymentFeed: { retentionDays: env.PAYMENT_FEED_RETENTION_DAYS, pruneIntervalMs: env.PAYMENT_FEED_PRUNE_INTERVAL_MS },
     partitions: { monthsAhead: env.PARTITION_MONTHS_AHEAD, ensureIntervalMs: env.PARTITION_ENSURE_INTERVAL_MS },
+  };
+}
+
+function notificationSection(env: Env): Pick<Config, 'notifications' | 'messagingWebhook'> {
+  return {
+    notifications: {
+      messaging: { url: env.MESSAGING_PROVIDER_URL, token: env.MESSAGING_PROVIDER_TOKEN },
+      push: { url: env.PUSH_PROVIDER_URL, token: env.PUSH_PROVIDER_TOKEN },
+      email: { url: env.EMAIL_PROVIDER_URL, token: env.EMAIL_PROVIDER_TOKEN },
+      timeoutMs: env.NOTIFICATION_TIMEOUT_MS,
+      retryScale: env.NOTIFICATION_RETRY_SCALE,
+    },
+    messagingWebhook: { verifyToken: env.MESSAGING_WEBHOOK_VERIFY_TOKEN, secret: env.MESSAGING_WEBHOOK_SECRET },
+  };
+}
+
+function phoneLoginSection(env: Env): Pick<Config, 'otp' | 'userSessionCacheMs' | 'externalVerifier'> {
+  return {
     otp: { maxPerPhonePerHour: env.OTP_MAX_PER_PHONE_PER_HOUR, maxPerAddressPerHour: env.OTP_MAX_PER_ADDRESS_PER_HOUR },
     userSessionCacheMs: env.USER_SESSION_CACHE_MS,
     externalVerifier: {
@@ -402,6 +473,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       phoneClaim: env.EXTERNAL_VERIFIER_PHONE_CLAIM,
       timeoutMs: env.EXTERNAL_VERIFIER_TIMEOUT_MS,
     },
+  };
+}
+
+function gatewaySection(env: Env): Pick<Config, 'operatorTokens' | 'gatewayLimits'> {
+  return {
     operatorTokens: {
       secret: env.OPERATOR_TOKEN_SECRET ?? (env.NODE_ENV === 'production' ? undefined : DEV_OPERATOR_TOKEN_SECRET),
       jwksUrl: env.OPERATOR_JWKS_URL,
@@ -413,7 +489,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: env.GATEWAY_MAX_DEPTH,
       maxCost: env.GATEWAY_MAX_COST,
     },
-  });
+  };
 }
 
 function outboundAllowCidrs(value: string): string[] {

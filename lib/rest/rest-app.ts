@@ -50,6 +50,31 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * ids, OpenAPI 3.1 at /openapi.json, a reference page at /docs, /metrics, 404 and 405 handling.
  */
 export async function createRestApp({ config, adapters, gateway, logStream }: RestAppOptions): Promise<FastifyInstance> {
+  const app = newServer(config, logStream);
+  refuseWhileClosing(app);
+  parseAndValidateInput(app);
+  await registerDocumentation(app, adapters, config);
+  await app.register(metricsPlugin, { service: 'rest', documentedRoute: true });
+  const client =
+    typeof gateway === 'function'
+      ? await gateway(app)
+      : (gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs));
+  // Before any route: routes added earlier would not be limited.
+  await registerRateLimiting(app, { redisUrl: config.redisUrl });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  addRequestHooks(app);
+  registerRoutes(app, adapters, client, config);
+  await startAdapters(app, adapters, client, config);
+  // Credentials, sessions and per-principal responses cached here are dropped when they change (any copy's change).
+  const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
+  app.addHook('onClose', async () => {
+    await stopInvalidation();
+    if (typeof gateway !== 'object') await client.close();
+  });
+  return app;
+}
+
+function newServer(config: Config, logStream: LogStream | undefined): FastifyInstance {
   const app = Fastify({
     ...fastifyLoggingOptions(config, 'rest', logStream),
     bodyLimit: REST_BODY_LIMIT,
@@ -62,7 +87,11 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     clientErrorHandler: refuseClientErrors(({ status, code, message }) => new HttpError(status, code, message).toBody()),
   });
   enforceBodyDeadline(app, config);
-  // Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 with the body.
+  return app;
+}
+
+/** Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 with the body. */
+function refuseWhileClosing(app: FastifyInstance): void {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
@@ -70,12 +99,14 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   app.addHook('onRequest', async () => {
     if (closing) throw serviceUnavailable('the service is shutting down, retry later');
   });
+}
+
+function parseAndValidateInput(app: FastifyInstance): void {
   // Query strings and path parameters arrive as text and are coerced to their schema types; bodies are JSON
   // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
   const coercing = validator(true);
   const strict = validator(false);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
-  const cache = new ResponseCache(config.referenceCacheTtlSecs);
 
   // Signed requests are verified over the body exactly as received; fastify's own parser (with its
   // prototype-poisoning protection) still parses it, unless it nests deeper than MAX_JSON_DEPTH.
@@ -91,6 +122,10 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     }
     void parseJson(req, body as string, done); // answers through `done`
   });
+}
+
+/** The shared schemas, the OpenAPI document and the reference page at /docs. */
+async function registerDocumentation(app: FastifyInstance, adapters: RestAdapter[], config: Config): Promise<void> {
   app.addSchema(ErrorBody);
   for (const schema of adapters.flatMap((adapter) => adapter.schemas ?? [])) app.addSchema(schema);
   await app.register(swagger, {
@@ -115,15 +150,10 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
     },
     theme: { title: 'QRIS merchant platform – API reference' },
   });
-  await app.register(metricsPlugin, { service: 'rest', documentedRoute: true });
-  const client =
-    typeof gateway === 'function'
-      ? await gateway(app)
-      : (gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs));
-  // Before any route: routes added earlier would not be limited.
-  await registerRateLimiting(app, { redisUrl: config.redisUrl });
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+}
 
+/** The request id on every answer, unstorable text refused, the shared error body for errors and unknown routes. */
+function addRequestHooks(app: FastifyInstance): void {
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('x-request-id', req.id);
     return payload;
@@ -139,7 +169,11 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   app.setNotFoundHandler((req, reply) => {
     sendError(reply, new HttpError(404, 'not_found', `no route for ${req.method} ${req.url.split('?')[0]}`));
   });
+}
 
+/** Every adapter's routes, and a 405 with Allow for a known path's other methods (not 404). */
+function registerRoutes(app: FastifyInstance, adapters: RestAdapter[], client: OperationExecutor, config: Config): void {
+  const cache = new ResponseCache(config.referenceCacheTtlSecs);
   const methodsByUrl = new Map<string, Set<string>>();
   for (const adapter of adapters) {
     for (const route of adapter.routes) {
@@ -147,7 +181,6 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
       methodsByUrl.set(route.url, new Set([...(methodsByUrl.get(route.url) ?? []), route.method]));
     }
   }
-  // A known path with a method it does not serve answers 405 with Allow, not 404.
   for (const [url, methods] of methodsByUrl) {
     const others = METHODS.filter((m) => !methods.has(m) && !(m === 'GET' && methods.has('HEAD')));
     const allow = [...methods, ...(methods.has('GET') ? ['HEAD'] : [])].join(', ');
@@ -161,6 +194,10 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
       },
     });
   }
+}
+
+/** Each adapter's background work, with an executor whose request ids name the adapter. */
+async function startAdapters(app: FastifyInstance, adapters: RestAdapter[], client: OperationExecutor, config: Config): Promise<void> {
   let background = 0;
   for (const adapter of adapters) {
     await adapter.start?.(app, {
@@ -169,13 +206,6 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
         client.execute(operation, variables, { requestId: `${adapter.name}-background-${(background += 1)}`, acting }),
     });
   }
-  // Credentials, sessions and per-principal responses cached here are dropped when they change (any copy's change).
-  const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
-  app.addHook('onClose', async () => {
-    await stopInvalidation();
-    if (typeof gateway !== 'object') await client.close();
-  });
-  return app;
 }
 
 function registerRoute(

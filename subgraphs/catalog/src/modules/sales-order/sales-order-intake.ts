@@ -3,7 +3,7 @@ import { CustomerRepository } from '../customer/customer.repository';
 import { PushRejection, epochMillis, integer, text, uuid } from '../pos/push-rejection';
 import { StockRepository } from '../stock/stock.repository';
 import { moveStock } from '../stock/stock.service';
-import type { SalesOrderRepository } from './sales-order.repository';
+import type { OrderVariant, SalesOrderRepository } from './sales-order.repository';
 
 const MAX_LINES = 500;
 const MAX_PAYMENTS = 20;
@@ -17,6 +17,29 @@ interface Line {
   unitPrice: bigint;
   lineTotal: bigint;
 }
+
+interface Payment {
+  method: string;
+  amount: bigint;
+}
+
+interface PushedOrder {
+  outletId: string;
+  customerId: string | null;
+  status: 'completed' | 'open';
+  source: string;
+  transactedAt: Date;
+  subtotal: bigint;
+  discount: bigint;
+  tax: bigint;
+  total: bigint;
+  paid: bigint;
+  change: bigint;
+  lines: Line[];
+  payments: Payment[];
+}
+
+type Variants = Map<string, OrderVariant>;
 
 /**
  * A sale pushed by a device (`sales_order` create; entity_id is the order id): `completed` (the default), or `open`
@@ -33,20 +56,37 @@ export async function createSalesOrder(
   orderId: string,
   payload: Record<string, unknown>,
 ): Promise<void> {
+  const order = readOrder(payload);
+  checkTotals(order);
+  const variants = await checkReferences(orders, merchantId, orderId, order);
+  await insertOrder(orders, merchantId, orderId, order, variants);
+  await moveSoldStock(orders, merchantId, orderId, order, variants);
+}
+
+/** The pushed order's fields, each checked on its own (type, range, shape); checkTotals checks how they add up. */
+function readOrder(payload: Record<string, unknown>): PushedOrder {
   const outletId = uuid(payload, 'outlet_id', true)!;
   const customerId = uuid(payload, 'customer_id', false);
   const status = text(payload, 'status', 16, false) ?? 'completed';
   if (status !== 'completed' && status !== 'open') throw new PushRejection('status must be completed or open');
-  const source = text(payload, 'source', 32, false) ?? 'offline';
-  const transactedAt = epochMillis(payload, 'transacted_at');
-  const subtotal = integer(payload, 'subtotal_amount', 0);
-  const discount = integer(payload, 'discount_amount', 0, 0);
-  const tax = integer(payload, 'tax_amount', 0, 0);
-  const total = integer(payload, 'total_amount', 0);
-  const paid = integer(payload, 'paid_amount', 0);
-  const change = integer(payload, 'change_amount', 0);
+  return {
+    outletId,
+    customerId,
+    status,
+    source: text(payload, 'source', 32, false) ?? 'offline',
+    transactedAt: epochMillis(payload, 'transacted_at'),
+    subtotal: integer(payload, 'subtotal_amount', 0),
+    discount: integer(payload, 'discount_amount', 0, 0),
+    tax: integer(payload, 'tax_amount', 0, 0),
+    total: integer(payload, 'total_amount', 0),
+    paid: integer(payload, 'paid_amount', 0),
+    change: integer(payload, 'change_amount', 0),
+    lines: readLines(payload.items),
+    payments: readPayments(payload.payments ?? (status === 'open' ? [] : undefined), status),
+  };
+}
 
-  const items = payload.items;
+function readLines(items: unknown): Line[] {
   if (!Array.isArray(items) || items.length === 0 || items.length > MAX_LINES)
     throw new PushRejection(`items must hold 1 to ${MAX_LINES} lines`);
   const lines: Line[] = items.map((raw, i) => {
@@ -69,23 +109,29 @@ export async function createSalesOrder(
     return line;
   });
   if (new Set(lines.map((l) => l.lineNo)).size !== lines.length) throw new PushRejection('line_no must be distinct');
-  const payments = payload.payments ?? (status === 'open' ? [] : undefined);
+  return lines;
+}
+
+function readPayments(payments: unknown, status: PushedOrder['status']): Payment[] {
   const minPayments = status === 'open' ? 0 : 1;
   if (!Array.isArray(payments) || payments.length < minPayments || payments.length > MAX_PAYMENTS) {
     throw new PushRejection(`payments must hold ${minPayments} to ${MAX_PAYMENTS} payments`);
   }
-  const paymentRows = payments.map((raw, i) => {
+  return payments.map((raw, i) => {
     if (!raw || typeof raw !== 'object') throw new PushRejection(`payments[${i}] must be an object`);
     const p = raw as Record<string, unknown>;
     return { method: text(p, 'method', 32, true)!, amount: integer(p, 'amount', 1) };
   });
+}
 
+/** The arithmetic of the order, exactly in integer rupiah (see createSalesOrder). */
+function checkTotals({ status, subtotal, discount, tax, total, paid, change, lines, payments }: PushedOrder): void {
   const sumLines = lines.reduce((sum, l) => sum + l.lineTotal, 0n);
   if (subtotal !== sumLines) throw new PushRejection(`subtotal_amount ${subtotal} ≠ sum of line totals ${sumLines}`);
   if (discount > subtotal) throw new PushRejection('discount_amount must not exceed subtotal_amount');
   if (total !== subtotal - discount + tax)
     throw new PushRejection(`total_amount ${total} ≠ subtotal − discount + tax = ${subtotal - discount + tax}`);
-  const sumPaid = paymentRows.reduce((sum, p) => sum + p.amount, 0n);
+  const sumPaid = payments.reduce((sum, p) => sum + p.amount, 0n);
   if (paid !== sumPaid) throw new PushRejection(`paid_amount ${paid} ≠ sum of payments ${sumPaid}`);
   if (status === 'open') {
     if (paid >= total) throw new PushRejection(`an open order must have paid_amount ${paid} below total_amount ${total}`);
@@ -94,68 +140,91 @@ export async function createSalesOrder(
     if (paid < total) throw new PushRejection(`paid_amount ${paid} is less than total_amount ${total}`);
     if (change !== paid - total) throw new PushRejection(`change_amount ${change} ≠ paid − total = ${paid - total}`);
   }
+}
 
-  const variantIds = [...new Set(lines.map((l) => l.variantId))];
+/** The order's variants (by id), customer and id checked against what the merchant has; answers the variants. */
+async function checkReferences(orders: SalesOrderRepository, merchantId: string, orderId: string, order: PushedOrder): Promise<Variants> {
+  const variantIds = [...new Set(order.lines.map((l) => l.variantId))];
   // Variants of the merchant, deleted ones included: an offline device may sell a product deleted meanwhile.
   const variants = await orders.variantsOf(merchantId, variantIds);
-  const byId = new Map(variants.map((v) => [v.id, v]));
+  const byId: Variants = new Map(variants.map((v) => [v.id, v]));
   const unknown = variantIds.filter((id) => !byId.has(id));
   if (unknown.length) throw new PushRejection(`unknown variant ${unknown[0]}`);
-  if (customerId && !(await orders.peer(CustomerRepository).exists(merchantId, customerId))) {
+  if (order.customerId && !(await orders.peer(CustomerRepository).exists(merchantId, order.customerId))) {
     throw new PushRejection('customer not found');
   }
   if (await orders.exists(orderId)) throw new PushRejection('sales order already exists');
+  return byId;
+}
 
-  const number = await orders.nextReceiptNumber(merchantId, outletId);
-  const day = await orders.jakartaDay(transactedAt);
+/** The order with its receipt number, its lines (snapshots default to the variant's SKU and name) and payments. */
+async function insertOrder(
+  orders: SalesOrderRepository,
+  merchantId: string,
+  orderId: string,
+  order: PushedOrder,
+  variants: Variants,
+): Promise<void> {
+  const number = await orders.nextReceiptNumber(merchantId, order.outletId);
+  const day = await orders.jakartaDay(order.transactedAt);
   const now = new Date();
   await orders.insertOrder({
     id: orderId,
     merchant_id: merchantId,
-    outlet_id: outletId,
-    customer_id: customerId,
+    outlet_id: order.outletId,
+    customer_id: order.customerId,
     receipt_number: receiptNumber(day, number),
-    status,
-    source,
-    transacted_at: transactedAt,
-    subtotal_amount: subtotal.toString(),
-    discount_amount: discount.toString(),
-    tax_amount: tax.toString(),
-    total_amount: total.toString(),
-    paid_amount: paid.toString(),
-    change_amount: change.toString(),
+    status: order.status,
+    source: order.source,
+    transacted_at: order.transactedAt,
+    subtotal_amount: order.subtotal.toString(),
+    discount_amount: order.discount.toString(),
+    tax_amount: order.tax.toString(),
+    total_amount: order.total.toString(),
+    paid_amount: order.paid.toString(),
+    change_amount: order.change.toString(),
     created_at: now,
     updated_at: now,
   });
   await orders.insertItems(
-    lines.map((l) => ({
+    order.lines.map((l) => ({
       id: uuidv7(),
       sales_order_id: orderId,
       line_no: l.lineNo,
       variant_id: l.variantId,
-      sku_snapshot: l.skuSnapshot ?? byId.get(l.variantId)!.sku,
-      name_snapshot: l.nameSnapshot ?? byId.get(l.variantId)!.name,
+      sku_snapshot: l.skuSnapshot ?? variants.get(l.variantId)!.sku,
+      name_snapshot: l.nameSnapshot ?? variants.get(l.variantId)!.name,
       quantity: l.quantity.toString(),
       unit_price_amount: l.unitPrice.toString(),
       line_total_amount: l.lineTotal.toString(),
     })),
   );
-  if (paymentRows.length > 0)
+  if (order.payments.length > 0)
     await orders.insertPayments(
-      paymentRows.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })),
+      order.payments.map((p) => ({ id: uuidv7(), sales_order_id: orderId, method: p.method, amount: p.amount.toString() })),
     );
+}
+
+/** Tracked products' stock moves out through `sale` movements. */
+async function moveSoldStock(
+  orders: SalesOrderRepository,
+  merchantId: string,
+  orderId: string,
+  order: PushedOrder,
+  variants: Variants,
+): Promise<void> {
   // In variant order, so concurrent orders lock stock rows in one order (no deadlock between them).
-  for (const variantId of [...variantIds].sort()) {
-    if (!byId.get(variantId)!.track_stock) continue;
-    const quantity = lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n);
+  for (const variantId of [...variants.keys()].sort()) {
+    if (!variants.get(variantId)!.track_stock) continue;
+    const quantity = order.lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n);
     await moveStock(orders.peer(StockRepository), {
       merchantId,
-      outletId,
+      outletId: order.outletId,
       variantId,
       delta: -quantity,
       reason: 'sale',
       salesOrderId: orderId,
-      occurredAt: transactedAt,
+      occurredAt: order.transactedAt,
     });
   }
 }
