@@ -1,6 +1,6 @@
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
@@ -16,7 +16,13 @@ import { registerExplorer } from './explorer';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
 import { createFederatedServer } from './federated-server';
-import { PERSISTED_QUERY_NOT_FOUND_BODY, PersistedQueryNotFound, loadTrustedDocuments, resolveTrustedDocument } from './trusted-documents';
+import {
+  PERSISTED_QUERY_NOT_FOUND_BODY,
+  PersistedQueryNotFound,
+  type TrustedDocument,
+  loadTrustedDocuments,
+  resolveTrustedDocument,
+} from './trusted-documents';
 import { warmUp } from './warm-up';
 
 export interface GatewayOptions {
@@ -31,37 +37,9 @@ export interface GatewayOptions {
  * caller is authenticated once, its principal signed once, and forwarded to every subgraph fetch.
  */
 export async function createGatewayApp({ config, subgraphUrls = {}, logStream }: GatewayOptions): Promise<FastifyInstance> {
-  // The largest limit here; each request's own (by caller) is checked while its body arrives (body-limit.ts).
-  const app = Fastify({
-    ...fastifyLoggingOptions(config, 'gateway', logStream),
-    ...serverTimeoutOptions(config),
-    bodyLimit: GATEWAY_SERVICE_BODY_LIMIT,
-    // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
-    trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
-    // Answers fastify would give in its own body are GraphQL errors, as every other answer here: while closing (below),
-    // and for requests Node refuses before fastify sees them (headers too large, a malformed request, a timeout).
-    return503OnClosing: false,
-    clientErrorHandler: refuseClientErrors(({ code, message }) => graphqlError(message, code.toUpperCase())),
-  });
-  enforceBodyDeadline(app, config);
-  // Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 SERVICE_UNAVAILABLE.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_req, reply) => {
-    if (!closing) return;
-    return reply
-      .code(503)
-      .header('retry-after', String(DRAIN_RETRY_SECS))
-      .send(graphqlError('the service is shutting down, retry later', ErrorCode.SERVICE_UNAVAILABLE));
-  });
-  bodyLimitPlugin(app, config.secrets.serviceTokenSecret);
-  // A body over the limit answers as GraphQL (the REST adapters map PAYLOAD_TOO_LARGE to 413 payload_too_large).
-  app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
-    if (error.statusCode === 413) return reply.code(413).send(PAYLOAD_TOO_LARGE_BODY);
-    return reply.send(error);
-  });
+  const app = newServer(config, logStream);
+  refuseWhileClosing(app);
+  limitBodies(app, config);
   await app.register(metricsPlugin, { service: 'gateway' });
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const development = !config.isProduction;
@@ -91,6 +69,54 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
   );
 
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
+  acceptTrustedDocuments(app, trustedDocuments);
+  await app.register(fastifyApollo(apollo), { path: '/graphql', context: requestContext(config, callers) });
+  return app;
+}
+
+function newServer(config: Config, logStream: LogStream | undefined): FastifyInstance {
+  // The largest limit here; each request's own (by caller) is checked while its body arrives (body-limit.ts).
+  const app = Fastify({
+    ...fastifyLoggingOptions(config, 'gateway', logStream),
+    ...serverTimeoutOptions(config),
+    bodyLimit: GATEWAY_SERVICE_BODY_LIMIT,
+    // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
+    trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
+    // Answers fastify would give in its own body are GraphQL errors, as every other answer here: while closing (below),
+    // and for requests Node refuses before fastify sees them (headers too large, a malformed request, a timeout).
+    return503OnClosing: false,
+    clientErrorHandler: refuseClientErrors(({ code, message }) => graphqlError(message, code.toUpperCase())),
+  });
+  enforceBodyDeadline(app, config);
+  return app;
+}
+
+/** Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 SERVICE_UNAVAILABLE. */
+function refuseWhileClosing(app: FastifyInstance): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (!closing) return;
+    return reply
+      .code(503)
+      .header('retry-after', String(DRAIN_RETRY_SECS))
+      .send(graphqlError('the service is shutting down, retry later', ErrorCode.SERVICE_UNAVAILABLE));
+  });
+}
+
+function limitBodies(app: FastifyInstance, config: Config): void {
+  bodyLimitPlugin(app, config.secrets.serviceTokenSecret);
+  // A body over the limit answers as GraphQL (the REST adapters map PAYLOAD_TOO_LARGE to 413 payload_too_large).
+  app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
+    if (error.statusCode === 413) return reply.code(413).send(PAYLOAD_TOO_LARGE_BODY);
+    return reply.send(error);
+  });
+}
+
+/** A POST to /graphql naming a trusted document runs that document; an unknown one answers PERSISTED_QUERY_NOT_FOUND. */
+function acceptTrustedDocuments(app: FastifyInstance, trustedDocuments: Map<string, TrustedDocument>): void {
   app.addHook('preValidation', async (req, reply) => {
     if (req.method !== 'POST' || req.routeOptions.url !== '/graphql') return;
     try {
@@ -100,35 +126,35 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
       return reply.code(400).send(PERSISTED_QUERY_NOT_FOUND_BODY(error.message));
     }
   });
-  await app.register(fastifyApollo(apollo), {
-    path: '/graphql',
-    context: async (req): Promise<GatewayContext> => {
-      const principal = await callers.authenticate(req.headers);
-      // App users (and anonymous callers) run only the app's trusted documents where that is enforced;
-      // operators and the REST adapters' service principals may send any operation.
-      if (
-        config.gatewayLimits.trustedDocumentsOnly &&
-        (principal.kind === 'user' || principal.kind === 'anonymous') &&
-        !req.trustedDocument
-      ) {
-        throw new AppError(
-          'only trusted documents are accepted: send documentId or extensions.persistedQuery.sha256Hash',
-          ErrorCode.TRUSTED_DOCUMENT_REQUIRED,
-          {
-            http: { status: 400 },
-          },
-        );
-      }
-      return {
-        principal,
-        principalToken: await signPrincipal(principal, config.secrets.principalSecret),
-        requestId: req.id,
-        // Only a REST adapter (service token) may ask for a longer deadline, e.g. the sync push's.
-        subgraphTimeoutMs: req.serviceCaller ? requestedTimeoutMs(req.headers[CALL_TIMEOUT_HEADER]) : undefined,
-      };
-    },
-  });
-  return app;
+}
+
+/** Each request's context: its caller authenticated once and the principal signed once, for every subgraph fetch. */
+function requestContext(config: Config, callers: CallerAuthenticator): (req: FastifyRequest) => Promise<GatewayContext> {
+  return async (req) => {
+    const principal = await callers.authenticate(req.headers);
+    // App users (and anonymous callers) run only the app's trusted documents where that is enforced;
+    // operators and the REST adapters' service principals may send any operation.
+    if (
+      config.gatewayLimits.trustedDocumentsOnly &&
+      (principal.kind === 'user' || principal.kind === 'anonymous') &&
+      !req.trustedDocument
+    ) {
+      throw new AppError(
+        'only trusted documents are accepted: send documentId or extensions.persistedQuery.sha256Hash',
+        ErrorCode.TRUSTED_DOCUMENT_REQUIRED,
+        {
+          http: { status: 400 },
+        },
+      );
+    }
+    return {
+      principal,
+      principalToken: await signPrincipal(principal, config.secrets.principalSecret),
+      requestId: req.id,
+      // Only a REST adapter (service token) may ask for a longer deadline, e.g. the sync push's.
+      subgraphTimeoutMs: req.serviceCaller ? requestedTimeoutMs(req.headers[CALL_TIMEOUT_HEADER]) : undefined,
+    };
+  };
 }
 
 /** Seconds a caller refused while the gateway drains is told to wait (another copy usually answers at once). */

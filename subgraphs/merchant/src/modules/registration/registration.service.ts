@@ -46,19 +46,7 @@ export class RegistrationService {
   /** Validates everything, derives type, scale and referral, and stores the request as `pending`. */
   async submit(userId: string, input: SubmitMerchantRegistrationInput): Promise<UserProfileType> {
     const merchantName = requiredText('merchant_name', input.merchantName, MAX_NAME);
-    if (!(BUSINESS_ENTITY_TYPES as readonly string[]).includes(input.businessEntityType)) {
-      throw new BadInputError(`business_entity_type must be one of ${BUSINESS_ENTITY_TYPES.join(', ')}`);
-    }
-    if (
-      !Number.isSafeInteger(input.averageMonthlyRevenue) ||
-      input.averageMonthlyRevenue < 0 ||
-      input.averageMonthlyRevenue > MAX_REVENUE
-    ) {
-      throw new BadInputError(`average_monthly_revenue must be a whole number of rupiah between 0 and ${MAX_REVENUE}`);
-    }
-    if (!Number.isInteger(input.employeeCount) || input.employeeCount < 0 || input.employeeCount > MAX_EMPLOYEES) {
-      throw new BadInputError(`employee_count must be a whole number between 0 and ${MAX_EMPLOYEES}`);
-    }
+    checkBusinessFigures(input);
     const contactPhone = toIndonesianE164(input.contactPhone ?? '');
     if (!contactPhone) throw new BadInputError('contact_phone must be an Indonesian phone number');
     const contactEmail = optionalText('contact_email', input.contactEmail, 254)?.toLowerCase() ?? null;
@@ -78,21 +66,7 @@ export class RegistrationService {
     const merchants = await users.countLiveMembershipsOf(userId);
     if (merchants > 0) throw new MerchantExistsError();
 
-    const regionIds = Object.fromEntries(
-      (
-        [
-          ['country_id', input.countryId],
-          ['province_id', input.provinceId],
-          ['city_id', input.cityId],
-          ['district_id', input.districtId],
-          ['subdistrict_id', input.subdistrictId],
-          ['postal_code_id', input.postalCodeId],
-        ] as const
-      ).flatMap(([key, value]) => {
-        const text = optionalText(key, value, 32);
-        return text ? [[key, text]] : [];
-      }),
-    );
+    const regionIds = regionIdsOf(input);
     const registration = this.repo.create({
       user,
       status: 'pending',
@@ -323,4 +297,36 @@ function optionalUuid(name: string, value: string | null | undefined): string | 
   if (!value) return null;
   if (!UUID_PATTERN.test(value)) throw new BadInputError(`${name} must be a UUID`);
   return value;
+}
+
+/** The business entity type, revenue and employee count the scale is derived from, checked. */
+function checkBusinessFigures(input: SubmitMerchantRegistrationInput): void {
+  if (!(BUSINESS_ENTITY_TYPES as readonly string[]).includes(input.businessEntityType)) {
+    throw new BadInputError(`business_entity_type must be one of ${BUSINESS_ENTITY_TYPES.join(', ')}`);
+  }
+  if (!Number.isSafeInteger(input.averageMonthlyRevenue) || input.averageMonthlyRevenue < 0 || input.averageMonthlyRevenue > MAX_REVENUE) {
+    throw new BadInputError(`average_monthly_revenue must be a whole number of rupiah between 0 and ${MAX_REVENUE}`);
+  }
+  if (!Number.isInteger(input.employeeCount) || input.employeeCount < 0 || input.employeeCount > MAX_EMPLOYEES) {
+    throw new BadInputError(`employee_count must be a whole number between 0 and ${MAX_EMPLOYEES}`);
+  }
+}
+
+/** The region ids the request names (each optional, at most 32 characters), by field name. */
+function regionIdsOf(input: SubmitMerchantRegistrationInput): Record<string, string> {
+  return Object.fromEntries(
+    (
+      [
+        ['country_id', input.countryId],
+        ['province_id', input.provinceId],
+        ['city_id', input.cityId],
+        ['district_id', input.districtId],
+        ['subdistrict_id', input.subdistrictId],
+        ['postal_code_id', input.postalCodeId],
+      ] as const
+    ).flatMap(([key, value]) => {
+      const text = optionalText(key, value, 32);
+      return text ? [[key, text]] : [];
+    }),
+  );
 }
