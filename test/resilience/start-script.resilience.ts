@@ -8,12 +8,13 @@ const START = path.resolve(__dirname, '../../dist/scripts/start.js');
 const DATA_DIR = path.resolve(__dirname, '../../.data-local/start-script');
 const BASE_PORT = Number(process.env.START_TEST_BASE_PORT ?? 34100);
 
-/** The pids of a process's children, and each one's command line. */
+/** The pids of a process's children, and each one's whole command line (from /proc: `ps` cuts it to the terminal's width). */
 function childrenOf(pid: number): { pid: number; command: string }[] {
-  const lines = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' })
+  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
     .trim()
-    .split('\n');
-  return lines.map((line) => ({ pid: Number(line.trim().split(' ')[0]), command: line.trim() }));
+    .split(/\s+/)
+    .map(Number);
+  return pids.map((child) => ({ pid: child, command: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ') }));
 }
 
 function alive(pid: number): boolean {
