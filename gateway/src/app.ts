@@ -4,7 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { signPrincipal } from '@lib/auth/principal';
 import type { Config, SubgraphName } from '@lib/config/config';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
-import { refuseClientErrors } from '@lib/http/client-errors';
+import { refuseClientErrors, refuseWhileClosing } from '@lib/http/client-errors';
 import { metricsPlugin } from '@lib/http/metrics';
 import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
@@ -38,7 +38,12 @@ export interface GatewayOptions {
  */
 export async function createGatewayApp({ config, subgraphUrls = {}, logStream }: GatewayOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
-  refuseWhileClosing(app);
+  refuseWhileClosing(app, (reply) =>
+    reply
+      .code(503)
+      .header('retry-after', String(DRAIN_RETRY_SECS))
+      .send(graphqlError('the service is shutting down, retry later', ErrorCode.SERVICE_UNAVAILABLE)),
+  );
   limitBodies(app, config);
   await app.register(metricsPlugin, { service: 'gateway' });
   const overrides = { ...config.subgraphUrls, ...subgraphUrls };
@@ -89,21 +94,6 @@ function newServer(config: Config, logStream: LogStream | undefined): FastifyIns
   });
   enforceBodyDeadline(app, config);
   return app;
-}
-
-/** Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 SERVICE_UNAVAILABLE. */
-function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async (_req, reply) => {
-    if (!closing) return;
-    return reply
-      .code(503)
-      .header('retry-after', String(DRAIN_RETRY_SECS))
-      .send(graphqlError('the service is shutting down, retry later', ErrorCode.SERVICE_UNAVAILABLE));
-  });
 }
 
 function limitBodies(app: FastifyInstance, config: Config): void {

@@ -7,7 +7,7 @@ import type { Registry } from 'prom-client';
 import { type SubgraphName, disableVendorTelemetry } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import type { EmbeddedSubgraph } from '@lib/federation/embedded-subgraph';
-import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from '@lib/federation/apollo-settings';
+import { APOLLO_SERVER_SETTINGS, apolloBasePlugins, storableInputPlugin } from '@lib/federation/apollo-settings';
 import type { GatewayContext } from './gateway-context';
 import { reuseBuiltOperations } from './operation-reuse';
 import { adoptSubgraphScalars, formatScalarValueError, scalarLiteralsRule } from './scalar-values';
@@ -61,7 +61,7 @@ export function createFederatedServer(options: FederatedServerOptions): { apollo
     // Documents come only from the trusted list (trusted-documents.ts); clients cannot register any.
     persistedQueries: false,
     ...APOLLO_SERVER_SETTINGS,
-    plugins: [...apolloBasePlugins<GatewayContext>(options.registry), ...(options.plugins ?? [])],
+    plugins: [...apolloBasePlugins<GatewayContext>(options.registry), storableInputPlugin(), ...(options.plugins ?? [])],
     formatError: (formatted, error) => {
       // Downstream detail (URLs, bodies, stack traces) never reaches the caller.
       const { response: _response, exception: _exception, stacktrace: _stack, ...extensions } = formatted.extensions ?? {};

@@ -53,7 +53,6 @@ export class ForbiddenError extends AppError {
   }
 }
 
-/** PostgreSQL and socket failures that mean "a dependency is down", not "the request is wrong". */
 /**
  * Whether PostgreSQL refused a value rather than failed: a data exception (SQLSTATE class 22, e.g. a character or
  * date it cannot hold) or JSON nested beyond its stack (54001). Input validation keeps such values out; this names
@@ -64,6 +63,7 @@ export function isRefusedValue(error: unknown): boolean {
   return typeof code === 'string' && /^(22[0-9A-Z]{3}|54001)$/.test(code);
 }
 
+/** PostgreSQL and socket failures that mean "a dependency is down", not "the request is wrong". */
 export function isConnectionFailure(error: unknown): boolean {
   const e = error as { code?: string; message?: string } | undefined;
   if (!e) return false;

@@ -18,18 +18,18 @@ export const APOLLO_SERVER_SETTINGS = {
 } as const;
 
 /** Plugins of every Apollo Server here: no inline traces, no cache-control (no cache hints are used; its
- * willResolveField would wrap every field resolver), storable input, and graphql_operation_duration_seconds in `registry`. */
+ * willResolveField would wrap every field resolver), and graphql_operation_duration_seconds in `registry`. */
 export function apolloBasePlugins<TContext extends BaseContext>(registry: Registry): ApolloServerPlugin<TContext>[] {
   return [
     ApolloServerPluginCacheControlDisabled(),
     ApolloServerPluginInlineTraceDisabled(),
-    storableInputPlugin(),
     operationMetricsPlugin(registry) as ApolloServerPlugin<TContext>,
   ];
 }
 
 /**
- * Refuses, before anything runs, an operation whose variables or string literals PostgreSQL could not store (NUL, a
+ * The gateway's (its process and REST's in-process one): every client operation enters there, and a subgraph's
+ * fetches carry only what it let through and rows already stored. Refuses, before anything runs, an operation whose variables or string literals PostgreSQL could not store (NUL, a
  * lone surrogate) or whose variables nest deeper than GRAPHQL_VARIABLES_MAX_DEPTH: 400 BAD_USER_INPUT, never a
  * database error (docs/decisions/0007-rest-input-validation.md).
  */

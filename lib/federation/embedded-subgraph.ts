@@ -4,7 +4,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyBaseLogger } from 'fastify';
 import { PRINCIPAL_HEADER, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
-import { storableInputPlugin } from './apollo-settings';
 import { subgraphDatabaseUrl } from '../db/database-urls';
 import type { Orm } from '../db/orm';
 import type { SubgraphContext } from './subgraph-context';
@@ -46,7 +45,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config)]);
     const apollo = createSubgraphApollo<Scope>(
       schema,
-      [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled(), storableInputPlugin()],
+      [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
       subgraphLog,
     );
     await apollo.start();

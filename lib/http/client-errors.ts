@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /** A request Node refuses before the framework routes it: its status, a stable code and a message. */
 export interface ClientRefusal {
@@ -31,4 +32,19 @@ export function refuseClientErrors(bodyOf: (refusal: ClientRefusal) => unknown):
     }
     socket.destroy(error);
   };
+}
+
+/**
+ * Draining on SIGTERM: in-flight requests finish; one arriving on an open connection while the server closes is
+ * answered by `refuse` (the server's 503 with Retry-After) instead of fastify's own body. Use with
+ * `return503OnClosing: false`.
+ */
+export function refuseWhileClosing(app: FastifyInstance, refuse: (reply: FastifyReply) => unknown): void {
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (_req, reply) => {
+    if (closing) return refuse(reply);
+  });
 }

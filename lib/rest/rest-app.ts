@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
-import { refuseClientErrors } from '../http/client-errors';
+import { refuseClientErrors, refuseWhileClosing } from '../http/client-errors';
 import { metricsPlugin } from '../http/metrics';
 import { MAX_JSON_DEPTH, REST_BODY_LIMIT } from '../http/request-limits';
 import { jsonTooDeep, storableTime, unstorableText } from '../http/storable-input';
@@ -51,7 +51,9 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  */
 export async function createRestApp({ config, adapters, gateway, logStream }: RestAppOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
-  refuseWhileClosing(app);
+  refuseWhileClosing(app, () => {
+    throw serviceUnavailable('the service is shutting down, retry later');
+  });
   parseAndValidateInput(app);
   await registerDocumentation(app, adapters, config);
   await app.register(metricsPlugin, { service: 'rest', documentedRoute: true });
@@ -88,17 +90,6 @@ function newServer(config: Config, logStream: LogStream | undefined): FastifyIns
   });
   enforceBodyDeadline(app, config);
   return app;
-}
-
-/** Draining on SIGTERM: in-flight requests finish; one arriving on an open connection answers 503 with the body. */
-function refuseWhileClosing(app: FastifyInstance): void {
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async () => {
-    if (closing) throw serviceUnavailable('the service is shutting down, retry later');
-  });
 }
 
 function parseAndValidateInput(app: FastifyInstance): void {
