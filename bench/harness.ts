@@ -139,7 +139,7 @@ export async function healthy(origin: string): Promise<boolean> {
 export const metricsBase = (gatewayPort: number) => gatewayPort + 50;
 
 /** The sample lines of a process's /metrics (on the stack's internal port), over every copy of it. */
-async function metricLines(gatewayPort: number, name: ProcessName): Promise<string[]> {
+export async function metricLines(gatewayPort: number, name: ProcessName): Promise<string[]> {
   const lines: string[] = [];
   for (let k = 1; k <= STACK_COPIES; k += 1) {
     const { body } = await request(`http://${HOST}:${metricsPortOf(gatewayPort, name, k)}/metrics`);
@@ -195,6 +195,43 @@ export async function histogramTotals(
     if (part && keep(line.slice(line.indexOf('{') + 1, line.lastIndexOf('}')))) totals[part] += sampleValue(line);
   }
   return totals;
+}
+
+/**
+ * Where a process stalled over a run, from two readings of its /metrics (every copy): garbage collection by kind (count,
+ * seconds, and pauses of 100 ms or more, from `nodejs_gc_duration_seconds`) and the event loop's longest delay since the
+ * first reading (`nodejs_eventloop_lag_max_seconds`, reset by each scrape).
+ */
+export async function stallReading(gatewayPort: number, name: ProcessName): Promise<StallReading> {
+  const reading: StallReading = { gc: {}, loopMaxMs: 0 };
+  for (const line of await metricLines(gatewayPort, name)) {
+    const kind = /kind="(\w+)"/.exec(line)?.[1];
+    if (kind && line.startsWith('nodejs_gc_duration_seconds')) {
+      const gc = (reading.gc[kind] ??= { count: 0, secs: 0, over100ms: 0 });
+      if (line.startsWith('nodejs_gc_duration_seconds_count')) gc.count += sampleValue(line);
+      else if (line.startsWith('nodejs_gc_duration_seconds_sum')) gc.secs += sampleValue(line);
+      else if (line.includes('le="+Inf"')) gc.over100ms += sampleValue(line);
+      else if (line.includes('le="0.1"')) gc.over100ms -= sampleValue(line);
+    }
+    if (line.startsWith('nodejs_eventloop_lag_max_seconds')) reading.loopMaxMs = Math.max(reading.loopMaxMs, sampleValue(line) * 1000);
+  }
+  return reading;
+}
+
+export interface StallReading {
+  gc: Record<string, { count: number; secs: number; over100ms: number }>;
+  loopMaxMs: number;
+}
+
+/** What happened between two stall readings: GC per kind, and the loop's longest delay (the second reading's). */
+export function stallsBetween(before: StallReading, after: StallReading): string {
+  const gc = Object.entries(after.gc)
+    .map(([kind, a]) => {
+      const b = before.gc[kind] ?? { count: 0, secs: 0, over100ms: 0 };
+      return `${kind} ${a.count - b.count}× ${(a.secs - b.secs).toFixed(2)} s (${a.over100ms - b.over100ms} ≥ 100 ms)`;
+    })
+    .join(', ');
+  return `GC ${gc}; event loop's longest delay ${after.loopMaxMs.toFixed(0)} ms`;
 }
 
 /** Copy k's internal /metrics port of a process: start.js gives copy 1 metricsBase + its index, copy k adds 10 × (k − 1). */

@@ -8,7 +8,7 @@ import { loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/demo/demo-ids';
 import { CPU_LABELS, CpuSampler } from './cpu';
 import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
-import { envInt, percentile, progress, startBenchStack, stopAll } from './harness';
+import { envInt, percentile, progress, stallReading, stallsBetween, startBenchStack, stopAll } from './harness';
 
 /**
  * `npm run bench:mixed`: every API family at once, each endpoint at its documented (psp-api.md §8, partner-api.md §8)
@@ -21,6 +21,8 @@ import { envInt, percentile, progress, startBenchStack, stopAll } from './harnes
  * only (bank BDEMO, partner PDEMO, the demo owner), plus a session written for the owner. A benchmark, not a test.
  */
 const SECS = envInt('BENCH_MIXED_SECS', 120);
+/** Multiplies every endpoint's rate (BENCH_MIXED_SCALE=2: twice the documented mix). */
+const SCALE = envInt('BENCH_MIXED_SCALE', 1) || 1;
 const REST_PORT = envInt('BENCH_REST_PORT', 18580);
 const GATEWAY_PORT = envInt('BENCH_GATEWAY_PORT', 14500);
 
@@ -173,6 +175,8 @@ interface Result {
   p50: number;
   p95: number;
   p99: number;
+  /** The slowest answers: seconds into the run when sent, and milliseconds taken. */
+  slowest: { at: number; ms: number }[];
 }
 
 /** One open-loop autocannon instance per endpoint, all at once; every request built (and signed) when sent. */
@@ -180,18 +184,23 @@ async function runAll(origin: string, list: Endpoint[]): Promise<Result[]> {
   return Promise.all(
     list.map(async (endpoint) => {
       const latencies: number[] = [];
+      const slowest: { at: number; ms: number }[] = [];
       const statusCounts: Record<string, number> = {};
+      const started = performance.now();
+      const rate = endpoint.rate * SCALE;
       const options = {
         url: origin,
-        connections: Math.max(1, Math.ceil(endpoint.rate / 10)),
+        connections: Math.max(1, Math.ceil(rate / 10)),
         duration: SECS,
-        overallRate: endpoint.rate,
+        overallRate: rate,
         requests: [{ setupRequest: (req: object) => ({ ...req, ...endpoint.build() }) }],
       };
       const instance = autocannon(options as unknown as autocannon.Options);
       instance.on('response', (_client, status, _bytes, ms) => {
         statusCounts[status] = (statusCounts[status] ?? 0) + 1;
         if (status < 400) latencies.push(ms);
+        slowest.push({ at: Math.round((performance.now() - ms - started) / 100) / 10, ms: Math.round(ms) });
+        if (slowest.length > 6) slowest.sort((a, b) => b.ms - a.ms).pop();
       });
       const result = await instance;
       const sorted = Float64Array.from(latencies).sort();
@@ -202,6 +211,7 @@ async function runAll(origin: string, list: Endpoint[]): Promise<Result[]> {
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
         p99: percentile(sorted, 99),
+        slowest: slowest.sort((a, b) => b.ms - a.ms).slice(0, 5),
       };
     }),
   );
@@ -230,7 +240,7 @@ async function main(): Promise<void> {
       const text = await res.body.text();
       if (res.statusCode >= 400) throw new Error(`${e.label}: ${res.statusCode} ${text.slice(0, 200)}`);
     }
-    const total = list.reduce((a, e) => a + e.rate, 0);
+    const total = list.reduce((a, e) => a + e.rate * SCALE, 0);
     progress(`${list.length} endpoints, ${total.toFixed(1)} req/s in all, for ${SECS} s …`);
     const cpu = new CpuSampler(
       bench.stack.child.pid!,
@@ -240,8 +250,10 @@ async function main(): Promise<void> {
     );
     const loadBefore = os.loadavg();
     const before = await cpu.snapshot();
+    const stallsBefore = await stallReading(GATEWAY_PORT, 'rest');
     const results = await runAll(bench.rest, list);
     const after = await cpu.snapshot();
+    const stalls = stallsBetween(stallsBefore, await stallReading(GATEWAY_PORT, 'rest'));
     const loadAfter = os.loadavg();
     const cpuSecs = CpuSampler.delta(before, after);
     await stopAll();
@@ -259,13 +271,16 @@ async function main(): Promise<void> {
         const aim = r.endpoint.targetP95Ms ? (r.p95 <= r.endpoint.targetP95Ms / 5 ? 'met' : 'missed') : '–';
         return `${r.endpoint.label.padEnd(44)}${(r.sent / SECS).toFixed(1).padStart(7)}${fmt(r.p50)}${fmt(r.p95)}${fmt(r.p99)}${(r.endpoint.targetP95Ms ? String(r.endpoint.targetP95Ms) : '–').padStart(8)}  ${aim.padEnd(16)} ${non2xx}`;
       }),
+      'slowest answers (s into the run: ms):',
+      ...results.map((r) => `  ${r.endpoint.label.padEnd(42)} ${r.slowest.map((x) => `${x.at}: ${x.ms}`).join(', ')}`),
+      `REST process: ${stalls}`,
       `CPU seconds over the run: ${CPU_LABELS.filter((l) => cpuSecs[l] > 0)
         .map((l) => `${l} ${cpuSecs[l].toFixed(1)}`)
         .join(', ')}`,
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     process.stdout.write(
-      `${JSON.stringify({ secs: SECS, load: { before: loadBefore, after: loadAfter }, cpuSecs, results: results.map((r) => ({ label: r.endpoint.label, rate: r.endpoint.rate, sent: r.sent, p50: r.p50, p95: r.p95, p99: r.p99, target: r.endpoint.targetP95Ms ?? null, statusCounts: r.statusCounts })) })}\n`,
+      `${JSON.stringify({ secs: SECS, load: { before: loadBefore, after: loadAfter }, cpuSecs, scale: SCALE, results: results.map((r) => ({ label: r.endpoint.label, rate: r.endpoint.rate * SCALE, sent: r.sent, p50: r.p50, p95: r.p95, p99: r.p99, target: r.endpoint.targetP95Ms ?? null, statusCounts: r.statusCounts })) })}\n`,
     );
   } finally {
     await pg.end().catch(() => undefined);

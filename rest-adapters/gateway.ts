@@ -1,26 +1,24 @@
-import type { Config, SubgraphName } from '@lib/config/config';
+import type { Config } from '@lib/config/config';
+import { GraphOperations } from '@lib/rest/operation-executor';
 import type { FastifyInstance } from 'fastify';
-import { InProcessGateway } from '@gateway/src/in-process';
+import { GraphExecutor, type SubgraphTransportChoice } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
 
 /**
- * How the REST process reaches the gateway (REST_GATEWAY, docs/decisions/0209-in-process-gateway.md): `in-process`
- * runs the gateway's planner inside this process, straight to the subgraphs; `http` uses the gateway process at
- * GATEWAY_URL (createRestApp's default). With the planner in process, REST_SUBGRAPHS=in-process (the default) runs
- * the subgraphs here too (docs/decisions/0227-embedded-subgraphs.md); `http` fetches from their processes.
+ * The REST process's operations: the gateway's executor in this process (docs/decisions/0209-in-process-gateway.md),
+ * running the four subgraphs here too unless REST_SUBGRAPHS=http sends its fetches to their processes
+ * (docs/decisions/0227-embedded-subgraphs.md). `subgraphs` replaces that choice (the test stack shares its subgraphs).
  */
-export function restGateway(
+export function restOperations(
   config: Config,
-  subgraphUrls?: Partial<Record<SubgraphName, string>>,
-): ((app: FastifyInstance) => Promise<InProcessGateway>) | undefined {
-  if (config.restGateway === 'http') return undefined;
-  return (app) =>
-    InProcessGateway.start({
-      config,
-      subgraphUrls,
-      registry: app.metricsRegistry,
-      logger: app.log,
-      service: 'rest-adapters',
-      embedded: config.restSubgraphs === 'in-process' ? SUBGRAPHS : [],
-    });
+  subgraphs: SubgraphTransportChoice = config.restSubgraphs === 'http'
+    ? { transport: 'http' }
+    : { transport: 'embedded', definitions: SUBGRAPHS },
+): (app: FastifyInstance) => Promise<GraphOperations> {
+  return async (app) =>
+    new GraphOperations(
+      await GraphExecutor.start({ config, subgraphs, registry: app.metricsRegistry, logger: app.log }),
+      'rest-adapters',
+      config.gatewayTimeoutMs,
+    );
 }

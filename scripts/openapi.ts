@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import { prettier } from '@lib/federation/operation-types';
+import { NO_OPERATIONS } from '@lib/rest/operation-executor';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
 
@@ -15,7 +16,11 @@ export const OPENAPI_DOCUMENT_FILE = 'dist/openapi.json';
 
 /** The document /openapi.json serves, built from the routes without a database or gateway. */
 export async function openApiDocument(): Promise<Record<string, any>> {
-  const app = await createRestApp({ config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' }), adapters: REST_ADAPTERS });
+  const app = await createRestApp({
+    config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' }),
+    adapters: REST_ADAPTERS,
+    operations: async () => NO_OPERATIONS,
+  });
   try {
     await app.ready();
     return structuredClone(app.swagger()) as Record<string, any>;

@@ -1,8 +1,7 @@
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import fastifyApollo, { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
+import fastifyApollo from '@as-integrations/fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import { signPrincipal } from '@lib/auth/principal';
-import type { Config, SubgraphName } from '@lib/config/config';
+import type { Config } from '@lib/config/config';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
 import { refuseClientErrors, refuseWhileClosing } from '@lib/http/client-errors';
 import { metricsPlugin } from '@lib/http/metrics';
@@ -15,7 +14,7 @@ import { CallerAuthenticator } from './caller-auth';
 import { registerExplorer } from './explorer';
 import type { GatewayContext } from './gateway-context';
 import { limitsPlugin } from './limits-plugin';
-import { createFederatedServer } from './federated-server';
+import { GraphExecutor, type SubgraphTransportChoice } from './executor';
 import {
   PERSISTED_QUERY_NOT_FOUND_BODY,
   PersistedQueryNotFound,
@@ -23,12 +22,11 @@ import {
   loadTrustedDocuments,
   resolveTrustedDocument,
 } from './trusted-documents';
-import { warmUp } from './warm-up';
 
 export interface GatewayOptions {
   config: Config;
-  /** Subgraph URLs that replace config.subgraphUrls (tests listen on ephemeral ports). */
-  subgraphUrls?: Partial<Record<SubgraphName, string>>;
+  /** How the gateway reaches the subgraphs: their processes at config.subgraphUrls unless told otherwise (tests). */
+  subgraphs?: SubgraphTransportChoice;
   logStream?: LogStream;
 }
 
@@ -36,7 +34,7 @@ export interface GatewayOptions {
  * The Apollo Gateway over the static, pre-composed supergraph (no runtime introspection). Each request's
  * caller is authenticated once, its principal signed once, and forwarded to every subgraph fetch.
  */
-export async function createGatewayApp({ config, subgraphUrls = {}, logStream }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGatewayApp({ config, subgraphs = { transport: 'http' }, logStream }: GatewayOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
   refuseWhileClosing(app, (reply) =>
     reply
@@ -46,36 +44,32 @@ export async function createGatewayApp({ config, subgraphUrls = {}, logStream }:
   );
   limitBodies(app, config);
   await app.register(metricsPlugin, { service: 'gateway' });
-  const overrides = { ...config.subgraphUrls, ...subgraphUrls };
   const development = !config.isProduction;
   const trustedDocuments = loadTrustedDocuments();
-  const callers = new CallerAuthenticator(config, overrides.merchant);
+  // Development: GraphiQL from node_modules at /graphiql and as the landing page of /graphql (explorer.ts).
+  const explorer = development ? registerExplorer(app, [...trustedDocuments.values()]) : undefined;
+  const executor = await GraphExecutor.start({
+    config,
+    subgraphs,
+    registry: app.metricsRegistry,
+    logger: app.log,
+    introspection: development,
+    plugins: [explorer ?? ApolloServerPluginLandingPageDisabled(), limitsPlugin(config.gatewayLimits)],
+    warm: [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })),
+  });
+  // fastify drains the server (refuseWhileClosing above); the executor stops once it is closed.
+  app.addHook('onClose', () => executor.close());
+  const callers = new CallerAuthenticator(config, executor.transport('merchant'));
   const stopFollowing = callers.followInvalidations();
   const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
   app.addHook('onClose', async () => {
     stopFollowing();
     await stopInvalidation();
   });
-  // Development: GraphiQL from node_modules at /graphiql and as the landing page of /graphql (explorer.ts).
-  const explorer = development ? registerExplorer(app, [...trustedDocuments.values()]) : undefined;
-  const { apollo, gateway } = createFederatedServer({
-    subgraphUrls: overrides,
-    registry: app.metricsRegistry,
-    logger: app.log,
-    introspection: development,
-    plugins: [explorer ?? ApolloServerPluginLandingPageDisabled(), fastifyApolloDrainPlugin(app), limitsPlugin(config.gatewayLimits)],
-  });
-  await apollo.start();
-  await warmUp(
-    apollo,
-    gateway.schema!,
-    app.log,
-    [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })),
-  );
 
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
   acceptTrustedDocuments(app, trustedDocuments);
-  await app.register(fastifyApollo(apollo), { path: '/graphql', context: requestContext(config, callers) });
+  await app.register(fastifyApollo(executor.apollo), { path: '/graphql', context: requestContext(config, callers, executor) });
   return app;
 }
 
@@ -119,7 +113,11 @@ function acceptTrustedDocuments(app: FastifyInstance, trustedDocuments: Map<stri
 }
 
 /** Each request's context: its caller authenticated once and the principal signed once, for every subgraph fetch. */
-function requestContext(config: Config, callers: CallerAuthenticator): (req: FastifyRequest) => Promise<GatewayContext> {
+function requestContext(
+  config: Config,
+  callers: CallerAuthenticator,
+  executor: GraphExecutor,
+): (req: FastifyRequest) => Promise<GatewayContext> {
   return async (req) => {
     const principal = await callers.authenticate(req.headers);
     // App users (and anonymous callers) run only the app's trusted documents where that is enforced;
@@ -139,7 +137,7 @@ function requestContext(config: Config, callers: CallerAuthenticator): (req: Fas
     }
     return {
       principal,
-      principalToken: await signPrincipal(principal, config.secrets.principalSecret),
+      principalToken: await executor.sign(principal),
       requestId: req.id,
       // Only a REST adapter (service token) may ask for a longer deadline, e.g. the sync push's.
       subgraphTimeoutMs: req.serviceCaller ? requestedTimeoutMs(req.headers[CALL_TIMEOUT_HEADER]) : undefined,

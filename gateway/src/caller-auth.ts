@@ -2,13 +2,13 @@ import { decodeJwt } from 'jose';
 import { LRUCache } from 'lru-cache';
 import { cacheInvalidations } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
-import { request } from 'undici';
 import { verifyOperatorToken } from '@lib/auth/operator-token';
 import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
 import { verifyServiceToken } from '@lib/auth/service-token';
 import { USER_TOKEN_ISSUER, verifyUserAccessToken } from '@lib/auth/user-token';
 import type { Config } from '@lib/config/config';
 import { AppError, ErrorCode } from '@lib/errors/app-error';
+import type { SubgraphTransport } from './subgraph-data-source';
 
 type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 
@@ -45,7 +45,8 @@ export class CallerAuthenticator {
 
   constructor(
     private readonly config: Config,
-    private readonly merchantSubgraphUrl: string,
+    /** The merchant subgraph, as the executor reaches it (its process, or in this process). */
+    private readonly merchant: SubgraphTransport,
   ) {}
 
   /**
@@ -139,19 +140,13 @@ export class CallerAuthenticator {
   private async ask<T>(principal: Principal, query: string, variables: Record<string, unknown>): Promise<T> {
     let body: { data?: T; errors?: unknown[] };
     try {
-      const response = await request(this.merchantSubgraphUrl, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          [PRINCIPAL_HEADER]: await signPrincipal(principal, this.config.secrets.principalSecret),
-        },
-        body: JSON.stringify({ query, variables }),
-        headersTimeout: 5000,
-        bodyTimeout: 5000,
-      });
-      body = (await response.body.json()) as typeof body;
-      if (response.statusCode !== 200 || !body.data || body.errors?.length)
-        throw new Error(`identity look-up answered ${response.statusCode}`);
+      const headers = {
+        'content-type': 'application/json',
+        [PRINCIPAL_HEADER]: await signPrincipal(principal, this.config.secrets.principalSecret),
+      };
+      const answer = await this.merchant({ query, variables }, headers, 5000);
+      body = JSON.parse(answer.text) as typeof body;
+      if (answer.status !== 200 || !body.data || body.errors?.length) throw new Error(`identity look-up answered ${answer.status}`);
     } catch {
       throw new AppError('a backing service is unavailable', ErrorCode.SERVICE_UNAVAILABLE, { http: { status: 503 } });
     }

@@ -22,14 +22,19 @@ import type { GatewayContext } from './gateway-context';
  * calling a subgraph), so the parse/validation and query-plan caches hold them before the first request.
  * Required variables get placeholder values of the right type: without them no plan would be built.
  */
+export interface WarmUpDocument {
+  name: string;
+  document: string;
+}
+
 export async function warmUp(
   apollo: ApolloServer<GatewayContext>,
   schema: GraphQLSchema,
   log: FastifyBaseLogger,
-  extra: { name: string; document: string }[] = [],
+  extra: readonly WarmUpDocument[] = [],
 ): Promise<number> {
   const manifest = JSON.parse(readFileSync(path.join(projectRoot(), 'gateway', 'operations.json'), 'utf8')) as {
-    operations: { name: string; document: string }[];
+    operations: WarmUpDocument[];
   };
   const operations = [...manifest.operations, ...extra];
   let planned = 0;

@@ -89,15 +89,9 @@ const EnvSchema = Type.Object({
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
   GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
   /**
-   * How the REST process runs its fixed operations: `in-process` (the gateway's planner and data sources inside the
-   * REST process, straight to the subgraphs) or `http` (through the gateway process at GATEWAY_URL).
-   * docs/decisions/0209-in-process-gateway.md.
-   */
-  REST_GATEWAY: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
-  /**
-   * With REST_GATEWAY=in-process, where the REST process's fetches go: `http` (each subgraph's process) or
-   * `in-process` (the subgraphs' schemas and services run inside the REST process on their own database roles).
-   * docs/decisions/0227-embedded-subgraphs.md.
+   * Where the REST process's query plans fetch from (it runs the gateway's executor itself,
+   * docs/decisions/0209-in-process-gateway.md): `in-process` (the subgraphs' schemas and services run inside the REST
+   * process on their own database roles) or `http` (each subgraph's process). docs/decisions/0227-embedded-subgraphs.md.
    */
   REST_SUBGRAPHS: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
   /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
@@ -235,7 +229,6 @@ export interface Config {
   };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
-  restGateway: Env['REST_GATEWAY'];
   restSubgraphs: Env['REST_SUBGRAPHS'];
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
@@ -408,7 +401,6 @@ function behaviourSection(
   Config,
   | 'referenceCacheTtlSecs'
   | 'gatewayTimeoutMs'
-  | 'restGateway'
   | 'restSubgraphs'
   | 'http'
   | 'webhooks'
@@ -420,7 +412,6 @@ function behaviourSection(
   return {
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
-    restGateway: env.REST_GATEWAY,
     restSubgraphs: env.REST_SUBGRAPHS,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,

@@ -19,7 +19,7 @@ export interface SubgraphAnswer {
 const UNAUTHENTICATED_ANSWER: SubgraphAnswer = { status: 401, text: JSON.stringify(NO_PRINCIPAL_BODY) };
 
 /**
- * A subgraph run inside the REST process (REST_SUBGRAPHS=in-process, docs/decisions/0227-embedded-subgraphs.md):
+ * A subgraph run inside another process (REST's by default, REST_SUBGRAPHS; docs/decisions/0227-embedded-subgraphs.md):
  * the subgraph's own schema, resolvers and services on its own ORM (its own role and schema), behind the same
  * principal check, Apollo settings and error formatting as its HTTP endpoint, answering the same status and JSON
  * text, without a socket, an HTTP parse or another process's wake-up. It runs no job worker and no HTTP server:
@@ -34,15 +34,18 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     private readonly principals: PrincipalVerifier,
     private readonly log: FastifyBaseLogger,
     private readonly closeResources: (() => Promise<void>) | undefined,
+    private readonly ownsOrm: boolean,
   ) {}
 
+  /** Opens the subgraph on its own ORM, or on `sharedOrm`, its server's in the same process (the test stack), left open at close. */
   static async open<Scope extends object>(
     definition: SubgraphDefinition<Scope>,
     config: Config,
     log: FastifyBaseLogger,
+    sharedOrm?: Orm,
   ): Promise<EmbeddedSubgraph<Scope>> {
     const subgraphLog = log.child({ subgraph: definition.name });
-    const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config)]);
+    const [schema, orm] = await Promise.all([definition.buildSchema(), sharedOrm ?? openSubgraphOrm(definition, config)]);
     const apollo = createSubgraphApollo<Scope>(
       schema,
       [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],
@@ -58,6 +61,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
       new PrincipalVerifier(config.secrets.principalSecret),
       subgraphLog,
       closeResources,
+      sharedOrm === undefined,
     );
   }
 
@@ -78,6 +82,6 @@ export class EmbeddedSubgraph<Scope extends object = object> {
   async close(): Promise<void> {
     await this.apollo.stop();
     await this.closeResources?.();
-    await this.orm.close();
+    if (this.ownsOrm) await this.orm.close();
   }
 }

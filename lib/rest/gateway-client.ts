@@ -1,31 +1,14 @@
 import { Pool } from 'undici';
-import { ACTING_PRINCIPAL_HEADER, type Principal, encodeActingPrincipal } from '../auth/principal';
+import { ACTING_PRINCIPAL_HEADER, encodeActingPrincipal } from '../auth/principal';
 import { ServiceTokenHolder } from '../auth/service-token';
 import { CALL_TIMEOUT_HEADER } from '../http/request-limits';
-import { httpErrorFromGraphQL, httpErrorFromStatus, serviceUnavailable } from './error-map';
-import { HttpError } from './error-body';
+import { serviceUnavailable } from './error-map';
 import type { FixedOperationDocument } from './operation';
-
-export interface ExecuteOptions {
-  requestId: string;
-  /** Who the adapter acts for; omitted, the adapter acts as itself (public data, health). */
-  acting?: Principal;
-  /** This call's deadline when longer than the default (a route's `timeoutMs`); the gateway is asked for it too. */
-  timeoutMs?: number;
-}
-
-/** Runs the adapters' fixed operations through the gateway: over HTTP (GatewayClient) or in this process (gateway/src/in-process.ts). */
-export interface OperationExecutor {
-  execute<TResult, TVariables>(
-    operation: FixedOperationDocument<TResult, TVariables>,
-    variables: TVariables,
-    options: ExecuteOptions,
-  ): Promise<TResult>;
-  close(): Promise<void>;
-}
+import { type ExecuteOptions, type GraphQLResponse, type OperationExecutor, dataOf } from './operation-executor';
 
 /**
- * Runs fixed operations against the gateway over a keep-alive pool, with the adapter's service token.
+ * Runs fixed operations against the gateway process over a keep-alive pool, with a service token (the operator CLI,
+ * which acts on the running system through its gateway).
  * GraphQL errors become the documented HTTP errors; an unreachable gateway is a 503; a 4xx of the gateway itself
  * (e.g. its body limit) is the documented 4xx closest to it, never a 500.
  */
@@ -84,23 +67,6 @@ export class GatewayClient implements OperationExecutor {
   async close(): Promise<void> {
     await this.pool.close();
   }
-}
-
-export interface GraphQLResponse<TResult> {
-  data?: TResult | null;
-  errors?: readonly { message?: string; extensions?: Record<string, unknown> }[];
-}
-
-/**
- * The data of the gateway's answer (`status`: its HTTP status), or the documented HTTP error: the first GraphQL
- * error mapped, a 4xx of the gateway itself as the closest documented 4xx, no answer a 503.
- */
-export function dataOf<TResult>(payload: GraphQLResponse<TResult> | undefined, status: number): TResult {
-  if (payload?.errors?.length) throw httpErrorFromGraphQL(payload.errors[0], status);
-  if (status >= 400 && status < 500) throw httpErrorFromStatus(status);
-  if (!payload) throw serviceUnavailable();
-  if (!payload.data) throw new HttpError(500, 'internal_error', 'internal error');
-  return payload.data;
 }
 
 /** The gateway's JSON answer; undefined when it is not JSON (e.g. a proxy's HTML error page). */

@@ -18,7 +18,7 @@ import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
 import { ErrorBody, HttpError } from './error-body';
 import { serviceUnavailable } from './error-map';
-import { GatewayClient, type OperationExecutor } from './gateway-client';
+import type { OperationExecutor } from './operation-executor';
 import { documentBase, documentServers, finishDocument, requireCredential } from './openapi';
 import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
 import { ResponseCache } from './response-cache';
@@ -35,11 +35,10 @@ export interface RestAppOptions {
   config: Config;
   adapters: RestAdapter[];
   /**
-   * How the adapters run their operations: an executor, or a function that makes one once the app has its metrics
-   * registry (the in-process gateway, rest-adapters/gateway.ts). Defaults to an HTTP client of config.gatewayUrl.
-   * The app closes what it made, not an executor it was given.
+   * How the adapters run their operations: a function that makes the executor once the app has its metrics registry
+   * and logger (rest-adapters/gateway.ts); the app closes it.
    */
-  gateway?: OperationExecutor | ((app: FastifyInstance) => Promise<OperationExecutor>);
+  operations: (app: FastifyInstance) => Promise<OperationExecutor>;
   logStream?: LogStream;
 }
 
@@ -49,7 +48,7 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * The REST process: every adapter's routes on one fastify server, with the shared error body, request
  * ids, OpenAPI 3.1 at /openapi.json, a reference page at /docs, /metrics, 404 and 405 handling.
  */
-export async function createRestApp({ config, adapters, gateway, logStream }: RestAppOptions): Promise<FastifyInstance> {
+export async function createRestApp({ config, adapters, operations, logStream }: RestAppOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
   refuseWhileClosing(app, () => {
     throw serviceUnavailable('the service is shutting down, retry later');
@@ -57,10 +56,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   parseAndValidateInput(app);
   await registerDocumentation(app, adapters, config);
   await app.register(metricsPlugin, { service: 'rest', documentedRoute: true });
-  const client =
-    typeof gateway === 'function'
-      ? await gateway(app)
-      : (gateway ?? new GatewayClient(config.gatewayUrl, 'rest-adapters', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs));
+  const client = await operations(app);
   // Before any route: routes added earlier would not be limited.
   await registerRateLimiting(app, { redisUrl: config.redisUrl });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -71,7 +67,7 @@ export async function createRestApp({ config, adapters, gateway, logStream }: Re
   const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
   app.addHook('onClose', async () => {
     await stopInvalidation();
-    if (typeof gateway !== 'object') await client.close();
+    await client.close();
   });
   return app;
 }

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
-import type { ExecuteOptions } from './gateway-client';
+import type { ExecuteOptions } from './operation-executor';
 import type { FixedOperationDocument } from './operation';
 import type { RateLimit } from './rate-limit';
 

@@ -7,6 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import { ErrorBody } from '@lib/rest/error-body';
+import { NO_OPERATIONS } from '@lib/rest/operation-executor';
 import { createRestApp } from '@lib/rest/rest-app';
 import type { RestRoute } from '@lib/rest/route';
 import { REST_ADAPTERS } from '@rest-adapters';
@@ -27,7 +28,11 @@ describe('OpenAPI document', () => {
 
   beforeAll(async () => {
     // No gateway is needed to describe the routes.
-    app = await createRestApp({ config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), adapters: REST_ADAPTERS });
+    app = await createRestApp({
+      config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+      adapters: REST_ADAPTERS,
+      operations: async () => NO_OPERATIONS,
+    });
     document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json();
   });
   afterAll(() => app.close());

@@ -2,8 +2,6 @@ import { createServer } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, decodeJwt, exportJWK, generateKeyPair } from 'jose';
 import { loadConfig } from '@lib/config/config';
-import { createRestApp } from '@lib/rest/rest-app';
-import { REST_ADAPTERS } from '@rest-adapters';
 import { listOutbox } from '@scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { HttpRecorder } from '../support/http-recorder';
@@ -42,17 +40,9 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
   const verify = (payload: object, app: FastifyInstance = stack.rest) =>
     app.inject({ method: 'POST', url: `/auth${URL_PATH}`, payload, remoteAddress: freshAddress() });
   const restWith = async (env: Record<string, string>) => {
-    const app = await createRestApp({
-      config: loadConfig({
-        ...process.env,
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'silent',
-        DATABASE_URL: stack.database.adminUrl,
-        GATEWAY_URL: stack.gatewayUrl,
-        ...env,
-      }),
-      adapters: REST_ADAPTERS,
-    });
+    const app = await stack.startRestApp(
+      loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: stack.database.adminUrl, ...env }),
+    );
     await app.ready();
     extraApps.push(app);
     return app;

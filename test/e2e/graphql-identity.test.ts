@@ -165,7 +165,7 @@ describe('GraphQL identity at the gateway', () => {
     expect(production.gatewayLimits.trustedDocumentsOnly).toBe(true);
     const gateway = await createGatewayApp({
       config: production,
-      subgraphUrls: Object.fromEntries(Object.entries(stack.subgraphs).map(([n, s]) => [n, s.url])),
+      subgraphs: { transport: 'http', urls: stack.subgraphUrls() },
     });
     try {
       const introspection = await gateway.inject({

@@ -4,7 +4,6 @@ import type { FastifyInstance } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
 import { DEMO } from '@lib/demo/demo-ids';
 import { errorResponses } from '@lib/rest/error-body';
-import { createRestApp } from '@lib/rest/rest-app';
 import { defineRoute } from '@lib/rest/route';
 import { clearPartnerCredentialCache, partnerAuth, requireMerchantAccess, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import {
@@ -94,8 +93,7 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
   beforeAll(async () => {
     stack = await startTestStack();
     url = stack.database.adminUrl;
-    probeApp = await createRestApp({
-      config: stack.config,
+    probeApp = await stack.startRestApp(stack.config, {
       adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET'), probe('POST')] }],
     });
     await probeApp.ready();
@@ -339,10 +337,10 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
 
     it('stops a revoked credential within PARTNER_CREDENTIAL_CACHE_MS', async () => {
       // The same route in a REST app whose configuration keeps credentials 300 ms.
-      const shortCache = await createRestApp({
-        config: { ...stack.config, partnerCredentialCacheMs: 300 },
-        adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET')] }],
-      });
+      const shortCache = await stack.startRestApp(
+        { ...stack.config, partnerCredentialCacheMs: 300 },
+        { adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET')] }] },
+      );
       try {
         const key = await issue();
         const t = await accessToken(key);

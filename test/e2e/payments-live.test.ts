@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { DEMO } from '@lib/demo/demo-ids';
-import { createRestApp } from '@lib/rest/rest-app';
-import { REST_ADAPTERS } from '@rest-adapters';
 import { HttpRecorder } from '../support/http-recorder';
 import { type PosActor, posActor, posMember, pushOpenOrder } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
@@ -36,8 +34,8 @@ describe('Live payment events (issue 17 §3)', () => {
       LIVE_POLL_MS: '120000',
     });
     base = await stack.rest.listen({ host: '127.0.0.1', port: 0 });
-    // A second copy of the REST process on the same gateway and Redis.
-    second = await createRestApp({ config: stack.config, adapters: REST_ADAPTERS, logStream: { write: () => undefined } });
+    // A second copy of the REST process on the same subgraphs and Redis.
+    second = await stack.startRestApp(stack.config, { logStream: { write: () => undefined } });
     secondBase = await second.listen({ host: '127.0.0.1', port: 0 });
     owner = await posActor(stack, A);
   });

@@ -182,7 +182,7 @@ describe('core API: reference data and legal documents (full path: REST → gate
 
   it('measures each GraphQL operation, each subgraph fetch and each connection pool', async () => {
     expect((await get('/references/provinces')).statusCode).toBe(200);
-    // The REST process runs the gateway in process (REST_GATEWAY=in-process): its operations are measured there.
+    // The REST process runs the gateway's executor itself: its operations are measured there.
     const rest = await stack.rest.metricsRegistry.metrics();
     expect(rest).toMatch(/^graphql_operation_duration_seconds_count\{[^}]*operation="Reference[A-Za-z]+",outcome="ok"\} [1-9]/m);
     expect(rest).toMatch(/^subgraph_fetch_duration_seconds_count\{[^}]*subgraph="merchant",outcome="ok"\} [1-9]/m);

@@ -7,6 +7,7 @@ import { DEMO } from '@lib/demo/demo-ids';
 import { APP_OPERATIONS_DIR, collectOperations } from '@lib/federation/compose';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
+import { restOperations } from '@rest-adapters/gateway';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 async function postGraphQL(url: string, query: string, headers: Record<string, string> = {}) {
@@ -179,26 +180,34 @@ describe('the federated stack', () => {
 
     it('keep answering while a subgraph process is down: REST runs the subgraphs itself (REST_SUBGRAPHS=in-process)', async () => {
       const requestId = 'req-test-0002';
+      // A REST app as in production: its own embedded subgraphs on their own ORMs, not the test stack's shared ones.
+      const rest = await createRestApp({
+        config: stack.config,
+        adapters: REST_ADAPTERS,
+        operations: restOperations(stack.config),
+        logStream: { write: (line: string) => void stack.logs.push(JSON.parse(line)) },
+      });
       await stack.subgraphs.merchant.app.close();
       try {
-        const res = await stack.rest.inject({
+        const res = await rest.inject({
           method: 'GET',
           url: '/references/districts?city_id=3171',
           headers: { 'x-request-id': requestId },
         });
         expect(res.statusCode).toBe(200);
-        expect((await stack.rest.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+        expect((await rest.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
         expect(new Set(stack.logs.filter((line) => line.reqId === requestId).map((line) => line.service))).toEqual(new Set(['rest']));
       } finally {
+        await rest.close();
         await stack.restartSubgraph('merchant');
       }
     });
 
-    it('answer 503 with the error body when the gateway is unreachable', async () => {
-      const app = await createRestApp({
-        config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_URL: 'http://127.0.0.1:9/graphql', GATEWAY_TIMEOUT_MS: '500' }),
-        adapters: REST_ADAPTERS,
-      });
+    it('answer 503 with the error body when the subgraphs are unreachable', async () => {
+      const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_TIMEOUT_MS: '500' });
+      const nowhere = 'http://127.0.0.1:9/graphql';
+      const urls = { merchant: nowhere, outlet: nowhere, transaction: nowhere, catalog: nowhere };
+      const app = await createRestApp({ config, adapters: REST_ADAPTERS, operations: restOperations(config, { transport: 'http', urls }) });
       try {
         const res = await app.inject({ method: 'GET', url: '/references/provinces' });
         expect(res.statusCode).toBe(503);

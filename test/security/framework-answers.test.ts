@@ -2,8 +2,6 @@ import { connect } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createGatewayApp } from '@gateway/src/app';
-import { createRestApp } from '@lib/rest/rest-app';
-import { REST_ADAPTERS } from '@rest-adapters';
 import { demoBankEventRequest } from '../support/bank-events';
 import { ALL_ROUTES, pathOf } from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -57,7 +55,7 @@ describe('REST: framework answers use the documented error body', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    rest = await createRestApp({ config: stack.config, adapters: REST_ADAPTERS });
+    rest = await stack.startRestApp(stack.config);
     await rest.listen({ host: '127.0.0.1', port: 0 });
     port = (rest.server.address() as AddressInfo).port;
   });
@@ -168,8 +166,8 @@ describe('Gateway: framework answers are GraphQL errors', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    const subgraphUrls = Object.fromEntries(Object.entries(stack.subgraphs).map(([name, { url }]) => [name, url]));
-    gateway = await createGatewayApp({ config: stack.config, subgraphUrls });
+    const subgraphUrls = stack.subgraphUrls();
+    gateway = await createGatewayApp({ config: stack.config, subgraphs: { transport: 'http', urls: subgraphUrls } });
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     port = (gateway.server.address() as AddressInfo).port;
   });

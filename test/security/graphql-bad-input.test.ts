@@ -89,9 +89,12 @@ describe('GraphQL: invalid scalar values are BAD_USER_INPUT', () => {
     await new Promise<void>((resolve) => subgraph.listen(0, '127.0.0.1', resolve));
     const gateway = await createGatewayApp({
       config: stack.config,
-      subgraphUrls: {
-        ...Object.fromEntries(Object.entries(stack.subgraphs).map(([n, s]) => [n, s.url])),
-        merchant: `http://127.0.0.1:${(subgraph.address() as AddressInfo).port}/graphql`,
+      subgraphs: {
+        transport: 'http',
+        urls: {
+          ...stack.subgraphUrls(),
+          merchant: `http://127.0.0.1:${(subgraph.address() as AddressInfo).port}/graphql`,
+        },
       },
     });
     try {
@@ -109,7 +112,7 @@ describe('GraphQL: invalid scalar values are BAD_USER_INPUT', () => {
     const production = loadConfig({ ...process.env, ...PRODUCTION_ENV });
     const gateway = await createGatewayApp({
       config: production,
-      subgraphUrls: Object.fromEntries(Object.entries(stack.subgraphs).map(([n, s]) => [n, s.url])),
+      subgraphs: { transport: 'http', urls: stack.subgraphUrls() },
     });
     try {
       const token = await issueServiceToken('test', production.secrets.serviceTokenSecret);

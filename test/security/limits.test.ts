@@ -2,12 +2,15 @@ import http from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { request } from 'undici';
-import { createGatewayApp } from '@gateway/src/app';
 import { issueServiceToken } from '@lib/auth/service-token';
 import { loadConfig } from '@lib/config/config';
 import { GATEWAY_BODY_LIMIT, REST_BODY_LIMIT } from '@lib/http/request-limits';
+import type { HttpError } from '@lib/rest/error-body';
+import { GatewayClient } from '@lib/rest/gateway-client';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
+import { restOperations } from '@rest-adapters/gateway';
+import { CoreHealthDocument } from '@rest-adapters/generated/operations';
 import { ALL_ROUTES, authedRequest, demoCredentials } from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -36,16 +39,15 @@ describe('limits', () => {
 
   describe('server timeouts', () => {
     it('the REST app applies HTTP_REQUEST_TIMEOUT_MS', async () => {
-      const app = await createRestApp({
-        config: loadConfig({
+      const app = await stack.startRestApp(
+        loadConfig({
           ...process.env,
           NODE_ENV: 'test',
           LOG_LEVEL: 'silent',
-          GATEWAY_URL: stack.gatewayUrl,
+          DATABASE_URL: stack.database.adminUrl,
           HTTP_REQUEST_TIMEOUT_MS: '1000',
         }),
-        adapters: REST_ADAPTERS,
-      });
+      );
       try {
         await app.ready();
         expect(app.server.requestTimeout).toBe(1000);
@@ -55,16 +57,15 @@ describe('limits', () => {
     });
 
     it('closes the connection of a client that dribbles its body past HTTP_REQUEST_TIMEOUT_MS', async () => {
-      const app = await createRestApp({
-        config: loadConfig({
+      const app = await stack.startRestApp(
+        loadConfig({
           ...process.env,
           NODE_ENV: 'test',
           LOG_LEVEL: 'silent',
-          GATEWAY_URL: stack.gatewayUrl,
+          DATABASE_URL: stack.database.adminUrl,
           HTTP_REQUEST_TIMEOUT_MS: '1000',
         }),
-        adapters: REST_ADAPTERS,
-      });
+      );
       await app.listen({ port: 0, host: '127.0.0.1' });
       const socket = connect((app.server.address() as AddressInfo).port, '127.0.0.1');
       const started = Date.now();
@@ -171,9 +172,14 @@ describe('limits', () => {
         for (const app of apps) await app.close();
         await new Promise((r) => fake.close(r));
       });
-      const restOver = async (gatewayUrl: string) => {
-        const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_URL: gatewayUrl });
-        const app = await createRestApp({ config, adapters: REST_ADAPTERS });
+      /** A REST app whose catalog fetches go to the fake subgraph over HTTP. */
+      const restOverFakeCatalog = async () => {
+        const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: stack.database.adminUrl });
+        const app = await createRestApp({
+          config,
+          adapters: REST_ADAPTERS,
+          operations: restOperations(config, { transport: 'http', urls: { ...stack.subgraphUrls(), catalog: fakeUrl } }),
+        });
         apps.push(app);
         return { app, config };
       };
@@ -224,18 +230,19 @@ describe('limits', () => {
           'bad_request',
         ],
         ['a 400 without a GraphQL body', { status: 400, type: 'text/plain', body: 'bad request' }, 400, 'bad_request'],
-      ])('REST adapter → gateway: %s', async (_what, gatewayAnswer, status, code) => {
+      ])('operator CLI → gateway process: %s', async (_what, gatewayAnswer, status, code) => {
         answer = gatewayAnswer;
-        const { app, config } = await restOver(fakeUrl);
-        const res = await posCall(app, config.secrets.internalApiKey, 'POST', '/poslite/sync/push', push);
-        expect([res.statusCode, res.json().code]).toEqual([status, code]);
+        const client = new GatewayClient(fakeUrl, 'ops', stack.config.secrets.serviceTokenSecret, 5_000);
+        try {
+          const error = (await client.execute(CoreHealthDocument, {}, { requestId: 'r-1' }).catch((e: unknown) => e)) as HttpError;
+          expect([error.status, error.code]).toEqual([status, code]);
+        } finally {
+          await client.close();
+        }
       });
 
-      it('gateway → subgraph: a subgraph’s 413 is 413 payload_too_large, its 400 BAD_USER_INPUT a 400 with its message', async () => {
-        const gateway = await createGatewayApp({ config: stack.config, subgraphUrls: { catalog: fakeUrl } });
-        apps.push(gateway);
-        const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
-        const { app, config } = await restOver(gatewayUrl);
+      it('REST → subgraph over HTTP: a subgraph’s 413 is 413 payload_too_large, its 400 BAD_USER_INPUT a 400 with its message', async () => {
+        const { app, config } = await restOverFakeCatalog();
         answer = {
           status: 413,
           type: 'application/json',

@@ -1,13 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { type Config, SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
-import { createSubgraphApp } from '@lib/federation/subgraph-definition';
 import type { Orm } from '@lib/db/orm';
-import type { OperationExecutor } from '@lib/rest/gateway-client';
+import { EmbeddedSubgraph } from '@lib/federation/embedded-subgraph';
+import { createSubgraphApp } from '@lib/federation/subgraph-definition';
 import { createRestApp } from '@lib/rest/rest-app';
-import { InProcessGateway } from '@gateway/src/in-process';
+import type { RestAdapter } from '@lib/rest/route';
+import type { LogStream } from '@lib/logging/logger';
 import { createGatewayApp } from '@gateway/src/app';
+import type { SubgraphTransportChoice } from '@gateway/src/executor';
 import { REST_ADAPTERS } from '@rest-adapters';
-import { restGateway } from '@rest-adapters/gateway';
+import { restOperations } from '@rest-adapters/gateway';
 import { SUBGRAPHS } from '@subgraphs';
 import { type TestDatabase, cloneTemplateDatabase } from './test-database';
 
@@ -18,29 +20,44 @@ export interface LogLine {
   [key: string]: unknown;
 }
 
+export interface TestStackOptions {
+  /**
+   * `in-process`: the gateway and REST run the subgraphs in this process, on the subgraph servers' ORMs;
+   * `http`: they fetch from the subgraph servers' HTTP endpoints (tests about that hop). Defaults to REST_SUBGRAPHS.
+   */
+  subgraphs?: 'in-process' | 'http';
+}
+
 export interface TestStack {
   config: Config;
   database: TestDatabase;
   rest: FastifyInstance;
   gateway: FastifyInstance;
   gatewayUrl: string;
+  /** Each subgraph's server: its HTTP endpoint, its job worker and background relays, its ORM. */
   subgraphs: Record<SubgraphName, { app: FastifyInstance; url: string }>;
-  /** Every log line of every process, parsed. */
+  /** Each subgraph server's /graphql URL. */
+  subgraphUrls(): Record<SubgraphName, string>;
+  /** Every log line of every server, parsed. */
   logs: LogLine[];
-  /** Fetches REST's query plans have sent to a subgraph so far (over HTTP, or to its copy inside REST). */
+  /** Fetches REST's query plans have sent to a subgraph so far. */
   restFetches(subgraph: SubgraphName): Promise<number>;
-  /** The ORM that answers REST's fetches to a subgraph: REST's own copy with REST_SUBGRAPHS=in-process, else the subgraph's. */
+  /** The ORM that answers a subgraph's fetches (its server's, shared by the subgraph run in process). */
   restOrm(subgraph: SubgraphName): Orm;
-  /** Starts a subgraph again (after a test stopped it) on its former port. */
+  /** A further REST app on this stack's subgraphs, with its own configuration (closed by the caller; REST's adapters unless given). */
+  startRestApp(config: Config, options?: { adapters?: RestAdapter[]; logStream?: LogStream }): Promise<FastifyInstance>;
+  /** Starts a subgraph's server again (after a test stopped it) on its former port. */
   restartSubgraph(name: SubgraphName): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * The whole system in this process on ephemeral ports, over a private clone of the seeded template
- * database: four subgraphs, the gateway and the REST app (used through `inject` or its listening port).
+ * The whole system in this process on ephemeral ports, over a private clone of the seeded template database: four
+ * subgraph servers (each subgraph's ORM, jobs and HTTP endpoint), the gateway and the REST app (used through `inject`
+ * or its listening port). Each subgraph's ORM is opened once: the gateway's and REST's query plans run it in process
+ * (docs/decisions/0227-embedded-subgraphs.md) unless `subgraphs: 'http'`.
  */
-export async function startTestStack(env: Record<string, string> = {}): Promise<TestStack> {
+export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
   const database = await cloneTemplateDatabase();
   const logs: LogLine[] = [];
   const logStream = { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
@@ -58,18 +75,22 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     subgraphs[name] = { app, url: `${address}/graphql` };
   };
   await Promise.all(SUBGRAPH_NAMES.map((name) => startSubgraph(name)));
-  const subgraphUrls = Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, subgraphs[name].url]));
-  const gateway = await createGatewayApp({ config, subgraphUrls, logStream });
+  const subgraphUrls = () => Object.fromEntries(SUBGRAPH_NAMES.map((name) => [name, subgraphs[name].url])) as Record<SubgraphName, string>;
+  const overHttp = (options.subgraphs ?? config.restSubgraphs) === 'http';
+  const embedded = overHttp
+    ? []
+    : await Promise.all(
+        SUBGRAPHS.map(({ name }) => subgraphs[name].app).map((app, i) => EmbeddedSubgraph.open(SUBGRAPHS[i], config, app.log, app.orm)),
+      );
+  const transport: SubgraphTransportChoice = overHttp
+    ? { transport: 'http', urls: subgraphUrls() }
+    : { transport: 'embedded', shared: embedded };
+  const gateway = await createGatewayApp({ config, subgraphs: transport, logStream });
   const gatewayUrl = `${await gateway.listen({ host: '127.0.0.1', port: 0 })}/graphql`;
   const restConfig = loadConfig({ ...base, GATEWAY_URL: gatewayUrl });
-  const inProcess = restGateway(restConfig, subgraphUrls);
-  let executor: OperationExecutor | undefined;
-  const rest = await createRestApp({
-    config: restConfig,
-    adapters: REST_ADAPTERS,
-    gateway: inProcess && (async (app) => (executor = await inProcess(app))),
-    logStream,
-  });
+  const startRestApp: TestStack['startRestApp'] = (appConfig, appOptions = {}) =>
+    createRestApp({ adapters: REST_ADAPTERS, ...appOptions, config: appConfig, operations: restOperations(appConfig, transport) });
+  const rest = await startRestApp(restConfig, { logStream });
   await rest.ready();
 
   return {
@@ -79,19 +100,20 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     gateway,
     gatewayUrl,
     subgraphs,
+    subgraphUrls,
     logs,
+    startRestApp,
     restFetches: async (subgraph) => {
       const text = await rest.metricsRegistry.metrics();
       const series = new RegExp(`^subgraph_fetch_duration_seconds_count\\{[^}]*subgraph="${subgraph}"[^}]*\\} (\\d+)`, 'gm');
       return [...text.matchAll(series)].reduce((sum, m) => sum + Number(m[1]), 0);
     },
-    restOrm: (subgraph) =>
-      (executor instanceof InProcessGateway ? executor.embedded.find((e) => e.name === subgraph)?.orm : undefined) ??
-      subgraphs[subgraph].app.orm!,
+    restOrm: (subgraph) => subgraphs[subgraph].app.orm!,
     restartSubgraph: (name) => startSubgraph(name, Number(new URL(subgraphs[name].url).port)),
     close: async () => {
       await rest.close();
       await gateway.close();
+      await Promise.all(embedded.map((subgraph) => subgraph.close()));
       await Promise.all(Object.values(subgraphs).map(({ app }) => app.close()));
       await database.drop();
     },
