@@ -4,10 +4,10 @@ import { InProcessGateway } from '@gateway/src/in-process';
 import { SUBGRAPHS } from '@subgraphs';
 
 /**
- * How the REST process reaches the gateway (REST_GATEWAY, docs/decisions/0209-in-process-gateway.md): `in-process`
+ * How the REST process reaches the gateway (REST_GATEWAY, docs/decisions/0009-how-operations-execute.md): `in-process`
  * runs the gateway's planner inside this process, straight to the subgraphs; `http` uses the gateway process at
  * GATEWAY_URL (createRestApp's default). With the planner in process, REST_SUBGRAPHS=in-process (the default) runs
- * the subgraphs here too (docs/decisions/0227-embedded-subgraphs.md); `http` fetches from their processes.
+ * the subgraphs here too (docs/decisions/0009-how-operations-execute.md); `http` fetches from their processes.
  */
 export function restGateway(
   config: Config,

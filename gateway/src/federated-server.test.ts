@@ -28,7 +28,7 @@ async function started() {
   return apollo;
 }
 
-describe('the federated server (decision 0224)', () => {
+describe('the federated server (decision 0012)', () => {
   let requests: jest.SpyInstance[];
 
   beforeEach(() => {
@@ -62,7 +62,7 @@ describe('the federated server (decision 0224)', () => {
   });
 });
 
-describe('operations built once per parsed operation (decision 0225)', () => {
+describe('operations built once per parsed operation (decision 0009)', () => {
   const QUERY = 'query Reuse($show: Boolean!) { __typename @include(if: $show) }';
 
   it('reuses the operation of a fixed document, and still shapes each answer by its own variables', async () => {

@@ -32,7 +32,7 @@ export interface FederatedServerOptions {
 /**
  * The Apollo Gateway over the static, pre-composed supergraph (no runtime introspection) inside an Apollo Server:
  * one construction for the two ways it runs, the gateway process's HTTP endpoint (app.ts) and inside the REST
- * process (in-process.ts, docs/decisions/0209-in-process-gateway.md). Not started; the caller starts it.
+ * process (in-process.ts, docs/decisions/0009-how-operations-execute.md). Not started; the caller starts it.
  */
 export function createFederatedServer(options: FederatedServerOptions): { apollo: ApolloServer<GatewayContext>; gateway: ApolloGateway } {
   const fetches = new SubgraphFetchMetrics(options.registry);
@@ -48,7 +48,7 @@ export function createFederatedServer(options: FederatedServerOptions): { apollo
     },
     logger: options.logger,
     // Outside production the gateway would answer a request carrying `Apollo-Query-Plan-Experimental` with its query
-    // plan (subgraph names, fetches, keys): never offered here (decision 0224).
+    // plan (subgraph names, fetches, keys): never offered here (decision 0012).
     __exposeQueryPlanExperimental: false,
   });
   gateway.onSchemaLoadOrUpdate(({ apiSchema }) => adoptSubgraphScalars(apiSchema));

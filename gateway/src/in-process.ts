@@ -32,7 +32,7 @@ export interface InProcessGatewayOptions {
 }
 
 /**
- * The gateway inside the REST process (docs/decisions/0209-in-process-gateway.md): the same supergraph, query
+ * The gateway inside the REST process (docs/decisions/0009-how-operations-execute.md): the same supergraph, query
  * planner and subgraph data sources as the gateway process, without the HTTP hop between them. The REST adapters
  * have already authenticated the caller, so the principal they act for is signed here for the subgraphs, as the
  * gateway process does for a verified service token; operations are the fixed ones, warmed at start.
