@@ -1,4 +1,4 @@
-// ESLint: type-aware typescript-eslint rules plus the rules that keep the architecture (docs/decisions/0120-lint-and-format.md).
+// ESLint: type-aware typescript-eslint rules plus the rules that keep the architecture (docs/decisions/0014-node-dependencies-and-lint.md).
 // Style is Prettier's job (eslint-config-prettier turns the overlapping rules off). `npm run lint` runs both at zero warnings.
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';

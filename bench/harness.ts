@@ -168,7 +168,7 @@ export async function graphqlRequests(gatewayPort: number, name: ProcessName): P
 
 /**
  * Fetches a REST process has sent to a subgraph (`subgraph_fetch_duration_seconds`, at its documented /metrics): over
- * HTTP, or to its own copy of the subgraph with REST_SUBGRAPHS=in-process (docs/decisions/0227-embedded-subgraphs.md).
+ * HTTP, or to its own copy of the subgraph with REST_SUBGRAPHS=in-process (docs/decisions/0009-how-operations-execute.md).
  */
 export async function restFetches(restOrigin: string, subgraph: string): Promise<number> {
   const { body } = await request(`${restOrigin}/metrics`);
@@ -421,7 +421,7 @@ async function discardLeftoverJobs(databaseUrl: string): Promise<void> {
 
 /**
  * The copies of what banks see brought up to date (merchants in the outlet subgraph, 0211; payment targets in the
- * transaction subgraph, 0215):
+ * transaction subgraph, 0028):
  * the stack runs no job worker (JOBS_CONCURRENCY=0), so the merchants the demo data and a benchmark's own seed wrote
  * are copied here, and bank lookups and events read the copy, as in production. Call it again after seeding; with
  * `all` after writing merchants with triggers off (which enqueues nothing), or after writing so many that their
@@ -441,7 +441,7 @@ export async function syncBankViewCopy(databaseUrl: string, { all = false } = {}
 /**
  * nginx on the front ports of REST and the gateway (as deploy/nginx.conf), with keep-alive upstream connections:
  * the gateway's copies round robin, REST's by a bank's lookup key where the request has one and at random otherwise
- * (docs/decisions/0223-lookup-key-affinity.md).
+ * (docs/decisions/0010-caches-and-copies.md).
  */
 async function startBalancer(front: Record<'rest' | 'gateway', number>, copies: number): Promise<Managed> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'bench-nginx-'));

@@ -82,7 +82,7 @@ const PRIME_ROUND = -1;
 const HOT_GROUPS = 2;
 /** The documented by-NMID limit per key (psp-api.md §8); the at-rate runs send exactly this. */
 const RATE_PER_MIN = 1000;
-/** The REST process keeps by-NMID answers this long (psp-api.md §8, docs/decisions/0010-caching.md). */
+/** The REST process keeps by-NMID answers this long (psp-api.md §8, docs/decisions/0010-caches-and-copies.md). */
 const CACHE_TTL_SECS = 30;
 /** An uncached pair is not asked for again within this many seconds (the TTL plus a margin). */
 const COLD_REUSE_SECS = 33;
@@ -298,7 +298,7 @@ async function seed(databaseUrl: string, rateUncachedMerchants: number): Promise
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Signed requests (psp-api.md §5, docs/decisions/0025-bank-hmac-verification.md).
+// Signed requests (psp-api.md §5, docs/decisions/0024-bank-keys-and-signatures.md).
 
 const hmac = (secret: string, message: string) => createHmac('sha256', secret).update(message).digest('hex');
 
@@ -383,7 +383,7 @@ async function warmPass(pairs: Pair[]): Promise<number> {
 
 /**
  * GraphQL requests each subgraph has answered: at its HTTP endpoint, or, with REST_SUBGRAPHS=in-process, the fetches
- * REST ran on its embedded copy of it (docs/decisions/0227-embedded-subgraphs.md).
+ * REST ran on its embedded copy of it (docs/decisions/0009-how-operations-execute.md).
  */
 async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, number>> {
   const entries = await Promise.all(

@@ -5,9 +5,9 @@ import { GraphExecutor, type SubgraphTransportChoice } from '@gateway/src/execut
 import { SUBGRAPHS } from '@subgraphs';
 
 /**
- * The REST process's operations: the gateway's executor in this process (docs/decisions/0209-in-process-gateway.md),
+ * The REST process's operations: the gateway's executor in this process (docs/decisions/0009-how-operations-execute.md),
  * running the four subgraphs here too unless REST_SUBGRAPHS=http sends its fetches to their processes
- * (docs/decisions/0227-embedded-subgraphs.md). `subgraphs` replaces that choice (the test stack shares its subgraphs).
+ * (docs/decisions/0009-how-operations-execute.md). `subgraphs` replaces that choice (the test stack shares its subgraphs).
  */
 export function restOperations(
   config: Config,

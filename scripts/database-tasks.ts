@@ -54,7 +54,7 @@ async function withSubgraph<T>(
 }
 
 /**
- * Roles and schemas (as admin), the job queue's schema and role (graphile-worker, docs/decisions/0205-job-queue.md),
+ * Roles and schemas (as admin), the job queue's schema and role (graphile-worker, docs/decisions/0031-webhooks-and-job-queue.md),
  * then each subgraph's pending migrations (as that subgraph's role).
  */
 export async function migrateAll(config: Config, adminUrl: string): Promise<Record<string, string[]>> {
@@ -112,7 +112,7 @@ export interface OnboardMerchantInput {
  * first (outlet subgraph), then the merchant with its first NMID (merchant subgraph): creating the merchant
  * is its first activation, announced to the bank (merchant.activated), so it must not happen before its
  * outlets exist. The two schemas cannot share a transaction: a failure creating the merchant removes the
- * outlets just created. A sandbox bank's merchant is a sandbox merchant (docs/decisions/0204-sandbox.md), its
+ * outlets just created. A sandbox bank's merchant is a sandbox merchant (docs/decisions/0015-demo-data-and-sandbox.md), its
  * NMIDs of the sandbox range, one per outlet.
  */
 export async function onboardMerchant(config: Config, adminUrl: string, input: OnboardMerchantInput) {
@@ -188,7 +188,7 @@ export async function createBank(
 const SANDBOX_MERCHANT_MCC = '5411';
 
 /**
- * `bank:create --sandbox`: a sandbox bank (docs/decisions/0204-sandbox.md) and, so that its keys have something to
+ * `bank:create --sandbox`: a sandbox bank (docs/decisions/0015-demo-data-and-sandbox.md) and, so that its keys have something to
  * reach, its first sandbox merchant with `outlets` outlets, each with a sandbox NMID and a terminal, owned by the app
  * user of `ownerPhone` when given. A failure creating the merchant leaves the bank (add merchants with merchant:create).
  */
@@ -284,7 +284,7 @@ function withPartners<T>(config: Config, adminUrl: string, work: (service: Partn
 
 /**
  * `partner:create`: a partner; merchants (of its mode) already registered with its referral code become its
- * referrals. A sandbox partner reaches sandbox merchants only (docs/decisions/0204-sandbox.md).
+ * referrals. A sandbox partner reaches sandbox merchants only (docs/decisions/0015-demo-data-and-sandbox.md).
  */
 export async function createPartner(
   config: Config,
@@ -373,7 +373,7 @@ export async function listMonthlyPartitions(config: Config, adminUrl: string) {
 
 /**
  * `partitions:archive`: the months of transactions and payment events before `before` (YYYY-MM) detached into the
- * `archive` schema, which is created first as the admin (docs/decisions/0222-archiving-months.md). With `dryRun`,
+ * `archive` schema, which is created first as the admin (docs/decisions/0208-partitioned-history.md). With `dryRun`,
  * what it would do; nothing is created or changed.
  */
 export async function archiveMonthlyPartitions(config: Config, adminUrl: string, options: { before: string; dryRun: boolean; now?: Date }) {
@@ -394,7 +394,7 @@ interface FailedJob {
 
 /**
  * `bank-view:sync`: brings the copies of what banks see up to date now: the outlet subgraph's of merchants
- * (docs/decisions/0211-bank-view-read-model.md) and the transaction subgraph's of payment targets (0215). Runs every
+ * (docs/decisions/0211-bank-view-read-model.md) and the transaction subgraph's of payment targets (0028). Runs every
  * pending `merchant_profiles`, `payment_target_merchants` and `payment_target_outlets` job in this process, after
  * enqueueing every merchant and every merchant's outlets again with `all` (a rebuild, e.g. after restoring one schema
  * or loading with triggers off). Safe beside running workers.

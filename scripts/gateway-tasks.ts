@@ -27,7 +27,7 @@ export class GatewayTaskError extends Error {
 /**
  * `sandbox:simulate-payment`: the sandbox simulation of `POST /internal/sandbox/payment-events` (simulate.ts, the same
  * code), run through the gateway with the REST adapters' service token, so that the event takes the bank intake's
- * path and the live streams, the push and the dynamic QRIS match follow (docs/decisions/0204-sandbox.md).
+ * path and the live streams, the push and the dynamic QRIS match follow (docs/decisions/0015-demo-data-and-sandbox.md).
  */
 export async function simulateSandboxPaymentViaGateway(config: Config, input: SandboxPaymentRequest): Promise<SandboxPaymentOutcome> {
   const client = new GatewayClient(config.gatewayUrl, 'ops', config.secrets.serviceTokenSecret, config.gatewayTimeoutMs);

@@ -118,7 +118,7 @@ export const COMMANDS: Record<string, Command> = {
       sandbox: {
         type: 'boolean',
         description:
-          'a sandbox bank (external): its keys reach only sandbox merchants, starting with one created now (docs/decisions/0204-sandbox.md)',
+          'a sandbox bank (external): its keys reach only sandbox merchants, starting with one created now (docs/decisions/0015-demo-data-and-sandbox.md)',
       },
       'merchant-name': { type: 'string', description: 'with --sandbox: name of its sandbox merchant' },
       outlets: {
@@ -166,7 +166,7 @@ export const COMMANDS: Record<string, Command> = {
       url: {
         type: 'string',
         required: true,
-        description: 'endpoint URL: https in production, never an internal address (docs/decisions/0031)',
+        description: 'endpoint URL: https in production, never an internal address (docs/decisions/0031-webhooks-and-job-queue.md)',
       },
     },
     run: (adminUrl, o, config) => setBankWebhook(config, adminUrl, { bankCode: str(o.bank), url: str(o.url) }),
@@ -263,7 +263,7 @@ export const COMMANDS: Record<string, Command> = {
       'referral-code': { type: 'string', required: true, description: 'its referral code' },
       sandbox: {
         type: 'boolean',
-        description: 'a sandbox partner: its credentials reach only sandbox merchants (docs/decisions/0204-sandbox.md)',
+        description: 'a sandbox partner: its credentials reach only sandbox merchants (docs/decisions/0015-demo-data-and-sandbox.md)',
       },
     },
     run: (adminUrl, o, config) =>

@@ -25,7 +25,7 @@ class PayloadTooLarge extends Error {
 }
 
 /**
- * The gateway's body limit by caller (docs/decisions/0101-request-size-limits-and-downstream-errors.md): the REST
+ * The gateway's body limit by caller (docs/decisions/0008-request-size-and-time-limits.md): the REST
  * adapters' service principal may send up to GATEWAY_SERVICE_BODY_LIMIT (a sync push of 500 orders travels as
  * variables), every other caller GATEWAY_BODY_LIMIT. A declared length over the limit is refused at once; a body
  * without one is counted as it arrives and cut off at the limit.

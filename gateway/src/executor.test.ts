@@ -142,7 +142,7 @@ async function started() {
   return apollo;
 }
 
-describe('the executor and the vendor (decision 0224)', () => {
+describe('the executor and the vendor (decision 0012)', () => {
   let requests: jest.SpyInstance[];
 
   beforeEach(() => {
@@ -176,7 +176,7 @@ describe('the executor and the vendor (decision 0224)', () => {
   });
 });
 
-describe('operations built once per parsed operation (decision 0225)', () => {
+describe('operations built once per parsed operation (decision 0009)', () => {
   const QUERY = 'query Reuse($show: Boolean!) { __typename @include(if: $show) }';
 
   it('reuses the operation of a fixed document, and still shapes each answer by its own variables', async () => {

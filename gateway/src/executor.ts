@@ -63,7 +63,7 @@ export interface GraphAnswer<TData = Record<string, unknown>> {
 }
 
 /**
- * The one way an operation runs (docs/decisions/0209-in-process-gateway.md): the Apollo Gateway over the static,
+ * The one way an operation runs (docs/decisions/0009-how-operations-execute.md): the Apollo Gateway over the static,
  * pre-composed supergraph (no runtime introspection) inside an Apollo Server, its query plans fetched from the
  * subgraphs over HTTP or in process. The gateway process serves it at /graphql (app.ts); the REST process runs its
  * fixed operations on one (rest-adapters/gateway.ts). Every fixed REST operation and trusted app document is parsed,
@@ -149,7 +149,7 @@ function federatedServer(
     buildService: ({ name }) => new SubgraphDataSource(name, transportOf(name as SubgraphName), fetches),
     logger: options.logger,
     // Outside production the gateway would answer a request carrying `Apollo-Query-Plan-Experimental` with its query
-    // plan (subgraph names, fetches, keys): never offered here (decision 0224).
+    // plan (subgraph names, fetches, keys): never offered here (decision 0012).
     __exposeQueryPlanExperimental: false,
   });
   gateway.onSchemaLoadOrUpdate(({ apiSchema }) => adoptSubgraphScalars(apiSchema));

@@ -16,7 +16,7 @@ let installed = false;
  * { validate: false })`), only to shape the subgraphs' answers; the query plan itself is cached. The parsed document
  * is Apollo Server's cached one, so the same operation node comes back for every request of a fixed operation, and
  * the `Operation` built from it depends on nothing else (variables are applied while shaping, not here). This keeps
- * the first one per operation node and API schema (decision 0225): about a fifth of the REST process's own time on a
+ * the first one per operation node and API schema (decision 0009): about a fifth of the REST process's own time on a
  * lone lookup.
  *
  * Only that call is served from here (`validate: false`, no operation name); the planner's calls and any other go to

@@ -17,7 +17,7 @@ import { ErrorCode } from '@lib/errors/app-error';
 /**
  * The custom scalars of the subgraphs, as they parse them. The supergraph carries only their names, so the gateway
  * would pass any value on and a subgraph would refuse it; with these the gateway refuses a bad value itself as
- * BAD_USER_INPUT naming the variable or argument (docs/decisions/0101-request-size-limits-and-downstream-errors.md).
+ * BAD_USER_INPUT naming the variable or argument (docs/decisions/0008-request-size-and-time-limits.md).
  */
 const SUBGRAPH_SCALARS = new Map<string, GraphQLScalarType>(
   [DateTimeResolver, SafeIntResolver, JSONObjectResolver].map((scalar) => [scalar.name, scalar]),

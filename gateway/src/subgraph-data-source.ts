@@ -53,7 +53,7 @@ export function httpTransport(url: string): SubgraphTransport {
   };
 }
 
-/** The subgraph run inside this process (REST_SUBGRAPHS=in-process, docs/decisions/0227-embedded-subgraphs.md). */
+/** The subgraph run inside this process (REST_SUBGRAPHS=in-process, docs/decisions/0009-how-operations-execute.md). */
 export function embeddedTransport(subgraph: EmbeddedSubgraph): SubgraphTransport {
   return (body, headers) => subgraph.execute(body, headers);
 }
@@ -63,7 +63,7 @@ export function embeddedTransport(subgraph: EmbeddedSubgraph): SubgraphTransport
  * caller's deadline. It implements the gateway's `GraphQLDataSource` itself rather than extending
  * `RemoteGraphQLDataSource`, whose fetch path builds node-fetch `Headers` and a `Request` (with a legacy URL parse)
  * for every subgraph call only to read them back: a third of each call's CPU, the server's included
- * (docs/benchmarks.md, eleventh round). APQ and subgraph cache-control hints, the parts of it this project never
+ * (measured in a CPU profile of the REST process under `bench:psp`). APQ and subgraph cache-control hints, the parts of it this project never
  * used, are not offered.
  */
 export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
@@ -117,7 +117,7 @@ export class SubgraphDataSource implements GraphQLDataSource<GatewayContext> {
 
 /**
  * A subgraph answering non-2xx: no subgraph URL or body leaks to the caller, but a cause the caller can act on
- * keeps its code (docs/decisions/0101-request-size-limits-and-downstream-errors.md): a body over the subgraph's
+ * keeps its code (docs/decisions/0008-request-size-and-time-limits.md): a body over the subgraph's
  * limit is PAYLOAD_TOO_LARGE; a value the subgraph refuses (400 BAD_USER_INPUT for a variable,
  * GRAPHQL_VALIDATION_FAILED for a literal of the query plan, which the gateway copies from the caller's document) is
  * BAD_USER_INPUT with the subgraph's message.

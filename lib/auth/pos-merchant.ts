@@ -4,7 +4,7 @@ import type { Principal } from './principal';
 import { type UserActionFamily, assertUserMay } from './user-scope';
 
 /**
- * The merchant a point-of-sale field acts for, never chosen freely by the caller (docs/decisions/0054-pos-surfaces-and-acting-merchant.md "Point of
+ * The merchant a point-of-sale field acts for, never chosen freely by the caller (docs/decisions/0053-pos-data-surfaces-and-catalog.md "Point of
  * sale"). An `internal` principal (the /poslite service surface, X-Merchant-ID) names it in the `merchantId`
  * argument; a `user` principal carries it, set by the core adapter after viewerMembership, and a `merchantId`
  * argument that differs is refused. Every other principal is refused. A user's role must allow `access.family`

@@ -26,7 +26,7 @@ export const DEV_OPERATOR_TOKEN_SECRET = 'dev-operator-token-secret-change-me-00
 
 /**
  * Outside production, outbound URLs (bank webhook endpoints) may point to loopback (local receivers); production
- * allows no range unless OUTBOUND_ALLOW_CIDRS says so (docs/decisions/0031-webhooks-outbox.md).
+ * allows no range unless OUTBOUND_ALLOW_CIDRS says so (docs/decisions/0031-webhooks-and-job-queue.md).
  */
 export const DEV_OUTBOUND_ALLOW_CIDRS = '127.0.0.0/8,::1/128';
 
@@ -90,8 +90,8 @@ const EnvSchema = Type.Object({
   GATEWAY_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
   /**
    * Where the REST process's query plans fetch from (it runs the gateway's executor itself,
-   * docs/decisions/0209-in-process-gateway.md): `in-process` (the subgraphs' schemas and services run inside the REST
-   * process on their own database roles) or `http` (each subgraph's process). docs/decisions/0227-embedded-subgraphs.md.
+   * docs/decisions/0009-how-operations-execute.md): `in-process` (the subgraphs' schemas and services run inside the REST
+   * process on their own database roles) or `http` (each subgraph's process). docs/decisions/0009-how-operations-execute.md.
    */
   REST_SUBGRAPHS: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
   /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
@@ -116,7 +116,7 @@ const EnvSchema = Type.Object({
   NOTIFICATION_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /**
    * Jobs (webhook deliveries, notifications) the merchant process runs at once from the PostgreSQL job queue
-   * (docs/decisions/0205-job-queue.md); 0 runs no worker in that process. Any number of copies may run one.
+   * (docs/decisions/0031-webhooks-and-job-queue.md); 0 runs no worker in that process. Any number of copies may run one.
    */
   JOBS_CONCURRENCY: Type.Integer({ minimum: 0, maximum: 64, default: 8 }),
   /** How often an idle worker looks for jobs that became due (retries), ms; new jobs arrive at once (LISTEN/NOTIFY). */
@@ -144,7 +144,7 @@ const EnvSchema = Type.Object({
   PAYMENT_FEED_RETENTION_DAYS: Type.Integer({ minimum: 2, maximum: 3650, default: 7 }),
   /** How often the transaction process prunes the feed, ms; 0 runs no pruner in that process (several may run: one works at a time). */
   PAYMENT_FEED_PRUNE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86400000, default: 3600000 }),
-  /** Monthly partitions of transactions and payment events kept ready beyond the current month (docs/decisions/0208). */
+  /** Monthly partitions of transactions and payment events kept ready beyond the current month (docs/decisions/0208-partitioned-history.md). */
   PARTITION_MONTHS_AHEAD: Type.Integer({ minimum: 1, maximum: 24, default: 3 }),
   /** How often the transaction process makes sure of them (and once at start), ms; 0: not in this process. */
   PARTITION_ENSURE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86400000, default: 21600000 }),
@@ -235,7 +235,7 @@ export interface Config {
   webhooks: { retryScale: number };
   /** What outbound URLs set by tenants or operators may be (subgraphs/merchant/src/modules/webhook/outbound-url.ts). */
   outboundUrls: { requireHttps: boolean; allowCidrs: readonly string[] };
-  /** The job queue's worker in the processes that own jobs (lib/jobs, docs/decisions/0205-job-queue.md). */
+  /** The job queue's worker in the processes that own jobs (lib/jobs, docs/decisions/0031-webhooks-and-job-queue.md). */
   jobs: { concurrency: number; pollIntervalMs: number; recoverySecs: number };
   /** The REST adapter's micro-batches of bank calls (rest-adapters/psp/routes/shared/bank-batch.ts). */
   bankBatch: { max: number; inFlight: number };
@@ -273,7 +273,7 @@ export class ConfigError extends Error {
 }
 
 /**
- * Turns off what @apollo/gateway sends to its vendor by default (docs/decisions/0224-no-vendor-telemetry.md):
+ * Turns off what @apollo/gateway sends to its vendor by default (docs/decisions/0012-observability.md):
  * at every construction it probes the cloud metadata services (AWS, GCP, Azure, Alibaba) to describe the host, and
  * it exports usage figures to Apollo's servers every hour and at shutdown. Its only switch is this variable, read by
  * the gateway's constructor, so the gateway's construction calls this first.

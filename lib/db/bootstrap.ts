@@ -50,7 +50,7 @@ export async function ensureDatabase(adminUrl: string): Promise<void> {
 
 /**
  * The `archive` schema old months of the transaction subgraph's partitioned tables are moved to
- * (docs/decisions/0222-archiving-months.md), created as the admin when missing (a subgraph role cannot create schemas)
+ * (docs/decisions/0208-partitioned-history.md), created as the admin when missing (a subgraph role cannot create schemas)
  * and owned by the role that owns the `transaction` schema: the tables keep their owner, which can move them there and
  * read them back. Safe to run many times and concurrently.
  */

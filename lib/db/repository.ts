@@ -10,7 +10,7 @@ export type RepositoryClass<R extends Repository> = new (em: EntityManager, trx?
  * ORM calls and its row types, and returns entities (to be changed and flushed), plain rows or numbers. Services
  * build one from the request's EntityManager and never use the EntityManager themselves.
  *
- * Three ways to the database, each for what it is best at (docs/decisions/0130-data-access.md):
+ * Three ways to the database, each for what it is best at (docs/decisions/0003-data-access.md):
  * - the ORM's unit of work (`em.find`, `em.create`, `flush`), to load the entities a write changes and write
  *   them, several entities of several tables in one transaction (`transactional`);
  * - plain rows (`rows`, or knex's builder on `db`), for reads that go straight to the wire (the hot paths) and

@@ -37,7 +37,7 @@ export interface SyncPullQuery {
 
 /**
  * One page of a merchant's changed rows of a synced table, by write time in epoch milliseconds
- * (docs/decisions/0100-pos-sync-time-in-milliseconds.md).
+ * (docs/decisions/0055-pos-sync.md).
  *
  * Every synced row's `updated_at` is stamped by the schema's `stamp_sync_write` trigger with clock_timestamp() at
  * the write, and every transaction that writes a synced row first holds a shared advisory lock (until it ends)

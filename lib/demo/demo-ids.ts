@@ -117,7 +117,7 @@ export const DEMO = {
     },
   },
   /**
-   * The demo sandbox (docs/decisions/0204-sandbox.md): a sandbox bank with fixed keys, its sandbox merchant with two
+   * The demo sandbox (docs/decisions/0015-demo-data-and-sandbox.md): a sandbox bank with fixed keys, its sandbox merchant with two
    * outlets (sandbox NMIDs) and an owner to log in to the app with, and a sandbox partner that referred it. Nothing
    * of it appears in the live demo data's lists, and its keys reach nothing live.
    */

@@ -2,7 +2,7 @@ import { Client } from 'pg';
 import { RedisSignalPublisher, RedisSignalSubscriber, type SignalChannel, type SignalLog } from './redis-signal';
 
 /**
- * Invalidation of per-process caches across copies (docs/decisions/0207-shared-state-across-copies.md).
+ * Invalidation of per-process caches across copies (docs/decisions/0010-caches-and-copies.md).
  *
  * Source: triggers in the merchant schema NOTIFY `kind:key` on the PostgreSQL channel `qris_invalidate` when a
  * session, credential, membership or merchant status changes; PostgreSQL delivers it only on commit. Relay: each

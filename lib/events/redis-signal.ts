@@ -6,7 +6,7 @@ import { Redis } from 'ioredis';
  * - the live payment feed's wake-up (docs/decisions/0202-live-payment-events.md): after an intake transaction that
  *   appended feed rows commits, the transaction subgraph publishes the merchant ids; every REST copy re-reads the
  *   feed (the rows are read through the gateway). Without REDIS_URL, the periodic re-read is all;
- * - cache invalidation (`cache-invalidation.ts`, docs/decisions/0207-shared-state-across-copies.md).
+ * - cache invalidation (`cache-invalidation.ts`, docs/decisions/0010-caches-and-copies.md).
  */
 export const PAYMENT_FEED_CHANNEL = 'qris:payment_feed';
 

@@ -31,7 +31,7 @@ export function apolloBasePlugins<TContext extends BaseContext>(registry: Regist
  * The gateway's (its process and REST's in-process one): every client operation enters there, and a subgraph's
  * fetches carry only what it let through and rows already stored. Refuses, before anything runs, an operation whose variables or string literals PostgreSQL could not store (NUL, a
  * lone surrogate) or whose variables nest deeper than GRAPHQL_VARIABLES_MAX_DEPTH: 400 BAD_USER_INPUT, never a
- * database error (docs/decisions/0007-rest-input-validation.md).
+ * database error (docs/decisions/0007-input-validation-and-bounds.md).
  */
 export function storableInputPlugin(): ApolloServerPlugin {
   return {

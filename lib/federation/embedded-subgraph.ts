@@ -19,7 +19,7 @@ export interface SubgraphAnswer {
 const UNAUTHENTICATED_ANSWER: SubgraphAnswer = { status: 401, text: JSON.stringify(NO_PRINCIPAL_BODY) };
 
 /**
- * A subgraph run inside another process (REST's by default, REST_SUBGRAPHS; docs/decisions/0227-embedded-subgraphs.md):
+ * A subgraph run inside another process (REST's by default, REST_SUBGRAPHS; docs/decisions/0009-how-operations-execute.md):
  * the subgraph's own schema, resolvers and services on its own ORM (its own role and schema), behind the same
  * principal check, Apollo settings and error formatting as its HTTP endpoint, answering the same status and JSON
  * text, without a socket, an HTTP parse or another process's wake-up. It runs no job worker and no HTTP server:

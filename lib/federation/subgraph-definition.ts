@@ -29,7 +29,7 @@ export interface SubgraphDefinition<Scope extends object = object> {
   /** Background work of its own process only (a LISTEN relay), opened with its server; returns its closer. */
   background?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
   /**
-   * The tasks this subgraph's process runs from the job queue (docs/decisions/0205-job-queue.md): a worker starts with
+   * The tasks this subgraph's process runs from the job queue (docs/decisions/0031-webhooks-and-job-queue.md): a worker starts with
    * the server when JOBS_CONCURRENCY > 0 and stops before it closes. `concurrency`: the most jobs the process runs at
    * once, when its tasks need fewer than JOBS_CONCURRENCY (each job is a connection).
    */

@@ -75,11 +75,11 @@ export const metricsPlugin = fp(async function metrics(
  * garbage-collection observer stays subscribed to the process's performance timeline, and its event-loop histogram
  * keeps sampling, for as long as the process lives (prometheus/client_js#500, #494). An app built and closed many times
  * in one process, as every test stack is in a Jest worker, would leave one of each behind per app, and with them the
- * whole module graph that built it (docs/decisions/0226-process-metrics-per-process.md).
+ * whole module graph that built it (docs/decisions/0012-observability.md).
  */
 export function collectProcessMetrics(registry: Registry): void {
   // The event-loop delay is sampled every 100 ms, not prom-client's 10: a 10 ms timer woke every idle process 100
-  // times a second, about 5 ms of CPU per second each (docs/decisions/0217-event-loop-delay-sampling.md).
+  // times a second, about 5 ms of CPU per second each (docs/decisions/0012-observability.md).
   collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
 }
 

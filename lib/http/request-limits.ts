@@ -1,7 +1,7 @@
 /**
  * Every request-body limit and per-route deadline of the platform, in one place, sized so that each documented
  * maximum fits with room at every hop (REST adapter → gateway → subgraph). See
- * docs/decisions/0101-request-size-limits-and-downstream-errors.md.
+ * docs/decisions/0008-request-size-and-time-limits.md.
  *
  * Sizing: the largest documented request is a sync push of 500 items (core-api.md §8). A sales order with 10
  * lines and 3 payments is about 2.6 kB of JSON, so 500 of them are about 1.3 MB; the push route takes 8 MiB (an
@@ -52,7 +52,7 @@ export function requestedTimeoutMs(header: string | string[] | undefined): numbe
 /**
  * How deeply JSON may nest (objects and arrays), in a REST body and in GraphQL variables. The deepest documented body
  * (a sync push: items, lines, modifiers) nests 5 levels; anything deeper than this is refused with 400 before it is
- * read further (docs/decisions/0007-rest-input-validation.md).
+ * read further (docs/decisions/0007-input-validation-and-bounds.md).
  */
 export const MAX_JSON_DEPTH = 64;
 

@@ -3,7 +3,7 @@ import { MAX_JSON_DEPTH } from './request-limits';
 /**
  * What PostgreSQL can store, checked where input enters (REST bodies, path and query values, GraphQL variables and
  * literals) so that it is refused as the caller's error instead of failing in the database as a 5xx
- * (docs/decisions/0007-rest-input-validation.md).
+ * (docs/decisions/0007-input-validation-and-bounds.md).
  */
 
 /** NUL (text cannot hold it) or a lone UTF-16 surrogate (not Unicode: jsonb refuses it, text would alter it). */

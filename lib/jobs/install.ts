@@ -4,7 +4,7 @@ import type { Config, SubgraphName } from '../config/config';
 import { roleOf } from '../db/database-urls';
 import { JOB_SCHEMA } from './job-queue';
 
-/** The subgraphs whose roles enqueue or work jobs (docs/decisions/0205-job-queue.md). */
+/** The subgraphs whose roles enqueue or work jobs (docs/decisions/0031-webhooks-and-job-queue.md). */
 export const QUEUE_SUBGRAPHS: readonly SubgraphName[] = ['merchant', 'outlet', 'transaction'];
 
 /** The role that may use the queue; the roles of QUEUE_SUBGRAPHS are its members. */

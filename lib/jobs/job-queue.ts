@@ -1,7 +1,7 @@
 import type { Knex } from '@mikro-orm/postgresql';
 
 /**
- * The PostgreSQL job queue (graphile-worker, docs/decisions/0205-job-queue.md). Jobs are added with the SQL function
+ * The PostgreSQL job queue (graphile-worker, docs/decisions/0031-webhooks-and-job-queue.md). Jobs are added with the SQL function
  * `graphile_worker.add_jobs` on the caller's connection, so a job added inside a transaction commits with it or not
  * at all (a rolled-back change enqueues nothing), and the workers hear of it by LISTEN/NOTIFY at the commit.
  */

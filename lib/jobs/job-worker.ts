@@ -12,7 +12,7 @@ export interface JobLog {
 }
 
 export interface JobWorkerOptions {
-  /** The owning subgraph's own database role (a member of the queue's role, docs/decisions/0205-job-queue.md). */
+  /** The owning subgraph's own database role (a member of the queue's role, docs/decisions/0031-webhooks-and-job-queue.md). */
   connectionString: string;
   /** Jobs run at once in this process (JOBS_CONCURRENCY). */
   concurrency: number;

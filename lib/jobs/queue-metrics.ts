@@ -22,7 +22,7 @@ export const QUEUE_STATE_SQL = `
   from ${JOB_SCHEMA}.jobs group by task_identifier`;
 
 /**
- * Job queue gauges, read from the queue at each scrape of /metrics (docs/decisions/0205-job-queue.md):
+ * Job queue gauges, read from the queue at each scrape of /metrics (docs/decisions/0031-webhooks-and-job-queue.md):
  * `jobs_queued{task,state}` (ready: due and waiting for a worker; scheduled: a retry in the future; running; failed:
  * out of infrastructure attempts) and `jobs_oldest_ready_age_seconds{task}` (0 when none waits). A growing ready
  * backlog or age means the workers do not keep up (or are not running).

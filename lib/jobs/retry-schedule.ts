@@ -1,5 +1,5 @@
 /**
- * A retry schedule of our own (docs/decisions/0205-job-queue.md): the delays before attempts 2, 3, … as documented,
+ * A retry schedule of our own (docs/decisions/0031-webhooks-and-job-queue.md): the delays before attempts 2, 3, … as documented,
  * each stretched by a random jitter of up to `jitter` of itself, never shortened, so that many failures at one
  * moment (a receiver down) do not come back at one moment, and no attempt comes earlier than documented.
  */

@@ -29,7 +29,7 @@ const OWN_DOCUMENT_FAULTS = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION
 /**
  * The documented HTTP error of a GraphQL error. `httpStatus` is the status the gateway answered with: a code the
  * table does not know, answered with a 4xx, is the caller's to act on and never becomes a 500
- * (docs/decisions/0101-request-size-limits-and-downstream-errors.md).
+ * (docs/decisions/0008-request-size-and-time-limits.md).
  */
 export function httpErrorFromGraphQL(error: { message?: string; extensions?: Record<string, unknown> }, httpStatus?: number): HttpError {
   const code = typeof error.extensions?.code === 'string' ? error.extensions.code : ErrorCode.INTERNAL_SERVER_ERROR;

@@ -39,7 +39,7 @@ export interface GraphRunner {
 }
 
 /**
- * The REST process's executor: each fixed operation runs on the graph runner of this process (docs/decisions/0209-in-process-gateway.md),
+ * The REST process's executor: each fixed operation runs on the graph runner of this process (docs/decisions/0009-how-operations-execute.md),
  * acting for the caller the adapter authenticated (or as the adapter itself), within the route's deadline
  * (GATEWAY_TIMEOUT_MS unless the route asks for longer): past it the call answers 503 service_unavailable.
  */

@@ -62,7 +62,7 @@ export interface RouteContext extends CachedRouteContext {
    * Serialises the answer with `schema`, the branch of the route's `oneOf` response schema the body is (e.g. the
    * caller's partner contract). Without it the union's serializer validates the body against each branch to choose
    * one: every uuid and date-time format of a 500-row list, about a seventh of the REST process's CPU on it
-   * (docs/decisions/0214-lean-wire-for-bulk-lists.md).
+   * (docs/decisions/0018-transaction-lists-and-paging.md).
    */
   serializeAs: (schema: TSchema) => void;
   /**

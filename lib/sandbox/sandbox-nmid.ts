@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 
 /**
- * NMIDs of sandbox outlets (docs/decisions/0204-sandbox.md): `ID99` followed by 13 digits, 15 digits in all. Issued
+ * NMIDs of sandbox outlets (docs/decisions/0015-demo-data-and-sandbox.md): `ID99` followed by 13 digits, 15 digits in all. Issued
  * NMIDs have 13 digits after `ID`, so this 15-digit range is one no bank assigns: a sandbox outlet can never hold, and
  * so block, an NMID a live outlet gets later. Only sandbox outlets carry these NMIDs, and sandbox outlets carry no other.
  */

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { context, isSpanContextValid, trace } from '@opentelemetry/api';
 
 /**
- * OpenTelemetry tracing of one process (docs/decisions/0206-tracing-and-internal-metrics.md): the Node SDK with
+ * OpenTelemetry tracing of one process (docs/decisions/0012-observability.md): the Node SDK with
  * HTTP, undici, fastify, pg and GraphQL instrumentation, W3C trace context in and out, spans exported over OTLP as
  * the standard OTEL_* variables say (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_PROTOCOL = http/protobuf,
  * http/json or grpc, OTEL_TRACES_SAMPLER, OTEL_RESOURCE_ATTRIBUTES …).

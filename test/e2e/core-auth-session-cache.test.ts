@@ -28,7 +28,7 @@ describe('Core auth: session liveness cache of the REST process', () => {
   const settings = (headers: Record<string, string>) => stack.rest.inject({ method: 'GET', url: '/auth/account-settings', headers });
 
   beforeAll(async () => {
-    // Without Redis, as `npm test` runs: with it, a revocation elsewhere reaches this process at once (decision 0207).
+    // Without Redis, as `npm test` runs: with it, a revocation elsewhere reaches this process at once (decision 0010).
     stack = await startTestStack({ USER_SESSION_CACHE_MS: '1000', REDIS_URL: '' });
   });
   afterAll(async () => {

@@ -327,7 +327,7 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       const t = await accessToken(key);
       expect((await probeGet(DEMO.merchantId, bearer(t))).statusCode).toBe(200);
       await revokePartnerCredential(stack.config, url, key.credential_key);
-      // Within the cache window the answer depends on a race: the revocation's invalidation signal (0207) usually drops
+      // Within the cache window the answer depends on a race: the revocation's invalidation signal (0010) usually drops
       // the cached status at once, but a lost signal leaves it trusted until it expires. Expiry is the bound tested here.
       clearPartnerCredentialCache();
       const res = await probeGet(DEMO.merchantId, bearer(t));

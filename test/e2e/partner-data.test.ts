@@ -483,7 +483,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
     });
 
     it('never answers null for a merchant without data: the documented types, and insufficient_data names the defaults', async () => {
-      // `consented` has no transaction at all (docs/scoring.md §8, decisions/0104).
+      // `consented` has no transaction at all (docs/scoring.md §8, decisions/0039).
       const a = await get(tokens.A, `/merchants/${consented}/scoring-summary`, 'A');
       expect(a.statusCode).toBe(200);
       expect(a.json()).toEqual({

@@ -11,7 +11,7 @@ import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 /**
- * docs/decisions/0214-lean-wire-for-bulk-lists.md: the partner transaction routes read `merchantTransactionPage`
+ * docs/decisions/0018-transaction-lists-and-paging.md: the partner transaction routes read `merchantTransactionPage`
  * (one JSONObject per row) instead of `merchantTransactions` (a field per value). Their bodies must be what they were
  * when they read the typed field: here the page is compared with the typed field through the gateway, and the routes'
  * items with the typed field's values, field by field, as the mappers turned them into the contracts before. The

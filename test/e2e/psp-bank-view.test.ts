@@ -106,7 +106,7 @@ describe('bank view read model (outlet.merchant_profiles)', () => {
     expect(res!.json()).toMatchObject({ merchant: { id: merchant.merchant_id, merchant_name: 'Toko Salinan', bank_code: 'BANKV' } });
     expect(res!.json().outlets).toHaveLength(2);
     expect([(await graphqlCalls('outlet')) - outletBefore, (await graphqlCalls('merchant')) - merchantBefore]).toEqual([1, 0]);
-    // One statement reads the outlet, the profile, the merchant's outlets, NMID and primary terminal (decision 0212);
+    // One statement reads the outlet, the profile, the merchant's outlets, NMID and primary terminal (decision 0211);
     // the last test compares them with the owners' answer.
     expect(statements).toHaveLength(1);
     fromCopy = res!.json();

@@ -119,7 +119,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       expect(await count('payment_events', "external_event_id = 'evt-2'")).toBe(1);
     });
 
-    it('answers a replay of an event whose month was archived duplicate_skipped with its first answer, storing nothing (docs/decisions/0222)', async () => {
+    it('answers a replay of an event whose month was archived duplicate_skipped with its first answer, storing nothing (docs/decisions/0208-partitioned-history.md)', async () => {
       // A first delivery of 14 months ago (written as the intake wrote it then), in a month of its own, then archived.
       const jakarta = new Date(Date.now() + 7 * 3600_000);
       const monthStart = (back: number) => new Date(Date.UTC(jakarta.getUTCFullYear(), jakarta.getUTCMonth() - back, 1));

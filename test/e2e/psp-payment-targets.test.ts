@@ -8,7 +8,7 @@ import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 /**
- * The transaction subgraph's copy of what payment events resolve to (docs/decisions/0215-event-intake-in-one-hop.md):
+ * The transaction subgraph's copy of what payment events resolve to (docs/decisions/0028-payment-event-and-settlement-intake.md):
  * kept from the outlet and merchant subgraphs' jobs by statement triggers that see every write path, read by event
  * intake in one subgraph fetch, and never the reason an event goes unresolved.
  */

@@ -27,7 +27,7 @@ interface IssuedSandboxBank {
 }
 
 /**
- * The sandbox (issue 16 §3, docs/decisions/0204-sandbox.md) over the whole stack: sandbox bank and partner credentials
+ * The sandbox (issue 16 §3, docs/decisions/0015-demo-data-and-sandbox.md) over the whole stack: sandbox bank and partner credentials
  * issued with `npm run ops` and the operator mutations; a simulated payment (internal endpoint and ops command) arrives
  * on a sandbox merchant's live stream, settles its dynamic QRIS and is pushed, exactly as a bank's event; sandbox keys
  * reach nothing live; and every live bank, partner and operator view is byte-identical before and after.

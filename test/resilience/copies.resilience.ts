@@ -11,7 +11,7 @@ import { ProcessStack, ProcessTestDatabase, WebhookReceiver, freePort, sleep } f
 
 /**
  * Two copies of every process (REST, gateway, each subgraph) behind round-robin balancers, sharing PostgreSQL and
- * Redis, as `docker compose up --scale …` runs them (docs/decisions/0207-shared-state-across-copies.md):
+ * Redis, as `docker compose up --scale …` runs them (docs/decisions/0010-caches-and-copies.md):
  * - a per-credential rate limit is one budget across copies;
  * - a revoked partner credential, a logged-out session and a changed merchant status take effect on every copy at
  *   once (cache invalidation), not after the caches' TTLs (60 s, 30 s);

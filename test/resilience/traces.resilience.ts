@@ -62,7 +62,7 @@ async function postEvent(origin: string, headers: Record<string, string> = {}) {
 
 /**
  * Both ways REST reaches the subgraphs: over HTTP (their processes, `REST_SUBGRAPHS=http`) the trace crosses a
- * process boundary at every hop; in process (the default, docs/decisions/0227-embedded-subgraphs.md) the subgraph's
+ * process boundary at every hop; in process (the default, docs/decisions/0009-how-operations-execute.md) the subgraph's
  * operation and its SQL are spans of the REST process, in the same tree.
  */
 describe.each([
@@ -120,7 +120,7 @@ describe.each([
     if (!complete(spans))
       process.stderr.write(`spans of this trace: ${JSON.stringify(spans.map((s) => [s.service, s.name]))}\n${stack.report()}\n`);
     // REST runs the gateway's query plan in process (REST_GATEWAY=in-process): the event is resolved and recorded in
-    // the transaction subgraph (docs/decisions/0215-event-intake-in-one-hop.md), fetched straight from the REST process.
+    // the transaction subgraph (docs/decisions/0028-payment-event-and-settlement-intake.md), fetched straight from the REST process.
     expect([...services].sort()).toEqual(allServices);
     expect(spans.map((s) => s.name)).toContainEqual(expect.stringContaining('__transaction__'));
     expect(spans.map((s) => s.service)).not.toContain('gateway');

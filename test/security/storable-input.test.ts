@@ -18,8 +18,8 @@ const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
 
 /**
  * Signed, correctly shaped input that PostgreSQL could not store (a lone UTF-16 surrogate, NUL, a year it cannot hold,
- * JSON nested beyond MAX_JSON_DEPTH) is the caller's 400 on every surface, never a 500 (docs/decisions/0007), and
- * one bank's such input never fails another bank's events sent at the same moment (docs/decisions/0032).
+ * JSON nested beyond MAX_JSON_DEPTH) is the caller's 400 on every surface, never a 500 (docs/decisions/0007-input-validation-and-bounds.md), and
+ * one bank's such input never fails another bank's events sent at the same moment (docs/decisions/0032-micro-batching-bank-calls.md).
  */
 describe('input PostgreSQL cannot store', () => {
   let stack: TestStack;

@@ -128,7 +128,7 @@ describe('tenant isolation', () => {
       ['its own NMID', () => `/api/psp/v1/merchants/by-nmid/${DEMO.outlets[0].nmid}`, 200],
       ['another bank’s merchant', () => `/api/psp/v1/merchants/${ids.otherBankMerchant}`, 404],
       ['another bank’s NMID', () => `/api/psp/v1/merchants/by-nmid/${ids.otherBankNmid}`, 404],
-      // The tier-1 PSP completes activations (it assigns NMIDs), so it sees its merchants before (docs/decisions/0026-bank-visibility.md).
+      // The tier-1 PSP completes activations (it assigns NMIDs), so it sees its merchants before (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md).
       ['the tier-1 PSP: its merchant without an NMID yet', () => `/api/psp/v1/merchants/${ids.invisibleMerchant}`, 200],
       ['a search by another bank’s NMID', () => `/api/psp/v1/merchants/search?nmid=${ids.otherBankNmid}`, 200],
     ];
@@ -168,7 +168,7 @@ describe('tenant isolation', () => {
     });
   });
 
-  describe('sandbox × live (docs/decisions/0204-sandbox.md)', () => {
+  describe('sandbox × live (docs/decisions/0015-demo-data-and-sandbox.md)', () => {
     const sandbox = DEMO.sandbox;
     const lookupAs = (key: { keyId: string; secret: string }, url: string) => {
       const timestamp = rfc3339Now();

@@ -46,7 +46,7 @@ async function prepareTemplate(): Promise<void> {
   await migrateAll(config, templateUrl);
   await seedReference(config, templateUrl);
   await seedDemo(config, templateUrl);
-  // The copies of the seeded merchants and outlets (0211, 0215), as a running system has them a moment after seeding.
+  // The copies of the seeded merchants and outlets (0211, 0028), as a running system has them a moment after seeding.
   await syncBankView(config, templateUrl, { all: false });
 
   globalThis.__qrisTestTemplate = { adminUrl: maintenance, name: template };

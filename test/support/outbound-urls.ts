@@ -1,7 +1,7 @@
 /**
  * URLs the outbound policy refuses for a bank webhook endpoint whatever the allow-list of development (loopback):
  * cloud metadata, private, shared, link-local, reserved, documentation, multicast and unspecified addresses in every
- * spelling, metadata and private names, credentials, other schemes (docs/decisions/0031-webhooks-outbox.md).
+ * spelling, metadata and private names, credentials, other schemes (docs/decisions/0031-webhooks-and-job-queue.md).
  */
 export const INTERNAL_URLS = [
   'https://169.254.169.254/latest/meta-data/iam/security-credentials/',

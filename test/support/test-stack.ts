@@ -55,7 +55,7 @@ export interface TestStack {
  * The whole system in this process on ephemeral ports, over a private clone of the seeded template database: four
  * subgraph servers (each subgraph's ORM, jobs and HTTP endpoint), the gateway and the REST app (used through `inject`
  * or its listening port). Each subgraph's ORM is opened once: the gateway's and REST's query plans run it in process
- * (docs/decisions/0227-embedded-subgraphs.md) unless `subgraphs: 'http'`.
+ * (docs/decisions/0009-how-operations-execute.md) unless `subgraphs: 'http'`.
  */
 export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
   const database = await cloneTemplateDatabase();

@@ -15,7 +15,7 @@ import { OutboundUrlPolicy } from './modules/webhook/outbound-url';
 import { WebhookSender } from './modules/webhook/webhook-sender';
 
 /**
- * The merchant process's jobs (docs/decisions/0205-job-queue.md), each on its own unit of work:
+ * The merchant process's jobs (docs/decisions/0031-webhooks-and-job-queue.md), each on its own unit of work:
  * - `webhook.attempt`: one attempt of a lifecycle webhook (enqueued with the change, then by the previous attempt);
  * - `notification.push`: one push to one device (login alerts, payment pushes), retried on its own schedule;
  * - `payment_received`: a payment of the live feed, enqueued by the transaction subgraph in the intake transaction,

@@ -6,7 +6,7 @@ import { outletRequestScope } from './context';
 import { MERCHANT_PROFILES_TASK, type MerchantProfilesPayload } from './modules/merchant-profile/merchant-profile.service';
 
 /**
- * The outlet process's jobs (docs/decisions/0205-job-queue.md):
+ * The outlet process's jobs (docs/decisions/0031-webhooks-and-job-queue.md):
  * - `merchant_profiles`: what banks see of merchants, enqueued by the merchant subgraph with each change, kept in
  *   the read model `outlet.merchant_profiles` (docs/decisions/0211-bank-view-read-model.md).
  */

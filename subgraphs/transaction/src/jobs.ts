@@ -11,8 +11,8 @@ import {
 } from './modules/payment-target/payment-target.service';
 
 /**
- * The transaction process's jobs (docs/decisions/0205-job-queue.md): its copy of what payment events resolve to,
- * kept from the owners' changes (docs/decisions/0215-event-intake-in-one-hop.md):
+ * The transaction process's jobs (docs/decisions/0031-webhooks-and-job-queue.md): its copy of what payment events resolve to,
+ * kept from the owners' changes (docs/decisions/0028-payment-event-and-settlement-intake.md):
  * - `payment_target_merchants`: enqueued by the merchant subgraph with each change of what a bank sees of merchants;
  * - `payment_target_outlets`: enqueued by the outlet subgraph with each change of a merchant's NMIDs and terminals.
  */

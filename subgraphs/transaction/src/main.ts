@@ -11,9 +11,9 @@ import { pruneFeed } from './modules/payment-feed/payment-feed.service';
  * The transaction subgraph and, beside it, two upkeep loops on a connection pool of their own (none when both
  * intervals are 0):
  * - the payment feed's retention (PAYMENT_FEED_PRUNE_INTERVAL_MS): every interval, and once shortly after start, rows
- *   older than PAYMENT_FEED_RETENTION_DAYS are deleted in batches (docs/decisions/0202);
+ *   older than PAYMENT_FEED_RETENTION_DAYS are deleted in batches (docs/decisions/0202-live-payment-events.md);
  * - the monthly partitions of transactions and payment events (PARTITION_ENSURE_INTERVAL_MS): at start and every
- *   interval, the current month and PARTITION_MONTHS_AHEAD after it are made sure of (docs/decisions/0208).
+ *   interval, the current month and PARTITION_MONTHS_AHEAD after it are made sure of (docs/decisions/0208-partitioned-history.md).
  */
 void runSubgraphProcess(transactionSubgraph, async (app, config) => {
   const { retentionDays, pruneIntervalMs } = config.paymentFeed;

@@ -10,7 +10,7 @@ import { scopedTo } from '../partner-data';
 
 /**
  * Outlet payloads of the partner API (partner-api.md §1 multi-outlet model; §2 leaves them open, designed in
- * docs/decisions/0038-partner-outlet-endpoints.md). The identifiers §1 names for outlets and devices (nmid,
+ * docs/decisions/0037-partner-bodies-and-outlet-endpoints.md). The identifiers §1 names for outlets and devices (nmid,
  * mid, tid, serial_number) are returned; the raw device id, the QRIS payload and settlement accounts never are.
  * Both contracts share these objects; times follow the contract (A: +07:00, B: UTC).
  */

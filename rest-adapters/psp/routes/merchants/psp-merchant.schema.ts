@@ -55,7 +55,7 @@ export type PspOutlet = Static<typeof PspOutlet>;
 /**
  * An owner of the merchant (include_owners=true): the spec leaves the fields open; these are ours. The name is in
  * full, the person's own login phone and email are masked (the merchant's business phone and email are in the
- * merchant object). docs/decisions/0103-psp-owners.md.
+ * merchant object). docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md.
  */
 export const PspOwner = Type.Object(
   {

@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * stock movements, customers, sales orders with items and payments, per-outlet receipt counters and the sync
  * outbox receipts that make pushes idempotent.
  *
- * Sync versions (docs/decisions/0055-pos-sync-pull.md): every synced row carries `sync_version`, set by trigger on
+ * Sync versions (docs/decisions/0055-pos-sync.md): every synced row carries `sync_version`, set by trigger on
  * each insert and update to (top-level xid << 20) + the row's ordinal within its transaction. Versions therefore
  * sort by writing transaction first; a pull reads only versions below (pg_snapshot_xmin << 20), i.e. rows of
  * transactions that have all finished, and no transaction can commit a version below that bound later.

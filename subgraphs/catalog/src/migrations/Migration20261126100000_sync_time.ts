@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 const SYNCED = ['categories', 'products', 'variants', 'product_stock', 'customers'];
 
 /**
- * POS sync by write time in epoch milliseconds (docs/decisions/0100-pos-sync-time-in-milliseconds.md), replacing the
+ * POS sync by write time in epoch milliseconds (docs/decisions/0055-pos-sync.md), replacing the
  * transaction-id `sync_version` of Migration20261124300000_pos. On every insert and update of a synced table the
  * trigger stamps `updated_at` with clock_timestamp() (the time of the write, not of the transaction's start), and
  * the first such write of a transaction takes a shared transaction-level advisory lock — the "open writer mark" —

@@ -7,7 +7,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - `qris_settlements`: one row per QRIS payment the transaction subgraph reported paid for an order (primary key: the
  *   payment), with what it did to the order — the idempotency of the settlement and its record when the order could
  *   not take it (voided, already paid, …); the payment row it added carries the QRIS payment and transaction;
- * - sales orders join the device sync (`stamp_sync_write`, docs/decisions/0100-pos-sync-time-in-milliseconds.md), so
+ * - sales orders join the device sync (`stamp_sync_write`, docs/decisions/0055-pos-sync.md), so
  *   an order paid on the server reaches the devices' pull.
  */
 export class Migration20261129300000_sales_order_qris extends Migration {

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
  * Phone login (core-api.md §4 auth, §2 Session and Account settings): one-time passwords, trusted devices,
  * sessions with rotating refresh tokens, device-login cancellation links, account settings and the audit
  * of external phone verifications. Codes and tokens are stored only as keyed or plain hashes (see
- * docs/decisions/0041-one-time-passwords.md, 0043-sessions-and-refresh-rotation.md); device ids as SHA-256 (`device_hash`, a trusted device id is a credential).
+ * docs/decisions/0041-codes-and-device-trust.md, 0043-sessions-and-refresh-rotation.md); device ids as SHA-256 (`device_hash`, a trusted device id is a credential).
  */
 export class Migration20261124110000_auth extends Migration {
   override async up(): Promise<void> {

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The sandbox (docs/decisions/0204-sandbox.md): banks and partners are issued live or sandbox; a merchant is of its
+ * The sandbox (docs/decisions/0015-demo-data-and-sandbox.md): banks and partners are issued live or sandbox; a merchant is of its
  * bank's mode, and a partner reaches only merchants of its own mode. The mode is a column of the owners (banks,
  * partners, merchants) and of the one table that links two owners (partner_merchant_access); composite foreign keys
  * make a row that mixes the modes impossible, whatever code writes it. Every other table of every schema hangs off a

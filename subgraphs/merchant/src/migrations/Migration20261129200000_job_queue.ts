@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Webhooks and notifications on the PostgreSQL job queue (graphile-worker, docs/decisions/0205-job-queue.md):
+ * Webhooks and notifications on the PostgreSQL job queue (graphile-worker, docs/decisions/0031-webhooks-and-job-queue.md):
  * - `webhook_attempts`: every attempt of a delivery (automatic, manual or test), with its time, HTTP status or
  *   network error, latency, the first KiB of the answer and when the next automatic attempt is due;
  * - an endpoint can be disabled (`disabled_at`): its deliveries are `held` (not attempted, not lost) until enabled;

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Cache invalidation at the source (docs/decisions/0207-shared-state-across-copies.md): a change that per-process
+ * Cache invalidation at the source (docs/decisions/0010-caches-and-copies.md): a change that per-process
  * caches of the REST adapters and the gateway hold (a revoked session, credential or membership, a merchant's
  * status) sends `kind:key` on the channel `qris_invalidate`. PostgreSQL delivers a NOTIFY only when its transaction
  * commits, so no code path can forget it or send it for a change that rolled back. The merchant process relays the

@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * The transaction subgraph resolves a bank's payment events from its own copy of their targets
- * (docs/decisions/0215-event-intake-in-one-hop.md): the merchant part of that copy travels with the same statement
+ * (docs/decisions/0028-payment-event-and-settlement-intake.md): the merchant part of that copy travels with the same statement
  * triggers and payload as the outlet subgraph's bank view (Migration20261202100000_merchant_profile_jobs), as a second
  * job, `payment_target_merchants`, that only the transaction process works. Both copies keep the highest version.
  * `enqueue_all_merchant_profiles` enqueues every merchant for both (here, to fill the new copy; `ops bank-view:sync --all`).

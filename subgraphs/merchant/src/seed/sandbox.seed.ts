@@ -5,7 +5,7 @@ import { secretBoxFor } from '../context';
 import { bankKeyRows, partnerCredentialRows } from './seed-rows';
 
 /**
- * The demo sandbox (docs/decisions/0204-sandbox.md, DEMO.sandbox): a sandbox bank with fixed keys, its sandbox
+ * The demo sandbox (docs/decisions/0015-demo-data-and-sandbox.md, DEMO.sandbox): a sandbox bank with fixed keys, its sandbox
  * merchant (active, visible to the bank with its first sandbox NMID, referred by the sandbox partner), the merchant's
  * owner, and the sandbox partner with one contract A credential. Idempotent.
  */

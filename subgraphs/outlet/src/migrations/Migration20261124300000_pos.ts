@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Point-of-sale view of outlets (core-api.md §2 Outlet): `is_active`, `qris_static_payload`, and the sync version
- * the device pull pages by, assigned exactly as in the catalog schema (docs/decisions/0055-pos-sync-pull.md):
+ * the device pull pages by, assigned exactly as in the catalog schema (docs/decisions/0055-pos-sync.md):
  * (top-level xid << 20) + the row's ordinal within its transaction, so versions sort by writing transaction and a
  * pull below (pg_snapshot_xmin << 20) never misses a row committed later. An outlet code is unique per merchant
  * among live outlets only, so a deleted outlet's code can be used again.

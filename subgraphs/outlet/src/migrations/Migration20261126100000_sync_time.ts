@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * POS sync by write time in epoch milliseconds (docs/decisions/0100-pos-sync-time-in-milliseconds.md), replacing the
+ * POS sync by write time in epoch milliseconds (docs/decisions/0055-pos-sync.md), replacing the
  * transaction-id `sync_version` of Migration20261124300000_pos; the same scheme as the catalog schema's migration of
  * the same name. Every insert and update of an outlet stamps `updated_at` with clock_timestamp(), and a transaction's
  * first such write takes a shared transaction-level advisory lock keyed ((23554 << 10) | (ms >> 32), low 32 bits of

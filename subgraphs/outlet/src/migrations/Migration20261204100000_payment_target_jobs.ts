@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * What a bank's payment event resolves to travels to the transaction subgraph as jobs
- * (docs/decisions/0215-event-intake-in-one-hop.md): every statement that changes a merchant's outlets or terminals in a
+ * (docs/decisions/0028-payment-event-and-settlement-intake.md): every statement that changes a merchant's outlets or terminals in a
  * way an event's resolution sees (NMID, MID, NMID status and bank, liveness, TIDs) enqueues one `payment_target_outlets`
  * job with the full set of each such merchant's live NMIDs, their terminals and the merchant's live outlet count.
  *

@@ -3,7 +3,7 @@ import { DEMO } from '@lib/demo/demo-ids';
 import { DEFAULT_TERMINAL_MODEL } from '../modules/terminal/terminal.entity';
 
 /**
- * The demo sandbox merchant's outlets (docs/decisions/0204-sandbox.md, DEMO.sandbox): sandbox NMIDs issued by the
+ * The demo sandbox merchant's outlets (docs/decisions/0015-demo-data-and-sandbox.md, DEMO.sandbox): sandbox NMIDs issued by the
  * sandbox bank, one terminal each. Idempotent.
  */
 export async function seedOutletSandbox(em: EntityManager): Promise<Record<string, number>> {

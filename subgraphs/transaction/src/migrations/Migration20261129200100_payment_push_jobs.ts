@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The feed's push notifications are jobs of the PostgreSQL job queue (docs/decisions/0205-job-queue.md), enqueued with
+ * The feed's push notifications are jobs of the PostgreSQL job queue (docs/decisions/0031-webhooks-and-job-queue.md), enqueued with
  * each new feed row: the claim columns of the former REST push dispatcher go. Rows of the last hour it had not pushed
  * yet become jobs first (older ones are stale news for a "payment received" push).
  */

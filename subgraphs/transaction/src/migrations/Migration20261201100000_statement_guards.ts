@@ -2,7 +2,7 @@ import { Migration } from '@mikro-orm/migrations';
 
 /**
  * Issue 18 §2: the insert-time guards of `transactions` and `payment_events` run once per statement instead of once per
- * row (docs/decisions/0210-statement-level-insert-guards.md). The row triggers cost a PL/pgSQL call and two or three
+ * row (docs/decisions/0208-partitioned-history.md). The row triggers cost a PL/pgSQL call and two or three
  * statements per row: 40–60 % of what inserting an intake batch's transactions cost PostgreSQL. Each is now one
  * AFTER INSERT … FOR EACH STATEMENT trigger with the inserted rows as a transition table:
  * - `transactions`: every row's (bank_code, transaction_code) must be claimed in `transaction_codes` by that row; rows

@@ -1,10 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 18 §2: the rollup invalidation of inserted transactions (docs/decisions/0210-statement-level-insert-guards.md)
+ * Issue 18 §2: the rollup invalidation of inserted transactions (docs/decisions/0208-partitioned-history.md)
  * returns at once when no inserted row falls on a rolled-up day, which is every intake batch of live payments. Before,
  * it ran its lock and delete statements over the transition table anyway: about 0.13 ms of PostgreSQL per 20-row
- * batch, half of the trigger (docs/benchmarks.md, "Fifth round"). Back-dated rows still take the per-merchant locks
+ * batch, half of the trigger. Back-dated rows still take the per-merchant locks
  * and drop their days' rollups as before.
  */
 export class Migration20261203100000_rollup_insert_fast_path extends Migration {

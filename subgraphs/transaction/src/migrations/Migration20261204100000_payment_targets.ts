@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The transaction subgraph's copy of what a bank's payment event resolves to (docs/decisions/0215-event-intake-in-one-hop.md),
+ * The transaction subgraph's copy of what a bank's payment event resolves to (docs/decisions/0028-payment-event-and-settlement-intake.md),
  * kept from jobs of the two owners, each part keeping its highest version (jobs run in any order, in any number of
  * copies, and may be retried):
  * - `payment_target_merchants`: what the merchant subgraph sends of each merchant (bank, visibility, status, category);

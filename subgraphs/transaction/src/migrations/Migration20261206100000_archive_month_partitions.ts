@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Issue 18 §1's last leftover, docs/decisions/0222-archiving-months.md: `ops partitions:archive` detaches old months of
+ * Issue 18 §1's last leftover, docs/decisions/0208-partitioned-history.md: `ops partitions:archive` detaches old months of
  * `transactions` and `payment_events` into the `archive` schema, and the intake still answers a replay of an event
  * whose first delivery went there.
  *

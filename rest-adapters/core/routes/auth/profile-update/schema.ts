@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { Nullable } from '@lib/rest/schema-helpers';
 
-/** All optional; absent or null keeps the value, an empty string clears it (docs/decisions/0019-partial-updates.md). */
+/** All optional; absent or null keeps the value, an empty string clears it (docs/decisions/0007-input-validation-and-bounds.md). */
 export const UpdateProfileBody = Type.Object({
   full_name: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
   nik: Type.Optional(Nullable(Type.String({ maxLength: 16, description: '16 digits.' }))),

@@ -10,7 +10,7 @@ const SANDBOX_OUTLET = DEMO.sandbox.outlets[0];
 
 /**
  * Two steps: resolve the NMID as an internal caller (its merchant must be a sandbox merchant), then the bank intake's
- * own two operations as that merchant's sandbox bank (simulate.ts, docs/decisions/0204-sandbox.md).
+ * own two operations as that merchant's sandbox bank (simulate.ts, docs/decisions/0015-demo-data-and-sandbox.md).
  */
 export default defineRoute({
   method: 'POST',

@@ -15,7 +15,7 @@ const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 export type SandboxPaymentOutcome = { status: 200; body: SandboxPaymentResult } | { status: 422; body: EventRejection };
 
 /**
- * A bank's payment event, simulated in the sandbox (docs/decisions/0204-sandbox.md): `POST /internal/sandbox/payment-events`
+ * A bank's payment event, simulated in the sandbox (docs/decisions/0015-demo-data-and-sandbox.md): `POST /internal/sandbox/payment-events`
  * and `npm run ops -- sandbox:simulate-payment` both run this. The NMID must be a sandbox outlet's (a live one is 403
  * `live_nmid`, an unknown one 404, and nothing is written); the event is then what the outlet's sandbox bank would send
  * (`qris.payment.success`), and it goes to the intake exactly as that bank's `POST /psp/v1/events` does: the same two

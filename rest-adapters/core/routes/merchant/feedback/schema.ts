@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { INDONESIAN_PHONE_FORMS } from '@lib/phone/indonesian-phone';
 import { Nullable } from '@lib/rest/schema-helpers';
 
-/** Bounds (docs/decisions/0020-input-bounds-where-specs-are-silent.md): category_code ^[a-z][a-z0-9_]{1,49}$, label 1–100, rating 1–5, message ≤ 2000, Indonesian phone. */
+/** Bounds (docs/decisions/0007-input-validation-and-bounds.md): category_code ^[a-z][a-z0-9_]{1,49}$, label 1–100, rating 1–5, message ≤ 2000, Indonesian phone. */
 export const FeedbackBody = Type.Object({
   category_code: Type.String({ pattern: '^[a-z][a-z0-9_]{1,49}$' }),
   category_label: Type.String({ minLength: 1, maxLength: 100 }),

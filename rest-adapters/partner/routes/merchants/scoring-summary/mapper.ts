@@ -8,7 +8,7 @@ export type ScoringMerchantData = PartnerScoringSummaryQuery['partnerMerchants']
 /**
  * What a lender gets where the data is too thin to compute a value (docs/scoring.md §8): never null, but the
  * documented type with the lowest value — growth 0, Contract A scores 0, Contract B the lowest bucket — and the
- * field's name in `insufficient_data`. docs/decisions/0104-scores-without-null.md.
+ * field's name in `insufficient_data`. docs/decisions/0039-scoring.md.
  */
 export const NO_DATA = {
   A: { growth_30d: 0, growth_90d: 0, settlement_consistency_score: 0, transaction_stability_score: 0 },

@@ -4,7 +4,7 @@ import { MerchantStatusSchema } from '@rest-adapters/partner/routes/partner-data
 /**
  * The values a merchant's data may be too thin for. They are never null (typed lender clients reject null where
  * partner-api.md §2 gives a number): without data they carry the no-data value of docs/scoring.md §8 and are named
- * in `insufficient_data`. docs/decisions/0104-scores-without-null.md.
+ * in `insufficient_data`. docs/decisions/0039-scoring.md.
  */
 const InsufficientData = <T extends string>(fields: readonly T[]) =>
   Type.Array(Type.Union(fields.map((f) => Type.Literal(f))), {

@@ -7,7 +7,7 @@ import type { TransactionsA, TransactionsB } from './schema';
 export type MerchantTransactionsData = PartnerMerchantTransactionsQuery['partnerMerchants'][number]['merchant'];
 
 /**
- * The page's rows, typed. merchantTransactionPage is a list of JSONObject scalars (docs/decisions/0214-lean-wire-for-bulk-lists.md),
+ * The page's rows, typed. merchantTransactionPage is a list of JSONObject scalars (docs/decisions/0018-transaction-lists-and-paging.md),
  * so the schema does not type them; each row carries exactly the fields of PartnerTransactionFields with the values
  * merchantTransactions gives them (the subgraph's PAGE_ROW_FIELDS; test/e2e/partner-transaction-page.test.ts
  * compares the two through the gateway).

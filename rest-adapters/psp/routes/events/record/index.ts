@@ -13,7 +13,7 @@ import { DEMO } from '@lib/demo/demo-ids';
  * (intake.ts). An NMID status change is applied in the outlet subgraph
  * after it is recorded, then marked applied; a replay of one recorded but not applied applies it again.
  * An event stored but not applied answers 422 with its code; a replay of it is a new attempt
- * (docs/decisions/0102-unapplied-bank-events.md).
+ * (docs/decisions/0028-payment-event-and-settlement-intake.md).
  */
 export default defineRoute({
   method: 'POST',

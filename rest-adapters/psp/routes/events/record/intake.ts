@@ -23,7 +23,7 @@ const referenceOf = ({ event, bank }: EventCall): NmidReference => ({
 
 /**
  * Stores and applies one verified event (once per bank and external_event_id), resolved by the transaction subgraph
- * from its copy of the owners' data: one operation (`recordPaymentEventsFromCopy`, docs/decisions/0215-event-intake-in-one-hop.md).
+ * from its copy of the owners' data: one operation (`recordPaymentEventsFromCopy`, docs/decisions/0028-payment-event-and-settlement-intake.md).
  * Events of every bank that arrive together go in one such operation. Those the copy cannot resolve (an NMID it does
  * not hold or that is not the bank's, a MID or TID it does not know) were not stored: they are resolved through the
  * owners (`outletsByNmid`) and recorded with `recordPaymentEvents`, so the copy never turns an answer into unknown_nmid.

@@ -17,7 +17,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 const Amount = Type.Integer({ minimum: 0, maximum: 1_000_000_000_000, description: 'Smallest currency unit (rupiah).' });
 const Text = (max: number) => Type.String({ minLength: 1, maxLength: max });
 
-/** The flat event of psp-api.md §2. Which fields each type requires: docs/decisions/0028-payment-event-intake.md (checked in mapper.ts). */
+/** The flat event of psp-api.md §2. Which fields each type requires: docs/decisions/0028-payment-event-and-settlement-intake.md (checked in mapper.ts). */
 export const PaymentEvent = Type.Object({
   external_event_id: Text(128),
   event_type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
@@ -58,7 +58,7 @@ export const EventResponse = Type.Object({
 export type EventResponse = Static<typeof EventResponse>;
 
 /**
- * Why a stored event was not applied: the `code` of a 422 (docs/decisions/0102-unapplied-bank-events.md). An NMID
+ * Why a stored event was not applied: the `code` of a 422 (docs/decisions/0028-payment-event-and-settlement-intake.md). An NMID
  * of another bank is unknown_nmid too: a bank cannot learn which NMIDs other banks hold (0026).
  */
 export const UNAPPLIED_EVENT_CODES = {

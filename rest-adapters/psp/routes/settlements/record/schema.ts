@@ -29,7 +29,7 @@ export const SettlementResponse = Type.Object({
 });
 export type SettlementResponse = Static<typeof SettlementResponse>;
 
-/** 422: the error body, plus the stored settlement (kept for reconciliation). docs/decisions/0102-unapplied-bank-events.md. */
+/** 422: the error body, plus the stored settlement (kept for reconciliation). docs/decisions/0028-payment-event-and-settlement-intake.md. */
 export const SettlementRejection = Type.Object(
   {
     error: Type.String({ description: 'Human-readable reason.' }),

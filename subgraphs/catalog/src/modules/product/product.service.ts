@@ -7,7 +7,7 @@ import { PosInputError, PosNotFoundError, asPosConflict, optionalText, requireIn
 import { type ProductRow, ProductRepository } from './product.repository';
 import type { CreateProductInput, ProductType, UpdateProductInput } from './product.type';
 
-/** Products per list page: 50 by default, at most 200 (docs/decisions/0058-pos-catalog-rules.md). */
+/** Products per list page: 50 by default, at most 200 (docs/decisions/0053-pos-data-surfaces-and-catalog.md). */
 export const PRODUCT_LIST_DEFAULT = 50;
 export const PRODUCT_LIST_MAX = 200;
 const MAX_NAME = 200;

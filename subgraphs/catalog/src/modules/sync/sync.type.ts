@@ -2,7 +2,7 @@ import { JSONObjectResolver } from 'graphql-scalars';
 import { Field, Float, ID, InputType, ObjectType } from 'type-graphql';
 
 @ObjectType('PosSyncPage', {
-  description: 'A page of changed rows for an offline device (docs/decisions/0100-pos-sync-time-in-milliseconds.md).',
+  description: 'A page of changed rows for an offline device (docs/decisions/0055-pos-sync.md).',
 })
 export class SyncPageType {
   @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601 (millisecond precision).' })

@@ -97,7 +97,7 @@ export class AuthService {
   /**
    * Verifies a login code: the user is created if absent (phone verified), the device trusted, a session
    * opened; and, in the same transaction, a login_alert push carrying a cancel link is queued for each of the
-   * user's other devices with a push token (docs/decisions/0205-job-queue.md): the login answers at once, the
+   * user's other devices with a push token (docs/decisions/0031-webhooks-and-job-queue.md): the login answers at once, the
    * alert follows within moments and is retried if the provider fails.
    */
   async verifyLoginOtp(input: { requestId: string; phone: string; code: string } & DeviceInput): Promise<SessionGrant> {

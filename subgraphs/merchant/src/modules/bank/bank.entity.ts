@@ -23,7 +23,7 @@ export class Bank {
   tier!: BankTier;
 
   /**
-   * A sandbox bank (docs/decisions/0204-sandbox.md): its merchants are sandbox merchants, and it reaches no others.
+   * A sandbox bank (docs/decisions/0015-demo-data-and-sandbox.md): its merchants are sandbox merchants, and it reaches no others.
    * Fixed at issuance (its merchants' foreign key carries it).
    */
   @Property({ type: 'boolean' })

@@ -39,7 +39,7 @@ export class BankService {
 
   /**
    * Onboards a bank with one lookup key and one event key. The secrets are returned once, here, and
-   * stored only sealed. A sandbox bank (docs/decisions/0204-sandbox.md) is external: the tier-1 PSP assigns NMIDs
+   * stored only sealed. A sandbox bank (docs/decisions/0015-demo-data-and-sandbox.md) is external: the tier-1 PSP assigns NMIDs
    * of its own choosing, and sandbox NMIDs are issued by the platform from a reserved range.
    */
   async create(input: { code: string; name: string; tier: BankTier; sandbox?: boolean }): Promise<IssuedBank> {
@@ -91,7 +91,7 @@ export class BankService {
     };
   }
 
-  /** Live banks, or sandbox ones only (docs/decisions/0204-sandbox.md), by code. */
+  /** Live banks, or sandbox ones only (docs/decisions/0015-demo-data-and-sandbox.md), by code. */
   async list(sandbox = false): Promise<Bank[]> {
     return this.repo.all(sandbox);
   }

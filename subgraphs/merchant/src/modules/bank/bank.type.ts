@@ -14,7 +14,10 @@ export class BankType {
   @Field(() => Int, { description: '1 for the platform’s own PSP, 2 for external banks.' })
   tier!: number;
 
-  @Field({ description: 'A sandbox bank: its merchants are sandbox merchants, and it reaches no others (docs/decisions/0204-sandbox.md).' })
+  @Field({
+    description:
+      'A sandbox bank: its merchants are sandbox merchants, and it reaches no others (docs/decisions/0015-demo-data-and-sandbox.md).',
+  })
   sandbox!: boolean;
 }
 

@@ -5,7 +5,7 @@ import type { MembershipService } from '../user/membership.service';
 import { FeedbackRepository } from './feedback.repository';
 import type { FeedbackType, SubmitFeedbackInput } from './feedback.type';
 
-/** Feedback bounds (core-api.md §8 leaves them open; docs/decisions/0020-input-bounds-where-specs-are-silent.md). The table checks them too. */
+/** Feedback bounds (core-api.md §8 leaves them open; docs/decisions/0007-input-validation-and-bounds.md). The table checks them too. */
 export const FEEDBACK_CATEGORY_PATTERN = /^[a-z][a-z0-9_]{1,49}$/;
 export const FEEDBACK_MAX_LABEL = 100;
 export const FEEDBACK_MAX_MESSAGE = 2000;

@@ -75,7 +75,7 @@ export class UpdateMemberInput {
 
 @ObjectType('MerchantOwner', {
   description:
-    "An owner of a merchant as its bank sees it (psp-api.md include_owners): the person's name in full, their login phone and email masked. docs/decisions/0103-psp-owners.md.",
+    "An owner of a merchant as its bank sees it (psp-api.md include_owners): the person's name in full, their login phone and email masked. docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md.",
 })
 export class MerchantOwnerType {
   @Field(() => ID, { description: "The owner's user id (stable across lookups)." })

@@ -1,5 +1,5 @@
 /**
- * How an owner's personal contact details are masked for a bank (docs/decisions/0103-psp-owners.md): enough to
+ * How an owner's personal contact details are masked for a bank (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md): enough to
  * match them against the bank's own KYC records, not enough to reach the person through us.
  */
 

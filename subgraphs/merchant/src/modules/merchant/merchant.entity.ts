@@ -82,7 +82,7 @@ export class Merchant {
   bank?: Bank | null;
 
   /**
-   * Sandbox data (docs/decisions/0204-sandbox.md): the merchant of a sandbox bank, always its bank's mode (a composite
+   * Sandbox data (docs/decisions/0015-demo-data-and-sandbox.md): the merchant of a sandbox bank, always its bank's mode (a composite
    * foreign key), set at creation. Live lists never show it; a live bank or partner never reaches it.
    */
   @Property({ type: 'boolean' })

@@ -105,7 +105,7 @@ export class MerchantRepository extends Repository {
   /**
    * Operators' search: a query matches the merchant code (exact, any case), the phone (any Indonesian form), the
    * primary NMID (exact) or the name (contains, any case); no query lists all. Live merchants, or sandbox ones only
-   * (docs/decisions/0204-sandbox.md). By id after `afterId`, bank loaded.
+   * (docs/decisions/0015-demo-data-and-sandbox.md). By id after `afterId`, bank loaded.
    */
   async search(
     filter: { query: string | null; status: string | null; afterId: string | null; sandbox: boolean },

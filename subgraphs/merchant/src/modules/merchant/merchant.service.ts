@@ -144,7 +144,7 @@ export class MerchantService {
 
   /**
    * An onboarded merchant (operator tooling, tests): active and KYC verified, of its bank's mode (a sandbox bank's
-   * merchant is a sandbox merchant, docs/decisions/0204-sandbox.md). With its first NMID (`primaryNmid`, the caller
+   * merchant is a sandbox merchant, docs/decisions/0015-demo-data-and-sandbox.md). With its first NMID (`primaryNmid`, the caller
    * creates the outlets with their NMIDs in the outlet subgraph) that is its first activation: it becomes visible to
    * its bank and merchant.activated goes to the bank's outbox in the same transaction.
    */

@@ -87,7 +87,7 @@ export class MerchantType {
 
   @Field({
     description:
-      'Sandbox data: the merchant of a sandbox bank (docs/decisions/0204-sandbox.md). Live lists leave it out; live banks and partners never reach it.',
+      'Sandbox data: the merchant of a sandbox bank (docs/decisions/0015-demo-data-and-sandbox.md). Live lists leave it out; live banks and partners never reach it.',
   })
   sandbox!: boolean;
 

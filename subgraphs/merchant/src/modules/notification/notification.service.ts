@@ -15,7 +15,7 @@
  *
  *   queuePushToUser(tx, userId, { title, body, data, sensitive }, { exceptDeviceHash?, key? })  → jobs queued
  *       The same push as jobs (one per live token, `notification.push`) on `tx`'s connection: enqueued inside the
- *       caller's transaction they commit with it (docs/decisions/0205-job-queue.md). `sensitive` data values travel
+ *       caller's transaction they commit with it (docs/decisions/0031-webhooks-and-job-queue.md). `sensitive` data values travel
  *       sealed in the job; a failed send is retried (10 s, 1 min, 5 min, plus jitter), a dead token is not.
  *
  * Every send is recorded in merchant.notification_messages (channel, recipient, template, parameters,

@@ -22,7 +22,7 @@ import {
   WebhookTestResultType,
 } from './operator.type';
 
-/** Operators' lists show live data; sandbox data only when asked (docs/decisions/0204-sandbox.md). */
+/** Operators' lists show live data; sandbox data only when asked (docs/decisions/0015-demo-data-and-sandbox.md). */
 const SANDBOX_ARG = 'true: sandbox rows only (sandbox banks, partners and their merchants); false (default): live rows only.';
 
 /**
@@ -68,7 +68,7 @@ export class OperatorResolver {
     @Arg('referralCode') referralCode: string,
     @Arg('sandbox', {
       defaultValue: false,
-      description: 'A sandbox partner: its credentials reach sandbox merchants only (docs/decisions/0204-sandbox.md).',
+      description: 'A sandbox partner: its credentials reach sandbox merchants only (docs/decisions/0015-demo-data-and-sandbox.md).',
     })
     sandbox: boolean,
     @Ctx() ctx: MerchantContext,
@@ -180,7 +180,7 @@ export class OperatorResolver {
     @Arg('tier', { description: 'tier1 or external.' }) tier: string,
     @Arg('sandbox', {
       defaultValue: false,
-      description: 'A sandbox bank (external only): its keys reach sandbox merchants only (docs/decisions/0204-sandbox.md).',
+      description: 'A sandbox bank (external only): its keys reach sandbox merchants only (docs/decisions/0015-demo-data-and-sandbox.md).',
     })
     sandbox: boolean,
     @Ctx() ctx: MerchantContext,

@@ -16,7 +16,7 @@ export class CreatedPartnerType {
   @Field(() => Int, { description: 'Merchants already registered with the referral code, now its referrals.' })
   referrals!: number;
 
-  @Field({ description: 'A sandbox partner (docs/decisions/0204-sandbox.md).' })
+  @Field({ description: 'A sandbox partner (docs/decisions/0015-demo-data-and-sandbox.md).' })
   sandbox!: boolean;
 }
 
@@ -100,7 +100,7 @@ export class IssuedBankType {
   @Field({ description: 'tier1 or external.' })
   tier!: string;
 
-  @Field({ description: 'A sandbox bank: its keys reach sandbox merchants only (docs/decisions/0204-sandbox.md).' })
+  @Field({ description: 'A sandbox bank: its keys reach sandbox merchants only (docs/decisions/0015-demo-data-and-sandbox.md).' })
   sandbox!: boolean;
 
   @Field()

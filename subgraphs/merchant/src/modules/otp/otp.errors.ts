@@ -1,7 +1,7 @@
 import { AppError, ErrorCode } from '@lib/errors/app-error';
 
 /**
- * OTP failures (core-api.md leaves them open; docs/decisions/0041-one-time-passwords.md lists them). `reason` is the REST code.
+ * OTP failures (core-api.md leaves them open; docs/decisions/0041-codes-and-device-trust.md lists them). `reason` is the REST code.
  * Unknown challenges and wrong codes are the same answer, so a request id cannot be probed.
  */
 export class InvalidOtpError extends AppError {

@@ -29,7 +29,7 @@ export class Partner {
   @Property({ type: 'text' })
   status: PartnerStatus = 'active';
 
-  /** A sandbox partner (docs/decisions/0204-sandbox.md): granted sandbox merchants only. Fixed at issuance. */
+  /** A sandbox partner (docs/decisions/0015-demo-data-and-sandbox.md): granted sandbox merchants only. Fixed at issuance. */
   @Property({ type: 'boolean' })
   sandbox: boolean = false;
 

@@ -65,7 +65,7 @@ export class PartnerService {
     }));
   }
 
-  /** Every live partner, or every sandbox one (docs/decisions/0204-sandbox.md), by code (operators). */
+  /** Every live partner, or every sandbox one (docs/decisions/0015-demo-data-and-sandbox.md), by code (operators). */
   async list(sandbox = false): Promise<PartnerType[]> {
     const partners = await this.repo.all(sandbox);
     return partners.map((p) => ({ id: p.id, code: p.code, name: p.name, status: p.status, sandbox: p.sandbox }));
@@ -78,7 +78,7 @@ export class PartnerService {
 
   /**
    * Onboards a partner; merchants (of its mode) already registered with its referral code become its referrals. A
-   * sandbox partner (docs/decisions/0204-sandbox.md) reaches sandbox merchants only, and its credentials with it.
+   * sandbox partner (docs/decisions/0015-demo-data-and-sandbox.md) reaches sandbox merchants only, and its credentials with it.
    */
   async create(input: { code: string; name: string; referralCode: string; id?: string; sandbox?: boolean }) {
     const code = input.code.trim().toUpperCase();
@@ -254,7 +254,7 @@ export class PartnerService {
     }));
   }
 
-  /** Merchants the partner holds a live grant to, with the strongest; a partner is not shown the acquiring bank (0221). */
+  /** Merchants the partner holds a live grant to, with the strongest; a partner is not shown the acquiring bank (0036). */
   private async grantedMerchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
     const rows = await this.repo.grantedMerchantsOf(partnerId, merchantIds, ACCESS_PRIORITY);
     return rows.map((row) => ({
@@ -268,7 +268,7 @@ export class PartnerService {
   }
 
   /**
-   * The partner and the merchant of a grant. They must be of one mode (docs/decisions/0204-sandbox.md): to a merchant,
+   * The partner and the merchant of a grant. They must be of one mode (docs/decisions/0015-demo-data-and-sandbox.md): to a merchant,
    * a partner of the other mode does not exist (an owner's consent to a sandbox partner's code is to an unknown one).
    */
   private async partnerAndMerchant(partnerCode: string, merchantId: string) {

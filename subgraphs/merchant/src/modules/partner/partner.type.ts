@@ -16,7 +16,7 @@ export class PartnerType {
   @Field({ description: 'active or suspended.' })
   status!: string;
 
-  @Field({ description: 'A sandbox partner: it reaches sandbox merchants only (docs/decisions/0204-sandbox.md).' })
+  @Field({ description: 'A sandbox partner: it reaches sandbox merchants only (docs/decisions/0015-demo-data-and-sandbox.md).' })
   sandbox!: boolean;
 }
 

@@ -162,7 +162,7 @@ export class RegistrationService {
       if (!registration) return this.approvedBefore(tx, input);
       const bank = bankCode ? await tx.peer(BankRepository).byCode(bankCode) : null;
       if (bankCode && !bank) throw new BadInputError(`unknown bank_code ${bankCode}`);
-      // A registration becomes a live merchant (docs/decisions/0204-sandbox.md): sandbox merchants are issued, not registered.
+      // A registration becomes a live merchant (docs/decisions/0015-demo-data-and-sandbox.md): sandbox merchants are issued, not registered.
       if (bank?.sandbox) throw new BadInputError(`bank_code ${bankCode} is a sandbox bank: a registration becomes a live merchant`);
       const now = new Date();
       const merchants = tx.peer(MerchantRepository);

@@ -6,7 +6,7 @@ import { UserRepository } from './user.repository';
 
 /**
  * Order of preference when a user belongs to several merchants: a live one before a sandbox one (a live user is never
- * switched into the sandbox, docs/decisions/0204-sandbox.md), then the active one, then the newest.
+ * switched into the sandbox, docs/decisions/0015-demo-data-and-sandbox.md), then the active one, then the newest.
  */
 const STATUS_RANK: Record<string, number> = { active: 0, suspended: 1, inactive: 2, draft: 3 };
 

@@ -3,7 +3,7 @@ import { BlockList, type LookupFunction, isIP } from 'node:net';
 import type { Config } from '@lib/config/config';
 import { BadInputError } from '@lib/errors/app-error';
 
-/** Addresses no outbound URL may reach (docs/decisions/0031-webhooks-outbox.md), each with the reason a refusal names. */
+/** Addresses no outbound URL may reach (docs/decisions/0031-webhooks-and-job-queue.md), each with the reason a refusal names. */
 const FORBIDDEN_RANGES: readonly (readonly [string, number, string])[] = [
   ['0.0.0.0', 8, 'unspecified'],
   ['10.0.0.0', 8, 'private'],

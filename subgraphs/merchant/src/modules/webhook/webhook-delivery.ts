@@ -21,7 +21,7 @@ export interface AttemptPayload {
   attempt?: number;
 }
 
-/** The schedule with WEBHOOK_RETRY_SCALE applied, jittered (docs/decisions/0205-job-queue.md). */
+/** The schedule with WEBHOOK_RETRY_SCALE applied, jittered (docs/decisions/0031-webhooks-and-job-queue.md). */
 export function webhookSchedule(scale: number, jitter = DEFAULT_JITTER): RetrySchedule {
   return { stepsSecs: RETRY_DELAYS_SECS, scale, jitter };
 }
@@ -29,7 +29,7 @@ export function webhookSchedule(scale: number, jitter = DEFAULT_JITTER): RetrySc
 /**
  * The job of one attempt. The key makes a replay replace a pending job instead of adding a second. No named queue
  * per bank: graphile-worker keeps a named queue locked while a job of it runs, so a process killed mid-send would
- * stall all of that bank's deliveries until its 4-hour lock timeout (docs/decisions/0205-job-queue.md).
+ * stall all of that bank's deliveries until its 4-hour lock timeout (docs/decisions/0031-webhooks-and-job-queue.md).
  */
 export function attemptJob(deliveryId: string, kind: AttemptKind, attempt?: number, runAt?: Date): JobSpec {
   const payload: AttemptPayload = { delivery_id: deliveryId, kind, ...(attempt !== undefined ? { attempt } : {}) };
@@ -65,7 +65,7 @@ export interface AttemptResult {
 }
 
 /**
- * Makes and records webhook attempts (docs/decisions/0205-job-queue.md). An automatic attempt is a job; its outcome,
+ * Makes and records webhook attempts (docs/decisions/0031-webhooks-and-job-queue.md). An automatic attempt is a job; its outcome,
  * the attempt's row and the job of the next attempt (the documented schedule plus jitter) commit in one transaction,
  * so an attempt is never recorded without its successor or scheduled twice. A manual attempt (an operator's
  * redelivery) is recorded the same way but leaves the schedule where it was.

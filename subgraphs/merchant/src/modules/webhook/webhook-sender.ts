@@ -23,7 +23,7 @@ export interface SendOutcome {
  * (DESIGN.md §4, psp-api.md §5): `X-Service-Event-ID`, `X-Service-Timestamp` (Unix seconds) and
  * `X-Service-Signature: sha256=<hex HMAC(secret, timestamp + "." + body)>`; bounded by the 10 s deadline. The URL is
  * checked by the outbound policy before each send, and the connection resolves its host through the policy's lookup,
- * so it connects only to addresses that passed (docs/decisions/0031-webhooks-outbox.md).
+ * so it connects only to addresses that passed (docs/decisions/0031-webhooks-and-job-queue.md).
  */
 export class WebhookSender {
   private readonly agent: Agent;

@@ -58,7 +58,7 @@ export interface InfoLog {
 }
 
 /**
- * Operator side of lifecycle webhooks (docs/decisions/0205-job-queue.md): a bank's endpoint and secret, disabling
+ * Operator side of lifecycle webhooks (docs/decisions/0031-webhooks-and-job-queue.md): a bank's endpoint and secret, disabling
  * and enabling it, the outbox listing, every attempt of a delivery, redelivery, test events.
  */
 export class WebhookService {
@@ -108,7 +108,7 @@ export class WebhookService {
     return view;
   }
 
-  /** Newest first, of live banks (or of sandbox ones, docs/decisions/0204-sandbox.md); optionally one status and/or one bank. */
+  /** Newest first, of live banks (or of sandbox ones, docs/decisions/0015-demo-data-and-sandbox.md); optionally one status and/or one bank. */
   async listDeliveries(filter: { status?: string; bankCode?: string; limit?: number; sandbox?: boolean } = {}): Promise<DeliveryView[]> {
     const limit = filter.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > MAX_DELIVERY_LIST)

@@ -57,7 +57,7 @@ const PROFILE_DATES = ['psp_visible_at', 'kyc_verified_at', 'created_at', 'updat
 export class MerchantProfileRepository extends Repository {
   /**
    * The live outlets with these NMIDs, each with its merchant's profile and what `ahead` names, in one statement
-   * (one database round trip for a bank lookup or a batch of events: docs/decisions/0212-bank-view-in-one-statement.md).
+   * (one database round trip for a bank lookup or a batch of events: docs/decisions/0211-bank-view-read-model.md).
    * Outlets whose merchant is not in the copy are left out.
    */
   async bankViewsByNmids(nmids: string[], ahead: ReadAhead): Promise<BankViewRow[]> {
@@ -71,7 +71,7 @@ export class MerchantProfileRepository extends Repository {
     // A prepared statement per combination (bank_view_1010, …): planning it cost more than running it. One NMID (a
     // lone lookup) has a statement of its own: PostgreSQL plans `= any($1)` again at every execution (its generic
     // plan, costed for an array of unknown length, never wins), 0.25 ms of a 0.3 ms statement, where it keeps the
-    // generic plan of `= $1` from the sixth execution on (docs/benchmarks.md, eleventh round).
+    // generic plan of `= $1` from the sixth execution on (docs/decisions/0211-bank-view-read-model.md).
     const one = nmids.length === 1;
     const name = `bank_view_${reads.map(([wanted]) => Number(wanted)).join('')}${one ? '_one' : ''}`;
     const rows = await this.preparedRows<Record<string, unknown>>(

@@ -35,7 +35,7 @@ describe('OutletService and TerminalService (real PostgreSQL)', () => {
 
   describe('demo seed', () => {
     it('gave both outlets of the first demo merchant the demo bank, a MID, a Jakarta Pusat address and one online terminal', async () => {
-      // The demo sandbox merchant's two outlets aside (docs/decisions/0204-sandbox.md).
+      // The demo sandbox merchant's two outlets aside (docs/decisions/0015-demo-data-and-sandbox.md).
       expect(await sql('select count(*)::int as n from outlet.outlets where merchant_id <> ?', [DEMO.sandbox.merchantId])).toEqual([
         { n: 6 },
       ]);

@@ -138,7 +138,7 @@ export class OutletService {
    * Gives an outlet of the merchant (its default one when none is named) an NMID of the issuing bank, active
    * from now. The same NMID again changes neither its status nor its assignment time, so retries are harmless;
    * bank code and MID follow the input. Only the internal tier-1 PSP may do this among banks. NMIDs of the sandbox
-   * range are issued with sandbox outlets only (createForMerchant), never assigned (docs/decisions/0204-sandbox.md).
+   * range are issued with sandbox outlets only (createForMerchant), never assigned (docs/decisions/0015-demo-data-and-sandbox.md).
    */
   async assignNmid(input: AssignNmidInput, principal: Principal): Promise<OutletType> {
     if (principal.kind === 'bank' && principal.tier !== 1) throw new ForbiddenError('only the tier-1 PSP assigns NMIDs');
@@ -188,7 +188,7 @@ export class OutletService {
     if (!UUID_PATTERN.test(merchantId)) throw new OutletInputError('merchantId must be a UUID');
     if (outlets.length === 0) throw new OutletInputError('at least one outlet is needed');
     outlets.forEach(validateNewOutlet);
-    // A sandbox merchant's NMIDs are of the reserved range, a live merchant's never (docs/decisions/0204-sandbox.md).
+    // A sandbox merchant's NMIDs are of the reserved range, a live merchant's never (docs/decisions/0015-demo-data-and-sandbox.md).
     for (const { nmid } of outlets) {
       if (nmid != null && isSandboxNmid(nmid) !== (options.sandbox ?? false))
         throw new OutletInputError(options.sandbox ? `a sandbox outlet's nmid must be ID99 followed by 13 digits` : SANDBOX_RANGE);

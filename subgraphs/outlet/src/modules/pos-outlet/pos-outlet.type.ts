@@ -108,7 +108,7 @@ export class UpdatePosOutletInput {
 }
 
 @ObjectType('PosOutletSyncPage', {
-  description: 'A page of changed outlets for an offline device (docs/decisions/0100-pos-sync-time-in-milliseconds.md).',
+  description: 'A page of changed outlets for an offline device (docs/decisions/0055-pos-sync.md).',
 })
 export class PosOutletSyncPageType {
   @Field(() => [JSONObjectResolver], { description: 'Rows in storage column names; timestamps ISO 8601 (millisecond precision).' })

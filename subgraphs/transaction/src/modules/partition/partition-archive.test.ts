@@ -22,7 +22,7 @@ const BANK = 'BARCH';
 const silent = { warn: () => undefined };
 
 /**
- * `ops partitions:archive` on a real database (docs/decisions/0222-archiving-months.md): old months move to the
+ * `ops partitions:archive` on a real database (docs/decisions/0208-partitioned-history.md): old months move to the
  * `archive` schema, the history catch-all takes their range over, and the keys they leave behind still answer replays.
  */
 describe('archiving months (real PostgreSQL)', () => {

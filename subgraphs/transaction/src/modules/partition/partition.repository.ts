@@ -29,7 +29,7 @@ export interface ArchivedRow {
   estimated_rows: number;
 }
 
-/** The schema old months are moved to (docs/decisions/0222-archiving-months.md); the transaction role owns it. */
+/** The schema old months are moved to (docs/decisions/0208-partitioned-history.md); the transaction role owns it. */
 export const ARCHIVE_SCHEMA = 'archive';
 
 /**

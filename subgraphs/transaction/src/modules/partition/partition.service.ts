@@ -43,7 +43,7 @@ export function listArchived(em: EntityManager): Promise<{ table: string; estima
 }
 
 /**
- * Months that stay attached before the current one, whatever `--before` says (docs/decisions/0222-archiving-months.md):
+ * Months that stay attached before the current one, whatever `--before` says (docs/decisions/0208-partitioned-history.md):
  * scoring's window (its twelve months before the current one are read from the transactions when a day's rollup is
  * rebuilt) and a year of history for merchants and partners.
  */
@@ -87,7 +87,7 @@ export interface ArchivedMonths {
 }
 
 /**
- * `ops partitions:archive` (docs/decisions/0222-archiving-months.md): every monthly partition of transactions and
+ * `ops partitions:archive` (docs/decisions/0208-partitioned-history.md): every monthly partition of transactions and
  * payment events whose month is before `before` is detached and moved to the `archive` schema, and the history
  * catch-all is attached again up to the first month left, so a back-dated row of an archived month lands there.
  * Nothing is dropped; key rows stay, so de-duplication stays all-time. Idempotent. Per table: the history's new bound

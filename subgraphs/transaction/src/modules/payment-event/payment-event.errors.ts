@@ -3,7 +3,7 @@ import { NotFoundError } from '@lib/errors/app-error';
 /**
  * Why a stored event was not applied (`errorCode` of a `rejected` result). These are answers, not GraphQL
  * errors: the event is kept for reconciliation, the bank gets HTTP 422 with the code, and a replay of it is a
- * new attempt (docs/decisions/0102-unapplied-bank-events.md).
+ * new attempt (docs/decisions/0028-payment-event-and-settlement-intake.md).
  */
 export const EVENT_ERROR_CODES = {
   unsupported_event_type: 'not one of the nine event types of psp-api.md §6',

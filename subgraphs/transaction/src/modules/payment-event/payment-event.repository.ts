@@ -69,7 +69,7 @@ export class PaymentEventRepository extends Repository {
    *
    * With `feed`, the same statement also appends the rows of `feed` whose transaction it created, once all of the
    * above has run (appendFeedSql): the whole intake of such a batch is this one statement, committed on its own
-   * outside a transaction (docs/decisions/0218-event-batch-in-one-statement.md).
+   * outside a transaction (docs/decisions/0028-payment-event-and-settlement-intake.md).
    */
   async claimAndRecord(
     events: readonly PaymentEvent[],
@@ -103,7 +103,7 @@ export class PaymentEventRepository extends Repository {
   }
 
   /**
-   * The first delivery of a claimed key whose month is archived (docs/decisions/0222-archiving-months.md): read from
+   * The first delivery of a claimed key whose month is archived (docs/decisions/0208-partitioned-history.md): read from
    * the `archive` schema, or, when its table is no longer there, only its `id` and `receivedAt` (`status` null).
    * Null when the key is not claimed.
    */

@@ -47,7 +47,7 @@ export class PaymentEventResolver {
   @Authorized('bank', 'banks')
   @Mutation(() => [PaymentEventOutcome], {
     description:
-      'recordPaymentEvents with each target resolved in this subgraph, from its copy of what the outlet and merchant subgraphs own (docs/decisions/0215): an event the copy cannot resolve answers unresolved and stores nothing.',
+      'recordPaymentEvents with each target resolved in this subgraph, from its copy of what the outlet and merchant subgraphs own (docs/decisions/0028-payment-event-and-settlement-intake.md): an event the copy cannot resolve answers unresolved and stores nothing.',
   })
   async recordPaymentEventsFromCopy(
     @Arg('inputs', () => [BankPaymentEventToResolveInput]) inputs: BankPaymentEventToResolveInput[],

@@ -915,7 +915,7 @@ describe('PaymentEventService (real PostgreSQL)', () => {
       }
     });
 
-    describe('a batch without refunds, reversals or bills (one statement, docs/decisions/0218)', () => {
+    describe('a batch without refunds, reversals or bills (one statement, docs/decisions/0028-payment-event-and-settlement-intake.md)', () => {
       const feedOf = (transactionIds: unknown[]) =>
         sql<{ id: string; transaction_id: string; kind: string; amount: string }>(
           'select id::text, transaction_id::text, kind, amount::text from "transaction".payment_feed where transaction_id = any(?) order by id',

@@ -149,7 +149,7 @@ export class PaymentEventService {
 
   /**
    * A delivery of an event already stored. An applied one answers duplicate_skipped with its first result. One
-   * stored but not applied (rejected) is a new attempt, docs/decisions/0102-unapplied-bank-events.md: the stored
+   * stored but not applied (rejected) is a new attempt, docs/decisions/0028-payment-event-and-settlement-intake.md: the stored
    * row takes this delivery (its body and the target resolved now) and is applied as a first delivery would be,
    * answering success or rejected afresh. The row is locked first, so concurrent replays apply it once: the
    * others then find it applied and answer duplicate_skipped.
@@ -172,7 +172,7 @@ export class PaymentEventService {
    * are stored rejected); refunds and reversals then apply one by one (they lock their original); replays are
    * answered last from one select; one statement appends the feed. Rows are inserted sorted by their unique key, so
    * concurrent batches lock them in one order. A batch with no refund, reversal or dynamic QRIS bill to settle is
-   * first claimed, recorded and appended in ONE statement committed on its own (docs/decisions/0218); its replays, if
+   * first claimed, recorded and appended in ONE statement committed on its own (docs/decisions/0028-payment-event-and-settlement-intake.md); its replays, if
    * any, then take the transaction above. An invalid item answers its input error and stores nothing; the others
    * go on. Should a transaction fail (a deadlock between batches, a row the database refuses), it is rolled
    * back and each of its items is recorded on its own, so one bad item cannot take the others down; an item whose
@@ -239,7 +239,7 @@ export class PaymentEventService {
   }
 
   /**
-   * recordBatch with each event's target resolved from this subgraph's copy (docs/decisions/0215-event-intake-in-one-hop.md)
+   * recordBatch with each event's target resolved from this subgraph's copy (docs/decisions/0028-payment-event-and-settlement-intake.md)
    * instead of the input's: one subgraph fetch for the adapter instead of two. An event the copy cannot resolve answers
    * `unresolved` and nothing of it is stored; the adapter records it with the target the owners resolve, so the copy
    * never decides that an NMID is unknown.
@@ -474,7 +474,7 @@ function draftOf(input: PaymentEventInput, bankCode: string): Draft {
 }
 
 /**
- * A replay of an event whose first delivery is in an archived month (docs/decisions/0222-archiving-months.md): its key
+ * A replay of an event whose first delivery is in an archived month (docs/decisions/0208-partitioned-history.md): its key
  * is claimed, so nothing is stored; the answer is duplicate_skipped with the first delivery's event_id, flow, merchant
  * and transaction, read from the `archive` schema. An archived event is final: nothing of it is attempted or applied
  * again (its row is no longer writable), so the answer is applied and names no error (a first delivery stored rejected

@@ -69,7 +69,7 @@ export class PaymentFeedRepository extends Repository {
   /**
    * Appends rows (once per transaction id) as the LAST statement of the caller's transaction (appendFeedSql: its lock
    * is held until the commit). The same statement enqueues each new row's push job, which therefore commits with the
-   * payment or not at all (docs/decisions/0205-job-queue.md). One round trip, of a statement prepared once per connection.
+   * payment or not at all (docs/decisions/0031-webhooks-and-job-queue.md). One round trip, of a statement prepared once per connection.
    */
   async append(rows: readonly NewPaymentFeedRow[]): Promise<void> {
     if (rows.length === 0) return;

@@ -37,7 +37,7 @@ export interface OutletQrisRow {
 
 /**
  * The transaction subgraph's copy of payment targets (Migration20261204100000_payment_targets,
- * docs/decisions/0215-event-intake-in-one-hop.md): read by event intake, written only by the owners' jobs.
+ * docs/decisions/0028-payment-event-and-settlement-intake.md): read by event intake, written only by the owners' jobs.
  */
 export class PaymentTargetRepository extends Repository {
   /**

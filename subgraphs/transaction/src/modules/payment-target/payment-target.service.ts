@@ -28,7 +28,7 @@ export interface ResolvedTarget {
 }
 
 /**
- * A bank's payment event resolved in this subgraph (docs/decisions/0215-event-intake-in-one-hop.md): the outlet and
+ * A bank's payment event resolved in this subgraph (docs/decisions/0028-payment-event-and-settlement-intake.md): the outlet and
  * merchant subgraphs own NMIDs, terminals and merchants and send every change as a job; this copy lets intake record
  * an event without asking them first. It trails a change by the jobs' latency (milliseconds), as the outlet
  * subgraph's bank view does (0211).

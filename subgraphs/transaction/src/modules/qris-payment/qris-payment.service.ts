@@ -43,7 +43,7 @@ export class QrisPaymentService {
 
   /**
    * Creates the payment for `merchantId` at one of its outlets. The outlet's merchant, NMID and static QRIS come from
-   * this subgraph's copy of payment targets (docs/decisions/0215-event-intake-in-one-hop.md), never from the caller:
+   * this subgraph's copy of payment targets (docs/decisions/0028-payment-event-and-settlement-intake.md), never from the caller:
    * another merchant's outlet is FORBIDDEN, an outlet the copy holds no static QRIS of is CONFLICT qris_unavailable
    * (docs/decisions/0201-qris-payloads.md). With an Idempotency-Key, the same key and body return the payment created
    * first (`idempotentReplay`); the same key with another body is CONFLICT idempotency_key_reused. Concurrent requests

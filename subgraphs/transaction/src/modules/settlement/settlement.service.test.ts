@@ -235,7 +235,7 @@ describe('SettlementService (real PostgreSQL)', () => {
       error_code: 'unknown_nmid',
       payload: { settlement_id: 'as sent' },
     });
-    // Still unknown: rejected again, the same stored settlement (decisions/0102).
+    // Still unknown: rejected again, the same stored settlement (decisions/0028).
     expect(await settle(input)).toEqual(result);
     // Resolved now: applied, once, on the stored row.
     const resolved = { ...input, outletId: o.outletId, merchantId: o.merchantId };

@@ -57,7 +57,7 @@ export class SettlementService {
         // The first settlement with this settlement_id or external_event_id (the insert waited for it to commit),
         // locked: concurrent replays take turns. An applied one is a duplicate. One stored but not applied
         // (unknown_nmid) with the same two ids is a new attempt with this delivery, applied once its NMID
-        // resolves (docs/decisions/0102-unapplied-bank-events.md); one that shares only one of the ids is not this
+        // resolves (docs/decisions/0028-payment-event-and-settlement-intake.md); one that shares only one of the ids is not this
         // settlement, and answers as a duplicate of it.
         const first = await tx.lockFirst(bankCode, input.settlementId, input.externalEventId);
         const sameSettlement = first.settlementId === input.settlementId && first.externalEventId === input.externalEventId;

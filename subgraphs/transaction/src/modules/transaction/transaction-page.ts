@@ -4,7 +4,7 @@ import type { TransactionType } from './transaction.type';
 /**
  * The Transaction fields a row of `Merchant.merchantTransactionPage` carries: those the partner transaction routes
  * select (rest-adapters/partner/routes/merchants/transactions/partner-transaction.fragment.graphql), keyed by their
- * GraphQL field names (docs/decisions/0214-lean-wire-for-bulk-lists.md).
+ * GraphQL field names (docs/decisions/0018-transaction-lists-and-paging.md).
  */
 export const PAGE_ROW_FIELDS = [
   'id',

@@ -144,7 +144,7 @@ export class TransactionRepository extends Repository {
 
   /**
    * `window`'s rows with the page's columns only (`PAGE_COLUMNS`): what `merchantTransactionPage` returns, without
-   * the 15 other columns' output, transfer and parsing (docs/decisions/0220-page-read-with-its-columns.md).
+   * the 15 other columns' output, transfer and parsing (docs/decisions/0018-transaction-lists-and-paging.md).
    */
   pageWindow(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionPageDbRow[]> {
     return this.pages([merchantId], limit, windowFilters(filter), PAGE_COLUMNS);
@@ -156,7 +156,7 @@ export class TransactionRepository extends Repository {
    * monthly partitions newest first and stops at the limit, so it reads the rows it returns, not the merchant's whole
    * history (docs/decisions/0208-partitioned-history.md; docs/benchmarks.md, "Cost as data grows"). One merchant's
    * page is read in windows of months, each planned on its own months (Migration20261205100000_merchant_pages_by_window.ts,
-   * docs/decisions/0221-page-by-month-windows-and-scope-in-one-statement.md).
+   * docs/decisions/0036-partner-merchant-scope.md).
    */
   private pages<T = TransactionRow>(
     merchantIds: readonly string[],

@@ -71,8 +71,8 @@ export class TransactionService {
 
   /**
    * `ofMerchant` as plain page rows (`merchantTransactionPage`): the same rows and order, for lists that would
-   * otherwise pay graphql-js and the gateway per field (docs/decisions/0214-lean-wire-for-bulk-lists.md), read with
-   * the page's columns only (docs/decisions/0220-page-read-with-its-columns.md).
+   * otherwise pay graphql-js and the gateway per field (docs/decisions/0018-transaction-lists-and-paging.md), read with
+   * the page's columns only (docs/decisions/0018-transaction-lists-and-paging.md).
    */
   async pageOfMerchant(merchantId: string, filter: TransactionFilter, limit: number): Promise<TransactionPageRow[]> {
     if (!isWindowOf(merchantId, filter)) return [];

@@ -10,7 +10,7 @@ const ENTITIES = ['outlets', 'categories', 'products', 'variants', 'product_stoc
 /**
  * Outlets belong to the outlet subgraph, the rest to the catalog: the entity picks one of two fixed operations
  * (one runs per request). `since` and `server_time` are epoch milliseconds of write time
- * (docs/decisions/0100-pos-sync-time-in-milliseconds.md): a device stores the last `server_time` and sends it back,
+ * (docs/decisions/0055-pos-sync.md): a device stores the last `server_time` and sends it back,
  * or seeds `since` from its clock or a row's `updated_at`.
  */
 export default posRoutes({

@@ -7,7 +7,7 @@ import { VoidPosSalesOrderDocument } from '@rest-adapters/generated/operations';
 import { SalesOrderDetail, toDetail } from '../pos-sales-order';
 import { DEMO_SALES_ORDER } from '@rest-adapters/core/examples';
 
-/** Voiding a voided order answers the documented 500 (docs/decisions/0059-voided-order-documented-500.md). */
+/** Voiding a voided order answers the documented 500 (docs/decisions/0057-sales-orders-and-receipt-numbers.md). */
 export default posRoutes({
   method: 'PATCH',
   path: '/sales/orders/:id',
@@ -16,7 +16,7 @@ export default posRoutes({
     'Only `action: void` (any other action is 400 `bad_request`). Sets the order `voided` with `voided_at` now and `void_reason`, and returns the stock its tracked products took through `void` movements, in one transaction.',
     '',
     '- 404 `not_found`: no such order of the merchant.',
-    '- **500 `internal_error`** with the message `the sales order is already voided` when the order is already voided, as core-api.md §7 documents (a 409 would fit better; see docs/decisions/0059).',
+    '- **500 `internal_error`** with the message `the sales order is already voided` when the order is already voided, as core-api.md §7 documents (a 409 would fit better; see docs/decisions/0057-sales-orders-and-receipt-numbers.md).',
   ].join('\n'),
   schema: {
     params: IdParams,
