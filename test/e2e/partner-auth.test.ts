@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { errorResponses } from '@lib/rest/error-body';
 import { createRestApp } from '@lib/rest/rest-app';
 import { defineRoute } from '@lib/rest/route';
