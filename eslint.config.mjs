@@ -10,6 +10,14 @@ const deepRelative = {
   message: 'Use a path alias (@lib/…, @subgraphs/…, @rest-adapters/…, @gateway/…, @scripts/…, @test/…, @bench/…).',
 };
 const testSupport = { group: ['@test/*', '@test'], message: 'Only tests import test support.' };
+const libOutward = {
+  group: ['@rest-adapters', '@rest-adapters/*', '@subgraphs', '@subgraphs/*', '@gateway/*', '**/rest-adapters/*', '**/subgraphs/*'],
+  message: 'lib/ never imports the adapters, subgraphs or gateway.',
+};
+const libDomain = {
+  group: ['@lib/domain/*', '**/domain/*'],
+  message: 'lib/ infrastructure never imports lib/domain/: it serves any domain (lib/README.md).',
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', '**/generated/**', 'coverage/**', '**/*.js', '**/*.mjs'] },
@@ -64,32 +72,18 @@ export default tseslint.config(
       ],
     },
   })),
-  // lib/ is shared infrastructure: it knows nothing of the adapters, the subgraphs or the gateway.
+  // lib/ knows nothing of the adapters, the subgraphs or the gateway; its infrastructure knows nothing of the shared
+  // domain in lib/domain/ either (lib/README.md, docs/decisions/0014-node-dependencies-and-lint.md).
   {
     files: ['lib/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            deepRelative,
-            testSupport,
-            {
-              group: [
-                '@rest-adapters',
-                '@rest-adapters/*',
-                '@subgraphs',
-                '@subgraphs/*',
-                '@gateway/*',
-                '**/rest-adapters/*',
-                '**/subgraphs/*',
-              ],
-              message: 'lib/ is shared infrastructure: it never imports the adapters, subgraphs or gateway.',
-            },
-          ],
-        },
-      ],
-    },
+    ignores: ['lib/domain/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [deepRelative, testSupport, libOutward, libDomain] }] },
+  },
+  // lib/domain/ may use the infrastructure; so may, as the one exception, the OpenAPI document's parts (its example of
+  // the point-of-sale merchant header is the demo merchant).
+  {
+    files: ['lib/domain/**/*.ts', 'lib/rest/openapi.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [deepRelative, testSupport, libOutward] }] },
   },
   // Tests may import test support; the environment is theirs to set up.
   {

@@ -4,7 +4,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { hmacHex, signedString } from '@lib/auth/hmac-signature';
 import { signUserAccessToken } from '@lib/auth/user-token';
 import type { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /**
  * Requests as the demo data's clients send them (bench/mixed.ts, bench/scale.ts): the demo bank's signed lookups and

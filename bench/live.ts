@@ -6,7 +6,7 @@ import { Client as PgClient } from 'pg';
 import { Agent, request } from 'undici';
 import { signUserAccessToken } from '@lib/auth/user-token';
 import { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { HOST, envInt, percentile, progress, sleep, startBenchStack, stopAll } from './harness';
 
 /**

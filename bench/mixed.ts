@@ -5,7 +5,7 @@ import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CPU_LABELS, CpuSampler } from './cpu';
 import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
 import { envInt, percentile, progress, stallReading, stallsBetween, startBenchStack, stopAll } from './harness';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { loadConfig } from '@lib/config/config';
 import { HOST, envInt, median, progress, startBenchStack, stopAll } from './harness';
 

@@ -5,7 +5,7 @@ import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { loadConfig } from '@lib/config/config';
 import { roleOf } from '@lib/db/database-urls';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
 import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
 import { BY_NMID_SQL } from './floor-sql';

@@ -10,7 +10,7 @@ import { type Orm, migrate } from '@lib/db/orm';
 import { JOB_SCHEMA } from '@lib/jobs/job-queue';
 import { type SubgraphDefinition, openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
-import { newSandboxNmid } from '@lib/sandbox/sandbox-nmid';
+import { newSandboxNmid } from '@lib/domain/sandbox/sandbox-nmid';
 import { SUBGRAPHS } from '@subgraphs';
 import { secretBoxFor } from '@subgraphs/merchant/src/context';
 import type { BankTier } from '@subgraphs/merchant/src/modules/bank/bank.entity';

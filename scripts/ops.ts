@@ -1,8 +1,7 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
 import { closest, distance } from 'fastest-levenshtein';
-import { OPERATOR_ROLES, type OperatorRole } from '@lib/auth/operator-roles';
-import { OPERATOR_TOKEN_MAX_TTL_SECS, signOperatorToken } from '@lib/auth/operator-token';
+import { OPERATOR_ROLES, OPERATOR_TOKEN_MAX_TTL_SECS, type OperatorRole, signOperatorToken } from '@lib/auth/operator-token';
 import { type Config, loadConfig } from '@lib/config/config';
 import { openDatabaseTarget } from '@lib/db/database-target';
 import {

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { DEV_SECRETS, type ProcessName, SUBGRAPH_NAMES, loadConfig, localMetricsPort } from '@lib/config/config';
 import { openDatabaseTarget } from '@lib/db/database-target';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { migrateAll, seedDemo, seedReference } from './database-tasks';
 
 /**

@@ -2,7 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { type JWTPayload, type JWTVerifyGetKey, SignJWT, createRemoteJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import type { Config } from '../config/config';
 import { hs256Key } from './hs256-key';
-import { OPERATOR_ROLES, type OperatorRole } from './operator-roles';
+
+/** The roles an operator token may carry; what each may do is lib/domain/access/operator-roles.ts. */
+export const OPERATOR_ROLES = ['admin', 'reviewer', 'support', 'partner-manager', 'bank-manager'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /**
  * Operator (dashboard) tokens: JWTs with `sub` = operator id, `name`, `roles` (known roles only), `iss` and `aud`

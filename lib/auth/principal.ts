@@ -49,7 +49,7 @@ export const PrincipalSchema = Type.Union([
   /**
    * Several banks at once: the bank adapter sends the intake calls of several banks, each verified by its own
    * signature, as one operation (a micro-batch). Every item of such an operation names its bank, which must be
-   * one of these; subgraphs then scope each item as that bank alone (lib/auth/bank-scope.ts).
+   * one of these; subgraphs then scope each item as that bank alone (lib/domain/access/bank-scope.ts).
    */
   Type.Object({ kind: Type.Literal('banks'), banks: Type.Array(BankPrincipalSchema, { minItems: 1, maxItems: 1000 }) }),
 ]);

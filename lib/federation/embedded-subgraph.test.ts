@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import pino from 'pino';
 import { PRINCIPAL_HEADER, signPrincipal } from '@lib/auth/principal';
 import { type Config, loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { outletSubgraph } from '@subgraphs/outlet/src/app';
 import { EmbeddedSubgraph } from './embedded-subgraph';

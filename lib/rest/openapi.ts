@@ -1,5 +1,5 @@
 import type { Config } from '../config/config';
-import { DEMO } from '../demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { Authenticate, RestAdapter, RestRoute } from './route';
 
 /**

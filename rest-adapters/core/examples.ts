@@ -1,5 +1,5 @@
-import { DEMO } from '@lib/demo/demo-ids';
-import { buildStaticQris, dynamicFromStatic } from '@lib/qris/qris-payload';
+import { DEMO } from '@lib/domain/demo/demo-ids';
+import { buildStaticQris, dynamicFromStatic } from '@lib/domain/qris/qris-payload';
 import type { SessionBody } from './auth/session';
 import type { PosCategory } from './routes/poslite/catalog/categories/pos-category';
 import type { PosOutlet } from './routes/poslite/catalog/outlets/pos-outlet';
@@ -8,7 +8,7 @@ import type { QrisPayment } from './routes/poslite/payments/qris/qris-payment';
 import type { ProfileBody } from './routes/shared/user-profile';
 
 /**
- * Examples of the core API (app, auth, internal, point of sale) from the demo data (lib/demo/demo-ids.ts and the
+ * Examples of the core API (app, auth, internal, point of sale) from the demo data (lib/domain/demo/demo-ids.ts and the
  * subgraphs' demo seeds): the demo owner Pemilik Demo (+6281200000001) of Warung Kopi Demo, its outlets Pusat and
  * Menteng (NMIDs ID1026112200001/2), the seeded categories (Kopi, Minuman Dingin, Makanan Ringan). The app's own
  * times are Asia/Makassar (+08:00, core-api.md §2); the point-of-sale objects carry the GraphQL DateTime as the

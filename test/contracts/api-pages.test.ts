@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { API_PAGES, apiDescription, apiPagesDir } from '@lib/rest/api-pages';
 
 const page = (name: string) => readFileSync(path.join(apiPagesDir(), name), 'utf8');
@@ -16,7 +16,7 @@ const EVENT_BODY = JSON.stringify({
   status: 'success',
 });
 
-/** The worked examples of the walkthroughs, recomputed from the demo keys (lib/demo/demo-ids.ts). */
+/** The worked examples of the walkthroughs, recomputed from the demo keys (lib/domain/demo/demo-ids.ts). */
 const WORKED = [
   {
     page: 'bank.md',

@@ -1,5 +1,5 @@
 import { decodeJwt } from 'jose';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { listOutbox } from '@scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { adminQuery } from '../support/test-database';

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { setBankWebhook } from '@scripts/database-tasks';
 import { sessionFor } from '../support/core-auth';
 import { HttpRecorder } from '../support/http-recorder';

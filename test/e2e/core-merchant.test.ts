@@ -1,6 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import { signUserAccessToken } from '@lib/auth/user-token';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { HttpError } from '@lib/rest/error-body';
 import { GatewayClient } from '@lib/rest/gateway-client';
 import { makassarPeriod } from '@rest-adapters/core/routes/shared/merchant-period';

@@ -1,5 +1,5 @@
 import { SUBGRAPH_NAMES, type SubgraphName } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { gql, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, generateKeyPair } from 'jose';
 import { issueServiceToken } from '@lib/auth/service-token';
 import { signUserAccessToken } from '@lib/auth/user-token';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createGatewayApp } from '@gateway/src/app';
 import { loadConfig } from '@lib/config/config';
 import { sessionFor } from '../support/core-auth';

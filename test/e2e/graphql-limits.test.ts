@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { TRUSTED_DOCUMENTS_PATH, sha256Hex } from '@gateway/src/trusted-documents';
 import { sessionFor } from '../support/core-auth';
 import { codes, gql, operatorHeaders, postGraphQL } from '../support/graphql';

@@ -1,4 +1,4 @@
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { codes, gql, operatorHeaders } from '../support/graphql';
 import { INTERNAL_URLS } from '../support/outbound-urls';
 import { adminQuery } from '../support/test-database';

@@ -1,4 +1,4 @@
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { codes, freshPhone, gql, memberHeaders, postGraphQL } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { apiPagesDir } from '@lib/rest/api-pages';
 import { sessionFor } from '../support/core-auth';
 import { bearer, jakartaTime, restClient, signing } from '../support/openapi-client';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { SignJWT, jwtVerify } from 'jose';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { clearPartnerCredentialCache, partnerAuth, requireMerchantAccess, requireScope } from '@rest-adapters/partner/auth/partner-auth';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { encodeActingPrincipal } from '@lib/auth/principal';
 import { issueServiceToken } from '@lib/auth/service-token';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { clearPartnerCredentialCache } from '@rest-adapters/partner/auth/partner-auth';
 import { createPartner, grantPartnerAccess, issuePartnerCredential, onboardMerchant, ungrantPartnerAccess } from '@scripts/database-tasks';
 import { NEVER, NEVER_IN_A, keysOf } from '../support/partner-masking';

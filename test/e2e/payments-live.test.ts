@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { HttpRecorder } from '../support/http-recorder';
 import { type PosActor, posActor, posMember, pushOpenOrder } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';

@@ -1,7 +1,7 @@
 import { encodeActingPrincipal } from '@lib/auth/principal';
 import { issueServiceToken } from '@lib/auth/service-token';
-import { DEMO } from '@lib/demo/demo-ids';
-import { buildStaticQris } from '@lib/qris/qris-payload';
+import { DEMO } from '@lib/domain/demo/demo-ids';
+import { buildStaticQris } from '@lib/domain/qris/qris-payload';
 import { type PosActor, type Surface, posActor, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';

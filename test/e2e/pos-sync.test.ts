@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Client } from 'pg';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { type PosActor, type Surface, posActor, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';

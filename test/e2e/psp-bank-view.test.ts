@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { eventually } from '../support/eventually';

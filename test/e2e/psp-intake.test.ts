@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { archiveMonthlyPartitions, createBank, ensureMonthlyPartitions, onboardMerchant } from '@scripts/database-tasks';
 import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { v7 as uuidv7 } from 'uuid';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { SubgraphName } from '@lib/config/config';
 import { postDemoBankEvent } from '../support/bank-events';
 import { eventually } from '../support/eventually';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { parse as parseEmv } from 'promptparse';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { type PosActor, type Surface, posActor, posMember, posRequest, pushOpenOrder } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { postDemoBankEvent } from '../support/bank-events';

@@ -1,9 +1,9 @@
 import { parse as parseEmv } from 'promptparse';
 import QRCode from 'qrcode';
-import { DEMO } from '@lib/demo/demo-ids';
-import { tlv, withCrc } from '@lib/qris/emv-tlv';
-import { buildStaticQris } from '@lib/qris/qris-payload';
-import { stickerOptions } from '@lib/qris/qris-sticker';
+import { DEMO } from '@lib/domain/demo/demo-ids';
+import { tlv, withCrc } from '@lib/domain/qris/emv-tlv';
+import { buildStaticQris } from '@lib/domain/qris/qris-payload';
+import { stickerOptions } from '@rest-adapters/core/routes/poslite/outlets/qris/sticker';
 import { type PosActor, posActor, posMember, posRequest } from '../support/pos-client';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
@@ -127,7 +127,7 @@ describe('Static QRIS per outlet (issue 17 §1)', () => {
       expect(png.statusCode).toBe(200);
       expect(png.headers['content-type']).toBe('image/png');
       expect(png.rawPayload.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-      // IHDR: 1024 × 1024, 8-bit grey (lib/qris/qris-sticker.ts).
+      // IHDR: 1024 × 1024, 8-bit grey (rest-adapters/core/routes/poslite/outlets/qris/sticker.ts).
       expect([png.rawPayload.readUInt32BE(16), png.rawPayload.readUInt32BE(20), png.rawPayload[24], png.rawPayload[25]]).toEqual([
         1024, 1024, 8, 0,
       ]);

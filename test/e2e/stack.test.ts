@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { PRINCIPAL_HEADER, encodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
 import { issueServiceToken } from '@lib/auth/service-token';
 import { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { APP_OPERATIONS_DIR, collectOperations } from '@lib/federation/compose';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';

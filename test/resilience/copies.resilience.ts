@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { Agent, request } from 'undici';
 import { signUserAccessToken } from '@lib/auth/user-token';
 import { type Config, loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { changeMerchantStatus, issuePartnerCredential, revokePartnerCredential, setBankWebhook } from '@scripts/database-tasks';
 import { demoBankEventRequest } from '../support/bank-events';
 import { adminQuery } from '../support/test-database';

@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import { type Config, loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { changeMerchantStatus, setBankWebhook } from '@scripts/database-tasks';
 import { demoBankEventRequest } from '../support/bank-events';
 import { adminQuery } from '../support/test-database';

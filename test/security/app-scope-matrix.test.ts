@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { ALL_ROUTES, SECURITY_STACK_ENV, authKindOf } from '../support/route-requests';
 import { postDemoBankEvent } from '../support/bank-events';
 import { memberHeaders } from '../support/graphql';

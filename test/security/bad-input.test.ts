@@ -15,7 +15,7 @@ import {
   startSecurityStack,
 } from '../support/route-requests';
 import type { TestStack } from '../support/test-stack';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /**
  * Property-based malformed requests for every REST route (REST_ADAPTERS), with valid credentials: wrong types,

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { PRINCIPAL_HEADER, signPrincipal } from '@lib/auth/principal';
 import { issueServiceToken } from '@lib/auth/service-token';
 import { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createGatewayApp } from '@gateway/src/app';
 import { sessionFor } from '../support/core-auth';
 import { type GraphQLAnswer, gql } from '../support/graphql';

@@ -1,5 +1,5 @@
-import { DEMO } from '@lib/demo/demo-ids';
-import { buildStaticQris, dynamicFromStatic } from '@lib/qris/qris-payload';
+import { DEMO } from '@lib/domain/demo/demo-ids';
+import { buildStaticQris, dynamicFromStatic } from '@lib/domain/qris/qris-payload';
 import { codes, gql, memberHeaders } from '../support/graphql';
 import { eventually } from '../support/eventually';
 import { adminQuery } from '../support/test-database';

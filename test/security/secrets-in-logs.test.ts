@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hmacHex, signedString } from '@lib/auth/hmac-signature';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { changeMerchantStatus, issuePartnerCredential, listOutbox, setBankWebhook } from '@scripts/database-tasks';
 import { freshAddress } from '../support/core-auth';
 import { operatorHeaders, postGraphQL } from '../support/graphql';

@@ -1,4 +1,4 @@
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { issuePartnerCredential } from '@scripts/database-tasks';
 import { hmacHex, rfc3339Now } from '../support/route-requests';
 import { type TestStack, startTestStack } from '../support/test-stack';

@@ -1,5 +1,5 @@
 import type { TSchema } from '@sinclair/typebox';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { RestRoute } from '@lib/rest/route';
 import { adminQuery } from '../support/test-database';
 import {

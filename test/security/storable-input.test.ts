@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { MAX_JSON_DEPTH } from '@lib/http/request-limits';
 import { createBank, onboardMerchant } from '@scripts/database-tasks';
 import { jakartaNow } from '../support/bank-events';

@@ -1,5 +1,5 @@
 import type { InjectOptions } from 'fastify';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createBank, grantPartnerAccess, onboardMerchant, ungrantPartnerAccess } from '@scripts/database-tasks';
 import {
   ALL_ROUTES,

@@ -1,5 +1,5 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { TestStack } from './test-stack';
 
 /** Now as a Jakarta (+07:00) timestamp, shifted by `shiftSecs`: the form banks send. */

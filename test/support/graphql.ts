@@ -1,7 +1,6 @@
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
-import type { OperatorRole } from '@lib/auth/operator-roles';
-import { signOperatorToken } from '@lib/auth/operator-token';
+import { type OperatorRole, signOperatorToken } from '@lib/auth/operator-token';
 import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
 import type { TestStack } from './test-stack';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import type { TSchema } from '@sinclair/typebox';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { RestRoute } from '@lib/rest/route';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { internalAuth, userAuth } from '@rest-adapters/core/auth/user-auth';

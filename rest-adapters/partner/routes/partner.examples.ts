@@ -1,8 +1,8 @@
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { PartnerOutlet } from './outlets/partner-outlet';
 
 /**
- * Examples of the partner API from the demo data (lib/demo/demo-ids.ts): the demo partner, which referred the demo
+ * Examples of the partner API from the demo data (lib/domain/demo/demo-ids.ts): the demo partner, which referred the demo
  * merchant and Minimarket Sejahtera; contract A renders times in Asia/Jakarta (+07:00).
  */
 const minimarket = DEMO.otherMerchants[1];

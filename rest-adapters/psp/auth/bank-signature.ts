@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { cacheInvalidations } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { Principal } from '@lib/auth/principal';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import { HttpError } from '@lib/rest/error-body';

@@ -1,7 +1,7 @@
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { PspMerchant, PspOutlet, PspOwner } from './psp-merchant.schema';
 
-/** The demo merchant as a bank's lookup shows it (lib/demo/demo-ids.ts, subgraphs/merchant/src/seed/demo.seed.ts). */
+/** The demo merchant as a bank's lookup shows it (lib/domain/demo/demo-ids.ts, subgraphs/merchant/src/seed/demo.seed.ts). */
 export const DEMO_PSP_MERCHANT: PspMerchant = {
   id: DEMO.merchantId,
   merchant_name: 'Warung Kopi Demo',

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { Principal } from '@lib/auth/principal';
 import type { Config } from '@lib/config/config';
 import { HttpError } from '@lib/rest/error-body';

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { Config } from '@lib/config/config';
 import { HttpError } from '@lib/rest/error-body';
 import { MicroBatcher } from '@lib/rest/micro-batch';
@@ -22,7 +22,7 @@ export interface BankBatchHandlers<I extends BankCall, O> {
 
 /**
  * Calls of every bank that arrive together go to the graph together (lib/rest/micro-batch.ts), acting as the
- * principal `banks`: the subgraphs scope each item as the bank it names (lib/auth/bank-scope.ts). One batcher per
+ * principal `banks`: the subgraphs scope each item as the bank it names (lib/domain/access/bank-scope.ts). One batcher per
  * REST app (keyed by its configuration object). A batch that fails as a whole for any reason but an unavailable
  * graph (503: one call alone would fail the same) is sent again call by call, so only the call at fault fails and
  * one bank's call never fails another's. docs/decisions/0032-micro-batching-bank-calls.md.

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 export async function seedCatalogDemo(em: EntityManager): Promise<Record<string, number>> {
   const now = new Date();

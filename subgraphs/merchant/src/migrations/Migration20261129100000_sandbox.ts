@@ -19,7 +19,7 @@ export class Migration20261129100000_sandbox extends Migration {
         -- a merchant is of its bank's mode; without a bank it is live
         add constraint merchants_bank_mode_fk foreign key (bank_id, sandbox) references merchant.banks (id, sandbox),
         add constraint merchants_sandbox_has_bank_ck check (bank_id is not null or not sandbox);
-      -- sandbox merchants carry NMIDs of the reserved range (lib/sandbox/sandbox-nmid.ts), live ones never do; not
+      -- sandbox merchants carry NMIDs of the reserved range (lib/domain/sandbox/sandbox-nmid.ts), live ones never do; not
       -- validated against existing rows, which are all live and were assigned by banks
       alter table merchant.merchants add constraint merchants_nmid_mode_ck
         check (primary_nmid is null or (primary_nmid ~ '^ID99[0-9]{13}$') = sandbox) not valid;

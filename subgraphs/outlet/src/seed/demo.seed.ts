@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { DEFAULT_TERMINAL_MODEL } from '../modules/terminal/terminal.entity';
 
 /** What this subgraph adds to each demo outlet (by its index in DEMO.outlets): MID, address, one terminal. */

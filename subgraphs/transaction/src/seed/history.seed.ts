@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { mdrFeeOf } from '../modules/mdr/mdr';
 import { insertTransactionsClaimingCodes } from '../modules/transaction/transaction-codes';
 

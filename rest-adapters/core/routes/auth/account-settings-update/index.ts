@@ -4,7 +4,7 @@ import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { CoreUpdateAccountSettingsDocument } from '@rest-adapters/generated/operations';
 import { toAccountSettings } from '../account-settings/mapper';
 import { AccountSettingsBody, AccountSettingsResponse } from '../account-settings/schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /** core-api.md §4: saves the given settings (the others keep their value); answers the whole record. */
 export default defineRoute({

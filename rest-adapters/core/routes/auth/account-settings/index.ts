@@ -4,7 +4,7 @@ import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { CoreAccountSettingsDocument } from '@rest-adapters/generated/operations';
 import { toAccountSettings } from './mapper';
 import { AccountSettingsResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /** core-api.md §4: the user's settings, the §2 defaults (updated_at null) when never saved. */
 export default defineRoute({

@@ -3,7 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { CoreVerifyEmailOtpDocument } from '@rest-adapters/generated/operations';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /** core-api.md §4: the user's latest email code; the profile's email becomes the verified one. Errors as verify-otp. */
 export default defineRoute({

@@ -4,7 +4,7 @@ import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { MerchantStatusBody } from '@rest-adapters/core/routes/shared/internal-decision';
 import { MerchantDecisionResponse, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
 import { ReviewMerchantStatusDocument } from '@rest-adapters/generated/operations';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { DEMO_PROFILE, OPERATOR_USER_ID } from '@rest-adapters/core/examples';
 
 /**

@@ -3,7 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { CoreInternalSendTestPushDocument } from '@rest-adapters/generated/operations';
 import { TestPushBody, TestPushResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { DEMO_PHONE } from '@rest-adapters/core/examples';
 
 /** core-api.md §4 internal: a push to every live token of a phone's user (0 sent when it has none). */

@@ -6,7 +6,7 @@ import { internalAuth } from '@rest-adapters/core/auth/user-auth';
 import { RegistrationDecisionBody } from '@rest-adapters/core/routes/shared/internal-decision';
 import { MerchantDecisionResponse, toMerchantDecision } from '@rest-adapters/core/routes/shared/user-profile';
 import { ApproveMerchantRegistrationDocument, EnsureDefaultOutletDocument } from '@rest-adapters/generated/operations';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { OPERATOR_USER_ID, REGISTRATION_MERCHANT, REGISTRATION_PROFILE } from '@rest-adapters/core/examples';
 
 const ApproveBody = Type.Composite([

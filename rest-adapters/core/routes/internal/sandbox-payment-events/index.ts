@@ -1,4 +1,4 @@
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { internalAuth } from '@rest-adapters/core/auth/user-auth';

@@ -3,7 +3,7 @@ import { Nullable } from '@lib/rest/schema-helpers';
 
 /** Simulated event ids: short enough that `TRX-<id>` fits the bank's transaction_code (64). */
 export const SANDBOX_EVENT_ID_PATTERN = '^[A-Za-z0-9._:-]{1,56}$';
-/** The largest simulated payment: QRIS's cap (lib/qris/qris-payload.ts). */
+/** The largest simulated payment: QRIS's cap (lib/domain/qris/qris-payload.ts). */
 export const SANDBOX_MAX_AMOUNT = 10_000_000;
 
 export const SandboxPaymentRequest = Type.Object(

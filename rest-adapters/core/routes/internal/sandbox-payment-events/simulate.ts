@@ -1,5 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import { HttpError } from '@lib/rest/error-body';
 import type { RouteRuntime } from '@lib/rest/route';
 import { ZonedCalendar } from '@lib/time/zoned-time';

@@ -4,7 +4,7 @@ import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { SubmitFeedbackDocument } from '@rest-adapters/generated/operations';
 import { FeedbackBody, FeedbackResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /** core-api.md §2/§4: feedback from the app, kept with the merchant the user acts for (null without one). */
 export default defineRoute({

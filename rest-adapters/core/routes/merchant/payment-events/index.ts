@@ -1,5 +1,5 @@
-import { memberScopeOf, scopeTest } from '@lib/auth/user-scope';
-import type { UserPrincipal } from '@lib/auth/user-scope';
+import { memberScopeOf, scopeTest } from '@lib/domain/access/user-scope';
+import type { UserPrincipal } from '@lib/domain/access/user-scope';
 import { SseWriter } from '@lib/events/sse';
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';

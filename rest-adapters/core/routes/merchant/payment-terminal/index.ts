@@ -5,7 +5,7 @@ import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { ViewerPaymentTerminalDocument } from '@rest-adapters/generated/operations';
 import { PaymentTerminalResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /**
  * core-api.md §4: the merchant's primary terminal (null unless the merchant is active), its PSP pairings that

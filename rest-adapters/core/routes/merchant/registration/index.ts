@@ -4,7 +4,7 @@ import { userAuth } from '@rest-adapters/core/auth/user-auth';
 import { toProfileBody } from '@rest-adapters/core/routes/shared/user-profile';
 import { SubmitMerchantRegistrationDocument } from '@rest-adapters/generated/operations';
 import { RegistrationBody, RegistrationResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { REGISTRATION_MERCHANT, REGISTRATION_PROFILE } from '@rest-adapters/core/examples';
 
 const idOf = (value: string | number | null | undefined) => (value === null || value === undefined ? null : String(value));

@@ -6,7 +6,7 @@ import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { ViewerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { MerchantTransactionsResponse, TransactionsQuery } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /** Newest items listed per period (the summary covers the whole period). */
 export const MAX_ITEMS = 500;

@@ -4,7 +4,7 @@ import { defineRoute } from '@lib/rest/route';
 import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
 import { PartnerVerifyCredentialDocument } from '@rest-adapters/generated/operations';
 import { TokenRequest, TokenResponse, type TokenResponseA, type TokenResponseB } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B, PARTNER_EXAMPLE } from '@rest-adapters/partner/routes/partner.examples';
 
 /**

@@ -5,7 +5,7 @@ import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partne
 import { PartnerScoringSummaryDocument } from '@rest-adapters/generated/operations';
 import { toScoringSummaryA, toScoringSummaryB } from './mapper';
 import { ScoringSummaryResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4: Merchant.scoringA or scoringB (docs/scoring.md) by the caller's contract, as of now. */

@@ -5,7 +5,7 @@ import { MerchantIdParams, scopedTo } from '@rest-adapters/partner/routes/partne
 import { PartnerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { TransactionsA, TransactionsB, TransactionsQuery, TransactionsResponse } from './schema';
 import { transactionWindow } from './transaction-window';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import {
   CONTRACT_A,
   CONTRACT_B,

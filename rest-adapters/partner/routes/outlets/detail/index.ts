@@ -3,7 +3,7 @@ import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { PartnerMerchantOutletDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, PartnerOutlet, loadScopedMerchant, outletOf, toPartnerOutlet } from '../partner-outlet';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B, DEMO_PARTNER_OUTLETS_A, DEMO_PARTNER_OUTLETS_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: one live outlet of the merchant (404 for any other id). */

@@ -4,7 +4,7 @@ import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } 
 import { PartnerOutletDevicesDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, contractTime, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { DevicesResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: every device of one outlet, inactive ones included, oldest first. */

@@ -5,7 +5,7 @@ import { MerchantIdParams } from '@rest-adapters/partner/routes/partner-data';
 import { PartnerMerchantOutletsDocument } from '@rest-adapters/generated/operations';
 import { loadScopedMerchant, toPartnerOutlet } from '../partner-outlet';
 import { OutletListResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B, DEMO_PARTNER_OUTLETS_A, DEMO_PARTNER_OUTLETS_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4 outlet endpoints: the merchant's live outlets, the default outlet first. */

@@ -6,7 +6,7 @@ import { transactionWindow } from '@rest-adapters/partner/routes/merchants/trans
 import { PartnerOutletTransactionsDocument } from '@rest-adapters/generated/operations';
 import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { OutletTransactionsA, OutletTransactionsB, OutletTransactionsResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import {
   CONTRACT_A,
   CONTRACT_B,

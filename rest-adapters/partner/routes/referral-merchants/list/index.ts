@@ -5,7 +5,7 @@ import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '@rest-adapter
 import { PartnerReferralMerchantsDocument } from '@rest-adapters/generated/operations';
 import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
 import { ReferralMerchantsResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B, DEMO_REFERRALS } from '@rest-adapters/partner/routes/partner.examples';
 
 /** partner-api.md §4: merchants in the caller's scope (referral, consent, assignment), oldest grant first. */

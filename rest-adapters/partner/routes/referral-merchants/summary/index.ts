@@ -10,7 +10,7 @@ import {
 } from '@rest-adapters/partner/routes/partner-data';
 import { PartnerReferralSummaryDocument, PartnerReferralTotalsDocument } from '@rest-adapters/generated/operations';
 import { ReferralSummaryResponse, type ReferralSummaryA, type ReferralSummaryB } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
 
 /**

@@ -5,7 +5,7 @@ import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signatur
 import { recordEvent } from './intake';
 import { assertComplete, toEventRejection, toEventResponse } from './mapper';
 import { EventRejection, EventResponse, PaymentEvent, UNAPPLIED_EVENT_CODES } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /**
  * Signature → per-type validation → resolve the NMID (outlet, merchant) → record once (the inbox

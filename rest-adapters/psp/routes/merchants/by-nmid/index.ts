@@ -6,7 +6,7 @@ import { lookUp } from './lookup';
 import { toByNmidResponse } from './mapper';
 import { ByNmidParams, ByNmidQuery } from './schema';
 import { DEMO_PSP_MERCHANT, DEMO_PSP_OUTLETS, DEMO_PSP_OWNER } from '../psp-merchant.examples';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 export default defineRoute({
   method: 'GET',

@@ -6,7 +6,7 @@ import { PspMerchantDetail } from '../psp-merchant.schema';
 import { toDetailResponse } from './mapper';
 import { DetailParams, DetailQuery } from './schema';
 import { DEMO_PSP_MERCHANT, DEMO_PSP_OUTLETS } from '../psp-merchant.examples';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 export default defineRoute({
   method: 'GET',

@@ -5,7 +5,7 @@ import { defineRoute } from '@lib/rest/route';
 import { PspAssignNmidDocument, PspAssignmentMerchantDocument, PspRecordNmidAssignmentDocument } from '@rest-adapters/generated/operations';
 import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { AssignmentParams, AssignmentRequest, AssignmentResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 const lookupSignature = bankSignature('lookup');
 

@@ -5,7 +5,7 @@ import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signatur
 import { resolvePaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import { assertConsistent, toSettlementInput, toSettlementRejection, toSettlementResponse } from './mapper';
 import { SettlementRejection, SettlementRequest, SettlementResponse } from './schema';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 export default defineRoute({
   method: 'POST',

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { posMerchantOf } from '@lib/domain/access/pos-merchant';
 import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import {
@@ -10,7 +10,7 @@ import {
   UpdatePosCategoryInput,
 } from './category.type';
 
-/** Point-of-sale category fields; the merchant comes from the principal (lib/auth/pos-merchant.ts). */
+/** Point-of-sale category fields; the merchant comes from the principal (lib/domain/access/pos-merchant.ts). */
 @Resolver()
 export class PosCategoryResolver {
   @Authorized('internal', 'user')

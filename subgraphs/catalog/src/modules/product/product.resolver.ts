@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { posMerchantOf } from '@lib/domain/access/pos-merchant';
 import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import { CreateProductInput, ProductType, UpdateProductInput } from './product.type';

@@ -1,7 +1,7 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { posMerchantOf } from '@lib/auth/pos-merchant';
-import { soleOutletOf } from '@lib/auth/user-scope';
+import { posMerchantOf } from '@lib/domain/access/pos-merchant';
+import { soleOutletOf } from '@lib/domain/access/user-scope';
 import type { CatalogContext } from '@subgraphs/catalog/src/context';
 import { MERCHANT_ARG } from '../pos/pos-args';
 import {

@@ -1,5 +1,5 @@
 import type { Principal } from '@lib/auth/principal';
-import { assertUserMay } from '@lib/auth/user-scope';
+import { assertUserMay } from '@lib/domain/access/user-scope';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgTime } from '@lib/db/sync-pull';
 import { UUID_PATTERN } from '@lib/federation/loaders';

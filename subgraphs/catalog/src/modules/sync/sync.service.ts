@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '@lib/auth/principal';
-import { readVisibility } from '@lib/auth/user-scope';
+import { readVisibility } from '@lib/domain/access/user-scope';
 import { SYNC_PULL_MAX_LIMIT, type SyncPage } from '@lib/db/sync-pull';
 import { CustomerRepository } from '../customer/customer.repository';
 import { deleteCustomer, upsertCustomer } from '../customer/customer.service';

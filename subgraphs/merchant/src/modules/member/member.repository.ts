@@ -1,5 +1,5 @@
 import { Repository } from '@lib/db/repository';
-import type { MemberRole } from '@lib/auth/user-scope';
+import type { MemberRole } from '@lib/domain/access/user-scope';
 import { MerchantUser } from '../user/user.entity';
 
 /** A membership with its user's fields (plain row). */

@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Resolver, Root } from 'type-graphql';
-import { banksOf } from '@lib/auth/bank-scope';
-import { assertUserMay } from '@lib/auth/user-scope';
+import { banksOf } from '@lib/domain/access/bank-scope';
+import { assertUserMay } from '@lib/domain/access/user-scope';
 import { ForbiddenError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantType } from '../merchant/merchant.type';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import { type MemberRole, type MemberScope, outletInScope, roleOutranks } from '@lib/auth/user-scope';
+import { type MemberRole, type MemberScope, outletInScope, roleOutranks } from '@lib/domain/access/user-scope';
 import { BadInputError, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderGroupedByKey } from '@lib/federation/loaders';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';

@@ -4,7 +4,7 @@ import { request } from 'undici';
 import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '@lib/auth/principal';
 import { type Config, loadConfig } from '@lib/config/config';
 import type { Orm } from '@lib/db/orm';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createSubgraphApp, openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { merchantSubgraph } from '@subgraphs/merchant/src/app';

@@ -1,4 +1,4 @@
-import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/domain/access/operator-roles';
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import type { LifecycleOutcome } from './merchant-lifecycle.service';

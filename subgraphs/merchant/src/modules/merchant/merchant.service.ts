@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import { banksOf } from '@lib/auth/bank-scope';
+import { banksOf } from '@lib/domain/access/bank-scope';
 import { decodeIdCursor, encodeIdCursor, keysetPage } from '@lib/db/keyset';
 import type { Principal } from '@lib/auth/principal';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey } from '@lib/federation/loaders';
-import { isSandboxNmid } from '@lib/sandbox/sandbox-nmid';
+import { isSandboxNmid } from '@lib/domain/sandbox/sandbox-nmid';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { BankRepository } from '../bank/bank.repository';
 import type { User } from '../user/user.entity';

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/domain/access/operator-roles';
 import { BadInputError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { BankType } from '../bank/bank.type';
@@ -27,7 +27,7 @@ const SANDBOX_ARG = 'true: sandbox rows only (sandbox banks, partners and their 
 
 /**
  * The dashboards' operations (docs/graphql.md "Operators"): each wraps the service `npm run ops` uses. Every operator
- * may read; writes need the roles of lib/auth/operator-roles.ts. Secrets are answered once, when issued.
+ * may read; writes need the roles of lib/domain/access/operator-roles.ts. Secrets are answered once, when issued.
  */
 @Resolver()
 export class OperatorResolver {

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, Mutation, Resolver, Root } from 'type-graphql';
-import { assertUserMay } from '@lib/auth/user-scope';
+import { assertUserMay } from '@lib/domain/access/user-scope';
 import { ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { MerchantType } from '../merchant/merchant.type';

@@ -1,5 +1,5 @@
 import { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';

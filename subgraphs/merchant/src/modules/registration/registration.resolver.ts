@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/domain/access/operator-roles';
 import { BadInputError } from '@lib/errors/app-error';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import { UserProfileType } from '../user/profile.type';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { SecretBox } from '@lib/crypto/secret-box';
 import { NotFoundError } from '@lib/errors/app-error';
-import type { PaymentReceivedPayload } from '@lib/jobs/tasks';
+import type { PaymentReceivedPayload } from '@lib/domain/jobs/tasks';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { MerchantRepository } from '../merchant/merchant.repository';
 import type { AccountSettingsService } from '../account-settings/account-settings.service';
@@ -9,7 +9,7 @@ import type { NotificationService } from '../notification/notification.service';
 import { UserRepository } from '../user/user.repository';
 import type { MerchantTransactionAlertInput, MerchantTransactionAlertResultType } from './transaction-alert.type';
 
-export { PAYMENT_RECEIVED_TASK, type PaymentReceivedPayload } from '@lib/jobs/tasks';
+export { PAYMENT_RECEIVED_TASK, type PaymentReceivedPayload } from '@lib/domain/jobs/tasks';
 
 export const TRANSACTION_ALERT_TEMPLATE = 'merchant_transaction_alert';
 

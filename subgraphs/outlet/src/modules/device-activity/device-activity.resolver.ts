@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
-import { assertUserMay } from '@lib/auth/user-scope';
+import { assertUserMay } from '@lib/domain/access/user-scope';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { MAX_ACTIVITY } from './device-activity.service';

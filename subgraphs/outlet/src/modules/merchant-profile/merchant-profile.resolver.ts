@@ -1,6 +1,6 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Authorized, Ctx, Directive, Info, Query, Resolver } from 'type-graphql';
-import { bankOfItem } from '@lib/auth/bank-scope';
+import { bankOfItem } from '@lib/domain/access/bank-scope';
 import { selectedPaths } from '@lib/federation/selection';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { OutletInputError } from '../outlet/outlet.errors';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { NMID_PATTERN, type OutletService } from '../outlet/outlet.service';
 import type { OutletType } from '../outlet/outlet.type';

@@ -1,4 +1,4 @@
-import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { userScopeOf, withinScope } from '@lib/domain/access/user-scope';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import type { OutletType } from './outlet.type';
 

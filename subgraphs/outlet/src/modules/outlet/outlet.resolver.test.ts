@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, encodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
 import { issueServiceToken } from '@lib/auth/service-token';
 import type { Orm } from '@lib/db/orm';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestStack, startTestStack } from '@test/support/test-stack';
 import { outletSubgraph } from '@subgraphs/outlet/src/app';

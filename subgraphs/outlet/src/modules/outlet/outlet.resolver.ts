@@ -1,8 +1,8 @@
-import { OPERATOR_WRITES, assertOperatorRole } from '@lib/auth/operator-roles';
+import { OPERATOR_WRITES, assertOperatorRole } from '@lib/domain/access/operator-roles';
 import { Arg, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { bankOfItem } from '@lib/auth/bank-scope';
-import { assertPartnerMayRead } from '@lib/auth/partner-scope';
-import { assertUserMay, outletInScope, withinScope } from '@lib/auth/user-scope';
+import { bankOfItem } from '@lib/domain/access/bank-scope';
+import { assertPartnerMayRead } from '@lib/domain/access/partner-scope';
+import { assertUserMay, outletInScope, withinScope } from '@lib/domain/access/user-scope';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { OutletInputError } from './outlet.errors';
@@ -88,7 +88,7 @@ export class OutletResolver {
 /**
  * Merchant fields this subgraph contributes. Which merchants a caller may reach is decided where it enters
  * the graph (the merchant subgraph); a merchant's NMIDs all carry its own bank. App users see only their own
- * merchant's outlets within their outlet scope (lib/auth/user-scope.ts).
+ * merchant's outlets within their outlet scope (lib/domain/access/user-scope.ts).
  */
 @Resolver(() => MerchantRef)
 export class MerchantOutletsResolver {

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { loadConfig } from '@lib/config/config';
 import type { Orm } from '@lib/db/orm';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { outletSubgraph } from '@subgraphs/outlet/src/app';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '@lib/auth/principal';
-import { isSandboxNmid } from '@lib/sandbox/sandbox-nmid';
+import { isSandboxNmid } from '@lib/domain/sandbox/sandbox-nmid';
 import { ForbiddenError } from '@lib/errors/app-error';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import { DEFAULT_TERMINAL_MODEL, Terminal } from '../terminal/terminal.entity';

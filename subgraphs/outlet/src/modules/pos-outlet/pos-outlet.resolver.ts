@@ -1,13 +1,13 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '@lib/auth/pos-merchant';
-import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { posMerchantOf } from '@lib/domain/access/pos-merchant';
+import { userScopeOf, withinScope } from '@lib/domain/access/user-scope';
 import { parseSince } from '@lib/db/sync-pull';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { CreatePosOutletInput, PosOutletSyncPageType, PosOutletType, UpdatePosOutletInput } from './pos-outlet.type';
 
 const MERCHANT_ARG = { nullable: true, description: 'Required for internal callers; a user acts for the merchant of its principal.' };
 
-/** Point-of-sale outlet fields: the merchant comes from the principal (lib/auth/pos-merchant.ts), never freely from the caller. */
+/** Point-of-sale outlet fields: the merchant comes from the principal (lib/domain/access/pos-merchant.ts), never freely from the caller. */
 @Resolver()
 export class PosOutletResolver {
   @Authorized('internal', 'user')

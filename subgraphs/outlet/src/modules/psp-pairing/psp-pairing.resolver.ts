@@ -1,5 +1,5 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { assertUserMay } from '@lib/auth/user-scope';
+import { assertUserMay } from '@lib/domain/access/user-scope';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { PspPairingType } from './psp-pairing.type';

@@ -1,5 +1,5 @@
 import { Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { assertUserMay, userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { assertUserMay, userScopeOf, withinScope } from '@lib/domain/access/user-scope';
 import type { OutletContext } from '@subgraphs/outlet/src/context';
 import { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { OutletType } from '../outlet/outlet.type';

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { v7 as uuidv7 } from 'uuid';
 import { PRINCIPAL_HEADER, type Principal, signPrincipal } from '@lib/auth/principal';
 import { type Config, loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createSubgraphApp } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';

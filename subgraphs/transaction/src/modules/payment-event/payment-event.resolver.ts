@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import { bankOfItem } from '@lib/auth/bank-scope';
+import { bankOfItem } from '@lib/domain/access/bank-scope';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { bankCodeOf } from '@subgraphs/transaction/src/bank-principal';
 import {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
 import { BadInputError, isConnectionFailure, isRefusedValue } from '@lib/errors/app-error';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { mdrFeeOf } from '../mdr/mdr';
 import { MdrRepository } from '../mdr/mdr.repository';

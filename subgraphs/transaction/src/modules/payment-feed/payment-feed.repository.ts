@@ -1,6 +1,6 @@
 import { Repository } from '@lib/db/repository';
 import { INFRASTRUCTURE_ATTEMPTS, JOB_SCHEMA } from '@lib/jobs/job-queue';
-import { PAYMENT_RECEIVED_TASK } from '@lib/jobs/tasks';
+import { PAYMENT_RECEIVED_TASK } from '@lib/domain/jobs/tasks';
 
 /**
  * A row of `transaction.payment_feed` (docs/decisions/0202-live-payment-events.md): one per successful transaction,
@@ -41,7 +41,7 @@ const APPEND_LOCK = `hashtext('transaction.payment_feed')`;
 
 /**
  * The common table expressions that append feed rows (a JSON array, in array order, once per transaction id) and
- * enqueue each new row's push (`payment_received`, run by the merchant process; lib/jobs/tasks.ts): `lock`, `appended`
+ * enqueue each new row's push (`payment_received`, run by the merchant process; lib/domain/jobs/tasks.ts): `lock`, `appended`
  * (the rows inserted: replays insert none, so they enqueue nothing) and `pushed` (how many jobs). The lock is taken
  * before any id is drawn and held until the commit, so the ids of concurrent intake transactions are allocated in the
  * order they commit. `after`: a CTE that must run to its end before the lock is taken (the rest of the statement's

@@ -1,5 +1,5 @@
 import { Arg, Authorized, Ctx, ID, Int, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { posMerchantOf } from '@lib/domain/access/pos-merchant';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { PaymentFeedPageType } from './payment-feed.type';
 

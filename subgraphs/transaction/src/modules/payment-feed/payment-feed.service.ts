@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Principal } from '@lib/auth/principal';
-import { userScopeOf, withinScope } from '@lib/auth/user-scope';
+import { userScopeOf, withinScope } from '@lib/domain/access/user-scope';
 import { BadInputError } from '@lib/errors/app-error';
 import type { QrisMatch, RecordedSuccess } from '../qris-payment/qris-payment.service';
 import { type NewPaymentFeedRow, type PaymentFeedRow, PaymentFeedRepository } from './payment-feed.repository';

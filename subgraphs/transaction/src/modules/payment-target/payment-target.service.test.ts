@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { v7 as uuidv7 } from 'uuid';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import { loadConfig } from '@lib/config/config';
 import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { BankPrincipal } from '@lib/auth/bank-scope';
+import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { PaymentTargetInput } from '../payment-event/payment-event.type';
 import { PaymentTargetRepository, type PaymentTargetRow } from './payment-target.repository';
 

@@ -1,13 +1,13 @@
 import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { posMerchantOf } from '@lib/auth/pos-merchant';
+import { posMerchantOf } from '@lib/domain/access/pos-merchant';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { CreateQrisPaymentInput, QrisPaymentType, QrisUnmatchedPaymentPageType } from './qris-payment.type';
 
 const MERCHANT_ARG = { nullable: true, description: 'Required for internal callers; a user acts for the merchant of its principal.' };
 
 /**
- * Point-of-sale QRIS payments: the merchant comes from the principal (lib/auth/pos-merchant.ts), the outlet's merchant,
+ * Point-of-sale QRIS payments: the merchant comes from the principal (lib/domain/access/pos-merchant.ts), the outlet's merchant,
  * NMID and static QRIS from this subgraph's data (QrisPaymentService.create); staff of the outlet may create.
  */
 @Resolver()

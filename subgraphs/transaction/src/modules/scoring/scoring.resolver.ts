@@ -2,7 +2,7 @@ import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref';
-import { assertPartnerMayRead } from '@lib/auth/partner-scope';
+import { assertPartnerMayRead } from '@lib/domain/access/partner-scope';
 import { ScoringAType, ScoringBType } from './scoring.type';
 
 /**

@@ -3,7 +3,7 @@ import DataLoader from 'dataloader';
 import { decodeTimeIdCursor, encodeTimeIdCursor } from '@lib/db/keyset';
 import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import type { Visibility } from '@lib/auth/user-scope';
+import type { Visibility } from '@lib/domain/access/user-scope';
 import { TransactionRepository, type TransactionRow } from './transaction.repository';
 import { fromRow } from './transaction.service';
 import type { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';

@@ -1,4 +1,4 @@
-import type { Visibility } from '@lib/auth/user-scope';
+import type { Visibility } from '@lib/domain/access/user-scope';
 import { Repository } from '@lib/db/repository';
 import { Transaction } from './transaction.entity';
 
@@ -91,7 +91,7 @@ export interface TransactionFilter {
   statuses?: string[] | null;
   /** Only this outlet's transactions. */
   outletId?: string | null;
-  /** The rows the reader may see (lib/auth/user-scope.ts `readVisibility`); null or absent: all. */
+  /** The rows the reader may see (lib/domain/access/user-scope.ts `readVisibility`); null or absent: all. */
   visibility?: Visibility;
 }
 

@@ -2,12 +2,12 @@ import { DateTimeResolver, JSONObjectResolver, SafeIntResolver } from 'graphql-s
 import { Arg, Args, ArgsType, Authorized, Ctx, Field, FieldResolver, ID, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
 import type { TransactionContext } from '@subgraphs/transaction/src/context';
 import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref';
-import { assertPartnerMayRead } from '@lib/auth/partner-scope';
+import { assertPartnerMayRead } from '@lib/domain/access/partner-scope';
 import { MAX_LATEST, MAX_WINDOW_ITEMS } from './transaction.service';
 import { TransactionType } from './transaction.type';
 import type { TransactionFilter } from './transaction.repository';
 import { PAGE_ROW_FIELDS, type TransactionPageRow } from './transaction-page';
-import { readVisibility } from '@lib/auth/user-scope';
+import { readVisibility } from '@lib/domain/access/user-scope';
 import { OutletRef } from '@subgraphs/transaction/src/references/outlet.ref';
 import { MAX_CONNECTION_PAGE } from './transaction-feed.service';
 import { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';

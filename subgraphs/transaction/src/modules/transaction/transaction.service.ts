@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
-import type { Visibility } from '@lib/auth/user-scope';
+import type { Visibility } from '@lib/domain/access/user-scope';
 import { UUID_PATTERN, loaderByKey, loaderGroupedByKey } from '@lib/federation/loaders';
 import type { Transaction } from './transaction.entity';
 import { type TransactionFilter, type TransactionRow, TransactionRepository } from './transaction.repository';

@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
-import { STICKER_PNG_PX, drawSticker } from '@lib/qris/qris-sticker';
+import { STICKER_PNG_PX, drawSticker } from './sticker';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { PosOutletQrisDocument } from '@rest-adapters/generated/operations';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 const Params = Type.Object({ outlet_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Query = Type.Object({

@@ -3,7 +3,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { DeletePosOutletDocument } from '@rest-adapters/generated/operations';
 import { IdParams } from '../pos-outlet';
-import { DEMO } from '@lib/demo/demo-ids';
+import { DEMO } from '@lib/domain/demo/demo-ids';
 
 export default posRoutes({
   method: 'DELETE',

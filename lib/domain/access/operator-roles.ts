@@ -1,13 +1,11 @@
-import { ForbiddenError } from '../errors/app-error';
-import type { Principal } from './principal';
+import type { OperatorRole } from '@lib/auth/operator-token';
+import type { Principal } from '@lib/auth/principal';
+import { ForbiddenError } from '@lib/errors/app-error';
 
 /**
- * Roles of operators (internal dashboards), carried in the operator token's `roles` claim (docs/graphql.md
+ * What operators (internal dashboards) may do, by the roles their token's `roles` claim carries (docs/graphql.md
  * "Operator roles"). Every operator may read; each write family names the roles allowed besides `admin`.
  */
-export const OPERATOR_ROLES = ['admin', 'reviewer', 'support', 'partner-manager', 'bank-manager'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
-
 export const OPERATOR_WRITES = {
   /** Merchant status changes with a reason, KYC verification, profile corrections, NMID records. */
   merchantLifecycle: ['admin', 'reviewer'],

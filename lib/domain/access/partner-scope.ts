@@ -1,5 +1,5 @@
-import { ForbiddenError } from '../errors/app-error';
-import type { Principal } from './principal';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { Principal } from '@lib/auth/principal';
 
 /**
  * Partner scope in the subgraphs other than merchant (defense in depth, docs/decisions/0023-tenant-scoping-in-subgraphs.md): a partner

@@ -1,5 +1,5 @@
-import { ForbiddenError } from '../errors/app-error';
-import type { Principal } from './principal';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { Principal } from '@lib/auth/principal';
 
 export type BankPrincipal = Extract<Principal, { kind: 'bank' }>;
 

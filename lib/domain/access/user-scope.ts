@@ -1,5 +1,5 @@
-import { ForbiddenError } from '../errors/app-error';
-import type { Principal } from './principal';
+import { ForbiddenError } from '@lib/errors/app-error';
+import type { Principal } from '@lib/auth/principal';
 
 export type UserPrincipal = Extract<Principal, { kind: 'user' }>;
 export type MemberRole = NonNullable<UserPrincipal['role']>;

@@ -1,6 +1,6 @@
-import { BadInputError, ForbiddenError } from '../errors/app-error';
-import { UUID_PATTERN } from '../federation/loaders';
-import type { Principal } from './principal';
+import { BadInputError, ForbiddenError } from '@lib/errors/app-error';
+import { UUID_PATTERN } from '@lib/federation/loaders';
+import type { Principal } from '@lib/auth/principal';
 import { type UserActionFamily, assertUserMay } from './user-scope';
 
 /**
@@ -8,7 +8,7 @@ import { type UserActionFamily, assertUserMay } from './user-scope';
  * sale"). An `internal` principal (the /poslite service surface, X-Merchant-ID) names it in the `merchantId`
  * argument; a `user` principal carries it, set by the core adapter after viewerMembership, and a `merchantId`
  * argument that differs is refused. Every other principal is refused. A user's role must allow `access.family`
- * (default `read`; lib/auth/user-scope.ts) on `access.outletId` when one is named.
+ * (default `read`; lib/domain/access/user-scope.ts) on `access.outletId` when one is named.
  */
 export function posMerchantOf(
   principal: Principal,
