@@ -31,6 +31,11 @@ export interface TestStack {
   restFetches(subgraph: SubgraphName): Promise<number>;
   /** The ORM that answers REST's fetches to a subgraph: REST's own copy with REST_SUBGRAPHS=in-process, else the subgraph's. */
   restOrm(subgraph: SubgraphName): Orm;
+  /**
+   * Runs a fixed operation the way REST's adapters do, through REST's own executor (its planner and embedded
+   * subgraphs), acting as `options.acting`: e.g. an adapter asking wrongly (test/security/bank-scope.test.ts).
+   */
+  execute: OperationExecutor['execute'];
   /** Starts a subgraph again (after a test stopped it) on its former port. */
   restartSubgraph(name: SubgraphName): Promise<void>;
   close(): Promise<void>;
@@ -88,6 +93,10 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
     restOrm: (subgraph) =>
       (executor instanceof InProcessGateway ? executor.embedded.find((e) => e.name === subgraph)?.orm : undefined) ??
       subgraphs[subgraph].app.orm!,
+    execute: (operation, variables, options) => {
+      if (!executor) throw new Error('REST runs no executor of its own here (REST_GATEWAY=http)');
+      return executor.execute(operation, variables, options);
+    },
     restartSubgraph: (name) => startSubgraph(name, Number(new URL(subgraphs[name].url).port)),
     close: async () => {
       await rest.close();
