@@ -2717,7 +2717,7 @@ export type PaymentTargetFieldsFragment = {
   mid: string | null;
   nmidStatus: string;
   terminals: Array<{ id: string; tid: string | null }>;
-  merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+  merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
 };
 
 export type PspResolveNmidViewQueryVariables = Exact<{
@@ -2730,7 +2730,7 @@ export type PspResolveNmidViewQuery = {
     mid: string | null;
     nmidStatus: string;
     terminals: Array<{ id: string; tid: string | null }>;
-    merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+    merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
   } | null;
 };
 
@@ -2744,7 +2744,7 @@ export type PspResolveNmidQuery = {
     mid: string | null;
     nmidStatus: string;
     terminals: Array<{ id: string; tid: string | null }>;
-    merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+    merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
   } | null;
 };
 
@@ -2758,7 +2758,7 @@ export type PspResolveNmidsViewQuery = {
     mid: string | null;
     nmidStatus: string;
     terminals: Array<{ id: string; tid: string | null }>;
-    merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+    merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
   } | null>;
 };
 
@@ -2772,7 +2772,7 @@ export type PspResolveNmidsQuery = {
     mid: string | null;
     nmidStatus: string;
     terminals: Array<{ id: string; tid: string | null }>;
-    merchant: { id: string; status: string; categoryCode: string | null; bankCode: string | null; outlets: Array<{ id: string }> };
+    merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
   } | null>;
 };
 

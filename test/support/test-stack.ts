@@ -4,6 +4,7 @@ import type { Orm } from '@lib/db/orm';
 import { EmbeddedSubgraph } from '@lib/federation/embedded-subgraph';
 import { createSubgraphApp } from '@lib/federation/subgraph-definition';
 import { createRestApp } from '@lib/rest/rest-app';
+import type { OperationExecutor } from '@lib/rest/operation-executor';
 import type { RestAdapter } from '@lib/rest/route';
 import type { LogStream } from '@lib/logging/logger';
 import { createGatewayApp } from '@gateway/src/app';
@@ -47,6 +48,11 @@ export interface TestStack {
   /** A further REST app on this stack's subgraphs, with its own configuration (closed by the caller; REST's adapters unless given). */
   startRestApp(config: Config, options?: { adapters?: RestAdapter[]; logStream?: LogStream }): Promise<FastifyInstance>;
   /** Starts a subgraph's server again (after a test stopped it) on its former port. */
+  /**
+   * Runs a fixed operation the way REST's adapters do, through REST's own executor (its planner and the subgraphs),
+   * acting as `options.acting`: e.g. an adapter asking wrongly (test/security/bank-scope.test.ts).
+   */
+  execute: OperationExecutor['execute'];
   restartSubgraph(name: SubgraphName): Promise<void>;
   close(): Promise<void>;
 }
@@ -90,7 +96,13 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const restConfig = loadConfig({ ...base, GATEWAY_URL: gatewayUrl });
   const startRestApp: TestStack['startRestApp'] = (appConfig, appOptions = {}) =>
     createRestApp({ adapters: REST_ADAPTERS, ...appOptions, config: appConfig, operations: restOperations(appConfig, transport) });
-  const rest = await startRestApp(restConfig, { logStream });
+  let restExecutor: OperationExecutor | undefined;
+  const rest = await createRestApp({
+    config: restConfig,
+    adapters: REST_ADAPTERS,
+    logStream,
+    operations: async (app) => (restExecutor = await restOperations(restConfig, transport)(app)),
+  });
   await rest.ready();
 
   return {
@@ -109,6 +121,7 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
       return [...text.matchAll(series)].reduce((sum, m) => sum + Number(m[1]), 0);
     },
     restOrm: (subgraph) => subgraphs[subgraph].app.orm!,
+    execute: (operation, variables, options) => restExecutor!.execute(operation, variables, options),
     restartSubgraph: (name) => startSubgraph(name, Number(new URL(subgraphs[name].url).port)),
     close: async () => {
       await rest.close();

@@ -4,7 +4,7 @@ import type { Principal } from '@lib/auth/principal';
 import type { Config } from '@lib/config/config';
 import { HttpError } from '@lib/rest/error-body';
 import type { RouteRuntime } from '@lib/rest/route';
-import { type BankCall, bankBatch } from './bank-batch';
+import { type BankCall, bankBatch, perBank } from './bank-batch';
 
 /**
  * The batching rules of bank calls, without a graph: which calls go together, as whom, and what happens when the
@@ -86,5 +86,32 @@ describe('bankBatch', () => {
       calls.map(({ n }) => (n === 11 ? new HttpError(400, 'bad_request', 'invalid event') : `together ${n}`)),
     );
     expect(await Promise.all([call(10), call(11), call(12)])).toEqual(['together 10', '400 invalid event', 'together 12']);
+  });
+});
+
+describe('perBank', () => {
+  it('runs once per bank, with its calls in order and acting as that bank alone, and answers in the order of the calls', async () => {
+    const acting: (Principal | undefined)[] = [];
+    const runtime: RouteRuntime = {
+      config: {} as Config,
+      execute: async <T>(_operation: unknown, _variables: unknown, options?: { acting?: Principal }) => {
+        acting.push(options?.acting);
+        return undefined as T;
+      },
+    };
+    const log = {} as FastifyBaseLogger;
+    const calls: Call[] = [1, 2, 3, 4].map((n) => ({ n, bank: n % 2 === 0 ? bankB : bankA, runtime, log }));
+    const groups: number[][] = [];
+    const answers = await perBank(calls, async (ofBank, execute) => {
+      groups.push(ofBank.map(({ n }) => n));
+      await execute({ document: '', name: 'Test' }, {});
+      return ofBank.map(({ n, bank }) => `${bank.bankCode} ${n}`);
+    });
+    expect(answers).toEqual(['BANKA 1', 'BANKB 2', 'BANKA 3', 'BANKB 4']);
+    expect(groups).toEqual([
+      [1, 3],
+      [2, 4],
+    ]);
+    expect(acting).toEqual([bankA, bankB]);
   });
 });

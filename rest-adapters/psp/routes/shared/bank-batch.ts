@@ -55,4 +55,26 @@ export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, 
   };
 }
 
+/**
+ * Runs `run` once per bank of `calls`, with that bank's calls and an `execute` acting as that bank alone (principal
+ * `bank`), all banks at once; the answers in the order of `calls`. For the reads whose scope only the principal can
+ * carry: the owners' by-NMID read, whose merchant the merchant subgraph resolves knowing the principal but not the
+ * item (docs/decisions/0026-bank-visibility.md).
+ */
+export async function perBank<C extends BankCall, R>(calls: C[], run: (calls: C[], execute: Execute) => Promise<R[]>): Promise<R[]> {
+  const groups = new Map<string, number[]>();
+  calls.forEach(({ bank }, i) => groups.set(bank.bankCode, [...(groups.get(bank.bankCode) ?? []), i]));
+  const answers = new Array<R>(calls.length);
+  await Promise.all(
+    [...groups.values()].map(async (indexes) => {
+      const { bank, runtime } = calls[indexes[0]];
+      const asBank: Execute = (operation, variables) => runtime.execute(operation, variables, { acting: bank });
+      const ofBank = indexes.map((i) => calls[i]);
+      const answered = await run(ofBank, asBank);
+      indexes.forEach((i, k) => (answers[i] = answered[k]));
+    }),
+  );
+  return answers;
+}
+
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

@@ -6,14 +6,16 @@ import {
   PspResolveNmidsDocument,
   PspResolveNmidsViewDocument,
 } from '@rest-adapters/generated/operations';
+import { type BankCall, perBank } from './bank-batch';
 import { fromCopyElseOwners } from './bank-view';
 
 /**
  * Events and settlements name an NMID (and maybe MID/TID); the outlet subgraph resolves it for the calling
  * bank (another bank's NMID is unknown) with the merchant from its copy of the bank view (resolve-nmid-view.graphql),
- * else the merchant subgraph adds the merchant (resolve-nmid.graphql; shared/bank-view.ts). A separate operation from
- * the recording one: its answer is part of what gets recorded. The `…nmids` operations are the same for a
- * micro-batch of several banks' events: one item per event, each resolved as its own bank.
+ * else the merchant subgraph adds the merchant (resolve-nmid.graphql; shared/bank-view.ts). Either way the subgraphs
+ * answer an NMID with a merchant of the bank that asks, or nothing (docs/decisions/0026-bank-visibility.md). A separate
+ * operation from the recording one: its answer is part of what gets recorded. The `…nmids` operations are the same
+ * for a micro-batch of several banks' events: one item per event, each resolved as its own bank.
  */
 type ResolvedOutlet = PaymentTargetFieldsFragment;
 
@@ -27,8 +29,8 @@ export interface PaymentTarget {
   nmidStatus: string;
 }
 
+/** What an event or settlement names; the bank is the one that calls. */
 export interface NmidReference {
-  bankCode: string;
   nmid: string;
   mid?: string;
   tid?: string;
@@ -45,24 +47,32 @@ export async function resolvePaymentTarget(runtime: RouteRuntime, reference: Nmi
   return targetOf(outlet, reference);
 }
 
-/** Targets of several NMIDs in one call, each resolved as the bank it names; `execute` acts for all of those banks. */
-export async function resolvePaymentTargets(execute: Execute, references: NmidReference[]): Promise<(PaymentTarget | null)[]> {
-  const outlets = await fromCopyElseOwners<{ bankCode: string; nmid: string }, ResolvedOutlet>(
-    references.map(({ bankCode, nmid }) => ({ bankCode, nmid })),
-    async (requests) => (await execute(PspResolveNmidsViewDocument, { requests })).pspOutletsByNmid,
-    async (requests) => (await execute(PspResolveNmidsDocument, { requests })).outletsByNmid,
+/**
+ * The targets of several calls' NMIDs, each resolved as the call's bank (`referenceOf` names its NMID); `execute` acts
+ * for all of those banks.
+ */
+export async function resolvePaymentTargets<C extends BankCall>(
+  execute: Execute,
+  calls: C[],
+  referenceOf: (call: C) => NmidReference,
+): Promise<(PaymentTarget | null)[]> {
+  const requestOf = (call: C) => ({ bankCode: call.bank.bankCode, nmid: referenceOf(call).nmid });
+  const outlets = await fromCopyElseOwners<C, ResolvedOutlet>(
+    calls,
+    async (items) => (await execute(PspResolveNmidsViewDocument, { requests: items.map(requestOf) })).pspOutletsByNmid,
+    (items) =>
+      perBank(items, async (ofBank, asBank) => (await asBank(PspResolveNmidsDocument, { requests: ofBank.map(requestOf) })).outletsByNmid),
   );
-  return references.map((reference, i) => targetOf(outlets[i], reference));
+  return calls.map((call, i) => targetOf(outlets[i], referenceOf(call)));
 }
 
 /**
- * Null when the NMID is unknown to the bank, its merchant is not visible to the bank (a batch sees the merchants
- * of all its banks, so the merchant's bank must be the item's), or a MID sent with it does not belong to that
- * outlet. A TID that matches none of the outlet's terminals leaves the terminal unresolved (recorded as sent in
- * the payload).
+ * Null when the subgraphs answered nothing (the NMID is unknown to the bank, or its merchant not visible to it), or a
+ * MID sent with it does not belong to that outlet. A TID that matches none of the outlet's terminals leaves the
+ * terminal unresolved (recorded as sent in the payload).
  */
-function targetOf(outlet: ResolvedOutlet | null, { bankCode, mid, tid }: NmidReference): PaymentTarget | null {
-  if (!outlet?.merchant || outlet.merchant.bankCode !== bankCode) return null;
+function targetOf(outlet: ResolvedOutlet | null, { mid, tid }: NmidReference): PaymentTarget | null {
+  if (!outlet?.merchant) return null;
   if (mid && outlet.mid && mid !== outlet.mid) return null;
   return {
     merchantId: outlet.merchant.id,

@@ -61,7 +61,7 @@ export async function simulateSandboxPayment(
     status: 'success' as const,
   } satisfies PaymentEvent;
 
-  const target = await resolvePaymentTarget(asBank, { bankCode: bank.code, nmid: event.nmid, tid: event.tid });
+  const target = await resolvePaymentTarget(asBank, { nmid: event.nmid, tid: event.tid });
   const { recordPaymentEvent: result } = await asBank.execute(PspRecordPaymentEventDocument, {
     input: toRecordInput(event, event, target),
   });

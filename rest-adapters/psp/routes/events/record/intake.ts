@@ -14,8 +14,7 @@ export interface EventCall extends BankCall {
   event: PaymentEvent;
 }
 
-const referenceOf = ({ event, bank }: EventCall): NmidReference => ({
-  bankCode: bank.bankCode,
+const referenceOf = ({ event }: EventCall): NmidReference => ({
   nmid: event.nmid,
   mid: event.mid,
   tid: event.tid,
@@ -60,7 +59,7 @@ type Outcome = Pick<PspRecordPaymentEventsMutation['recordPaymentEvents'][number
 
 /** `calls` resolved through the owners and recorded with those targets, in order. */
 async function recordResolvedByOwners(calls: EventCall[], execute: Execute): Promise<Outcome[]> {
-  const targets = await resolvePaymentTargets(execute, calls.map(referenceOf));
+  const targets = await resolvePaymentTargets(execute, calls, referenceOf);
   const inputs = calls.map((call, i) => ({ ...toRecordInput(call.event, call.event, targets[i]), bankCode: call.bank.bankCode }));
   return (await execute(PspRecordPaymentEventsDocument, { inputs })).recordPaymentEvents;
 }

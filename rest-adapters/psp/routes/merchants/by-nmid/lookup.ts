@@ -5,7 +5,7 @@ import {
   PspMerchantsByNmidDocument,
   PspMerchantsByNmidViewDocument,
 } from '@rest-adapters/generated/operations';
-import { type BankCall, bankBatch } from '@rest-adapters/psp/routes/shared/bank-batch';
+import { type BankCall, bankBatch, perBank } from '@rest-adapters/psp/routes/shared/bank-batch';
 import { fromCopyElseOwners } from '@rest-adapters/psp/routes/shared/bank-view';
 
 export interface LookupCall extends BankCall {
@@ -16,10 +16,14 @@ export interface LookupCall extends BankCall {
 
 type Outlet = NonNullable<PspMerchantByNmidQuery['outletByNmid']>;
 
+const requestOf = ({ bank, nmid }: LookupCall) => ({ bankCode: bank.bankCode, nmid });
+
 /**
  * Lookups of every bank that arrive together (cache misses only) are answered by one operation on the outlet
- * subgraph's copy of the bank view, and only those it cannot answer by a second one on the owners (shared/bank-view.ts).
- * Whether outlets and owners are included is part of the operations, so each combination batches separately.
+ * subgraph's copy of the bank view, and only those it cannot answer by the owners, one operation per bank
+ * (shared/bank-view.ts). The subgraphs answer each call with its own bank's merchant or nothing
+ * (docs/decisions/0026-bank-visibility.md). Whether outlets and owners are included is part of the operations, so
+ * each combination batches separately.
  */
 const batches = [false, true].flatMap((includeOutlets) =>
   [false, true].map((includeOwners) =>
@@ -34,18 +38,20 @@ const batches = [false, true].flatMap((includeOutlets) =>
         return { outletByNmid };
       },
       async together(calls, execute) {
-        const requests = calls.map(({ bank, nmid }) => ({ bankCode: bank.bankCode, nmid }));
-        const outlets = await fromCopyElseOwners<(typeof requests)[number], Outlet>(
-          requests,
+        const outlets = await fromCopyElseOwners<LookupCall, Outlet>(
+          calls,
           async (items) =>
-            (await execute(PspMerchantsByNmidViewDocument, { requests: items, includeOutlets, includeOwners })).pspOutletsByNmid,
-          async (items) => (await execute(PspMerchantsByNmidDocument, { requests: items, includeOutlets, includeOwners })).outletsByNmid,
+            (await execute(PspMerchantsByNmidViewDocument, { requests: items.map(requestOf), includeOutlets, includeOwners }))
+              .pspOutletsByNmid,
+          (items) =>
+            perBank(
+              items,
+              async (ofBank, asBank) =>
+                (await asBank(PspMerchantsByNmidDocument, { requests: ofBank.map(requestOf), includeOutlets, includeOwners }))
+                  .outletsByNmid,
+            ),
         );
-        // A batch sees the merchants of all its banks: each call keeps only a merchant of its own bank.
-        return calls.map(({ bank }, i) => {
-          const outlet = outlets[i];
-          return { outletByNmid: outlet?.merchant?.bankCode === bank.bankCode ? outlet : null };
-        });
+        return outlets.map((outletByNmid) => ({ outletByNmid }));
       },
     }),
   ),

@@ -1,7 +1,7 @@
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { PspRecordSettlementDocument } from '@rest-adapters/generated/operations';
-import { actingBank, bankSignature } from '@rest-adapters/psp/auth/bank-signature';
+import { bankSignature } from '@rest-adapters/psp/auth/bank-signature';
 import { resolvePaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import { assertConsistent, toSettlementInput, toSettlementRejection, toSettlementResponse } from './mapper';
 import { SettlementRejection, SettlementRequest, SettlementResponse } from './schema';
@@ -60,7 +60,7 @@ export default defineRoute({
   rateLimit: { max: 600, windowSecs: 60 },
   run: async ({ body }, ctx) => {
     assertConsistent(body, ctx.principal);
-    const target = await resolvePaymentTarget(ctx, { bankCode: actingBank(ctx.request).bankCode, nmid: body.nmid });
+    const target = await resolvePaymentTarget(ctx, { nmid: body.nmid });
     const input = toSettlementInput(body, body, target);
     const { recordSettlement } = await ctx.execute(PspRecordSettlementDocument, { input });
     if (recordSettlement.errorCode) {

@@ -75,7 +75,9 @@ export class MerchantService {
     if (principal.kind === 'user' && principal.merchantId?.toLowerCase() !== id.toLowerCase()) return null;
     const merchant = UUID_PATTERN.test(id) ? await this.byId.load(id) : null;
     if (!merchant) return null;
-    // A batch of several banks sees what one of them sees; the caller matches each item's bank to bankCode.
+    // A micro-batch of several banks ('banks') sees what one of them sees. It reaches merchants only through
+    // pspOutletsByNmid, whose outlet subgraph has matched each item's merchant to the item's bank; outletsByNmid,
+    // whose merchants come from here, takes one bank only (docs/decisions/0026-bank-visibility.md).
     const banks = banksOf(principal);
     if (banks.length > 0 && !banks.some((bank) => merchant.bankId === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1)))
       return null;

@@ -288,34 +288,32 @@ describe('outlet subgraph: NMIDs, terminals and Merchant fields (whole stack)', 
       });
     });
 
-    it('resolves a batch of several banks through the gateway, each item as its own bank', async () => {
+    it('resolves several NMIDs of one bank through the gateway, each item as that bank', async () => {
       const demoBank: Principal = { kind: 'bank', bankId: DEMO.bank.id, bankCode: 'BDEMO', tier: 1 };
-      const batch: Principal = { kind: 'banks', banks: [demoBank, OTHER_BANK] };
       const query = `query ($requests: [NmidOfBankInput!]!) { outletsByNmid(requests: $requests) { code merchant { id status bankCode } } }`;
       const nmid = DEMO.outlets[0].nmid;
       const requests = [
         { bankCode: 'BDEMO', nmid },
-        { bankCode: 'BOTHER', nmid }, // the same NMID named by a bank that did not issue it
         { bankCode: 'BDEMO', nmid: 'ID9999999999999' },
       ];
-      expect((await gateway(query, batch, { requests })).data).toEqual({
-        outletsByNmid: [{ code: 'PUSAT', merchant: { id: DEMO.merchantId, status: 'active', bankCode: 'BDEMO' } }, null, null],
+      expect((await gateway(query, demoBank, { requests })).data).toEqual({
+        outletsByNmid: [{ code: 'PUSAT', merchant: { id: DEMO.merchantId, status: 'active', bankCode: 'BDEMO' } }, null],
       });
-      // The merchant subgraph scopes the merchant by the batch's banks (their ids): a merchant of none of them is not
-      // resolved, and the item (whose merchant is non-null) comes back null.
-      const stranger = await gateway(query, { kind: 'banks', banks: [DEMO_BANK] }, { requests: [{ bankCode: 'BDEMO', nmid }] });
+      // The merchant subgraph scopes the merchant by the bank (its id): a merchant of another bank is not resolved,
+      // and the item (whose merchant is non-null) comes back null.
+      const stranger = await gateway(query, DEMO_BANK, { requests: [{ bankCode: 'BDEMO', nmid }] });
       expect(stranger.errors).toBeUndefined();
       expect(stranger.data).toEqual({ outletsByNmid: [null] });
     });
 
-    it('refuses an item naming a bank the batch does not act for, and batches over 500', async () => {
-      const batch: Principal = { kind: 'banks', banks: [OTHER_BANK] };
+    it('refuses a micro-batch of several banks (the merchant subgraph would see the principal, not the item), an item naming another bank, and batches over 500', async () => {
       const query = `query ($requests: [NmidOfBankInput!]!) { outletsByNmid(requests: $requests) { code } }`;
       const nmid = DEMO.outlets[0].nmid;
+      const batch: Principal = { kind: 'banks', banks: [DEMO_BANK, OTHER_BANK] };
       expect(errorOf(await subgraph(batch, query, { requests: [{ bankCode: 'BDEMO', nmid }] }))).toMatchObject({ code: 'FORBIDDEN' });
       expect(errorOf(await subgraph(DEMO_BANK, query, { requests: [{ bankCode: 'BOTHER', nmid }] }))).toMatchObject({ code: 'FORBIDDEN' });
       const many = Array.from({ length: 501 }, () => ({ bankCode: 'BOTHER', nmid }));
-      expect(errorOf(await subgraph(batch, query, { requests: many }))).toMatchObject({ code: 'BAD_USER_INPUT' });
+      expect(errorOf(await subgraph(OTHER_BANK, query, { requests: many }))).toMatchObject({ code: 'BAD_USER_INPUT' });
       expect(errorOf(await subgraph(SERVICE, query, { requests: [] }))).toMatchObject({ code: 'FORBIDDEN' });
     });
 

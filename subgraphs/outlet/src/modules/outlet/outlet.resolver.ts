@@ -29,11 +29,14 @@ export class OutletResolver {
     return ctx.services.outlet.findByNmid(nmid, ctx.principal);
   }
 
-  @Authorized('bank', 'banks')
+  // One bank only, not a micro-batch of several ('banks'): the merchant subgraph resolves the merchant of each outlet
+  // knowing the principal but not the item, so only a one-bank principal keeps another bank's merchant out
+  // (docs/decisions/0026-bank-visibility.md). pspOutletsByNmid checks each item's merchant itself and takes batches.
+  @Authorized('bank')
   @Query(() => [OutletType], {
     nullable: 'items',
     description:
-      'outletByNmid for each item, as the bank the item names (one of the caller’s banks): the bank adapter resolves a micro-batch of events in one call. Aligned with `requests`; null where unknown.',
+      'outletByNmid for each item, as the calling bank, which each item names: the bank adapter resolves several NMIDs of one bank in one call. Aligned with `requests`; null where unknown.',
   })
   outletsByNmid(
     @Arg('requests', () => [NmidOfBankInput], { description: 'NMIDs with the bank asking for each (a bank sees only its own).' })
