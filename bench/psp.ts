@@ -399,18 +399,18 @@ async function subgraphCounts(): Promise<Record<keyof typeof SUBGRAPH_PORTS, num
 
 /**
  * Where a by-NMID lookup's time goes, from the stack's own histograms: the REST route's server time, each subgraph
- * fetch of its query plan as the gateway (in REST, or the gateway process with REST_GATEWAY=http) timed it, and
+ * fetch of its query plan as REST's executor timed it, and
  * inside that subgraph its HTTP server time and its GraphQL operation. Means per observation, in ms.
  */
-const PLANNER: ProcessName = process.env.REST_GATEWAY === 'http' ? 'gateway' : 'rest';
+
 /** REST runs the subgraphs itself (REST_SUBGRAPHS=in-process): their processes stay idle. */
-const EMBEDDED = PLANNER === 'rest' && process.env.REST_SUBGRAPHS !== 'http';
+const EMBEDDED = process.env.REST_SUBGRAPHS !== 'http';
 const LATENCY_PARTS: Record<string, [ProcessName, string, (labels: string) => boolean]> = {
   rest: ['rest', 'http_request_duration_seconds', (l) => l.includes('by-nmid')],
-  outletFetch: [PLANNER, 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="outlet"')],
+  outletFetch: ['rest', 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="outlet"')],
   outletServer: ['outlet', 'http_request_duration_seconds', (l) => l.includes('route="/graphql"')],
   outletOperation: ['outlet', 'graphql_operation_duration_seconds', () => true],
-  merchantFetch: [PLANNER, 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="merchant"')],
+  merchantFetch: ['rest', 'subgraph_fetch_duration_seconds', (l) => l.includes('subgraph="merchant"')],
   merchantServer: ['merchant', 'http_request_duration_seconds', (l) => l.includes('route="/graphql"')],
   merchantOperation: ['merchant', 'graphql_operation_duration_seconds', () => true],
 };
@@ -1218,7 +1218,7 @@ function report({
   const lines = [
     '',
     `PSP benchmark: ${seeded.hot.length} hot banks (one hot pair each, ${HOT_GROUPS} groups used in turn), ${seeded.coldBanks.length} cold banks (${seeded.cold.length} cold pairs; their event keys carry the events)`,
-    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_GATEWAY=${process.env.REST_GATEWAY ?? 'in-process'}${EMBEDDED ? ', REST_SUBGRAPHS=in-process' : ''}, BANK_BATCH_IN_FLIGHT=${BANK_BATCH_IN_FLIGHT} per REST copy`,
+    `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadBefore[0].toFixed(2)} before, ${loadAfter[0].toFixed(2)} after; ${STACK_COPIES} ${STACK_COPIES > 1 ? 'copies of every process behind nginx' : 'copy of every process'}, REST_SUBGRAPHS=${EMBEDDED ? 'in-process' : 'http'}, BANK_BATCH_IN_FLIGHT=${BANK_BATCH_IN_FLIGHT} per REST copy`,
     '',
     `Latency at the documented rate: one key, ${RATE_PER_MIN} requests/min open loop (one every ${60_000 / RATE_PER_MIN} ms), ${SETTINGS.rateSecs} s each; medians of ${SETTINGS.rateRounds} rounds of the floor and the uncached path (the cached path once)`,
     header,
@@ -1301,7 +1301,6 @@ function report({
       ...SETTINGS,
       copies: STACK_COPIES,
       bankBatchInFlight: BANK_BATCH_IN_FLIGHT,
-      restGateway: process.env.REST_GATEWAY ?? 'in-process',
       restSubgraphs: EMBEDDED ? 'in-process' : 'http',
       ratePerMin: RATE_PER_MIN,
       hotGroups: HOT_GROUPS,

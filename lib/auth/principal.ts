@@ -106,7 +106,7 @@ async function verified(token: string | undefined, secret: string): Promise<{ pr
 
 /**
  * A subgraph's check of the principal header, remembering tokens it has verified until they expire: a signer reuses
- * a token for many calls (gateway/src/in-process.ts), so most checks are one map lookup instead of an HMAC and a
+ * a token for many calls (gateway/src/executor.ts), so most checks are one map lookup instead of an HMAC and a
  * schema check. Only valid tokens are kept; an expired one is verified again (and refused).
  */
 export class PrincipalVerifier {

@@ -201,8 +201,8 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
 
     const before = pids();
     const recoveries: Record<string, number> = {};
-    // The REST process runs the gateway's query plans and the subgraphs itself (REST_GATEWAY and REST_SUBGRAPHS
-    // in-process, docs/decisions/0009-how-operations-execute.md): the intake does not notice that the transaction
+    // The REST process runs the gateway's query plans and the subgraphs itself (REST_SUBGRAPHS=in-process,
+    // docs/decisions/0009-how-operations-execute.md): the intake does not notice that the transaction
     // subgraph's process (its job worker), the outlet subgraph's, or the gateway process (which serves the GraphQL
     // clients) is gone.
     for (const tier of ['transaction', 'outlet', 'gateway'] as const) {

@@ -119,7 +119,7 @@ describe.each([
     const services = new Set(spans.map((s) => s.service));
     if (!complete(spans))
       process.stderr.write(`spans of this trace: ${JSON.stringify(spans.map((s) => [s.service, s.name]))}\n${stack.report()}\n`);
-    // REST runs the gateway's query plan in process (REST_GATEWAY=in-process): the event is resolved and recorded in
+    // REST runs the gateway's query plan in process: the event is resolved and recorded in
     // the transaction subgraph (docs/decisions/0028-payment-event-and-settlement-intake.md), fetched straight from the REST process.
     expect([...services].sort()).toEqual(allServices);
     expect(spans.map((s) => s.name)).toContainEqual(expect.stringContaining('__transaction__'));

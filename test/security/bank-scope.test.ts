@@ -26,7 +26,7 @@ interface Key {
 }
 
 /**
- * A bank's data stays the bank's even when the adapter asks wrongly (DESIGN.md §4, docs/decisions/0026-bank-visibility.md):
+ * A bank's data stays the bank's even when the adapter asks wrongly (DESIGN.md §4, docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md):
  * the PSP adapter's own fixed operations, run through REST's executor with a principal and variables that do not
  * match (bank A's principal with bank B's NMID, a micro-batch of A and B whose items are paired wrongly, an NMID of
  * bank A on a merchant of bank B), answer nothing of the other bank. And the REST paths still answer every bank its

@@ -59,7 +59,7 @@ export function bankBatch<I extends BankCall, O>(handlers: BankBatchHandlers<I, 
  * Runs `run` once per bank of `calls`, with that bank's calls and an `execute` acting as that bank alone (principal
  * `bank`), all banks at once; the answers in the order of `calls`. For the reads whose scope only the principal can
  * carry: the owners' by-NMID read, whose merchant the merchant subgraph resolves knowing the principal but not the
- * item (docs/decisions/0026-bank-visibility.md).
+ * item (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md).
  */
 export async function perBank<C extends BankCall, R>(calls: C[], run: (calls: C[], execute: Execute) => Promise<R[]>): Promise<R[]> {
   const groups = new Map<string, number[]>();

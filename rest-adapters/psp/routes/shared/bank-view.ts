@@ -4,7 +4,7 @@
  * merchant not visible to it, or one not copied yet) is asked again of the owners, so that the copy never makes an
  * answer go missing: only items without one cost the second operation. A batch asks the owners one bank at a time
  * (`perBank` in bank-batch.ts), because the merchant subgraph scopes what it resolves by the principal alone
- * (docs/decisions/0026-bank-visibility.md).
+ * (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md).
  */
 export async function fromCopyElseOwners<T, R>(
   items: T[],

@@ -13,7 +13,7 @@ import { fromCopyElseOwners } from './bank-view';
  * Events and settlements name an NMID (and maybe MID/TID); the outlet subgraph resolves it for the calling
  * bank (another bank's NMID is unknown) with the merchant from its copy of the bank view (resolve-nmid-view.graphql),
  * else the merchant subgraph adds the merchant (resolve-nmid.graphql; shared/bank-view.ts). Either way the subgraphs
- * answer an NMID with a merchant of the bank that asks, or nothing (docs/decisions/0026-bank-visibility.md). A separate
+ * answer an NMID with a merchant of the bank that asks, or nothing (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md). A separate
  * operation from the recording one: its answer is part of what gets recorded. The `…nmids` operations are the same
  * for a micro-batch of several banks' events: one item per event, each resolved as its own bank.
  */

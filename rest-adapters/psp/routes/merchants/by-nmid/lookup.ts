@@ -22,7 +22,7 @@ const requestOf = ({ bank, nmid }: LookupCall) => ({ bankCode: bank.bankCode, nm
  * Lookups of every bank that arrive together (cache misses only) are answered by one operation on the outlet
  * subgraph's copy of the bank view, and only those it cannot answer by the owners, one operation per bank
  * (shared/bank-view.ts). The subgraphs answer each call with its own bank's merchant or nothing
- * (docs/decisions/0026-bank-visibility.md). Whether outlets and owners are included is part of the operations, so
+ * (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md). Whether outlets and owners are included is part of the operations, so
  * each combination batches separately.
  */
 const batches = [false, true].flatMap((includeOutlets) =>

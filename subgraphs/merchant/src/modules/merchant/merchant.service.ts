@@ -77,7 +77,7 @@ export class MerchantService {
     if (!merchant) return null;
     // A micro-batch of several banks ('banks') sees what one of them sees. It reaches merchants only through
     // pspOutletsByNmid, whose outlet subgraph has matched each item's merchant to the item's bank; outletsByNmid,
-    // whose merchants come from here, takes one bank only (docs/decisions/0026-bank-visibility.md).
+    // whose merchants come from here, takes one bank only (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md).
     const banks = banksOf(principal);
     if (banks.length > 0 && !banks.some((bank) => merchant.bankId === bank.bankId && (merchant.pspVisibleAt || bank.tier === 1)))
       return null;

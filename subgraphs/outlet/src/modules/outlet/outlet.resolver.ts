@@ -31,7 +31,7 @@ export class OutletResolver {
 
   // One bank only, not a micro-batch of several ('banks'): the merchant subgraph resolves the merchant of each outlet
   // knowing the principal but not the item, so only a one-bank principal keeps another bank's merchant out
-  // (docs/decisions/0026-bank-visibility.md). pspOutletsByNmid checks each item's merchant itself and takes batches.
+  // (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md). pspOutletsByNmid checks each item's merchant itself and takes batches.
   @Authorized('bank')
   @Query(() => [OutletType], {
     nullable: 'items',
