@@ -5,6 +5,8 @@
  */
 export class ZonedCalendar {
   private readonly format: Intl.DateTimeFormat;
+  /** The zone's offset per quarter hour (UTC), or null where it changes within one: Intl is asked twice per quarter. */
+  private readonly offsets = new Map<number, { text: string; ms: number } | null>();
 
   constructor(readonly zone: string) {
     this.format = new Intl.DateTimeFormat('en-US', {
@@ -24,22 +26,47 @@ export class ZonedCalendar {
     return Object.fromEntries(this.format.formatToParts(instant).map((p) => [p.type, p.value]));
   }
 
+  /**
+   * The zone's offset at `instant`, from the quarter hour it falls in: zones change offset at whole quarter hours
+   * (UTC), so an offset found at both ends of a quarter holds within it. Formatting through Intl costs tens of
+   * microseconds, which a list of 500 timestamps paid on the event loop (docs/benchmarks.md, mixed load).
+   */
+  private offsetAt(instant: Date): { text: string; ms: number } | null {
+    const quarter = Math.floor(instant.getTime() / QUARTER_MS);
+    let offset = this.offsets.get(quarter);
+    if (offset === undefined) {
+      const first = offsetIn(this.partsOf(new Date(quarter * QUARTER_MS)));
+      const last = offsetIn(this.partsOf(new Date((quarter + 1) * QUARTER_MS - 1)));
+      offset = first === last ? { text: first, ms: offsetMs(first) } : null;
+      if (this.offsets.size >= MAX_QUARTERS) this.offsets.clear();
+      this.offsets.set(quarter, offset);
+    }
+    return offset;
+  }
+
   /** "+08:00" for the zone at `instant`. */
   offsetOf(instant: Date): string {
-    return offsetIn(this.partsOf(instant));
+    return this.offsetAt(instant)?.text ?? offsetIn(this.partsOf(instant));
   }
 
   /** The local calendar date (YYYY-MM-DD) of an instant. */
   dateOf(instant: Date): string {
-    const p = this.partsOf(instant);
-    return `${p.year}-${p.month}-${p.day}`;
+    return this.iso(instant).slice(0, 10);
   }
 
-  /** RFC 3339 of an instant in local time with the zone's offset (milliseconds only when not 0); one formatToParts. */
+  /** RFC 3339 of an instant in local time with the zone's offset (milliseconds only when not 0). */
   iso(instant: Date): string {
-    const p = this.partsOf(instant);
     const ms = instant.getUTCMilliseconds();
-    return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${ms ? `.${String(ms).padStart(3, '0')}` : ''}${offsetIn(p)}`;
+    const fraction = ms ? `.${String(ms).padStart(3, '0')}` : '';
+    const offset = this.offsetAt(instant);
+    if (!offset) {
+      const p = this.partsOf(instant);
+      return `${p.year.padStart(4, '0')}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}${fraction}${offsetIn(p)}`;
+    }
+    // The local wall clock is the UTC clock of the instant moved by the offset.
+    const local = new Date(instant.getTime() + offset.ms).toISOString();
+    const year = local.length > 24 ? local.slice(1, local.length - 20) : local.slice(0, 4);
+    return `${year.padStart(4, '0')}${local.slice(-20, -5)}${fraction}${offset.text}`;
   }
 
   /** The instant of local 00:00 on a calendar date. */
@@ -56,6 +83,16 @@ export class ZonedCalendar {
 function offsetIn(parts: Record<string, string>): string {
   const name = parts.timeZoneName.replace('GMT', '');
   return name === '' ? '+00:00' : name;
+}
+
+const QUARTER_MS = 15 * 60_000;
+/** Quarter hours remembered per zone (about 100 days of timestamps) before the memory starts again. */
+const MAX_QUARTERS = 10_000;
+
+/** "+08:00" or "+07:07:12" (a zone's local mean time before standard time) in milliseconds. */
+function offsetMs(offset: string): number {
+  const [hours, minutes, seconds = '0'] = offset.slice(1).split(':');
+  return (offset[0] === '-' ? -1 : 1) * ((Number(hours) * 60 + Number(minutes)) * 60 + Number(seconds)) * 1000;
 }
 
 const offsetMinutes = (offset: string) => (offset[0] === '-' ? -1 : 1) * (Number(offset.slice(1, 3)) * 60 + Number(offset.slice(4, 6)));
