@@ -1,24 +1,31 @@
-import type { Config } from '@lib/config/config';
-import { GraphOperations } from '@lib/rest/operation-executor';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '@lib/config/config';
+import { includeThreadMetrics } from '@lib/http/metrics';
+import { GraphOperations, type OperationExecutor, executorPerAdapter } from '@lib/rest/operation-executor';
 import { GraphExecutor, type SubgraphTransportChoice } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
+import { AppOperationsThread } from './app-operations-thread';
 
 /**
- * The REST process's operations: the gateway's executor in this process (docs/decisions/0009-how-operations-execute.md),
- * running the four subgraphs here too unless REST_SUBGRAPHS=http sends its fetches to their processes
- * (docs/decisions/0009-how-operations-execute.md). `subgraphs` replaces that choice (the test stack shares its subgraphs).
+ * The REST process's operations (docs/decisions/0009-how-operations-execute.md): the gateway's executor in this
+ * process, running the four subgraphs here too unless REST_SUBGRAPHS=http sends its fetches to their processes. The
+ * bank API's operations run on the main thread; the partner, core and point-of-sale APIs' on a thread of their own
+ * (REST_APP_OPERATIONS=thread, the default), so that no bank call waits behind them. `subgraphs` replaces the choice
+ * and keeps every operation on the main thread (the test stack shares its subgraphs).
  */
-export function restOperations(
-  config: Config,
-  subgraphs: SubgraphTransportChoice = config.restSubgraphs === 'http'
-    ? { transport: 'http' }
-    : { transport: 'embedded', definitions: SUBGRAPHS },
-): (app: FastifyInstance) => Promise<GraphOperations> {
-  return async (app) =>
-    new GraphOperations(
-      await GraphExecutor.start({ config, subgraphs, registry: app.metricsRegistry, logger: app.log }),
-      'rest-adapters',
-      config.gatewayTimeoutMs,
-    );
+export function restOperations(config: Config, subgraphs?: SubgraphTransportChoice): (app: FastifyInstance) => Promise<OperationExecutor> {
+  return async (app) => {
+    const transport =
+      subgraphs ?? (config.restSubgraphs === 'http' ? { transport: 'http' } : { transport: 'embedded', definitions: SUBGRAPHS });
+    const main = async () =>
+      new GraphOperations(
+        await GraphExecutor.start({ config, subgraphs: transport, registry: app.metricsRegistry, logger: app.log }),
+        'rest-adapters',
+        config.gatewayTimeoutMs,
+      );
+    if (subgraphs || config.restAppOperations === 'main') return main();
+    const [banks, thread] = await Promise.all([main(), AppOperationsThread.start(app.log)]);
+    includeThreadMetrics(app.metricsRegistry, () => thread.metrics());
+    return executorPerAdapter({ psp: banks }, new GraphOperations(thread, 'rest-adapters', config.gatewayTimeoutMs));
+  };
 }

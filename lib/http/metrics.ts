@@ -2,7 +2,15 @@ import http from 'node:http';
 import type {} from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import {
+  AggregatorRegistry,
+  Counter,
+  Histogram,
+  type MetricObjectWithValues,
+  type MetricValue,
+  Registry,
+  collectDefaultMetrics,
+} from 'prom-client';
 import { cacheLookups } from './cache-metrics';
 
 /**
@@ -103,4 +111,16 @@ export async function serveMetrics(registry: Registry, host: string, port: numbe
     server.listen(port, host, () => resolve());
   });
   return server;
+}
+
+/**
+ * Adds the metrics another thread of the process keeps (its own labels set them apart) to every scrape of `registry`:
+ * both registries' series, merged by metric name. A thread that does not answer adds nothing.
+ */
+export function includeThreadMetrics(registry: Registry, thread: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>): void {
+  const own = registry.getMetricsAsJSON.bind(registry);
+  registry.metrics = async () => {
+    const [mine, theirs] = await Promise.all([own(), thread().catch(() => [])]);
+    return AggregatorRegistry.aggregate([mine, theirs]).metrics();
+  };
 }

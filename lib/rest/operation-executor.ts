@@ -9,6 +9,8 @@ export interface ExecuteOptions {
   acting?: Principal;
   /** This call's deadline when longer than the default (a route's `timeoutMs`); the subgraph fetches get it too. */
   timeoutMs?: number;
+  /** The adapter whose route or background work runs the operation (`psp`, `partner`, `core`). */
+  adapter?: string;
 }
 
 /** Runs the adapters' fixed operations; GraphQL errors come back as the documented HTTP errors. */
@@ -76,6 +78,19 @@ export class GraphOperations implements OperationExecutor {
   close(): Promise<void> {
     return this.graph.close();
   }
+}
+
+/**
+ * One executor per adapter where given (the bank calls' on the REST process's main thread), `others` for the rest
+ * (docs/decisions/0009-how-operations-execute.md).
+ */
+export function executorPerAdapter(byAdapter: Record<string, OperationExecutor>, others: OperationExecutor): OperationExecutor {
+  return {
+    execute: (operation, variables, options) => (byAdapter[options.adapter ?? ''] ?? others).execute(operation, variables, options),
+    close: async () => {
+      await Promise.all([...Object.values(byAdapter), others].map((executor) => executor.close()));
+    },
+  };
 }
 
 /**

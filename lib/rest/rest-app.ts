@@ -190,7 +190,11 @@ async function startAdapters(app: FastifyInstance, adapters: RestAdapter[], clie
     await adapter.start?.(app, {
       config,
       execute: (operation, variables, acting) =>
-        client.execute(operation, variables, { requestId: `${adapter.name}-background-${(background += 1)}`, acting }),
+        client.execute(operation, variables, {
+          requestId: `${adapter.name}-background-${(background += 1)}`,
+          acting,
+          adapter: adapter.name,
+        }),
     });
   }
 }
@@ -206,7 +210,13 @@ function registerRoute(
   const runtimeFor = (req: FastifyRequest): RouteRuntime => ({
     config,
     execute: (operation, variables, options) =>
-      client.execute(operation, variables, { requestId: req.id, acting: req.acting, timeoutMs: route.timeoutMs, ...options }),
+      client.execute(operation, variables, {
+        requestId: req.id,
+        acting: req.acting,
+        timeoutMs: route.timeoutMs,
+        adapter: adapter.name,
+        ...options,
+      }),
   });
   const privateCache = route.cache === 'per-principal' ? new ResponseCache(route.cacheSecs, 50_000, 'private') : undefined;
   if (privateCache) {

@@ -133,6 +133,27 @@ describe.each([
     expect(stack.copies.rest[0].output).toContainEqual(expect.stringContaining(`"trace_id":"${traceId}"`));
   });
 
+  it('carries the trace into the app operations thread: a core API call’s subgraph spans and SQL join the caller’s trace', async () => {
+    const traceId = randomBytes(16).toString('hex');
+    const callerSpan = randomBytes(8).toString('hex');
+    const res = await request(`${stack.restOrigin}/references/cities?province_id=32`, {
+      headers: { traceparent: `00-${traceId}-${callerSpan}-01` },
+    });
+    expect(res.statusCode).toBe(200);
+    await res.body.dump();
+    let spans: ReceivedSpan[] = [];
+    const ids = () => new Set([callerSpan, ...spans.map((s) => s.spanId)]);
+    const settled = () => spans.some((s) => s.name.startsWith('pg')) && spans.every((s) => s.parentSpanId && ids().has(s.parentSpanId));
+    for (let i = 0; i < 150 && !settled(); i += 1) {
+      await sleep(100);
+      spans = receiver.spans.filter((s) => s.traceId === traceId);
+    }
+    // The operation ran on the thread (docs/decisions/0009-how-operations-execute.md), in the same tree as the request.
+    expect(spans.filter((s) => s.parentSpanId === callerSpan).map((s) => s.service)).toEqual(['rest']);
+    expect(spans.filter((s) => s.name.startsWith('pg')).length).toBeGreaterThan(0);
+    expect(spans.filter((s) => !s.parentSpanId || !ids().has(s.parentSpanId))).toEqual([]);
+  });
+
   it('starts a trace of its own when the caller sends none', async () => {
     const before = new Set(receiver.spans.map((s) => s.traceId));
     expect((await postEvent(stack.restOrigin)).status).toBe(200);

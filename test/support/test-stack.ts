@@ -67,7 +67,15 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const database = await cloneTemplateDatabase();
   const logs: LogLine[] = [];
   const logStream = { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
-  const base = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info', DATABASE_URL: database.adminUrl, ...env };
+  // Tests run from the TypeScript sources; the app operations thread's entry is built JavaScript (npm run test:resilience).
+  const base = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    REST_APP_OPERATIONS: 'main',
+    DATABASE_URL: database.adminUrl,
+    ...env,
+  };
   const config = loadConfig(base);
 
   const subgraphs = {} as TestStack['subgraphs'];

@@ -1,0 +1,113 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
+import type { FastifyBaseLogger } from 'fastify';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import type { Principal } from '@lib/auth/principal';
+import { serviceUnavailable } from '@lib/rest/error-map';
+import type { GraphQLResponse, GraphRunner } from '@lib/rest/operation-executor';
+
+/** A message from the REST process's main thread to the app operations thread. */
+export type ToThread =
+  | {
+      kind: 'execute';
+      id: number;
+      request: { query: string; operationName?: string; variables?: Record<string, unknown> };
+      caller: { principal: Principal; requestId: string; subgraphTimeoutMs?: number };
+      /** The caller's trace context (W3C headers), so that the operation's spans join the request's trace. */
+      trace: Record<string, string>;
+    }
+  | { kind: 'metrics'; id: number };
+
+/** A message from the thread: it is ready, or the answer to one request (an operation's, or its metrics). */
+export type FromThread =
+  | { kind: 'ready' }
+  | { kind: 'failed'; message: string }
+  | { kind: 'answer'; id: number; answer?: { result: GraphQLResponse<unknown>; status: number }; metrics?: Metrics; error?: string };
+
+export type Metrics = MetricObjectWithValues<MetricValue<string>>[];
+
+const ENTRY = path.join(__dirname, 'app-operations-thread.worker.js');
+
+/**
+ * The operations of the partner, core and point-of-sale APIs, run on a worker thread of the REST process with an
+ * executor of their own (`app-operations-thread.worker.ts`): a 500-item transaction list or a scoring summary computes
+ * there, on the other core, and bank calls on the main thread never queue behind it
+ * (docs/decisions/0009-how-operations-execute.md). The main thread keeps HTTP, authentication, validation and mapping; a
+ * call crosses the thread boundary as structured clones, twice. A thread that dies is started again; the calls it
+ * held answer 503.
+ */
+export class AppOperationsThread implements GraphRunner {
+  private worker!: Worker;
+  private readonly pending = new Map<number, { resolve(message: FromThread & { kind: 'answer' }): void; reject(error: Error): void }>();
+  private nextId = 0;
+  private closing = false;
+
+  private constructor(private readonly log: FastifyBaseLogger) {}
+
+  static async start(log: FastifyBaseLogger): Promise<AppOperationsThread> {
+    const thread = new AppOperationsThread(log);
+    await thread.spawn();
+    return thread;
+  }
+
+  async execute<TData>(
+    request: { query: string; operationName?: string; variables?: Record<string, unknown> },
+    caller: { principal: Principal; requestId: string; subgraphTimeoutMs?: number },
+  ): Promise<{ result: GraphQLResponse<TData>; status: number }> {
+    const trace: Record<string, string> = {};
+    propagation.inject(context.active(), trace);
+    const message = await this.ask({ kind: 'execute', id: 0, request, caller, trace });
+    if (!message.answer) throw serviceUnavailable();
+    return message.answer as { result: GraphQLResponse<TData>; status: number };
+  }
+
+  /** The thread's own metrics (operations, subgraph fetches, its connection pools), labelled `thread="app"`. */
+  async metrics(): Promise<Metrics> {
+    return (await this.ask({ kind: 'metrics', id: 0 })).metrics ?? [];
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.worker.terminate();
+  }
+
+  private ask(message: ToThread): Promise<FromThread & { kind: 'answer' }> {
+    const id = (this.nextId += 1);
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...message, id });
+    });
+  }
+
+  private spawn(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const worker = new Worker(ENTRY);
+      this.worker = worker;
+      worker.on('message', (message: FromThread) => {
+        if (message.kind === 'ready') resolve();
+        else if (message.kind === 'failed') reject(new Error(`the app operations thread did not start: ${message.message}`));
+        else {
+          const waiting = this.pending.get(message.id);
+          this.pending.delete(message.id);
+          if (message.error) waiting?.reject(new Error(message.error));
+          else waiting?.resolve(message);
+        }
+      });
+      worker.on('error', (error) => this.log.error({ err: error }, 'the app operations thread failed'));
+      worker.on('exit', (code) => {
+        for (const waiting of this.pending.values()) waiting.reject(serviceUnavailable());
+        this.pending.clear();
+        reject(new Error(`the app operations thread exited with ${code} while starting`));
+        if (this.closing) return;
+        this.log.error({ code }, 'the app operations thread exited; starting it again');
+        this.spawn().catch((error: Error) => this.log.error({ err: error }, 'the app operations thread could not start again'));
+      });
+    });
+  }
+}
+
+/** In the thread: runs `work` within the trace context the main thread sent. */
+export function withTrace<T>(trace: Record<string, string>, work: () => Promise<T>): Promise<T> {
+  return context.with(propagation.extract(ROOT_CONTEXT, trace), work);
+}
