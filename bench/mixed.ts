@@ -8,7 +8,7 @@ import { loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CPU_LABELS, CpuSampler } from './cpu';
 import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
-import { envInt, percentile, progress, stallReading, stallsBetween, startBenchStack, stopAll } from './harness';
+import { envInt, percentile, progress, sleep, stallReading, stallsBetween, startBenchStack, stopAll } from './harness';
 
 /**
  * `npm run bench:mixed`: every API family at once, each endpoint at its documented (psp-api.md §8, partner-api.md §8)
@@ -21,6 +21,11 @@ import { envInt, percentile, progress, stallReading, stallsBetween, startBenchSt
  * only (bank BDEMO, partner PDEMO, the demo owner), plus a session written for the owner. A benchmark, not a test.
  */
 const SECS = envInt('BENCH_MIXED_SECS', 120);
+/**
+ * Seconds the mix runs before the measured SECS, at the same rates, not counted: the first requests of a run start at
+ * the same instant on every endpoint and meet code the JIT has not compiled yet, which no later second does.
+ */
+const WARMUP_SECS = envInt('BENCH_MIXED_WARMUP_SECS', 10);
 /** Multiplies every endpoint's rate (BENCH_MIXED_SCALE=2: twice the documented mix). */
 const SCALE = envInt('BENCH_MIXED_SCALE', 1) || 1;
 const REST_PORT = envInt('BENCH_REST_PORT', 18580);
@@ -186,27 +191,31 @@ async function runAll(origin: string, list: Endpoint[]): Promise<Result[]> {
       const latencies: number[] = [];
       const slowest: { at: number; ms: number }[] = [];
       const statusCounts: Record<string, number> = {};
-      const started = performance.now();
+      const measuredFrom = performance.now() + WARMUP_SECS * 1000;
       const rate = endpoint.rate * SCALE;
       const options = {
         url: origin,
         connections: Math.max(1, Math.ceil(rate / 10)),
-        duration: SECS,
+        duration: WARMUP_SECS + SECS,
         overallRate: rate,
         requests: [{ setupRequest: (req: object) => ({ ...req, ...endpoint.build() }) }],
       };
       const instance = autocannon(options as unknown as autocannon.Options);
+      let sent = 0;
       instance.on('response', (_client, status, _bytes, ms) => {
+        const sentAt = performance.now() - ms;
+        if (sentAt < measuredFrom) return;
+        sent += 1;
         statusCounts[status] = (statusCounts[status] ?? 0) + 1;
         if (status < 400) latencies.push(ms);
-        slowest.push({ at: Math.round((performance.now() - ms - started) / 100) / 10, ms: Math.round(ms) });
+        slowest.push({ at: Math.round((sentAt - measuredFrom) / 100) / 10, ms: Math.round(ms) });
         if (slowest.length > 6) slowest.sort((a, b) => b.ms - a.ms).pop();
       });
-      const result = await instance;
+      await instance;
       const sorted = Float64Array.from(latencies).sort();
       return {
         endpoint,
-        sent: result.requests.sent,
+        sent,
         statusCounts,
         p50: percentile(sorted, 50),
         p95: percentile(sorted, 95),
@@ -241,17 +250,20 @@ async function main(): Promise<void> {
       if (res.statusCode >= 400) throw new Error(`${e.label}: ${res.statusCode} ${text.slice(0, 200)}`);
     }
     const total = list.reduce((a, e) => a + e.rate * SCALE, 0);
-    progress(`${list.length} endpoints, ${total.toFixed(1)} req/s in all, for ${SECS} s …`);
+    progress(`${list.length} endpoints, ${total.toFixed(1)} req/s in all, for ${WARMUP_SECS} s of warm-up and ${SECS} s measured …`);
     const cpu = new CpuSampler(
       bench.stack.child.pid!,
       undefined,
       pg,
       bench.extra.map((m) => m.child.pid!),
     );
+    const running = runAll(bench.rest, list);
+    // CPU, stalls and load are read over the measured seconds only.
+    await sleep(WARMUP_SECS * 1000);
     const loadBefore = os.loadavg();
     const before = await cpu.snapshot();
     const stallsBefore = await stallReading(GATEWAY_PORT, 'rest');
-    const results = await runAll(bench.rest, list);
+    const results = await running;
     const after = await cpu.snapshot();
     const stalls = stallsBetween(stallsBefore, await stallReading(GATEWAY_PORT, 'rest'));
     const loadAfter = os.loadavg();

@@ -2,8 +2,9 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { ROOT_CONTEXT, context, propagation } from '@opentelemetry/api';
 import type { FastifyBaseLogger } from 'fastify';
-import type { MetricObjectWithValues, MetricValue } from 'prom-client';
 import type { Principal } from '@lib/auth/principal';
+import type { Config } from '@lib/config/config';
+import type { MetricsJson as Metrics } from '@lib/http/metrics';
 import { serviceUnavailable } from '@lib/rest/error-map';
 import type { GraphQLResponse, GraphRunner } from '@lib/rest/operation-executor';
 
@@ -17,15 +18,13 @@ export type ToThread =
       /** The caller's trace context (W3C headers), so that the operation's spans join the request's trace. */
       trace: Record<string, string>;
     }
-  | { kind: 'metrics'; id: number };
+  | { kind: 'metrics'; id: number; own: Metrics };
 
 /** A message from the thread: it is ready, or the answer to one request (an operation's, or its metrics). */
 export type FromThread =
   | { kind: 'ready' }
   | { kind: 'failed'; message: string }
-  | { kind: 'answer'; id: number; answer?: { result: GraphQLResponse<unknown>; status: number }; metrics?: Metrics; error?: string };
-
-export type Metrics = MetricObjectWithValues<MetricValue<string>>[];
+  | { kind: 'answer'; id: number; answer?: { result: GraphQLResponse<unknown>; status: number }; metrics?: string; error?: string };
 
 const ENTRY = path.join(__dirname, 'app-operations-thread.worker.js');
 
@@ -62,9 +61,14 @@ export class AppOperationsThread implements GraphRunner {
     return message.answer as { result: GraphQLResponse<TData>; status: number };
   }
 
-  /** The thread's own metrics (operations, subgraph fetches, its connection pools), labelled `thread="app"`. */
-  async metrics(): Promise<Metrics> {
-    return (await this.ask({ kind: 'metrics', id: 0 })).metrics ?? [];
+  /**
+   * The main thread's series (`own`) and the thread's (operations, subgraph fetches, its connection pools, labelled
+   * `thread="app"`) as one exposition, merged on the thread.
+   */
+  async metrics(own: Metrics): Promise<string> {
+    const { metrics } = await this.ask({ kind: 'metrics', id: 0, own });
+    if (metrics === undefined) throw new Error('the app operations thread sent no metrics');
+    return metrics;
   }
 
   async close(): Promise<void> {
@@ -105,6 +109,14 @@ export class AppOperationsThread implements GraphRunner {
       });
     });
   }
+}
+
+/**
+ * The configuration each of the REST process's two executors opens its subgraphs with: half of DB_POOL_MAX per
+ * subgraph (at least 2), so that the process holds the connections docs/operations.md sizes PostgreSQL for.
+ */
+export function halfPools(config: Config): Config {
+  return { ...config, database: { ...config.database, poolMax: Math.max(2, Math.ceil(config.database.poolMax / 2)) } };
 }
 
 /** In the thread: runs `work` within the trace context the main thread sent. */

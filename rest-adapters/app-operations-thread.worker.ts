@@ -5,17 +5,18 @@ import pino from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig } from '@lib/config/config';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
+import { mergedMetrics } from '@lib/http/metrics';
 import { fastifyLoggingOptions } from '@lib/logging/logger';
 import { GraphExecutor } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
-import { type FromThread, type ToThread, withTrace } from './app-operations-thread';
+import { type FromThread, type ToThread, halfPools, withTrace } from './app-operations-thread';
 
 /**
  * The app operations thread (app-operations-thread.ts): an executor of its own, on the subgraphs as REST_SUBGRAPHS says,
  * answering the main thread's operations and metrics.
  */
 async function main(port: NonNullable<typeof parentPort>): Promise<void> {
-  const config = loadConfig();
+  const config = halfPools(loadConfig());
   const log = pino(fastifyLoggingOptions(config, 'rest').logger as pino.LoggerOptions).child({ thread: 'app' });
   const registry = new Registry();
   registry.setDefaultLabels({ service: 'rest', thread: 'app' });
@@ -31,7 +32,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   port.on('message', (message: ToThread) => {
     const work =
       message.kind === 'metrics'
-        ? registry.getMetricsAsJSON().then((metrics) => ({ metrics }))
+        ? registry.getMetricsAsJSON().then(async (mine) => ({ metrics: await mergedMetrics([message.own, mine]) }))
         : withTrace(message.trace, () => executor.execute(message.request, message.caller)).then((result) => ({ answer: result }));
     work.then(
       (reply) => answer({ kind: 'answer', id: message.id, ...reply }),

@@ -4,7 +4,7 @@ import { includeThreadMetrics } from '@lib/http/metrics';
 import { GraphOperations, type OperationExecutor, executorPerAdapter } from '@lib/rest/operation-executor';
 import { GraphExecutor, type SubgraphTransportChoice } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
-import { AppOperationsThread } from './app-operations-thread';
+import { AppOperationsThread, halfPools } from './app-operations-thread';
 
 /**
  * The REST process's operations (docs/decisions/0009-how-operations-execute.md): the gateway's executor in this
@@ -17,15 +17,15 @@ export function restOperations(config: Config, subgraphs?: SubgraphTransportChoi
   return async (app) => {
     const transport =
       subgraphs ?? (config.restSubgraphs === 'http' ? { transport: 'http' } : { transport: 'embedded', definitions: SUBGRAPHS });
-    const main = async () =>
+    const main = async (executorConfig: Config) =>
       new GraphOperations(
-        await GraphExecutor.start({ config, subgraphs: transport, registry: app.metricsRegistry, logger: app.log }),
+        await GraphExecutor.start({ config: executorConfig, subgraphs: transport, registry: app.metricsRegistry, logger: app.log }),
         'rest-adapters',
         config.gatewayTimeoutMs,
       );
-    if (subgraphs || config.restAppOperations === 'main') return main();
-    const [banks, thread] = await Promise.all([main(), AppOperationsThread.start(app.log)]);
-    includeThreadMetrics(app.metricsRegistry, () => thread.metrics());
+    if (subgraphs || config.restAppOperations === 'main') return main(config);
+    const [banks, thread] = await Promise.all([main(halfPools(config)), AppOperationsThread.start(app.log)]);
+    includeThreadMetrics(app.metricsRegistry, (own) => thread.metrics(own));
     return executorPerAdapter({ psp: banks }, new GraphOperations(thread, 'rest-adapters', config.gatewayTimeoutMs));
   };
 }

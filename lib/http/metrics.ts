@@ -113,14 +113,23 @@ export async function serveMetrics(registry: Registry, host: string, port: numbe
   return server;
 }
 
+export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
 /**
  * Adds the metrics another thread of the process keeps (its own labels set them apart) to every scrape of `registry`:
- * both registries' series, merged by metric name. A thread that does not answer adds nothing.
+ * `render` (run by that thread, so that merging costs this thread nothing) gets this registry's series and answers the
+ * exposition of both. A thread that does not answer leaves this registry's own.
  */
-export function includeThreadMetrics(registry: Registry, thread: () => Promise<MetricObjectWithValues<MetricValue<string>>[]>): void {
-  const own = registry.getMetricsAsJSON.bind(registry);
+export function includeThreadMetrics(registry: Registry, render: (own: MetricsJson) => Promise<string>): void {
+  const ownJson = registry.getMetricsAsJSON.bind(registry);
+  const ownText = registry.metrics.bind(registry);
   registry.metrics = async () => {
-    const [mine, theirs] = await Promise.all([own(), thread().catch(() => [])]);
-    return AggregatorRegistry.aggregate([mine, theirs]).metrics();
+    const own = await ownJson();
+    return render(own).catch(() => ownText());
   };
+}
+
+/** The exposition of several registries' series, merged by metric name (their labels set them apart). */
+export function mergedMetrics(parts: MetricsJson[]): Promise<string> {
+  return AggregatorRegistry.aggregate(parts).metrics();
 }
