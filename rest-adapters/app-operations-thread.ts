@@ -29,12 +29,18 @@ export type FromThread =
 const ENTRY = path.join(__dirname, 'app-operations-thread.worker.js');
 
 /**
+ * Operations the thread holds at once before it sheds: a call beyond answers 503 with Retry-After at once rather than
+ * queue. At the documented mix it holds a few; at 10-50 ms of work each, 64 waiting is already past a second.
+ */
+export const APP_OPERATIONS_IN_FLIGHT = 64;
+
+/**
  * The operations of the partner, core and point-of-sale APIs, run on a worker thread of the REST process with an
  * executor of their own (`app-operations-thread.worker.ts`): a 500-item transaction list or a scoring summary computes
  * there, on the other core, and bank calls on the main thread never queue behind it
  * (docs/decisions/0009-how-operations-execute.md). The main thread keeps HTTP, authentication, validation and mapping; a
  * call crosses the thread boundary as structured clones, twice. A thread that dies is started again; the calls it
- * held answer 503.
+ * held answer 503, and so does a call beyond `APP_OPERATIONS_IN_FLIGHT` (load shed before a queue forms).
  */
 export class AppOperationsThread implements GraphRunner {
   private worker!: Worker;
@@ -42,10 +48,14 @@ export class AppOperationsThread implements GraphRunner {
   private nextId = 0;
   private closing = false;
 
-  private constructor(private readonly log: FastifyBaseLogger) {}
+  private constructor(
+    private readonly log: FastifyBaseLogger,
+    private readonly entry: string,
+  ) {}
 
-  static async start(log: FastifyBaseLogger): Promise<AppOperationsThread> {
-    const thread = new AppOperationsThread(log);
+  /** Starts the thread from its built entry (`entry`: another script speaking the same messages, in tests). */
+  static async start(log: FastifyBaseLogger, entry = ENTRY): Promise<AppOperationsThread> {
+    const thread = new AppOperationsThread(log, entry);
     await thread.spawn();
     return thread;
   }
@@ -54,6 +64,7 @@ export class AppOperationsThread implements GraphRunner {
     request: { query: string; operationName?: string; variables?: Record<string, unknown> },
     caller: { principal: Principal; requestId: string; subgraphTimeoutMs?: number },
   ): Promise<{ result: GraphQLResponse<TData>; status: number }> {
+    if (this.pending.size >= APP_OPERATIONS_IN_FLIGHT) throw serviceUnavailable('the service is busy, retry later');
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
     const message = await this.ask({ kind: 'execute', id: 0, request, caller, trace });
@@ -86,7 +97,7 @@ export class AppOperationsThread implements GraphRunner {
 
   private spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(ENTRY);
+      const worker = new Worker(this.entry);
       this.worker = worker;
       worker.on('message', (message: FromThread) => {
         if (message.kind === 'ready') resolve();

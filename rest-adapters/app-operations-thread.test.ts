@@ -1,0 +1,53 @@
+import path from 'node:path';
+import Fastify from 'fastify';
+import type { HttpError } from '@lib/rest/error-body';
+import { APP_OPERATIONS_IN_FLIGHT, AppOperationsThread } from './app-operations-thread';
+
+const ECHO = path.join(__dirname, '..', 'test', 'support', 'echo-operations-thread.js');
+const caller = (requestId: string) => ({ principal: { kind: 'service' as const, service: 'test' }, requestId });
+const run = (thread: AppOperationsThread, requestId: string, variables: Record<string, unknown> = {}) =>
+  thread.execute<{ requestId: string }>({ query: '{ x }', variables }, caller(requestId));
+
+describe('the app operations thread (a real worker thread speaking its messages)', () => {
+  let thread: AppOperationsThread;
+  beforeAll(async () => {
+    thread = await AppOperationsThread.start(Fastify({ logger: false }).log, ECHO);
+  });
+  afterAll(() => thread.close());
+
+  it('answers each call with its own answer, many at once', async () => {
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => run(thread, `r-${i}`, { delayMs: 20 - i })));
+    expect(answers.map((a) => a.result.data?.requestId)).toEqual(Array.from({ length: 20 }, (_, i) => `r-${i}`));
+  });
+
+  it(`sheds a call beyond ${APP_OPERATIONS_IN_FLIGHT} in flight with 503 and Retry-After, at once, and takes calls again after`, async () => {
+    const held = Array.from({ length: APP_OPERATIONS_IN_FLIGHT }, (_, i) => run(thread, `held-${i}`, { delayMs: 300 }));
+    const started = Date.now();
+    const shed = (await run(thread, 'one-too-many').catch((e: unknown) => e)) as HttpError;
+    expect([shed.status, shed.code, shed.retryAfterSecs]).toEqual([503, 'service_unavailable', expect.any(Number)]);
+    expect(Date.now() - started).toBeLessThan(100);
+    expect((await Promise.all(held)).length).toBe(APP_OPERATIONS_IN_FLIGHT);
+    expect((await run(thread, 'after')).result.data?.requestId).toBe('after');
+  });
+
+  it('answers 503 for the calls a dying thread held, and starts it again', async () => {
+    const slow = run(thread, 'slow', { delayMs: 500 });
+    const crash = run(thread, 'crash', { crash: true });
+    for (const outcome of await Promise.allSettled([slow, crash])) {
+      expect(outcome.status).toBe('rejected');
+      expect(((outcome as PromiseRejectedResult).reason as HttpError).status).toBe(503);
+    }
+    let answered: string | undefined;
+    for (let i = 0; i < 50 && !answered; i += 1) {
+      answered = await run(thread, 'again').then(
+        (a) => a.result.data?.requestId,
+        () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)),
+      );
+    }
+    expect(answered).toBe('again');
+  });
+
+  it('merges the scrape on the thread', async () => {
+    expect(await thread.metrics([])).toBe('# 0 series of the main thread\n');
+  });
+});
