@@ -85,6 +85,26 @@ export default tseslint.config(
     files: ['lib/domain/**/*.ts', 'lib/rest/openapi.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [deepRelative, testSupport, libOutward] }] },
   },
+  // The gateway knows nothing of the REST adapters' layer: REST runs operations on the gateway's executor, not the
+  // other way round (docs/decisions/0009-how-operations-execute.md).
+  {
+    files: ['gateway/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            deepRelative,
+            testSupport,
+            {
+              group: ['@lib/rest/*', '@rest-adapters', '@rest-adapters/*'],
+              message: 'gateway/ never imports lib/rest or the REST adapters.',
+            },
+          ],
+        },
+      ],
+    },
+  },
   // Tests may import test support; the environment is theirs to set up.
   {
     files: ['test/**/*.ts', '**/*.test.ts'],
