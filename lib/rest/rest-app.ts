@@ -1,3 +1,4 @@
+import SerializerSelector, { type Serializer, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
 import { Type } from '@sinclair/typebox';
 import Ajv from 'ajv';
@@ -76,6 +77,7 @@ function newServer(config: Config, logStream: LogStream | undefined): FastifyIns
   const app = Fastify({
     ...fastifyLoggingOptions(config, 'rest', logStream),
     bodyLimit: REST_BODY_LIMIT,
+    schemaController: { compilersFactory: { buildSerializer: serializerPerSchema() } },
     // Behind a load balancer the client is X-Forwarded-For's entry that many hops back (TRUST_PROXY_HOPS).
     trustProxy: config.http.trustProxyHops > 0 ? (_address: string, hop: number) => hop < config.http.trustProxyHops : false,
     ...serverTimeoutOptions(config),
@@ -86,6 +88,26 @@ function newServer(config: Config, logStream: LogStream | undefined): FastifyIns
   });
   enforceBodyDeadline(app, config);
   return app;
+}
+
+/**
+ * fastify's response serializers (fast-json-stringify), each distinct schema compiled once: fastify asks for one per
+ * route, status and encapsulation context (1,113 for this app, of 65 distinct schemas, `{"$ref":"ErrorBody"}` above
+ * all), and each compile walks every shared schema: about 1 s of CPU at every start (docs/benchmarks.md, "The test suite").
+ */
+function serializerPerSchema(): SerializerFactory {
+  const build = SerializerSelector();
+  const compiled = new Map<string, Serializer>();
+  return (externalSchemas, options) => {
+    const compile = build(externalSchemas, options);
+    const shared = Object.keys(externalSchemas ?? {}).join(',');
+    return (route) => {
+      const key = `${shared}\n${JSON.stringify(route.schema)}`;
+      let serializer = compiled.get(key);
+      if (!serializer) compiled.set(key, (serializer = compile(route)));
+      return serializer;
+    };
+  };
 }
 
 function parseAndValidateInput(app: FastifyInstance): void {
