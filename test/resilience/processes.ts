@@ -165,6 +165,15 @@ export class PostgresProcess {
   }
 }
 
+/** Creates the database `adminUrl` names when missing, migrates it and seeds reference and demo data. */
+export async function prepareDatabase(adminUrl: string): Promise<void> {
+  await ensureDatabase(adminUrl);
+  const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: adminUrl });
+  await migrateAll(config, adminUrl);
+  await seedReference(config, adminUrl);
+  await seedDemo(config, adminUrl);
+}
+
 /**
  * A migrated and seeded database of its own for a multi-process test: a fresh database on the machine's server
  * when DATABASE_URL names one (as in CI), else a private embedded server. `drop` removes it.
@@ -199,11 +208,7 @@ export class ProcessTestDatabase {
         await rm(dataDir, { recursive: true, force: true });
       };
     }
-    await ensureDatabase(adminUrl);
-    const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: adminUrl });
-    await migrateAll(config, adminUrl);
-    await seedReference(config, adminUrl);
-    await seedDemo(config, adminUrl);
+    await prepareDatabase(adminUrl);
     return new ProcessTestDatabase(adminUrl, drop, postgres);
   }
 

@@ -10,15 +10,20 @@ export const jakartaNow = (shiftSecs = 0) => new Date(Date.now() + (7 * 3600 + s
  * as psp-api.md §2 says: a successful QRIS payment on the demo merchant's PUSAT outlet unless `event` says otherwise.
  */
 export function demoBankEventRequest(event: Record<string, unknown>): { payload: string; headers: Record<string, string> } {
-  const raw = JSON.stringify({
+  return demoBankSignedRequest('/psp/v1/events', {
     event_type: 'qris.payment.success',
     nmid: DEMO.outlets[0].nmid,
     transaction_at: jakartaNow(),
     status: 'success',
     ...event,
   });
+}
+
+/** `body` for `POST path` of the bank API (events, settlements), signed with the demo bank's event key. */
+export function demoBankSignedRequest(path: string, body: Record<string, unknown>): { payload: string; headers: Record<string, string> } {
+  const raw = JSON.stringify(body);
   const timestamp = jakartaNow();
-  const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n/psp/v1/events\n${timestamp}\n${raw}`).digest('hex');
+  const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n${path}\n${timestamp}\n${raw}`).digest('hex');
   return {
     payload: raw,
     headers: {
