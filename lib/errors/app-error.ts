@@ -71,7 +71,8 @@ export function isConnectionFailure(error: unknown): boolean {
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'].includes(code) ||
     code.startsWith('08') ||
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection/i.test(
+    // "…is not queryable": a query (often the ROLLBACK of a transaction) on a connection the server already dropped.
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection|is not queryable/i.test(
       e.message ?? '',
     )
   );

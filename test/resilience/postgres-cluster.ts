@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { appendFile, chmod, chown, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { appendFile, chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -47,12 +47,34 @@ export async function pgTool(binary: string, args: string[]): Promise<string> {
 export async function serverFolder(prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
   await chmod(dir, 0o700);
-  if (asRoot) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    await chown(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
+  if (asRoot) await run('chown', ['postgres:postgres', dir]);
   return dir;
+}
+
+/** `name` inside a server folder, owned by the server's OS user. */
+export async function serverSubfolder(parent: string, name: string): Promise<string> {
+  const dir = path.join(parent, name);
+  await mkdir(dir, { mode: 0o700 });
+  if (asRoot) await run('chown', ['postgres:postgres', dir]);
+  return dir;
+}
+
+/**
+ * WAL archiving into `archiveDir`, idempotent: a segment already there with the same bytes counts as archived, so the
+ * primary and a standby with archive_mode=always can both archive into one folder (the standby's copy covers what a
+ * primary that died had not archived yet).
+ */
+export function archiveSettings(archiveDir: string): Record<string, string> {
+  return {
+    archive_mode: 'on',
+    archive_command: `'if [ -f ${archiveDir}/%f ]; then cmp -s %p ${archiveDir}/%f; else cp %p ${archiveDir}/%f.$$ && mv ${archiveDir}/%f.$$ ${archiveDir}/%f; fi'`,
+  };
+}
+
+/** A file the server's OS user owns. */
+async function pgOwned(file: string, content: string): Promise<void> {
+  await writeFile(file, content);
+  if (asRoot) await run('chown', ['postgres:postgres', file]);
 }
 
 /** Settings every server of the cluster has (appended to postgresql.conf, so a base backup carries them). */
@@ -111,6 +133,42 @@ export class PostgresServer {
       `primary_conninfo = 'host=127.0.0.1 port=${primary.port} user=postgres application_name=${name}'\n`,
     );
     return new PostgresServer(dataDir, port);
+  }
+
+  /** A base backup of `primary` into `dataDir` (plain format, with the WAL it needs streamed alongside). */
+  static async baseBackup(primary: PostgresServer, dataDir: string): Promise<void> {
+    await pgTool('pg_basebackup', [
+      '-h',
+      '127.0.0.1',
+      '-p',
+      String(primary.port),
+      '-U',
+      'postgres',
+      '-D',
+      dataDir,
+      '-X',
+      'stream',
+      '--checkpoint=fast',
+    ]);
+  }
+
+  /**
+   * A fresh server from a base backup copied to `dataDir`, replaying archived WAL (restore_command) up to
+   * `targetTime` along the newest timeline, then promoted: point-in-time recovery. Its own WAL is not archived.
+   */
+  static async restore(backupDir: string, dataDir: string, port: number, archiveDir: string, targetTime: string): Promise<PostgresServer> {
+    await run('cp', ['-a', backupDir, dataDir]);
+    await pgOwned(path.join(dataDir, 'recovery.signal'), '');
+    await appendFile(
+      path.join(dataDir, 'postgresql.auto.conf'),
+      settingLines({
+        restore_command: `'cp ${archiveDir}/%f %p'`,
+        recovery_target_time: `'${targetTime}'`,
+        recovery_target_timeline: "'latest'",
+        recovery_target_action: "'promote'",
+      }),
+    );
+    return new PostgresServer(dataDir, port, { archive_mode: 'off' });
   }
 
   url(database = 'postgres'): string {
@@ -213,10 +271,6 @@ function settingLines(settings: Record<string, string>): string {
 /** Removes a cluster's folders (the servers must be stopped). */
 export async function removeFolders(...dirs: string[]): Promise<void> {
   await Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })));
-}
-
-export async function ensureFolder(dir: string): Promise<void> {
-  await mkdir(dir, { recursive: true });
 }
 
 /**

@@ -4,7 +4,7 @@ import { type Config, loadConfig } from '@lib/config/config';
 import { DEMO } from '@lib/domain/demo/demo-ids';
 import { changeMerchantStatus, setBankWebhook } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
-import { PostgresServer, TcpForwarder, removeFolders, serverFolder } from './postgres-cluster';
+import { PostgresServer, TcpForwarder, archiveSettings, removeFolders, serverFolder, serverSubfolder } from './postgres-cluster';
 import { ProcessStack, WebhookReceiver, freePorts, prepareDatabase, sleep } from './processes';
 import { type Kind, WriteTraffic, posOrderId, uncleanAnswers } from './traffic';
 
@@ -14,8 +14,10 @@ import { type Kind, WriteTraffic, posOrderId, uncleanAnswers } from './traffic';
  * (TcpForwarder, as a CloudNativePG `-rw` Service or Patroni's endpoint). Under signed bank events, settlements and
  * POS pushes: kill -9 the primary's machine (postmaster and every backend), promote the standby (pg_ctl promote),
  * switch the address. Every request answered 200 before, during and after is on the new primary exactly once (RPO 0);
- * in the gap, only 503 with the error body, each within the timeout; the processes recover without a restart
- * (docs/decisions/0212-database-high-availability.md, figures in docs/resilience.md).
+ * in the gap, only 503 with the error body, each within the timeout; the processes recover without a restart.
+ * Then an operator's mistake undone: a base backup taken before the traffic, the WAL both servers archived, and a
+ * fresh server restored to the second before a merchant's sales orders were deleted, across the failover's new
+ * timeline (docs/decisions/0212-database-high-availability.md; figures in docs/resilience.md and docs/operations.md).
  */
 const GATEWAY_TIMEOUT_MS = 3000;
 /** No answer may take longer: the REST process's gateway timeout plus scheduling slack on a loaded machine. */
@@ -24,9 +26,22 @@ const ANSWER_LIMIT_MS = GATEWAY_TIMEOUT_MS + 4000;
 const DETECTION_MS = 1000;
 const RECOVERY_LIMIT_MS = 30_000;
 const STANDBY = 'standby1';
+/** What the restore must bring back exactly: the POS sales and the bank intake, every row. */
+const FINGERPRINTED = [
+  'catalog.sales_orders',
+  'catalog.sales_order_items',
+  'catalog.sales_order_payments',
+  'catalog.sync_receipts',
+  '"transaction".payment_events',
+  '"transaction".settlements',
+  '"transaction".transactions',
+];
 
-describe('resilience: the primary database machine dies, the synchronous standby takes over', () => {
+describe('resilience: the primary database machine dies, the synchronous standby takes over; a mistake is undone by point-in-time restore', () => {
   let folder: string;
+  let archiveDir: string;
+  let primaryPort: number, standbyPort: number, addressPort: number, receiverPort: number, restoredPort: number;
+  let restored: PostgresServer | undefined;
   let primary: PostgresServer;
   let standby: PostgresServer;
   let address: TcpForwarder;
@@ -39,14 +54,18 @@ describe('resilience: the primary database machine dies, the synchronous standby
   const figures: Record<string, number> = {};
 
   beforeAll(async () => {
-    folder = await serverFolder('ha-failover-');
-    const [primaryPort, standbyPort, addressPort, receiverPort] = await freePorts(4);
-    primary = await PostgresServer.init(path.join(folder, 'primary'), primaryPort);
+    folder = await serverFolder('ha-database-');
+    archiveDir = await serverSubfolder(folder, 'wal-archive');
+    [primaryPort, standbyPort, addressPort, receiverPort, restoredPort] = await freePorts(5);
+    primary = await PostgresServer.init(path.join(folder, 'primary'), primaryPort, archiveSettings(archiveDir));
     // A commit returns once the standby has flushed its WAL (synchronous_commit=on): what was acknowledged survives
     // the primary's machine. remote_apply would also wait for the replay, which only reads on the standby need.
     primary.setSettings({ synchronous_standby_names: STANDBY, synchronous_commit: 'on' });
     await primary.start();
     standby = await PostgresServer.standbyOf(primary, path.join(folder, 'standby'), standbyPort, STANDBY);
+    // The standby archives every segment it receives too: what the primary had not archived when its machine died is
+    // in the archive all the same.
+    standby.setSettings({ archive_mode: 'always' });
     await standby.start();
     const deadline = Date.now() + 30_000;
     while (
@@ -69,6 +88,11 @@ describe('resilience: the primary database machine dies, the synchronous standby
 
     stack = await ProcessStack.start(adminUrl, { env: { GATEWAY_TIMEOUT_MS: String(GATEWAY_TIMEOUT_MS), JOBS_POLL_INTERVAL_MS: '100' } });
     pidsBefore = stack.all().map((p) => p.pid);
+
+    // The nightly base backup; the WAL archive holds everything after it.
+    const backupFrom = Date.now();
+    await PostgresServer.baseBackup(primary, path.join(folder, 'base'));
+    figures.baseBackupMs = Date.now() - backupFrom;
 
     // The POS pushes' product, made through the API as a device's back office would.
     const apiKey = config.secrets.internalApiKey;
@@ -96,7 +120,7 @@ describe('resilience: the primary database machine dies, the synchronous standby
     await stack?.stop();
     await receiver?.down();
     await address?.close();
-    await Promise.all([primary?.stop(), standby?.stop()]);
+    await Promise.all([primary?.stop(), standby?.stop(), restored?.stop()]);
     if (folder) await removeFolders(folder);
     if (Object.keys(figures).length > 0) process.stderr.write(`failover: ${JSON.stringify(figures)}\n`);
   });
@@ -208,5 +232,60 @@ describe('resilience: the primary database machine dies, the synchronous standby
       await sleep(100);
     }
     expect(receiver.badSignatures).toBe(0);
+  });
+
+  it('restores to the second before an operator deleted a merchant’s sales orders: base backup + archived WAL, across the failover', async () => {
+    const database = 'ha_failover';
+    const fingerprint = (server: PostgresServer) =>
+      server.query<{ name: string; rows: string; digest: string }>(
+        FINGERPRINTED.map(
+          (table) =>
+            `select '${table}' as name, count(*) as rows, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${table} t`,
+        ).join(' union all '),
+        [],
+        database,
+      );
+    const before = await fingerprint(standby);
+    const [{ at }] = await standby.query<{ at: string }>(
+      `select to_char(clock_timestamp() at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS.US') || '+00' as at`,
+    );
+    await sleep(50);
+    // The mistake: a merchant's sales orders deleted by hand (items and payments first, their foreign keys).
+    const merchant = `'${DEMO.merchantId}'`;
+    const orders = `select id from catalog.sales_orders where merchant_id = ${merchant}`;
+    await standby.query(
+      `begin;
+       delete from catalog.sales_order_payments where sales_order_id in (${orders});
+       delete from catalog.sales_order_items where sales_order_id in (${orders});
+       delete from catalog.sales_orders where merchant_id = ${merchant};
+       commit;`,
+      [],
+      database,
+    );
+    const damaged = await fingerprint(standby);
+    const orderRows = (rows: typeof before) => Number(rows.find((r) => r.name === 'catalog.sales_orders')!.rows);
+    expect(orderRows(before)).toBeGreaterThan(10);
+    expect(orderRows(damaged)).toBeLessThan(orderRows(before));
+
+    // The segment holding the mistake is closed and archived (the WAL after the target tells recovery it is there).
+    const [{ segment }] = await standby.query<{ segment: string }>('select pg_walfile_name(pg_switch_wal()) as segment');
+    const archivedBy = Date.now() + 30_000;
+    while ((await standby.query(`select 1 from pg_stat_archiver where last_archived_wal >= $1`, [segment])).length === 0) {
+      if (Date.now() > archivedBy) throw new Error(`segment ${segment} not archived:\n${standby.output.join('\n')}`);
+      await sleep(100);
+    }
+
+    const restoreFrom = Date.now();
+    restored = await PostgresServer.restore(path.join(folder, 'base'), path.join(folder, 'restored'), restoredPort, archiveDir, at);
+    await restored.start();
+    const promotedBy = Date.now() + 60_000;
+    while ((await restored.query<{ recovering: boolean }>('select pg_is_in_recovery() as recovering'))[0].recovering) {
+      if (Date.now() > promotedBy) throw new Error(`the restored server never finished recovery:\n${restored.output.join('\n')}`);
+      await sleep(100);
+    }
+    figures.restoreMs = Date.now() - restoreFrom;
+    const [{ bytes }] = await restored.query<{ bytes: string }>(`select pg_database_size('${database}') as bytes`);
+    figures.restoredDatabaseMb = Math.round(Number(bytes) / 1e5) / 10;
+    expect(await fingerprint(restored)).toEqual(before);
   });
 });
