@@ -113,20 +113,7 @@ export class PostgresServer {
    * primary's address written (-R), named `name` (what synchronous_standby_names lists).
    */
   static async standbyOf(primary: PostgresServer, dataDir: string, port: number, name: string): Promise<PostgresServer> {
-    await pgTool('pg_basebackup', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(primary.port),
-      '-U',
-      'postgres',
-      '-D',
-      dataDir,
-      '-X',
-      'stream',
-      '-R',
-      '--no-sync',
-    ]);
+    await PostgresServer.baseBackup(primary, dataDir, ['-R', '--no-sync', '--checkpoint=fast']);
     // Overrides what -R wrote: the name the primary knows this standby by.
     await appendFile(
       path.join(dataDir, 'postgresql.auto.conf'),
@@ -136,20 +123,9 @@ export class PostgresServer {
   }
 
   /** A base backup of `primary` into `dataDir` (plain format, with the WAL it needs streamed alongside). */
-  static async baseBackup(primary: PostgresServer, dataDir: string): Promise<void> {
-    await pgTool('pg_basebackup', [
-      '-h',
-      '127.0.0.1',
-      '-p',
-      String(primary.port),
-      '-U',
-      'postgres',
-      '-D',
-      dataDir,
-      '-X',
-      'stream',
-      '--checkpoint=fast',
-    ]);
+  static async baseBackup(primary: PostgresServer, dataDir: string, flags = ['--checkpoint=fast']): Promise<void> {
+    const from = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'];
+    await pgTool('pg_basebackup', [...from, '-D', dataDir, '-X', 'stream', ...flags]);
   }
 
   /**
