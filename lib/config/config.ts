@@ -52,9 +52,20 @@ const EnvSchema = Type.Object({
   OUTLET_DATABASE_URL: OptionalUrl,
   TRANSACTION_DATABASE_URL: OptionalUrl,
   CATALOG_DATABASE_URL: OptionalUrl,
+  // A connection pooler in transaction mode (PgBouncer) in front of DATABASE_URL's server, as host:port: the subgraphs'
+  // pools reach it with their roles; the sessions that LISTEN (job workers, the invalidation relay) stay direct.
+  DATABASE_POOLER_ADDRESS: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9.-]+:[0-9]{1,5}$' })),
+  // A subgraph's direct URL for its LISTEN sessions when <NAME>_DATABASE_URL names a pooler.
+  MERCHANT_DIRECT_DATABASE_URL: OptionalUrl,
+  OUTLET_DIRECT_DATABASE_URL: OptionalUrl,
+  TRANSACTION_DIRECT_DATABASE_URL: OptionalUrl,
+  CATALOG_DIRECT_DATABASE_URL: OptionalUrl,
   DB_ROLE_PREFIX: Type.String({ pattern: '^[a-z][a-z0-9_]{0,20}$', default: 'qris' }),
   DB_ROLE_PASSWORD: Secret(DEV_SECRETS.DB_ROLE_PASSWORD),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  // `unnamed`: the pools' hot statements are not prepared under a name (a pooler in transaction mode without
+  // prepared-statement support, e.g. PgBouncer before 1.21, hands each transaction another server connection).
+  DB_PREPARED_STATEMENTS: Type.Union([Type.Literal('named'), Type.Literal('unnamed')], { default: 'named' }),
   DATA_DIR: Type.String({ default: '.data' }),
   EMBEDDED_PG_PORT: Port(5433),
   REDIS_URL: OptionalUrl,
@@ -214,9 +225,15 @@ export interface Config {
   database: {
     adminUrl?: string;
     subgraphUrls: Partial<Record<SubgraphName, string>>;
+    /** host:port of a pooler in transaction mode the derived subgraph URLs go through (docs/decisions/0212-database-high-availability.md). */
+    poolerAddress?: string;
+    /** Each subgraph's URL for sessions that must not go through a pooler (LISTEN), when its URL names one. */
+    directUrls: Partial<Record<SubgraphName, string>>;
     rolePrefix: string;
     rolePassword: string;
     poolMax: number;
+    /** Whether the pools prepare their hot statements under a name (DB_PREPARED_STATEMENTS). */
+    namedStatements: boolean;
     dataDir: string;
     embeddedPort: number;
   };
@@ -359,9 +376,17 @@ function databaseSection(env: Env): Pick<Config, 'database' | 'redisUrl'> {
         transaction: env.TRANSACTION_DATABASE_URL,
         catalog: env.CATALOG_DATABASE_URL,
       },
+      poolerAddress: env.DATABASE_POOLER_ADDRESS,
+      directUrls: {
+        merchant: env.MERCHANT_DIRECT_DATABASE_URL,
+        outlet: env.OUTLET_DIRECT_DATABASE_URL,
+        transaction: env.TRANSACTION_DIRECT_DATABASE_URL,
+        catalog: env.CATALOG_DIRECT_DATABASE_URL,
+      },
       rolePrefix: env.DB_ROLE_PREFIX,
       rolePassword: env.DB_ROLE_PASSWORD,
       poolMax: env.DB_POOL_MAX,
+      namedStatements: env.DB_PREPARED_STATEMENTS === 'named',
       dataDir: env.DATA_DIR,
       embeddedPort: env.EMBEDDED_PG_PORT,
     },

@@ -13,18 +13,37 @@ export function roleOf(config: Config, subgraph: SubgraphName): string {
 }
 
 /**
- * The URL a subgraph connects with: its own `<NAME>_DATABASE_URL` when set (production), otherwise the admin
- * URL with the subgraph's role and the shared role password (development, tests, the embedded server).
+ * The URL a subgraph's pool connects with: its own `<NAME>_DATABASE_URL` when set (production), otherwise the admin
+ * URL with the subgraph's role and the shared role password (development, tests, the embedded server), at the
+ * pooler's address when DATABASE_POOLER_ADDRESS is set. Pool statements are unnamed (node-postgres names none
+ * unless asked, and knex never asks), so a pooler in transaction mode of any version serves them.
  */
 export function subgraphDatabaseUrl(config: Config, subgraph: SubgraphName, adminUrl = config.database.adminUrl): string {
   const explicit = config.database.subgraphUrls[subgraph];
   if (explicit) return explicit;
+  const url = derivedUrl(config, subgraph, adminUrl);
+  if (config.database.poolerAddress) url.host = config.database.poolerAddress;
+  return url.toString();
+}
+
+/**
+ * The URL of a subgraph's sessions that need one server connection of their own for their whole life, which a pooler
+ * in transaction mode does not give: LISTEN (the job worker, the cache-invalidation relay) and graphile-worker's named
+ * prepared statements. `<NAME>_DIRECT_DATABASE_URL`, else `<NAME>_DATABASE_URL`, else derived from the admin URL
+ * (never the pooler's address).
+ */
+export function subgraphDirectDatabaseUrl(config: Config, subgraph: SubgraphName, adminUrl = config.database.adminUrl): string {
+  const explicit = config.database.directUrls[subgraph] ?? config.database.subgraphUrls[subgraph];
+  return explicit ?? derivedUrl(config, subgraph, adminUrl).toString();
+}
+
+function derivedUrl(config: Config, subgraph: SubgraphName, adminUrl: string | undefined): URL {
   if (!adminUrl)
     throw new Error(`no database URL for the ${subgraph} subgraph: set DATABASE_URL or ${subgraph.toUpperCase()}_DATABASE_URL`);
   const url = new URL(adminUrl);
   url.username = roleOf(config, subgraph);
   url.password = config.database.rolePassword;
-  return url.toString();
+  return url;
 }
 
 /** The same server and credentials, another database (tests clone a template per file). */

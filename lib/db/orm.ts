@@ -3,6 +3,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { SubgraphName } from '../config/config';
 import { SCHEMA_OF } from './database-urls';
+import { NAMED_STATEMENTS } from './plain-rows';
 
 export type Orm = MikroORM<PostgreSqlDriver>;
 
@@ -12,6 +13,8 @@ export interface OrmOptions {
   entities: Constructor[];
   migrations: MigrationObject[];
   poolMax: number;
+  /** false: `preparedRows` runs its statements unnamed (behind a pooler in transaction mode without prepared statements). */
+  namedStatements?: boolean;
 }
 
 /**
@@ -27,7 +30,8 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     allowGlobalContext: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax, idleTimeoutMillis: 30000, acquireTimeoutMillis: 5000 },
-    driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
+    // `namedStatements` travels in knex's own config, where rowsOf (lib/db/plain-rows.ts) reads it.
+    driverOptions: { connection: { connectionTimeoutMillis: 5000 }, [NAMED_STATEMENTS]: options.namedStatements ?? true },
     extensions: [Migrator],
     migrations: {
       migrationsList: options.migrations,

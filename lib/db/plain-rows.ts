@@ -11,9 +11,15 @@ export function knexOf(em: EntityManager): Knex {
 }
 
 /**
+ * The key of knex's config (set by createOrm from DB_PREPARED_STATEMENTS) that says whether `preparedAs` names its
+ * statement: false behind a pooler in transaction mode that cannot keep a statement across transactions.
+ */
+export const NAMED_STATEMENTS = 'qrisNamedStatements';
+
+/**
  * Rows of one hand-written statement (`?` placeholders, bound by the driver). With `preparedAs`, a named prepared
  * statement: each connection plans it once, not at every call (for a hot statement whose planning costs more than
- * its execution; the name must always go with the same text).
+ * its execution; the name must always go with the same text), unless the pool's config says statements stay unnamed.
  */
 export async function rowsOf<T = Record<string, unknown>>(
   db: Knex,
@@ -22,7 +28,8 @@ export async function rowsOf<T = Record<string, unknown>>(
   preparedAs?: string,
 ): Promise<T[]> {
   const raw = db.raw(text, params as Knex.RawBinding[]);
-  return (await (preparedAs ? raw.options({ name: preparedAs }) : raw)).rows as T[];
+  const named = preparedAs && (db.client.config as Record<string, unknown>)[NAMED_STATEMENTS] !== false;
+  return (await (named ? raw.options({ name: preparedAs }) : raw)).rows as T[];
 }
 
 /**

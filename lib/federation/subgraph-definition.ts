@@ -5,7 +5,7 @@ import type { TaskList } from 'graphile-worker';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import type { Config, SubgraphName } from '../config/config';
-import { subgraphDatabaseUrl } from '../db/database-urls';
+import { subgraphDatabaseUrl, subgraphDirectDatabaseUrl } from '../db/database-urls';
 import { type Orm, createOrm } from '../db/orm';
 import { JobWorker } from '../jobs/job-worker';
 import { registerQueueMetrics } from '../jobs/queue-metrics';
@@ -26,7 +26,7 @@ export interface SubgraphDefinition<Scope extends object = object> {
    * and in the REST process with REST_SUBGRAPHS=in-process (embedded-subgraph.ts); returns their closer.
    */
   open?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
-  /** Background work of its own process only (a LISTEN relay), opened with its server; returns its closer. */
+  /** Background work of its own process only (a LISTEN relay), opened with its server on its direct URL; returns its closer. */
   background?(config: Config, log: FastifyInstance['log'], databaseUrl: string): () => Promise<void>;
   /**
    * The tasks this subgraph's process runs from the job queue (docs/decisions/0031-webhooks-and-job-queue.md): a worker starts with
@@ -51,6 +51,7 @@ export async function openSubgraphOrm(definition: SubgraphDefinition, config: Co
     entities: definition.entities,
     migrations: definition.migrations,
     poolMax: config.database.poolMax,
+    namedStatements: config.database.namedStatements,
   });
 }
 
@@ -70,14 +71,16 @@ export async function createSubgraphApp(
     logStream: options.logStream,
   });
   const databaseUrl = subgraphDatabaseUrl(config, definition.name, options.adminUrl);
-  for (const close of [definition.open?.(config, app.log, databaseUrl), definition.background?.(config, app.log, databaseUrl)]) {
+  // Background work LISTENs: a server connection of its own, never through a pooler in transaction mode.
+  const directUrl = subgraphDirectDatabaseUrl(config, definition.name, options.adminUrl);
+  for (const close of [definition.open?.(config, app.log, databaseUrl), definition.background?.(config, app.log, directUrl)]) {
     if (close) app.addHook('onClose', close);
   }
   if (definition.jobs && config.jobs.concurrency > 0) {
     const log = app.log.child({ component: 'jobs' });
     const jobs = definition.jobs({ config, orm, log, metrics: app.metricsRegistry });
     const worker = new JobWorker({
-      connectionString: subgraphDatabaseUrl(config, definition.name, options.adminUrl),
+      connectionString: directUrl,
       concurrency: Math.min(config.jobs.concurrency, jobs.concurrency ?? Infinity),
       pollIntervalMs: config.jobs.pollIntervalMs,
       recoverySecs: config.jobs.recoverySecs,

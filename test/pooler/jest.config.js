@@ -1,0 +1,15 @@
+/**
+ * The bank and point-of-sale end-to-end suites again, every subgraph pool through a real PgBouncer in transaction
+ * mode (test/pooler/global-setup.ts); in `.ci/run` after `npm test`.
+ */
+const root = require('../../jest.config.js');
+
+module.exports = {
+  ...root,
+  rootDir: '../..',
+  roots: ['<rootDir>/test/e2e'],
+  testMatch: undefined,
+  testRegex: 'test/e2e/(psp-|pos-|qris-dynamic)[^/]*\\.test\\.ts$',
+  globalSetup: '<rootDir>/test/pooler/global-setup.ts',
+  globalTeardown: '<rootDir>/test/pooler/global-teardown.ts',
+};
