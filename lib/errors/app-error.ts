@@ -71,8 +71,9 @@ export function isConnectionFailure(error: unknown): boolean {
   return (
     ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', '57P01', '57P02', '57P03', '53300'].includes(code) ||
     code.startsWith('08') ||
-    // "…is not queryable": a query (often the ROLLBACK of a transaction) on a connection the server already dropped.
-    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection|is not queryable/i.test(
+    // "…is not queryable": a query (often the ROLLBACK of a transaction) on a connection the server already dropped;
+    // "Transaction query already complete": the next statement of a transaction knex ended when its connection failed.
+    /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|Knex: Timeout acquiring a connection|is not queryable|Transaction query already complete/i.test(
       e.message ?? '',
     )
   );

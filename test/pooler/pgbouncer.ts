@@ -56,6 +56,11 @@ export class PgBouncer {
         // Few server connections per database and role: the machine's server is shared (100 connections).
         'default_pool_size = 4',
         'server_idle_timeout = 5',
+        // After a failover: try the address again every second (default 15 s), and answer a client that waits for
+        // a server connection with an error after 3 s (default 120 s) instead of holding its request.
+        'server_login_retry = 1',
+        'server_connect_timeout = 2',
+        'query_wait_timeout = 3',
         'ignore_startup_parameters = extra_float_digits',
         'log_connections = 0',
         'log_disconnections = 0',

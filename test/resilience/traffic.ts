@@ -40,6 +40,8 @@ export class WriteTraffic {
     private readonly timeoutMs: number,
     /** The point-of-sale pushes: the internal key, the merchant and a variant of its catalogue. */
     private readonly pos: { apiKey: string; merchantId: string; outletId: string; variantId: string; price: number },
+    /** Starts every id of this stream (`r1-`), so that two streams on one database tell their rows apart. */
+    readonly prefix = '',
   ) {}
 
   /** One request of `kind` with `id` (a new one, or a retry of an earlier id). */
@@ -135,7 +137,7 @@ export class WriteTraffic {
       Array.from({ length: n }, async () => {
         while (this.running) {
           this.seq += 1;
-          const answer = await this.send(kind, `${kind}-${this.seq}-${randomUUID().slice(0, 8)}`);
+          const answer = await this.send(kind, `${this.prefix}${kind}-${this.seq}-${randomUUID().slice(0, 8)}`);
           // A client backs off when refused; a tight loop of instant 503s would only measure the loop.
           await sleep(answer.status === 200 ? 15 : 100);
         }
