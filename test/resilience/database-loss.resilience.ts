@@ -137,7 +137,8 @@ describe('resilience: the primary database machine dies, the synchronous standby
     await receiver?.down();
     await bouncer?.stop();
     await address?.close();
-    await Promise.all([...(servers ?? []), restored].map((server) => server?.stop()));
+    const running = [...(servers ?? []), ...(restored ? [restored] : [])];
+    await Promise.all(running.map((server) => server.stop()));
     if (folder) await removeFolders(folder);
     process.stderr.write(`failover: ${JSON.stringify(figures)}\n`);
   });
