@@ -1,5 +1,4 @@
 import { MikroORM, type Constructor, type MigrationObject } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { SubgraphName } from '../config/config';
 import { SCHEMA_OF } from './database-urls';
@@ -16,7 +15,8 @@ export interface OrmOptions {
 
 /**
  * MikroORM for one subgraph: its own schema, entities and committed migrations (listed explicitly, so
- * the build output needs no file globbing). No global context: every request forks its own EntityManager.
+ * the build output needs no file globbing; run by ./migrate.ts). No global context: every request forks its own
+ * EntityManager.
  */
 export async function createOrm(options: OrmOptions): Promise<Orm> {
   return MikroORM.init<PostgreSqlDriver>({
@@ -28,7 +28,6 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax, idleTimeoutMillis: 30000, acquireTimeoutMillis: 5000 },
     driverOptions: { connection: { connectionTimeoutMillis: 5000 } },
-    extensions: [Migrator],
     migrations: {
       migrationsList: options.migrations,
       tableName: 'mikro_orm_migrations',
@@ -40,12 +39,6 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     discovery: { warnWhenNoEntities: false },
     debug: false,
   });
-}
-
-/** Applies pending migrations; returns the names applied. */
-export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((m) => m.name);
 }
 
 /** A cheap liveness probe of the subgraph's connection pool. */
