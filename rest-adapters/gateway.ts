@@ -11,15 +11,19 @@ import { AppOperationsThread, halfPools } from './app-operations-thread';
  * process, running the four subgraphs here too unless REST_SUBGRAPHS=http sends its fetches to their processes. The
  * bank API's operations run on the main thread; the partner, core and point-of-sale APIs' on a thread of their own
  * (REST_APP_OPERATIONS=thread, the default), so that no bank call waits behind them. `subgraphs` replaces the choice
- * and keeps every operation on the main thread (the test stack shares its subgraphs).
+ * and keeps every operation on the main thread (the test stack shares its subgraphs); `warmUp: false` plans each
+ * operation at its first request (GraphExecutorOptions.warmUp).
  */
-export function restOperations(config: Config, subgraphs?: SubgraphTransportChoice): (app: FastifyInstance) => Promise<OperationExecutor> {
+export function restOperations(
+  config: Config,
+  { subgraphs, warmUp }: { subgraphs?: SubgraphTransportChoice; warmUp?: boolean } = {},
+): (app: FastifyInstance) => Promise<OperationExecutor> {
   return async (app) => {
     const transport =
       subgraphs ?? (config.restSubgraphs === 'http' ? { transport: 'http' } : { transport: 'embedded', definitions: SUBGRAPHS });
     const main = async (executorConfig: Config) =>
       new GraphOperations(
-        await GraphExecutor.start({ config: executorConfig, subgraphs: transport, registry: app.metricsRegistry, logger: app.log }),
+        await GraphExecutor.start({ config: executorConfig, subgraphs: transport, registry: app.metricsRegistry, logger: app.log, warmUp }),
         'rest-adapters',
         config.gatewayTimeoutMs,
       );

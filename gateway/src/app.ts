@@ -28,13 +28,20 @@ export interface GatewayOptions {
   /** How the gateway reaches the subgraphs: their processes at config.subgraphUrls unless told otherwise (tests). */
   subgraphs?: SubgraphTransportChoice;
   logStream?: LogStream;
+  /** Plan every trusted document and fixed operation at start (default; GraphExecutorOptions.warmUp). */
+  warmUp?: boolean;
 }
 
 /**
  * The Apollo Gateway over the static, pre-composed supergraph (no runtime introspection). Each request's
  * caller is authenticated once, its principal signed once, and forwarded to every subgraph fetch.
  */
-export async function createGatewayApp({ config, subgraphs = { transport: 'http' }, logStream }: GatewayOptions): Promise<FastifyInstance> {
+export async function createGatewayApp({
+  config,
+  subgraphs = { transport: 'http' },
+  logStream,
+  warmUp,
+}: GatewayOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
   refuseWhileClosing(app, (reply) =>
     reply
@@ -56,6 +63,7 @@ export async function createGatewayApp({ config, subgraphs = { transport: 'http'
     introspection: development,
     plugins: [explorer ?? ApolloServerPluginLandingPageDisabled(), limitsPlugin(config.gatewayLimits)],
     warm: [...trustedDocuments.values()].map((d) => ({ name: d.name, document: d.document })),
+    warmUp,
   });
   // fastify drains the server (refuseWhileClosing above); the executor stops once it is closed.
   app.addHook('onClose', () => executor.close());

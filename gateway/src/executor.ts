@@ -47,6 +47,11 @@ export interface GraphExecutorOptions {
   plugins?: ApolloServerPlugin<GatewayContext>[];
   /** Documents warmed at start besides the fixed REST operations (the gateway process's trusted app documents). */
   warm?: readonly WarmUpDocument[];
+  /**
+   * Whether every fixed REST operation and `warm` document is parsed, validated and planned at start (default): off,
+   * each is planned at its first request (the test stacks, which run a few operations each and start 40 times a run).
+   */
+  warmUp?: boolean;
 }
 
 /** Who an operation runs for, and its deadline when a caller asked for a longer one than the fetch default. */
@@ -67,7 +72,7 @@ export interface GraphAnswer<TData = Record<string, unknown>> {
  * pre-composed supergraph (no runtime introspection) inside an Apollo Server, its query plans fetched from the
  * subgraphs over HTTP or in process. The gateway process serves it at /graphql (app.ts); the REST process runs its
  * fixed operations on one (rest-adapters/gateway.ts). Every fixed REST operation and trusted app document is parsed,
- * validated and planned at start (warm-up.ts).
+ * validated and planned at start (warm-up.ts) unless told otherwise.
  */
 export class GraphExecutor {
   private readonly signed = new LRUCache<string, string>({ max: 10_000, ttl: SIGNED_PRINCIPAL_REUSE_MS });
@@ -98,7 +103,7 @@ export class GraphExecutor {
     };
     const { apollo, gateway } = federatedServer(options, transport);
     await apollo.start();
-    await warmUp(apollo, gateway.schema!, options.logger, options.warm);
+    if (options.warmUp ?? true) await warmUp(apollo, gateway.schema!, options.logger, options.warm);
     return new GraphExecutor(apollo, options.config, embedded, opened !== undefined, transport);
   }
 

@@ -1,5 +1,4 @@
 import { MikroORM, type Constructor, type MigrationObject } from '@mikro-orm/core';
-import { Migrator } from '@mikro-orm/migrations';
 import { PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { SubgraphName } from '../config/config';
 import { SCHEMA_OF } from './database-urls';
@@ -19,7 +18,8 @@ export interface OrmOptions {
 
 /**
  * MikroORM for one subgraph: its own schema, entities and committed migrations (listed explicitly, so
- * the build output needs no file globbing). No global context: every request forks its own EntityManager.
+ * the build output needs no file globbing; run by ./migrate.ts). No global context: every request forks its own
+ * EntityManager.
  */
 export async function createOrm(options: OrmOptions): Promise<Orm> {
   return MikroORM.init<PostgreSqlDriver>({
@@ -32,7 +32,6 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     pool: { min: 0, max: options.poolMax, idleTimeoutMillis: 30000, acquireTimeoutMillis: 5000 },
     // `namedStatements` travels in knex's own config, where rowsOf (lib/db/plain-rows.ts) reads it.
     driverOptions: { connection: { connectionTimeoutMillis: 5000 }, [NAMED_STATEMENTS]: options.namedStatements ?? true },
-    extensions: [Migrator],
     migrations: {
       migrationsList: options.migrations,
       tableName: 'mikro_orm_migrations',
@@ -44,12 +43,6 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     discovery: { warnWhenNoEntities: false },
     debug: false,
   });
-}
-
-/** Applies pending migrations; returns the names applied. */
-export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.getMigrator().up();
-  return applied.map((m) => m.name);
 }
 
 /** A cheap liveness probe of the subgraph's connection pool. */

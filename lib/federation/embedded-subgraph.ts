@@ -7,7 +7,7 @@ import type { Config, SubgraphName } from '../config/config';
 import { subgraphDatabaseUrl } from '../db/database-urls';
 import type { Orm } from '../db/orm';
 import type { SubgraphContext } from './subgraph-context';
-import { type SubgraphDefinition, openSubgraphOrm } from './subgraph-definition';
+import { type SubgraphDefinition, openSubgraphOrm, subgraphSchema } from './subgraph-definition';
 import { NO_PRINCIPAL_BODY, createSubgraphApollo, subgraphContext } from './subgraph-server';
 
 /** A subgraph's answer as its HTTP endpoint gives it: the status and the JSON text. */
@@ -45,7 +45,10 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     sharedOrm?: Orm,
   ): Promise<EmbeddedSubgraph<Scope>> {
     const subgraphLog = log.child({ subgraph: definition.name });
-    const [schema, orm] = await Promise.all([definition.buildSchema(), sharedOrm ?? openSubgraphOrm(definition, config)]);
+    const [schema, orm] = await Promise.all([
+      subgraphSchema(definition as SubgraphDefinition),
+      sharedOrm ?? openSubgraphOrm(definition, config),
+    ]);
     const apollo = createSubgraphApollo<Scope>(
       schema,
       [ApolloServerPluginCacheControlDisabled(), ApolloServerPluginInlineTraceDisabled()],

@@ -44,6 +44,15 @@ export interface JobContext {
   metrics: Registry;
 }
 
+const schemas = new WeakMap<SubgraphDefinition, Promise<GraphQLSchema>>();
+
+/** The subgraph's schema, built once per process: its server and a copy embedded in the same process share it. */
+export function subgraphSchema(definition: SubgraphDefinition): Promise<GraphQLSchema> {
+  let schema = schemas.get(definition);
+  if (!schema) schemas.set(definition, (schema = definition.buildSchema()));
+  return schema;
+}
+
 export async function openSubgraphOrm(definition: SubgraphDefinition, config: Config, adminUrl?: string): Promise<Orm> {
   return createOrm({
     subgraph: definition.name,
@@ -61,7 +70,7 @@ export async function createSubgraphApp(
   config: Config,
   options: { adminUrl?: string; logStream?: LogStream } = {},
 ): Promise<FastifyInstance> {
-  const [schema, orm] = await Promise.all([definition.buildSchema(), openSubgraphOrm(definition, config, options.adminUrl)]);
+  const [schema, orm] = await Promise.all([subgraphSchema(definition), openSubgraphOrm(definition, config, options.adminUrl)]);
   const app = await createSubgraphServer({
     name: definition.name,
     config,

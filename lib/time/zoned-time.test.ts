@@ -30,18 +30,22 @@ describe('ZonedCalendar', () => {
   });
 
   it('formats as Intl does, offsets remembered per quarter hour included, across daylight-saving changes and local mean time', () => {
+    const formats = new Map<string, Intl.DateTimeFormat>();
     const intl = (zone: string, instant: Date) => {
-      const format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-        timeZoneName: 'longOffset',
-      });
+      const format =
+        formats.get(zone) ??
+        new Intl.DateTimeFormat('en-US', {
+          timeZone: zone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+          timeZoneName: 'longOffset',
+        });
+      formats.set(zone, format);
       const p = Object.fromEntries(format.formatToParts(instant).map((part) => [part.type, part.value]));
       const ms = instant.getUTCMilliseconds();
       const offset = p.timeZoneName.replace('GMT', '') || '+00:00';

@@ -35,7 +35,7 @@ describe('the federated stack', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startTestStack({}, { warmUp: true });
   });
   afterAll(() => stack?.close());
 
@@ -207,7 +207,11 @@ describe('the federated stack', () => {
       const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_TIMEOUT_MS: '500' });
       const nowhere = 'http://127.0.0.1:9/graphql';
       const urls = { merchant: nowhere, outlet: nowhere, transaction: nowhere, catalog: nowhere };
-      const app = await createRestApp({ config, adapters: REST_ADAPTERS, operations: restOperations(config, { transport: 'http', urls }) });
+      const app = await createRestApp({
+        config,
+        adapters: REST_ADAPTERS,
+        operations: restOperations(config, { subgraphs: { transport: 'http', urls } }),
+      });
       try {
         const res = await app.inject({ method: 'GET', url: '/references/provinces' });
         expect(res.statusCode).toBe(503);

@@ -178,7 +178,7 @@ describe('limits', () => {
         const app = await createRestApp({
           config,
           adapters: REST_ADAPTERS,
-          operations: restOperations(config, { transport: 'http', urls: { ...stack.subgraphUrls(), catalog: fakeUrl } }),
+          operations: restOperations(config, { subgraphs: { transport: 'http', urls: { ...stack.subgraphUrls(), catalog: fakeUrl } } }),
         });
         apps.push(app);
         return { app, config };

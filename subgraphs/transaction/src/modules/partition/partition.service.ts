@@ -48,10 +48,16 @@ export function listArchived(em: EntityManager): Promise<{ table: string; estima
  * rebuilt) and a year of history for merchants and partners.
  */
 export const ARCHIVE_MIN_ONLINE_MONTHS = WINDOW_MONTHS;
-/** How long archiving waits for a lock before it gives up (nothing changed) and, up to ARCHIVE_ATTEMPTS, tries again. */
-const ARCHIVE_LOCK_TIMEOUT = '2s';
-const ARCHIVE_ATTEMPTS = 3;
-const ARCHIVE_RETRY_PAUSE_MS = 1_000;
+/**
+ * How long archiving waits for a lock before it gives up (nothing changed) and, up to `attempts` times, tries again
+ * after `pauseMs`.
+ */
+export interface ArchiveLockPatience {
+  timeoutMs: number;
+  attempts: number;
+  pauseMs: number;
+}
+const ARCHIVE_LOCK_PATIENCE: ArchiveLockPatience = { timeoutMs: 2_000, attempts: 3, pauseMs: 1_000 };
 
 const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 const MONTH = /^([0-9]{4})-(0[1-9]|1[0-2])$/;
@@ -93,14 +99,17 @@ export interface ArchivedMonths {
  * Nothing is dropped; key rows stay, so de-duplication stays all-time. Idempotent. Per table: the history's new bound
  * is proven first (a CHECK constraint, validated without blocking writes), then one short transaction, under the
  * advisory lock ensurePartitions takes and the table's ACCESS EXCLUSIVE lock, makes only catalog changes. A lock not
- * had within ARCHIVE_LOCK_TIMEOUT rolls that transaction back (nothing changed) and it is tried again.
+ * had within the lock timeout (ARCHIVE_LOCK_PATIENCE unless `options.lock`) rolls that transaction back (nothing
+ * changed) and it is tried again.
  * The `archive` schema must exist (the ops task creates it as the admin).
  */
 export async function archivePartitions(
   em: EntityManager,
   before: string,
-  options: { now?: Date; dryRun?: boolean } = {},
+  options: { now?: Date; dryRun?: boolean; lock?: ArchiveLockPatience } = {},
 ): Promise<ArchivedMonths> {
+  const lock = options.lock ?? ARCHIVE_LOCK_PATIENCE;
+  const lockTimeout = `${lock.timeoutMs}ms`;
   checkArchiveBefore(before, options.now ?? new Date());
   const repo = new PartitionRepository(em);
   const beforeMonth = `${before}-01`;
@@ -140,8 +149,8 @@ export async function archivePartitions(
       continue;
     }
     if (archived.length > 0) {
-      await withLockRetries(() => repo.boundHistory(table, firstKept!.month, ARCHIVE_LOCK_TIMEOUT));
-      const moved = await withLockRetries(() => repo.archive(table, beforeMonth, ARCHIVE_LOCK_TIMEOUT));
+      await withLockRetries(lock, () => repo.boundHistory(table, firstKept!.month, lockTimeout));
+      const moved = await withLockRetries(lock, () => repo.archive(table, beforeMonth, lockTimeout));
       result.archived.push(...moved.map((m) => ({ table, ...m })));
     }
     result.history.push({ table, partition: `${table}_history`, bounds: await repo.historyBounds(table) });
@@ -150,19 +159,19 @@ export async function archivePartitions(
 }
 
 /** `work`, tried again after a lock timeout (SQLSTATE 55P03: its transaction rolled back, nothing changed). */
-async function withLockRetries<T>(work: () => Promise<T>): Promise<T> {
+async function withLockRetries<T>(lock: ArchiveLockPatience, work: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
     } catch (error) {
       if ((error as { code?: string }).code !== '55P03') throw error;
-      if (attempt >= ARCHIVE_ATTEMPTS)
+      if (attempt >= lock.attempts)
         throw new Error(
-          `no lock within ${ARCHIVE_LOCK_TIMEOUT}, ${ARCHIVE_ATTEMPTS} times (a long query or migration on the table?): ` +
+          `no lock within ${lock.timeoutMs / 1000}s, ${lock.attempts} times (a long query or migration on the table?): ` +
             'that step changed nothing; run the command again',
           { cause: error },
         );
-      await new Promise((resolve) => setTimeout(resolve, ARCHIVE_RETRY_PAUSE_MS));
+      await new Promise((resolve) => setTimeout(resolve, lock.pauseMs));
     }
   }
 }
