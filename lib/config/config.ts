@@ -225,7 +225,7 @@ export interface Config {
   database: {
     adminUrl?: string;
     subgraphUrls: Partial<Record<SubgraphName, string>>;
-    /** host:port of a pooler in transaction mode the derived subgraph URLs go through (docs/decisions/0212-database-high-availability.md). */
+    /** host:port of a pooler in transaction mode the derived subgraph URLs go through (docs/decisions/0228-database-high-availability.md). */
     poolerAddress?: string;
     /** Each subgraph's URL for sessions that must not go through a pooler (LISTEN), when its URL names one. */
     directUrls: Partial<Record<SubgraphName, string>>;

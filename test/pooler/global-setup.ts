@@ -13,7 +13,7 @@ declare global {
  * The normal global setup (a migrated and seeded template on DATABASE_URL's server or an embedded one), then a real
  * PgBouncer in transaction mode in front of that server: DATABASE_POOLER_ADDRESS sends every subgraph pool of every
  * test stack through it, while the job workers and the invalidation relay (LISTEN) and the tests' own admin queries
- * stay direct; DB_PREPARED_STATEMENTS=unnamed, as PgBouncer before 1.21 needs (docs/decisions/0212-database-high-availability.md).
+ * stay direct; DB_PREPARED_STATEMENTS=unnamed, as PgBouncer before 1.21 needs (docs/decisions/0228-database-high-availability.md).
  */
 export default async function poolerGlobalSetup(): Promise<void> {
   await globalSetup();

@@ -20,7 +20,7 @@ import { type Kind, WriteTraffic, posOrderId, uncleanAnswers } from './traffic';
  * fresh server restored to the second before a merchant's sales orders were deleted, across the failover's new
  * timeline. Then the promoted server gets a standby of its own (synchronous again), the processes are started anew
  * with their pools through PgBouncer in transaction mode (DATABASE_POOLER_ADDRESS; the LISTEN sessions stay direct),
- * and the new primary's machine dies in turn (docs/decisions/0212-database-high-availability.md; figures in
+ * and the new primary's machine dies in turn (docs/decisions/0228-database-high-availability.md; figures in
  * docs/resilience.md and docs/operations.md).
  */
 const GATEWAY_TIMEOUT_MS = 3000;
