@@ -33,6 +33,10 @@ export class Lifecycle {
   }
 }
 
+/** The probes' paths (deploy/kubernetes probes them). */
+export const LIVENESS_PATH = '/livez';
+export const READINESS_PATH = '/readyz';
+
 /** A check slower than this fails: a probe must answer within the orchestrator's timeout (1 s by default). */
 export const READINESS_CHECK_TIMEOUT_MS = 800;
 
@@ -44,8 +48,8 @@ export function registerProbes(app: FastifyInstance, checks: ReadinessCheck[] = 
     if (lifecycle.draining) reply.header('connection', 'close');
     return payload;
   });
-  app.get('/livez', { logLevel: 'warn', schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { logLevel: 'warn', schema: { hide: true } }, async (_req, reply) => {
+  app.get(LIVENESS_PATH, { logLevel: 'warn', schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get(READINESS_PATH, { logLevel: 'warn', schema: { hide: true } }, async (_req, reply) => {
     if (lifecycle.draining) {
       reply.code(503);
       return { status: 'draining' };
