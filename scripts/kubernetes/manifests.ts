@@ -93,6 +93,11 @@ const NOT_MOUNTED = new Set([
 export const APP_SECRET_KEYS: readonly string[] = SECRET_VARIABLES.filter((name) => !NOT_MOUNTED.has(name));
 /** The non-secret settings an operator sets per environment in APP_SETTINGS (provider URLs; tokens are in APP_SECRET). */
 export const APP_SETTINGS = 'qris-settings';
+/**
+ * The migration Job's own secret, key DATABASE_URL: the superuser's URL of the platform's database
+ * (postgresql://postgres:<password of qris-postgres-superuser>@qris-postgres-rw:5432/qris); app pods never mount it.
+ */
+export const MIGRATION_SECRET = 'qris-migration';
 export const METRICS_PORT = METRICS_PORT_DEFAULT;
 const OTEL_COLLECTOR = 'qris-otel-collector';
 const REDIS = 'qris-redis';
@@ -406,23 +411,23 @@ function processObjects(
 }
 
 /**
- * The migration: `db:migrate` and `seed:reference` (idempotent) as the database's superuser (CloudNativePG's
- * `<cluster>-superuser` secret). New copies are not ready before it finished: /readyz waits for this build's
+ * The migration: `db:migrate` and `seed:reference` (idempotent) as the database's superuser (MIGRATION_SECRET; it
+ * creates the subgraphs' roles and schemas). New copies are not ready before it finished: /readyz waits for this build's
  * migrations, and the rolling update keeps the old copies until then. A finished Job is removed after a day, so
  * that the next release's `kubectl apply` creates it again.
  */
 function migrationJob(env: Environment): IJob & Manifest {
   const container = appContainer('migrate', MIGRATE_COMMAND, {
     resources: resources('500m', '512Mi', '2', '1Gi'),
-    env: [{ name: 'DATABASE_URL_FILE', value: `${SECRETS_DIR}-admin/uri` }, ...appEnvironment()],
+    env: [{ name: 'DATABASE_URL_FILE', value: `${SECRETS_DIR}-migration/DATABASE_URL` }, ...appEnvironment()],
     volumeMounts: [
       { name: 'secrets', mountPath: SECRETS_DIR, readOnly: true },
-      { name: 'admin', mountPath: `${SECRETS_DIR}-admin`, readOnly: true },
+      { name: 'migration', mountPath: `${SECRETS_DIR}-migration`, readOnly: true },
       { name: 'tmp', mountPath: '/tmp' },
     ],
   });
   const pod = appPod([container], { restartPolicy: 'OnFailure' });
-  pod.volumes = [...(pod.volumes ?? []), { name: 'admin', secret: { secretName: `${POSTGRES_CLUSTER}-superuser`, defaultMode: 0o400 } }];
+  pod.volumes = [...(pod.volumes ?? []), { name: 'migration', secret: { secretName: MIGRATION_SECRET, defaultMode: 0o400 } }];
   return {
     apiVersion: 'batch/v1',
     kind: 'Job',
@@ -528,8 +533,11 @@ function postgresCluster(env: Environment): Manifest[] {
       metadata: meta(env, POSTGRES_CLUSTER),
       spec: {
         instances: pg.instances,
+        // The platform's database; the migration creates a role and a schema per subgraph in it.
+        bootstrap: { initdb: { database: 'qris', owner: 'qris' } },
         imageName: 'ghcr.io/cloudnative-pg/postgresql:17.6',
-        // The migration Job connects as the superuser (roles and schemas of every subgraph, docs/decisions/0003-data-access.md).
+        // The migration Job connects as the superuser (roles and schemas of every subgraph, docs/decisions/0003-data-access.md);
+        // CloudNativePG generates its password in qris-postgres-superuser.
         enableSuperuserAccess: true,
         primaryUpdateStrategy: 'unsupervised',
         postgresql: {

@@ -6,7 +6,16 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import YAML from 'yaml';
 import { CONFIG_VARIABLES, type Config, ConfigError, SECRET_VARIABLES, loadConfig, secretFileVariable } from '@lib/config/config';
 import { LIVENESS_PATH, READINESS_PATH } from '@lib/http/probes';
-import { APP_SECRET, APP_SECRET_KEYS, type Manifest, METRICS_PORT, POSTGRES_CLUSTER, PROCESSES, type ProcessSpec } from './manifests';
+import {
+  APP_SECRET,
+  APP_SECRET_KEYS,
+  type Manifest,
+  METRICS_PORT,
+  MIGRATION_SECRET,
+  POSTGRES_CLUSTER,
+  PROCESSES,
+  type ProcessSpec,
+} from './manifests';
 
 /**
  * Checks of rendered manifests without a cluster (docs/decisions/0229-kubernetes-manifests.md):
@@ -149,11 +158,8 @@ const isWorkload = (m: Manifest): m is Workload => m.kind === 'Deployment' || m.
 const FILE_SUFFIX = '_FILE';
 const CONFIG = new Set(CONFIG_VARIABLES);
 const SECRET_FILES = new Set<string>(SECRET_VARIABLES.map(secretFileVariable));
-/** What each secret the manifests mount holds: the operator's, and CloudNativePG's superuser secret. */
-const SECRET_KEYS: Record<string, readonly string[]> = {
-  [APP_SECRET]: APP_SECRET_KEYS,
-  [`${POSTGRES_CLUSTER}-superuser`]: ['uri', 'username', 'password'],
-};
+/** What each secret the manifests mount holds (both the operator's: docs/operations.md, Kubernetes). */
+const SECRET_KEYS: Record<string, readonly string[]> = { [APP_SECRET]: APP_SECRET_KEYS, [MIGRATION_SECRET]: ['DATABASE_URL'] };
 
 function driftProblems(manifests: Manifest[], root: string): string[] {
   const problems: string[] = [];
