@@ -51,8 +51,16 @@ function builtInModel(manifest: Manifest, root: string): { validate(): void } | 
   return Model ? new Model(manifest) : undefined;
 }
 
-/** The CRDs of deploy/kubernetes/crd-schemas, by `group/version` and kind. */
+const compiled = new Map<string, Map<string, ValidateFunction>>();
+
+/** The CRDs of deploy/kubernetes/crd-schemas, by `group/version` and kind (compiled once per root). */
 function crdValidators(root: string): Map<string, ValidateFunction> {
+  let validators = compiled.get(root);
+  if (!validators) compiled.set(root, (validators = compileCrds(root)));
+  return validators;
+}
+
+function compileCrds(root: string): Map<string, ValidateFunction> {
   // CRD patterns are Go's (RE2): an inline `(?i)` is JavaScript's `i` flag on the whole pattern.
   const regExp = Object.assign(
     (pattern: string, flags: string) =>
