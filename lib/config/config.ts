@@ -110,7 +110,7 @@ const EnvSchema = Type.Object({
   /**
    * Every long-running process, on SIGTERM: /readyz answers 503 at once, and the process goes on serving this long
    * (load balancers stop sending) before it stops accepting, lets in-flight requests finish and exits, ms. 0 in
-   * development (Ctrl-C stops at once); docs/decisions/0228-probes-and-graceful-drain.md.
+   * development (Ctrl-C stops at once); docs/decisions/0229-probes-and-graceful-drain.md.
    */
   DRAIN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120000, default: 0 }),
   /** Bank calls (events, by-NMID lookups) sent to the graph together at most (the REST adapter's micro-batch); 1 sends each alone. */

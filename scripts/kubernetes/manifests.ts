@@ -19,7 +19,7 @@ import { METRICS_PORT_DEFAULT, PROCESS_NAMES, type ProcessName, SECRET_VARIABLES
 import { LIVENESS_PATH, READINESS_PATH } from '@lib/http/probes';
 
 /**
- * The Kubernetes manifests of the platform (deploy/kubernetes/, docs/decisions/0229-kubernetes-manifests.md): one
+ * The Kubernetes manifests of the platform (deploy/kubernetes/, docs/decisions/0230-kubernetes-manifests.md): one
  * function of an environment's parameters (this module is the base; PRODUCTION and STAGING are the overlays), written
  * by `npm run kubernetes` as one Kustomize directory per environment and checked by `npm run kubernetes -- --check`.
  */
