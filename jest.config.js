@@ -23,11 +23,28 @@ const ESM_ONLY = [
   'csv-parse',
   'auto-bind',
   'graphile-worker',
+  'kubernetes-models',
+  '@kubernetes-models',
+  'is-cidr',
+  'cidr-regex',
 ];
 
 /** The path aliases of tsconfig.json (`@lib/…`, `@subgraphs/…`, …), one per top-level folder. */
 const ALIASES = ['lib', 'test', 'gateway', 'subgraphs', 'rest-adapters', 'scripts', 'bench'];
-const moduleNameMapper = Object.fromEntries(ALIASES.map((dir) => [`^@${dir}(/.*)?$`, `<rootDir>/${dir}$1`]));
+/**
+ * kubernetes-models and its packages export to `import` only, which Jest's resolver (CommonJS conditions) does not
+ * follow: their files by path (test/contracts/kubernetes.test.ts).
+ */
+const KUBERNETES_MODELS = {
+  '^kubernetes-models/(.*)$': '<rootDir>/node_modules/kubernetes-models/$1',
+  '^@kubernetes-models/(base|validate)$': '<rootDir>/node_modules/@kubernetes-models/$1/dist/index.js',
+  '^@kubernetes-models/validate/runtime/(.*)$': '<rootDir>/node_modules/@kubernetes-models/validate/dist/runtime/$1',
+  '^@kubernetes-models/apimachinery/(.*)$': '<rootDir>/node_modules/@kubernetes-models/apimachinery/$1',
+};
+const moduleNameMapper = {
+  ...Object.fromEntries(ALIASES.map((dir) => [`^@${dir}(/.*)?$`, `<rootDir>/${dir}$1`])),
+  ...KUBERNETES_MODELS,
+};
 
 module.exports = {
   moduleNameMapper,
@@ -37,7 +54,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
     // ESM-only packages (cookie 2 via fastify.inject, content-disposition via the docs page, the OpenAPI validator's ref parser, jose, uuid,
-    // csv-parse, auto-bind via graphql-codegen, graphile-worker): Node 24 loads them with require(esm), but Jest's own module loader
+    // csv-parse, auto-bind via graphql-codegen, graphile-worker, kubernetes-models and its dependencies, test/contracts/kubernetes.test.ts): Node 24 loads them with require(esm), but Jest's own module loader
     // cannot require them, so they are transformed to CommonJS too.
     [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', swc],
   },

@@ -41,7 +41,7 @@ import { projectRoot } from '@lib/config/project-root';
  *    the provider URLs (a stand-in provider in this process that takes the messages).
  * 4. Starts the services in depends_on order from the image folder, with the image's ENV (NODE_ENV=production),
  *    the service's compose environment and command, on Node 24; runs each compose healthcheck until it passes.
- * 5. Sends requests that reach every process: each /health and /metrics (Node 24), REST /health and references,
+ * 5. Sends requests that reach every process: each /health, /livez, /readyz and /metrics (Node 24), REST /health and references,
  *    a login code through REST to the messaging provider and back, `ops` from the image (bank, merchant), and an
  *    operator query at the gateway that touches all four subgraphs.
  * 6. Stops everything, drops the database and roles it created and the folder (IMAGE_BOOT_KEEP=1 keeps the folder).
@@ -610,7 +610,13 @@ async function main(): Promise<void> {
       const metrics = await text(`http://${addressOf[name]}:${metricsPorts[name]}/metrics`);
       if (!new RegExp(`^nodejs_version_info\\{version="v${image.nodeMajor}\\.`, 'm').test(metrics))
         fail(`${name} /metrics: not Node ${image.nodeMajor}`);
+      // The probes Kubernetes asks (deploy/kubernetes): live, and ready (database and migrations, not draining).
+      for (const probe of ['/livez', '/readyz']) {
+        const answer = await text(`${base(name)}${probe}`);
+        if (!answer.includes('"status":"ok"')) fail(`${name} ${probe}: ${answer}`);
+      }
     }
+    log(`/livez and /readyz ok on ${longRunning.join(', ')}`);
     const viaLb = { 'x-forwarded-for': '203.0.113.7' }; // what nginx adds (TRUST_PROXY_HOPS=1)
     const health = JSON.parse(await text(`${base('rest')}/health`, viaLb));
     if (health.status !== 'ok') fail(`REST /health: ${JSON.stringify(health)}`);

@@ -5,6 +5,7 @@ import type { Config } from '@lib/config/config';
 import { subscribeCacheInvalidation } from '@lib/events/cache-invalidation';
 import { refuseClientErrors, refuseWhileClosing } from '@lib/http/client-errors';
 import { metricsPlugin } from '@lib/http/metrics';
+import { registerProbes } from '@lib/http/probes';
 import { CALL_TIMEOUT_HEADER, GATEWAY_SERVICE_BODY_LIMIT, requestedTimeoutMs } from '@lib/http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '@lib/http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '@lib/logging/logger';
@@ -76,6 +77,9 @@ export async function createGatewayApp({
   });
 
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
+  // Ready unless draining: its dependencies are the subgraphs, services with readiness of their own (a subgraph's
+  // outage must not take every gateway copy out of the load balancer), and Redis, which is optional (decision 0229).
+  registerProbes(app);
   acceptTrustedDocuments(app, trustedDocuments);
   await app.register(fastifyApollo(executor.apollo), { path: '/graphql', context: requestContext(config, callers, executor) });
   return app;

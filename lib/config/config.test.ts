@@ -1,4 +1,7 @@
-import { ConfigError, DEV_SECRETS, loadConfig } from './config';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, DEV_SECRETS, SECRET_VARIABLES, loadConfig, secretFileVariable } from './config';
 
 const PROVIDERS = {
   MESSAGING_PROVIDER_URL: 'https://graph.example/v1/messages',
@@ -78,5 +81,56 @@ describe('loadConfig', () => {
     expect(config.notifications.push.url).toBeUndefined();
     expect(loadConfig({ NODE_ENV: 'development' }).notifications.messaging.url).toBeUndefined();
     expect(loadConfig({ NODE_ENV: 'test' }).notifications.email.url).toBeUndefined();
+  });
+
+  it('reads each secret from <NAME>_FILE when that is set (a mounted secret), one trailing newline dropped', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'config-secrets-'));
+    try {
+      const file = (name: string, text: string) => {
+        const where = path.join(dir, name);
+        writeFileSync(where, text);
+        return where;
+      };
+      const config = loadConfig({
+        INTERNAL_API_KEY_FILE: file('internal', 'internal-key-from-a-file-0000\n'),
+        USER_TOKEN_SECRET_FILE: file('user', 'user-token-secret-from-a-file-0000000000'),
+        DATABASE_URL_FILE: file('db', 'postgres://app:pa%24s@db.internal:5432/qris\n'),
+        OPERATOR_TOKEN_SECRET_FILE: file('operator', 'operator-token-secret-from-a-file-000000\n\n'),
+      });
+      expect(config.secrets.internalApiKey).toBe('internal-key-from-a-file-0000');
+      expect(config.secrets.userTokenSecret).toBe('user-token-secret-from-a-file-0000000000');
+      expect(config.database.adminUrl).toBe('postgres://app:pa%24s@db.internal:5432/qris');
+      // Only one newline is the file's end; a second is part of the value (and fails nothing here: 32+ characters).
+      expect(config.operatorTokens.secret).toBe('operator-token-secret-from-a-file-000000\n');
+      // The file's value is checked like the variable's.
+      expect(() => loadConfig({ PRINCIPAL_SECRET_FILE: file('short', 'short\n') })).toThrow(/PRINCIPAL_SECRET: /);
+      expect(() => loadConfig({ PRINCIPAL_SECRET_FILE: path.join(dir, 'missing') })).toThrow(
+        /PRINCIPAL_SECRET_FILE: cannot read .*missing \(ENOENT\)/,
+      );
+      expect(() => loadConfig({ INTERNAL_API_KEY: 'an-internal-api-key-0000', INTERNAL_API_KEY_FILE: file('both', 'x') })).toThrow(
+        /INTERNAL_API_KEY: set either INTERNAL_API_KEY or INTERNAL_API_KEY_FILE, not both/,
+      );
+      // Production's refusal of development values holds for values from files too.
+      expect(() =>
+        loadConfig({ NODE_ENV: 'production', SECRETS_ENCRYPTION_KEY_FILE: file('dev', `${DEV_SECRETS.SECRETS_ENCRYPTION_KEY}\n`) }),
+      ).toThrow(/SECRETS_ENCRYPTION_KEY: must be set in production/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('accepts a file for every secret variable, and for nothing else', () => {
+    for (const name of [...Object.keys(DEV_SECRETS), 'OPERATOR_TOKEN_SECRET', 'REDIS_URL', 'MESSAGING_WEBHOOK_SECRET'])
+      expect(SECRET_VARIABLES).toContain(name);
+    expect(SECRET_VARIABLES).not.toContain('REST_PORT');
+    expect(secretFileVariable('REDIS_URL')).toBe('REDIS_URL_FILE');
+    // REST_PORT_FILE is no variable of the config: it is ignored, the default stays.
+    expect(loadConfig({ REST_PORT_FILE: '/nonexistent' }).ports.rest).toBe(8080);
+  });
+
+  it('reads the drain delay (0 unless set)', () => {
+    expect(loadConfig({}).http.drainDelayMs).toBe(0);
+    expect(loadConfig({ DRAIN_DELAY_MS: '15000' }).http.drainDelayMs).toBe(15000);
+    expect(() => loadConfig({ DRAIN_DELAY_MS: '-1' })).toThrow(/DRAIN_DELAY_MS/);
   });
 });

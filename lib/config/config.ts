@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -117,6 +118,12 @@ const EnvSchema = Type.Object({
   HTTP_CONNECTION_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
   /** Every HTTP server: an idle keep-alive connection is closed after, ms (above the clients' pool keep-alive of 30 s). */
   HTTP_KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 72000 }),
+  /**
+   * Every long-running process, on SIGTERM: /readyz answers 503 at once, and the process goes on serving this long
+   * (load balancers stop sending) before it stops accepting, lets in-flight requests finish and exits, ms. 0 in
+   * development (Ctrl-C stops at once); docs/decisions/0229-probes-and-graceful-drain.md.
+   */
+  DRAIN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120000, default: 0 }),
   /** Bank calls (events, by-NMID lookups) sent to the graph together at most (the REST adapter's micro-batch); 1 sends each alone. */
   BANK_BATCH_MAX: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
   /** Micro-batches of each kind running at once in this REST copy; calls arriving meanwhile wait and leave together. 1 with several copies (docs/operations.md). */
@@ -209,6 +216,34 @@ const EnvSchema = Type.Object({
 type Env = Static<typeof EnvSchema>;
 /** Every variable the config reads (scripts/image-boot.ts checks docker-compose.yml passes only these, and OTEL_*). */
 export const CONFIG_VARIABLES: readonly string[] = Object.keys(EnvSchema.properties);
+/**
+ * The variables that hold secrets (credentials, keys, URLs that may carry a password). Each may instead be given as
+ * `<NAME>_FILE`, the path of a file holding it (a mounted Kubernetes or Docker secret; one trailing newline is
+ * dropped); setting both is an error.
+ */
+export const SECRET_VARIABLES = [
+  'DATABASE_URL',
+  'MERCHANT_DATABASE_URL',
+  'OUTLET_DATABASE_URL',
+  'TRANSACTION_DATABASE_URL',
+  'CATALOG_DATABASE_URL',
+  'DB_ROLE_PASSWORD',
+  'REDIS_URL',
+  'INTERNAL_API_KEY',
+  'PRINCIPAL_SECRET',
+  'SERVICE_TOKEN_SECRET',
+  'SECRETS_ENCRYPTION_KEY',
+  'PARTNER_TOKEN_SECRET',
+  'USER_TOKEN_SECRET',
+  'OPERATOR_TOKEN_SECRET',
+  'MESSAGING_PROVIDER_TOKEN',
+  'PUSH_PROVIDER_TOKEN',
+  'EMAIL_PROVIDER_TOKEN',
+  'MESSAGING_WEBHOOK_VERIFY_TOKEN',
+  'MESSAGING_WEBHOOK_SECRET',
+] as const satisfies readonly (keyof Env)[];
+/** The file variant of a secret variable: `<NAME>_FILE`. */
+export const secretFileVariable = (name: string): string => `${name}_FILE`;
 export const SUBGRAPH_NAMES = ['merchant', 'outlet', 'transaction', 'catalog'] as const;
 export type SubgraphName = (typeof SUBGRAPH_NAMES)[number];
 /** The processes of the system; on one host (`npm start`) process i serves /metrics on METRICS_PORT + i. */
@@ -255,7 +290,7 @@ export interface Config {
   restSubgraphs: Env['REST_SUBGRAPHS'];
   restAppOperations: Env['REST_APP_OPERATIONS'];
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
-  http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number };
+  http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number; drainDelayMs: number };
   webhooks: { retryScale: number };
   /** What outbound URLs set by tenants or operators may be (subgraphs/merchant/src/modules/webhook/outbound-url.ts). */
   outboundUrls: { requireHttps: boolean; allowCidrs: readonly string[] };
@@ -308,9 +343,15 @@ export function disableVendorTelemetry(): void {
 
 /** Validates the environment (defaults applied, numbers coerced) and returns a typed, frozen config. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
-  const env = readEnv(source);
+  const { values, problems: fileProblems } = withSecretFiles(source);
+  const env = readEnv(values);
   const allowCidrs = outboundAllowCidrs(env.OUTBOUND_ALLOW_CIDRS ?? (env.NODE_ENV === 'production' ? 'none' : DEV_OUTBOUND_ALLOW_CIDRS));
-  const problems = [...schemaProblems(env), ...cidrProblems(allowCidrs), ...(env.NODE_ENV === 'production' ? productionProblems(env) : [])];
+  const problems = [
+    ...fileProblems,
+    ...schemaProblems(env),
+    ...cidrProblems(allowCidrs),
+    ...(env.NODE_ENV === 'production' ? productionProblems(env) : []),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -327,6 +368,27 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...phoneLoginSection(env),
     ...gatewaySection(env),
   });
+}
+
+/** `source` with each secret given as `<NAME>_FILE` read from its file (SECRET_VARIABLES). */
+function withSecretFiles(source: NodeJS.ProcessEnv): { values: NodeJS.ProcessEnv; problems: string[] } {
+  const values: NodeJS.ProcessEnv = { ...source };
+  const problems: string[] = [];
+  for (const name of SECRET_VARIABLES) {
+    const fileVariable = secretFileVariable(name);
+    const file = source[fileVariable];
+    if (file === undefined || file === '') continue;
+    if (source[name] !== undefined && source[name] !== '') {
+      problems.push(`${name}: set either ${name} or ${fileVariable}, not both`);
+      continue;
+    }
+    try {
+      values[name] = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+    } catch (error) {
+      problems.push(`${fileVariable}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
+  return { values, problems };
 }
 
 /** The variables the schema knows, empty ones left out, with defaults applied and numbers coerced (not yet checked). */
@@ -452,6 +514,7 @@ function behaviourSection(
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,
       keepAliveTimeoutMs: env.HTTP_KEEP_ALIVE_TIMEOUT_MS,
       trustProxyHops: env.TRUST_PROXY_HOPS,
+      drainDelayMs: env.DRAIN_DELAY_MS,
     },
     webhooks: { retryScale: env.WEBHOOK_RETRY_SCALE },
     outboundUrls: { requireHttps: env.NODE_ENV === 'production', allowCidrs },

@@ -1,4 +1,7 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { type FeedPage, LiveFeedHub, type LiveStream } from './live-feed';
+import { SseWriter } from './sse';
 
 interface Row {
   id: string;
@@ -133,5 +136,34 @@ describe('LiveFeedHub', () => {
     await settle();
     expect(feed.allReads).toBe(before);
     hub.close();
+  });
+
+  it('closing (the process drains) ends every stream with the reconnect hint, on the wire as `retry:` before the end', async () => {
+    const feed = new Feed();
+    const hub = new LiveFeedHub<Row>({ readAll: feed.readAll, read: feed.read, pollMs: 60_000, keepAliveMs: 60_000, log });
+    const server = http.createServer((_req, res) => {
+      const sse = new SseWriter(res);
+      const s = stream('m');
+      hub.add({ ...s, end: (retryMs) => sse.end(retryMs) });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const body = new Promise<string>((resolve, reject) => {
+        http
+          .get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`, (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve(text));
+          })
+          .on('error', reject);
+      });
+      while (hub.streamCount === 0) await settle();
+      hub.close(1000);
+      // The stream's opening hint, then the drain's: the client reconnects after 1 s (to another copy), and the stream ends.
+      expect(await body).toBe('retry: 3000\n\nretry: 1000\n\n');
+    } finally {
+      server.close();
+    }
   });
 });

@@ -26,8 +26,8 @@ export interface LiveStream<E extends FeedEvent> {
   /** The events of one read this stream accepts, in id order (written at once: one socket write per read). */
   deliver(events: E[]): void;
   keepAlive(): void;
-  /** Ends the stream (hub closing). */
-  end(): void;
+  /** Ends the stream (hub closing), telling the client to reconnect after `retryMs` (to another copy). */
+  end(retryMs?: number): void;
 }
 
 export interface FeedPage<E extends FeedEvent> {
@@ -107,11 +107,12 @@ export class LiveFeedHub<E extends FeedEvent> {
     this.wake();
   }
 
-  close(): void {
+  /** Stops the hub and ends every stream, with `retryMs` as their reconnect hint (the process is stopping). */
+  close(retryMs?: number): void {
     this.closed = true;
     for (const timer of this.timers) clearInterval(timer);
-    for (const streams of this.merchants.values()) for (const stream of streams) stream.end();
-    for (const stream of this.joining) stream.end();
+    for (const streams of this.merchants.values()) for (const stream of streams) stream.end(retryMs);
+    for (const stream of this.joining) stream.end(retryMs);
     this.merchants.clear();
     this.joining.clear();
   }

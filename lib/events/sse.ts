@@ -53,9 +53,10 @@ export class SseWriter {
     if (!this.ended) this.raw.write(`: ${text}\n\n`);
   }
 
-  end(): void {
+  /** Ends the stream; `retryMs`: first tells the client to reconnect after that long (a draining process, decision 0229). */
+  end(retryMs?: number): void {
     if (this.ended) return;
-    this.raw.end();
+    this.raw.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);
     this.finish();
   }
 

@@ -8,6 +8,9 @@ import type { GraphQLFormattedError, GraphQLSchema } from 'graphql';
 import { PRINCIPAL_HEADER, type Principal, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
+import { SCHEMA_OF } from '../db/database-urls';
+import { databaseReadiness } from '../db/readiness';
+import { registerProbes } from '../http/probes';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
 import { registerPoolMetrics } from '../db/pool-metrics';
 import { metricsPlugin } from '../http/metrics';
@@ -54,7 +57,8 @@ const PASS_THROUGH_CODES = new Set<string>([
 
 /**
  * A subgraph process: Apollo Server on fastify at /graphql, refusing every request without a valid
- * principal signed by the gateway; /health (with a database probe) and /metrics beside it.
+ * principal signed by the gateway; /health (with a database probe), /livez, /readyz (its database answers and holds this
+ * build's migrations: lib/http/probes.ts) and /metrics beside it.
  */
 export async function createSubgraphServer<Scope extends object>(options: SubgraphServerOptions<Scope>): Promise<FastifyInstance> {
   const { name, config, schema, orm, requestScope, logStream } = options;
@@ -80,6 +84,10 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
 
   app.decorate('orm', orm);
 
+  const migrations = (orm.config.get('migrations').migrationsList ?? []).map((migration) => migration.name);
+  registerProbes(app, [
+    databaseReadiness('database', SCHEMA_OF[name], migrations, async (sql) => orm.em.getConnection().execute(sql, [], 'all')),
+  ]);
   app.get('/health', { logLevel: 'warn' }, async (_req, reply) => {
     try {
       await pingDatabase(orm);

@@ -10,6 +10,7 @@ import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
 import { refuseClientErrors, refuseWhileClosing } from '../http/client-errors';
 import { metricsPlugin } from '../http/metrics';
+import { type ReadinessCheck, registerProbes } from '../http/probes';
 import { MAX_JSON_DEPTH, REST_BODY_LIMIT } from '../http/request-limits';
 import { jsonTooDeep, storableTime, unstorableText } from '../http/storable-input';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
@@ -40,6 +41,8 @@ export interface RestAppOptions {
    * and logger (rest-adapters/gateway.ts); the app closes it.
    */
   operations: (app: FastifyInstance) => Promise<OperationExecutor>;
+  /** What /readyz checks besides draining (rest-adapters/main.ts: the subgraphs' databases when they run in-process). */
+  readiness?: ReadinessCheck[];
   logStream?: LogStream;
 }
 
@@ -47,10 +50,12 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /**
  * The REST process: every adapter's routes on one fastify server, with the shared error body, request
- * ids, OpenAPI 3.1 at /openapi.json, a reference page at /docs, /metrics, 404 and 405 handling.
+ * ids, OpenAPI 3.1 at /openapi.json, a reference page at /docs, /metrics, /livez and /readyz (lib/http/probes.ts), 404
+ * and 405 handling.
  */
-export async function createRestApp({ config, adapters, operations, logStream }: RestAppOptions): Promise<FastifyInstance> {
+export async function createRestApp({ config, adapters, operations, readiness, logStream }: RestAppOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
+  registerProbes(app, readiness);
   refuseWhileClosing(app, () => {
     throw serviceUnavailable('the service is shutting down, retry later');
   });

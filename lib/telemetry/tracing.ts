@@ -48,7 +48,7 @@ export function startTracing(service: string, env: NodeJS.ProcessEnv): boolean {
     require('@opentelemetry/instrumentation-graphql') as typeof import('@opentelemetry/instrumentation-graphql');
   const { FastifyOtelInstrumentation } = require('@fastify/otel') as typeof import('@fastify/otel');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const probes = (url: string | undefined) => url === '/health' || url === '/metrics';
+  const probes = (url: string | undefined) => url === '/health' || url === '/livez' || url === '/readyz' || url === '/metrics';
   const sdk = new NodeSDK({
     serviceName: env.OTEL_SERVICE_NAME ?? service,
     instrumentations: [

@@ -98,6 +98,19 @@ export class StackProcess {
     await this.signal('SIGTERM');
   }
 
+  /** Sends `signal` without waiting (a drain test watches what the process does meanwhile). */
+  send(signal: NodeJS.Signals): void {
+    this.child?.kill(signal);
+  }
+
+  /** The process's exit code once it exits (null when a signal ended it). */
+  exitCode(): Promise<number | null> {
+    const child = this.child;
+    if (!child) return Promise.resolve(null);
+    if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+    return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  }
+
   private async signal(signal: NodeJS.Signals): Promise<void> {
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;

@@ -20,6 +20,11 @@ export type FeedEvent = PaymentFeedEventFieldsFragment;
 
 /** The adapter reads the feed for all of a merchant's streams at once, as a service (each stream filters by its scope). */
 const FEED_READER: Principal = { kind: 'internal', service: 'live-events' };
+/**
+ * The `retry:` hint of the streams a stopping process ends (docs/decisions/0229-probes-and-graceful-drain.md): by then
+ * the load balancer sends new connections to the other copies, so the client may come back soon.
+ */
+export const RECONNECT_AFTER_DRAIN_MS = 1000;
 /** Longest Last-Event-ID replay: beyond it a stream is told `reset` and starts at the head. */
 export const MAX_REPLAY_EVENTS = 1000;
 
@@ -73,8 +78,9 @@ export class LivePayments {
     await this.subscriber?.start();
   }
 
+  /** Ends every open stream with a reconnect hint of RECONNECT_AFTER_DRAIN_MS: the client comes back (Last-Event-ID) to another copy. */
   async close(): Promise<void> {
-    this.hub.close();
+    this.hub.close(RECONNECT_AFTER_DRAIN_MS);
     await this.orders.stop();
     await this.subscriber?.close();
   }

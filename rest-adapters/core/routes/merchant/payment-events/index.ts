@@ -74,7 +74,7 @@ export default defineRoute({
       accepts: (e: FeedEvent) => isPaymentEvent(e) && inScope(e.outletId, e.terminalId),
       deliver: (events: FeedEvent[]) => sse.frame(events.map(feedEventFrame).join('')),
       keepAlive: () => sse.comment('keep-alive'),
-      end: () => sse.end(),
+      end: (retryMs?: number) => sse.end(retryMs),
     };
     sse.whenEnded(() => {
       live.hub.remove(stream);

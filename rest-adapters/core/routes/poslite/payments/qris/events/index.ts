@@ -53,7 +53,7 @@ export default posRoutes({
       accepts: (e: FeedEvent) => e.qrisPaymentId === payment.id,
       deliver: (events: FeedEvent[]) => finish(events[0]),
       keepAlive: () => sse.comment('keep-alive'),
-      end: () => sse.end(),
+      end: (retryMs?: number) => sse.end(retryMs),
     };
     /**
      * The payment's feed event says what became of it: sent as the payment without reading it again (one gateway
