@@ -23,7 +23,11 @@ export function hs256Key(secret: string): Promise<webcrypto.CryptoKey> {
  * `<NAME>_PREVIOUS`): the payload under the first secret whose signature matches, null when none does or the token
  * is otherwise invalid (expired, wrong issuer or audience, malformed). Only a signature mismatch tries the next secret.
  */
-export async function verifyHs256(token: string, secrets: string | readonly string[], options: JWTVerifyOptions): Promise<JWTPayload | null> {
+export async function verifyHs256(
+  token: string,
+  secrets: string | readonly string[],
+  options: JWTVerifyOptions,
+): Promise<JWTPayload | null> {
   for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
     try {
       return (await jwtVerify(token, await hs256Key(secret), { ...options, algorithms: ['HS256'] })).payload;

@@ -328,7 +328,9 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   const problems = [
     ...schemaProblems(env),
     ...cidrProblems(allowCidrs),
-    ...previousSecretProblems(env), ...(env.NODE_ENV === 'production' ? productionProblems(env) : [])];
+    ...previousSecretProblems(env),
+    ...(env.NODE_ENV === 'production' ? productionProblems(env) : []),
+  ];
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
