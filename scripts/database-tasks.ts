@@ -22,6 +22,11 @@ import { OutboundUrlPolicy } from '@subgraphs/merchant/src/modules/webhook/outbo
 import { type InfoLog, WebhookService } from '@subgraphs/merchant/src/modules/webhook/webhook.service';
 import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import { PartnerService } from '@subgraphs/merchant/src/modules/partner/partner.service';
+import {
+  type ReencryptionCounts,
+  type SealedTable,
+  SealedSecretReencryption,
+} from '@subgraphs/merchant/src/modules/sealed-secret/reencryption.service';
 import { NotificationService } from '@subgraphs/merchant/src/modules/notification/notification.service';
 import { outletJobs } from '@subgraphs/outlet/src/jobs';
 import { transactionJobs } from '@subgraphs/transaction/src/jobs';
@@ -276,6 +281,15 @@ export async function changeMerchantStatus(
       webhook: outcome.webhook ? { event_id: outcome.webhook.eventId, event: outcome.webhook.event } : null,
     };
   });
+}
+
+/**
+ * `secrets:reencrypt`: every sealed secret under the current SECRETS_ENCRYPTION_KEY, opened with any accepted key
+ * (docs/operations.md, "Rotating secrets"); safe to run again and while the platform serves traffic.
+ */
+export async function reencryptSecrets(config: Config, adminUrl: string): Promise<Record<SealedTable, ReencryptionCounts>> {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, (orm) => new SealedSecretReencryption(orm.em.getKnex(), secretBoxFor(config)).run());
 }
 
 function withPartners<T>(config: Config, adminUrl: string, work: (service: PartnerService) => Promise<T>): Promise<T> {

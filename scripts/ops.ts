@@ -27,6 +27,7 @@ import {
   redeliverWebhook,
   seedDemo,
   seedReference,
+  reencryptSecrets,
   sendWebhookTest,
   setBankWebhook,
   setWebhookEndpointEnabled,
@@ -157,6 +158,12 @@ export const COMMANDS: Record<string, Command> = {
       });
       return issued;
     },
+  },
+  'secrets:reencrypt': {
+    summary:
+      'seal every stored secret (bank keys, webhook and HMAC partner secrets) under the current SECRETS_ENCRYPTION_KEY; prints counts per table (docs/operations.md, "Rotating secrets")',
+    options: {},
+    run: (adminUrl, _o, config) => reencryptSecrets(config, adminUrl),
   },
   'bank:webhook': {
     summary: "set a bank's lifecycle webhook endpoint; prints a new signing secret (shown once)",

@@ -103,7 +103,7 @@ function newServer(config: Config, logStream: LogStream | undefined): FastifyIns
 }
 
 function limitBodies(app: FastifyInstance, config: Config): void {
-  bodyLimitPlugin(app, config.secrets.serviceTokenSecret);
+  bodyLimitPlugin(app, config.secrets.accepted.serviceTokenSecret);
   // A body over the limit answers as GraphQL (the REST adapters map PAYLOAD_TOO_LARGE to 413 payload_too_large).
   app.setErrorHandler((error: { statusCode?: number }, _req, reply) => {
     if (error.statusCode === 413) return reply.code(413).send(PAYLOAD_TOO_LARGE_BODY);

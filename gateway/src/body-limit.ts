@@ -30,10 +30,10 @@ class PayloadTooLarge extends Error {
  * variables), every other caller GATEWAY_BODY_LIMIT. A declared length over the limit is refused at once; a body
  * without one is counted as it arrives and cut off at the limit.
  */
-export function bodyLimitPlugin(app: FastifyInstance, serviceTokenSecret: string): void {
+export function bodyLimitPlugin(app: FastifyInstance, serviceTokenSecrets: readonly string[]): void {
   app.addHook('preParsing', async (req, _reply, payload) => {
     const bearer = /^Bearer (\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-    req.serviceCaller = bearer !== undefined && (await verifyServiceToken(bearer, serviceTokenSecret)) !== null;
+    req.serviceCaller = bearer !== undefined && (await verifyServiceToken(bearer, serviceTokenSecrets)) !== null;
     const limit = req.serviceCaller ? GATEWAY_SERVICE_BODY_LIMIT : GATEWAY_BODY_LIMIT;
     if (Number(req.headers['content-length'] ?? 0) > limit) throw new PayloadTooLarge();
     let received = 0;

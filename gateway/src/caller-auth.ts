@@ -90,7 +90,7 @@ export class CallerAuthenticator {
       if (!claims) throw unauthenticated('invalid or expired operator token');
       return { kind: 'operator', operatorId: claims.operatorId, roles: claims.roles };
     }
-    const service = await verifyServiceToken(token, this.config.secrets.serviceTokenSecret);
+    const service = await verifyServiceToken(token, this.config.secrets.accepted.serviceTokenSecret);
     if (!service) throw unauthenticated('invalid or expired token');
     if (!acting) return { kind: 'service', service };
     const principal = typeof acting === 'string' ? decodeActingPrincipal(acting) : null;
@@ -99,7 +99,7 @@ export class CallerAuthenticator {
   }
 
   private async user(token: string): Promise<UserPrincipal> {
-    const claims = await verifyUserAccessToken(token, this.config.secrets.userTokenSecret);
+    const claims = await verifyUserAccessToken(token, this.config.secrets.accepted.userTokenSecret);
     if (!claims) throw unauthenticated('access token invalid or expired');
     const session = await this.session(claims.sessionId);
     if (!session?.active || session.userId !== claims.userId) throw unauthenticated('session ended; log in again');

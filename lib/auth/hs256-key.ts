@@ -1,4 +1,5 @@
 import { webcrypto } from 'node:crypto';
+import { type JWTPayload, type JWTVerifyOptions, errors, jwtVerify } from 'jose';
 
 /**
  * The HS256 key of a configured secret, imported into Web Crypto once per process and secret. jose signs and
@@ -15,4 +16,24 @@ export function hs256Key(secret: string): Promise<webcrypto.CryptoKey> {
     keys.set(secret, key);
   }
   return key;
+}
+
+/**
+ * Verifies an HS256 JWT against each accepted secret in turn (the current one first, then those of a rotation,
+ * `<NAME>_PREVIOUS`): the payload under the first secret whose signature matches, null when none does or the token
+ * is otherwise invalid (expired, wrong issuer or audience, malformed). Only a signature mismatch tries the next secret.
+ */
+export async function verifyHs256(
+  token: string,
+  secrets: string | readonly string[],
+  options: JWTVerifyOptions,
+): Promise<JWTPayload | null> {
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets) {
+    try {
+      return (await jwtVerify(token, await hs256Key(secret), { ...options, algorithms: ['HS256'] })).payload;
+    } catch (error) {
+      if (!(error instanceof errors.JWSSignatureVerificationFailed)) return null;
+    }
+  }
+  return null;
 }

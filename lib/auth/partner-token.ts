@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
-import { hs256Key } from './hs256-key';
+import { SignJWT } from 'jose';
+import { hs256Key, verifyHs256 } from './hs256-key';
 
 /**
  * Partner access tokens (partner-api.md §2, §5): HS256 JWTs signed with PARTNER_TOKEN_SECRET, issuer and
@@ -45,21 +45,17 @@ export async function signPartnerToken(
   return { token, expiresInSecs, jti };
 }
 
-/** The claims of a valid token (signature, alg, iss, aud, exp checked); null for anything else. */
-export async function verifyPartnerToken(token: string, secret: string): Promise<PartnerTokenClaims | null> {
-  try {
-    const { payload } = await jwtVerify(token, await hs256Key(secret), {
-      issuer: PARTNER_TOKEN_ISSUER,
-      audience: PARTNER_TOKEN_AUDIENCE,
-      algorithms: ['HS256'],
-      requiredClaims: ['sub', 'exp', 'jti'],
-    });
-    const { sub, partner_id, scopes, contract, credential_key } = payload as Record<string, unknown>;
-    if (typeof sub !== 'string' || typeof partner_id !== 'string' || typeof credential_key !== 'string') return null;
-    if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) return null;
-    if (contract !== 'A' && contract !== 'B') return null;
-    return { credentialId: sub, credentialKey: credential_key, partnerId: partner_id, scopes, contract };
-  } catch {
-    return null;
-  }
+/** The claims of a valid token (signature under an accepted secret, alg, iss, aud, exp checked); null for anything else. */
+export async function verifyPartnerToken(token: string, secrets: string | readonly string[]): Promise<PartnerTokenClaims | null> {
+  const payload = await verifyHs256(token, secrets, {
+    issuer: PARTNER_TOKEN_ISSUER,
+    audience: PARTNER_TOKEN_AUDIENCE,
+    requiredClaims: ['sub', 'exp', 'jti'],
+  });
+  if (!payload) return null;
+  const { sub, partner_id, scopes, contract, credential_key } = payload as Record<string, unknown>;
+  if (typeof sub !== 'string' || typeof partner_id !== 'string' || typeof credential_key !== 'string') return null;
+  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string')) return null;
+  if (contract !== 'A' && contract !== 'B') return null;
+  return { credentialId: sub, credentialKey: credential_key, partnerId: partner_id, scopes, contract };
 }

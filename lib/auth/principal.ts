@@ -1,8 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { TypeCompiler } from '@sinclair/typebox/compiler';
-import { SignJWT, jwtVerify } from 'jose';
+import { SignJWT } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { hs256Key } from './hs256-key';
+import { hs256Key, verifyHs256 } from './hs256-key';
 
 /**
  * Who is acting. REST adapters authenticate outside callers and assert the acting principal to the
@@ -89,19 +89,14 @@ export async function signPrincipal(principal: Principal, secret: string): Promi
     .sign(await hs256Key(secret));
 }
 
-/** Verifies a principal header; null for anything missing, expired, forged or malformed. */
-async function verified(token: string | undefined, secret: string): Promise<{ principal: Principal; expiresAt: number } | null> {
+/** Verifies a principal header under any accepted secret; null for anything missing, expired, forged or malformed. */
+async function verified(
+  token: string | undefined,
+  secrets: string | readonly string[],
+): Promise<{ principal: Principal; expiresAt: number } | null> {
   if (!token) return null;
-  try {
-    const { payload } = await jwtVerify(token, await hs256Key(secret), {
-      issuer: ISSUER,
-      audience: AUDIENCE,
-      algorithms: ['HS256'],
-    });
-    return principalCheck.Check(payload.p) && payload.exp ? { principal: payload.p, expiresAt: payload.exp * 1000 } : null;
-  } catch {
-    return null;
-  }
+  const payload = await verifyHs256(token, secrets, { issuer: ISSUER, audience: AUDIENCE });
+  return payload && principalCheck.Check(payload.p) && payload.exp ? { principal: payload.p, expiresAt: payload.exp * 1000 } : null;
 }
 
 /**
@@ -112,12 +107,13 @@ async function verified(token: string | undefined, secret: string): Promise<{ pr
 export class PrincipalVerifier {
   private readonly tokens = new LRUCache<string, { principal: Principal; expiresAt: number }>({ max: 10_000 });
 
-  constructor(private readonly secret: string) {}
+  /** `secrets`: the accepted ones (Config['secrets'].accepted.principalSecret), or one. */
+  constructor(private readonly secrets: string | readonly string[]) {}
 
   async verify(token: string | undefined): Promise<Principal | null> {
     const known = token ? this.tokens.get(token) : undefined;
     if (known && known.expiresAt > Date.now()) return known.principal;
-    const result = await verified(token, this.secret);
+    const result = await verified(token, this.secrets);
     if (result) this.tokens.set(token!, result);
     else if (token) this.tokens.delete(token);
     return result?.principal ?? null;

@@ -1,5 +1,5 @@
-import { SignJWT, jwtVerify } from 'jose';
-import { hs256Key } from './hs256-key';
+import { SignJWT } from 'jose';
+import { hs256Key, verifyHs256 } from './hs256-key';
 
 /**
  * Service tokens: how a REST adapter proves itself to the gateway. HS256 with SERVICE_TOKEN_SECRET,
@@ -20,18 +20,10 @@ export async function issueServiceToken(service: string, secret: string): Promis
     .sign(await hs256Key(secret));
 }
 
-/** The service name of a valid service token, or null. */
-export async function verifyServiceToken(token: string, secret: string): Promise<string | null> {
-  try {
-    const { payload } = await jwtVerify(token, await hs256Key(secret), {
-      audience: AUDIENCE,
-      issuer: ISSUER,
-      algorithms: ['HS256'],
-    });
-    return payload.kind === 'service' && typeof payload.sub === 'string' ? payload.sub : null;
-  } catch {
-    return null;
-  }
+/** The service name of a valid service token (signed with any of the accepted secrets), or null. */
+export async function verifyServiceToken(token: string, secrets: string | readonly string[]): Promise<string | null> {
+  const payload = await verifyHs256(token, secrets, { audience: AUDIENCE, issuer: ISSUER });
+  return payload?.kind === 'service' && typeof payload.sub === 'string' ? payload.sub : null;
 }
 
 /** Holds a service token and renews it at half its lifetime, so callers never send an expired one. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { SignJWT, jwtVerify } from 'jose';
-import { hs256Key } from './hs256-key';
+import { SignJWT } from 'jose';
+import { hs256Key, verifyHs256 } from './hs256-key';
 
 /**
  * App users' access tokens (core-api.md §2 Session): HS256 JWTs signed with USER_TOKEN_SECRET, issuer and
@@ -34,19 +34,14 @@ export async function signUserAccessToken(
   return { token, expiresInSecs: USER_ACCESS_TOKEN_LIFETIME_SECS };
 }
 
-/** The claims of a valid token (signature, alg, iss, aud, exp checked); null for anything else. */
-export async function verifyUserAccessToken(token: string, secret: string): Promise<UserTokenClaims | null> {
-  try {
-    const { payload } = await jwtVerify(token, await hs256Key(secret), {
-      issuer: USER_TOKEN_ISSUER,
-      audience: USER_TOKEN_AUDIENCE,
-      algorithms: ['HS256'],
-      requiredClaims: ['sub', 'exp', 'sid'],
-    });
-    const { sub, sid } = payload as Record<string, unknown>;
-    if (typeof sub !== 'string' || typeof sid !== 'string') return null;
-    return { userId: sub, sessionId: sid };
-  } catch {
-    return null;
-  }
+/** The claims of a valid token (signature under an accepted secret, alg, iss, aud, exp checked); null for anything else. */
+export async function verifyUserAccessToken(token: string, secrets: string | readonly string[]): Promise<UserTokenClaims | null> {
+  const payload = await verifyHs256(token, secrets, {
+    issuer: USER_TOKEN_ISSUER,
+    audience: USER_TOKEN_AUDIENCE,
+    requiredClaims: ['sub', 'exp', 'sid'],
+  });
+  const { sub, sid } = (payload ?? {}) as Record<string, unknown>;
+  if (typeof sub !== 'string' || typeof sid !== 'string') return null;
+  return { userId: sub, sessionId: sid };
 }

@@ -41,6 +41,27 @@ describe('loadConfig', () => {
     for (const key of ['REST_PORT', 'LOG_LEVEL', 'DATABASE_URL', 'INTERNAL_API_KEY']) expect(problems).toContain(key);
   });
 
+  it('accepts <NAME>_PREVIOUS values after the current one, and refuses short or repeated ones', () => {
+    const config = loadConfig({
+      USER_TOKEN_SECRET_PREVIOUS: ' old-user-token-secret-0123456789abcdef , next-user-token-secret-0123456789abcdef',
+    });
+    expect(config.secrets.accepted.userTokenSecret).toEqual([
+      config.secrets.userTokenSecret,
+      'old-user-token-secret-0123456789abcdef',
+      'next-user-token-secret-0123456789abcdef',
+    ]);
+    expect(config.secrets.accepted.principalSecret).toEqual([config.secrets.principalSecret]);
+    expect(() =>
+      loadConfig({
+        SECRETS_ENCRYPTION_KEY_PREVIOUS: 'too-short',
+        PRINCIPAL_SECRET: 'p'.repeat(20),
+        PRINCIPAL_SECRET_PREVIOUS: 'p'.repeat(20),
+      }),
+    ).toThrow(
+      /PRINCIPAL_SECRET_PREVIOUS: must not repeat PRINCIPAL_SECRET[\s\S]*SECRETS_ENCRYPTION_KEY_PREVIOUS: each value must have at least 32 characters/,
+    );
+  });
+
   it('refuses the development secrets in production', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/INTERNAL_API_KEY: must be set in production/);
     const secrets = Object.fromEntries(Object.keys(DEV_SECRETS).map((key) => [key, `${key.toLowerCase()}-production-value`]));

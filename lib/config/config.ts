@@ -96,6 +96,16 @@ const EnvSchema = Type.Object({
   PARTNER_TOKEN_SECRET: Type.String({ minLength: 32, default: DEV_SECRETS.PARTNER_TOKEN_SECRET }),
   /** Signs app users' access tokens (HS256); at least 32 characters. */
   USER_TOKEN_SECRET: Type.String({ minLength: 32, default: DEV_SECRETS.USER_TOKEN_SECRET }),
+  /**
+   * Rotation (docs/operations.md, "Rotating secrets"): `<NAME>_PREVIOUS` is a comma-separated list of further values of
+   * that secret that are still accepted (tokens verified, sealed values opened) but never used to sign or seal: the
+   * previous value while a rotation runs, or the next one before the processes start signing with it.
+   */
+  PRINCIPAL_SECRET_PREVIOUS: Type.Optional(Type.String()),
+  SERVICE_TOKEN_SECRET_PREVIOUS: Type.Optional(Type.String()),
+  SECRETS_ENCRYPTION_KEY_PREVIOUS: Type.Optional(Type.String()),
+  PARTNER_TOKEN_SECRET_PREVIOUS: Type.Optional(Type.String()),
+  USER_TOKEN_SECRET_PREVIOUS: Type.Optional(Type.String()),
 
   // Behaviour.
   REFERENCE_CACHE_TTL_SECS: Type.Integer({ minimum: 0, maximum: 86400, default: 300 }),
@@ -241,6 +251,12 @@ export const SECRET_VARIABLES = [
   'EMAIL_PROVIDER_TOKEN',
   'MESSAGING_WEBHOOK_VERIFY_TOKEN',
   'MESSAGING_WEBHOOK_SECRET',
+  // Values still accepted while a secret rotates (docs/decisions/0231-rotating-secrets.md).
+  'PRINCIPAL_SECRET_PREVIOUS',
+  'SERVICE_TOKEN_SECRET_PREVIOUS',
+  'SECRETS_ENCRYPTION_KEY_PREVIOUS',
+  'PARTNER_TOKEN_SECRET_PREVIOUS',
+  'USER_TOKEN_SECRET_PREVIOUS',
 ] as const satisfies readonly (keyof Env)[];
 /** The file variant of a secret variable: `<NAME>_FILE`. */
 export const secretFileVariable = (name: string): string => `${name}_FILE`;
@@ -284,6 +300,11 @@ export interface Config {
     encryptionKey: string;
     partnerTokenSecret: string;
     userTokenSecret: string;
+    /**
+     * Every accepted value of each rotating secret, the current one (which signs and seals) first, then
+     * `<NAME>_PREVIOUS`: what verifies tokens and opens sealed values.
+     */
+    accepted: Record<RotatingSecret, readonly string[]>;
   };
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
@@ -350,6 +371,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     ...fileProblems,
     ...schemaProblems(env),
     ...cidrProblems(allowCidrs),
+    ...previousSecretProblems(env),
     ...(env.NODE_ENV === 'production' ? productionProblems(env) : []),
   ];
   if (problems.length > 0) throw new ConfigError(problems);
@@ -477,15 +499,52 @@ function addressSection(env: Env): Pick<Config, 'ports' | 'gatewayUrl' | 'subgra
   };
 }
 
+/** The secrets that rotate with an overlap, by their key in Config['secrets'] and their variable. */
+const ROTATING_SECRETS = {
+  principalSecret: { name: 'PRINCIPAL_SECRET', minLength: 16 },
+  serviceTokenSecret: { name: 'SERVICE_TOKEN_SECRET', minLength: 16 },
+  encryptionKey: { name: 'SECRETS_ENCRYPTION_KEY', minLength: 32 },
+  partnerTokenSecret: { name: 'PARTNER_TOKEN_SECRET', minLength: 32 },
+  userTokenSecret: { name: 'USER_TOKEN_SECRET', minLength: 32 },
+} as const;
+export type RotatingSecret = keyof typeof ROTATING_SECRETS;
+
+function previousValues(env: Env, secret: RotatingSecret): string[] {
+  const raw = (env as Record<string, unknown>)[`${ROTATING_SECRETS[secret].name}_PREVIOUS`];
+  return typeof raw === 'string'
+    ? raw
+        .split(',')
+        .map((value) => value.trim())
+        .filter((value) => value !== '')
+    : [];
+}
+
+/** Previous values shorter than their secret's minimum, or equal to the current value. */
+function previousSecretProblems(env: Env): string[] {
+  const problems: string[] = [];
+  for (const [secret, { name, minLength }] of Object.entries(ROTATING_SECRETS)) {
+    const current = (env as Record<string, unknown>)[name];
+    for (const value of previousValues(env, secret as RotatingSecret)) {
+      if (value.length < minLength) problems.push(`${name}_PREVIOUS: each value must have at least ${minLength} characters`);
+      if (value === current) problems.push(`${name}_PREVIOUS: must not repeat ${name}`);
+    }
+  }
+  return problems;
+}
+
 function secretsSection(env: Env): Config['secrets'] {
-  return {
-    internalApiKey: env.INTERNAL_API_KEY,
+  const current: Record<RotatingSecret, string> = {
     principalSecret: env.PRINCIPAL_SECRET,
     serviceTokenSecret: env.SERVICE_TOKEN_SECRET,
     encryptionKey: env.SECRETS_ENCRYPTION_KEY,
     partnerTokenSecret: env.PARTNER_TOKEN_SECRET,
     userTokenSecret: env.USER_TOKEN_SECRET,
   };
+  const accepted = {} as Record<RotatingSecret, readonly string[]>;
+  for (const secret of Object.keys(ROTATING_SECRETS) as RotatingSecret[]) {
+    accepted[secret] = Object.freeze([current[secret], ...previousValues(env, secret)]);
+  }
+  return { internalApiKey: env.INTERNAL_API_KEY, ...current, accepted };
 }
 
 function behaviourSection(

@@ -19,6 +19,18 @@ describe('SecretBox', () => {
     expect(() => box.open('v0.abc')).toThrow(/unsupported/);
   });
 
+  it('seals with the first key, opens with any, and reseals only what another key sealed', () => {
+    const oldKey = 'an-old-encryption-key-of-enough-length';
+    const newKey = 'a-new-encryption-key-of-enough-length!';
+    const before = new SecretBox(oldKey).seal('bank-secret');
+    const rotating = new SecretBox([newKey, oldKey]);
+    expect(rotating.open(before)).toBe('bank-secret');
+    const resealed = rotating.reseal(before)!;
+    expect(new SecretBox(newKey).open(resealed)).toBe('bank-secret');
+    expect(rotating.reseal(resealed)).toBeNull();
+    expect(() => new SecretBox(newKey).reseal(before)).toThrow(/none of the configured keys/);
+  });
+
   it('makes key ids and secrets', () => {
     expect(newKeyId('lk')).toMatch(/^lk_[0-9a-f]{24}$/);
     expect(newSecret()).toMatch(/^[0-9a-f]{64}$/);

@@ -61,7 +61,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
       apollo,
       orm,
       (em) => definition.requestScope(em, config),
-      new PrincipalVerifier(config.secrets.principalSecret),
+      new PrincipalVerifier(config.secrets.accepted.principalSecret),
       subgraphLog,
       closeResources,
       sharedOrm === undefined,

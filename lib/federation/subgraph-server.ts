@@ -98,7 +98,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     }
   });
 
-  const principals = new PrincipalVerifier(config.secrets.principalSecret);
+  const principals = new PrincipalVerifier(config.secrets.accepted.principalSecret);
   await app.register(async (graphql) => {
     graphql.addHook('onRequest', async (req, reply) => {
       const header = req.headers[PRINCIPAL_HEADER];

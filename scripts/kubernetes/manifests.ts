@@ -83,6 +83,12 @@ export const SECRETS_DIR = '/run/secrets/qris';
  */
 const NOT_MOUNTED = new Set([
   'DATABASE_URL',
+  // Added to the app secret while a secret rotates (docs/operations.md, "Rotating secrets").
+  'PRINCIPAL_SECRET_PREVIOUS',
+  'SERVICE_TOKEN_SECRET_PREVIOUS',
+  'SECRETS_ENCRYPTION_KEY_PREVIOUS',
+  'PARTNER_TOKEN_SECRET_PREVIOUS',
+  'USER_TOKEN_SECRET_PREVIOUS',
   'REDIS_URL',
   'MESSAGING_PROVIDER_TOKEN',
   'PUSH_PROVIDER_TOKEN',

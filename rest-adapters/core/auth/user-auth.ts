@@ -54,7 +54,7 @@ export async function userAuth(req: FastifyRequest, runtime: RouteRuntime): Prom
   if (!authorization) throw new HttpError(401, 'unauthorized', 'missing Authorization bearer token');
   const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(authorization);
   if (!match) throw new HttpError(401, 'unauthorized', 'Authorization must be "Bearer <access token>"');
-  const claims = await verifyUserAccessToken(match[1], runtime.config.secrets.userTokenSecret);
+  const claims = await verifyUserAccessToken(match[1], runtime.config.secrets.accepted.userTokenSecret);
   if (!claims) throw new HttpError(401, 'unauthorized', 'access token invalid or expired');
   const session = await sessionOf(claims.sessionId, runtime);
   if (!session?.active || session.userId !== claims.userId) throw new HttpError(401, 'unauthorized', 'session ended; log in again');

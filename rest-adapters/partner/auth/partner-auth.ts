@@ -77,7 +77,7 @@ async function fromBearer(authorization: string | undefined, runtime: RouteRunti
   if (!authorization) throw unauthorized('missing Authorization bearer token');
   const match = /^Bearer\s+([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)$/i.exec(authorization);
   if (!match) throw unauthorized('Authorization must be "Bearer <access token>"');
-  const claims = await verifyPartnerToken(match[1], runtime.config.secrets.partnerTokenSecret);
+  const claims = await verifyPartnerToken(match[1], runtime.config.secrets.accepted.partnerTokenSecret);
   if (!claims) throw unauthorized('access token invalid or expired');
   const credential = await credentialOf(claims.credentialKey, runtime);
   if (

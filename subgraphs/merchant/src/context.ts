@@ -25,17 +25,19 @@ import { OutboundUrlPolicy } from './modules/webhook/outbound-url';
 import { WebhookService } from './modules/webhook/webhook.service';
 
 const boxes = new Map<string, SecretBox>();
-/** One SecretBox per key for the process (key derivation is not per request). */
+/** One SecretBox per set of accepted keys for the process (key derivation is not per request). */
 export function secretBoxFor(config: Config): SecretBox {
-  let box = boxes.get(config.secrets.encryptionKey);
-  if (!box) boxes.set(config.secrets.encryptionKey, (box = new SecretBox(config.secrets.encryptionKey)));
+  const keys = config.secrets.accepted.encryptionKey;
+  let box = boxes.get(keys.join('\n'));
+  if (!box) boxes.set(keys.join('\n'), (box = new SecretBox(keys)));
   return box;
 }
 
 const otpHashers = new Map<string, OtpHasher>();
 function otpHasherFor(config: Config): OtpHasher {
-  let hasher = otpHashers.get(config.secrets.encryptionKey);
-  if (!hasher) otpHashers.set(config.secrets.encryptionKey, (hasher = new OtpHasher(config.secrets.encryptionKey)));
+  const keys = config.secrets.accepted.encryptionKey;
+  let hasher = otpHashers.get(keys.join('\n'));
+  if (!hasher) otpHashers.set(keys.join('\n'), (hasher = new OtpHasher(keys)));
   return hasher;
 }
 

@@ -17,22 +17,30 @@ export function generateOtpCode(): string {
  * Codes are stored as HMAC-SHA256 under a server key, bound to their challenge id. A slow hash (scrypt) buys
  * nothing for a six-digit code — 10^6 candidates fall to any hash once the salt is known — while a key that
  * lives outside the database makes a leaked table useless: without the key no candidate can be checked.
- * The HMAC also keeps verification cheap, so guessing cannot load the server.
+ * The HMAC also keeps verification cheap, so guessing cannot load the server. Codes are hashed under the current
+ * SECRETS_ENCRYPTION_KEY and checked under every accepted one, so a code sent just before a rotation still works.
  */
 export class OtpHasher {
-  private readonly key: Buffer;
+  private readonly keys: readonly Buffer[];
 
-  constructor(secretsKey: string) {
-    this.key = Buffer.from(hkdfSync('sha256', secretsKey, 'qris-otp', 'otp-code-hmac', 32));
+  constructor(secretsKeys: string | readonly string[]) {
+    const all = typeof secretsKeys === 'string' ? [secretsKeys] : secretsKeys;
+    this.keys = all.map((key) => Buffer.from(hkdfSync('sha256', key, 'qris-otp', 'otp-code-hmac', 32)));
   }
 
   hash(challengeId: string, code: string): string {
-    return createHmac('sha256', this.key).update(`${challengeId}:${code}`).digest('hex');
+    return this.hashWith(this.keys[0], challengeId, code).toString('hex');
   }
 
   matches(challengeId: string, code: string, stored: string): boolean {
     const expected = Buffer.from(stored, 'hex');
-    const actual = Buffer.from(this.hash(challengeId, code), 'hex');
-    return expected.length === actual.length && timingSafeEqual(expected, actual);
+    return this.keys.some((key) => {
+      const actual = this.hashWith(key, challengeId, code);
+      return expected.length === actual.length && timingSafeEqual(expected, actual);
+    });
+  }
+
+  private hashWith(key: Buffer, challengeId: string, code: string): Buffer {
+    return createHmac('sha256', key).update(`${challengeId}:${code}`).digest();
   }
 }
