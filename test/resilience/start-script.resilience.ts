@@ -8,13 +8,23 @@ const START = path.resolve(__dirname, '../../dist/scripts/start.js');
 const DATA_DIR = path.resolve(__dirname, '../../.data-local/start-script');
 const BASE_PORT = Number(process.env.START_TEST_BASE_PORT ?? 34100);
 
-/** The pids of a process's children, and each one's whole command line (from /proc: `ps` cuts it to the terminal's width). */
+/**
+ * The pids of a process's children, and each one's whole command line (from /proc: `ps` cuts it to the terminal's
+ * width). A child that exits between the two reads (a short-lived helper process) is left out.
+ */
 function childrenOf(pid: number): { pid: number; command: string }[] {
   const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
     .trim()
     .split(/\s+/)
     .map(Number);
-  return pids.map((child) => ({ pid: child, command: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ') }));
+  return pids.flatMap((child) => {
+    try {
+      return [{ pid: child, command: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ') }];
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw error;
+    }
+  });
 }
 
 function alive(pid: number): boolean {
