@@ -1,6 +1,5 @@
 import { decodeJwt } from 'jose';
-import { LRUCache } from 'lru-cache';
-import { cacheInvalidations } from '@lib/events/cache-invalidation';
+import { InvalidatedCache } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import { verifyOperatorToken } from '@lib/auth/operator-token';
 import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
@@ -40,8 +39,8 @@ interface Membership {
  * Every failure is UNAUTHENTICATED with HTTP 401.
  */
 export class CallerAuthenticator {
-  private readonly sessions = new LRUCache<string, { session: SessionStatus | null }>({ max: 100_000, ttl: 30_000 });
-  private readonly memberships = new LRUCache<string, { membership: Membership | null }>({ max: 100_000, ttl: MEMBERSHIP_CACHE_MS });
+  private readonly sessions = new InvalidatedCache<{ session: SessionStatus | null }>(100_000, 30_000);
+  private readonly memberships = new InvalidatedCache<{ membership: Membership | null }>(100_000, MEMBERSHIP_CACHE_MS);
 
   constructor(
     private readonly config: Config,
@@ -56,15 +55,12 @@ export class CallerAuthenticator {
    */
   followInvalidations(): () => void {
     const offs = [
-      cacheInvalidations.on('session', {
-        forget: (id) => {
-          this.sessions.delete(id);
-          this.memberships.delete(id);
-        },
-        clear: () => this.sessions.clear(),
-      }),
-      cacheInvalidations.on('membership', { clear: () => this.memberships.clear() }),
-      cacheInvalidations.on('merchant', { clear: () => this.memberships.clear() }),
+      this.sessions.follow([{ kind: 'session', byKey: true }]),
+      this.memberships.follow([
+        { kind: 'session', byKey: true },
+        { kind: 'membership', byKey: false },
+        { kind: 'merchant', byKey: false },
+      ]),
     ];
     return () => offs.forEach((off) => off());
   }
@@ -120,20 +116,22 @@ export class CallerAuthenticator {
     const cached = cacheMs > 0 ? this.sessions.get(sessionId) : undefined;
     if (cacheMs > 0) countLookup('gateway_sessions', cached !== undefined);
     if (cached) return cached.session;
-    const data = await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, {
-      sessionId,
+    const fetch = async () => ({
+      session: (await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, { sessionId }))
+        .authSession,
     });
-    if (cacheMs > 0) this.sessions.set(sessionId, { session: data.authSession }, { ttl: cacheMs });
-    return data.authSession;
+    if (cacheMs <= 0) return (await fetch()).session;
+    return (await this.sessions.load(sessionId, fetch, () => cacheMs)).session;
   }
 
   private async membership(user: UserPrincipal): Promise<Membership | null> {
     const cached = this.memberships.get(user.sessionId!);
     countLookup('gateway_memberships', cached !== undefined);
     if (cached) return cached.membership;
-    const data = await this.ask<{ viewerMembership: Membership | null }>(user, MEMBERSHIP_QUERY, {});
-    this.memberships.set(user.sessionId!, { membership: data.viewerMembership });
-    return data.viewerMembership;
+    const loaded = await this.memberships.load(user.sessionId!, async () => ({
+      membership: (await this.ask<{ viewerMembership: Membership | null }>(user, MEMBERSHIP_QUERY, {})).viewerMembership,
+    }));
+    return loaded.membership;
   }
 
   /** One operation straight to the merchant subgraph, acting as `principal` (identity look-ups are not routed through the query planner). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { Client } from 'pg';
 import { RedisSignalPublisher, RedisSignalSubscriber, type SignalChannel, type SignalLog } from './redis-signal';
 
@@ -55,6 +56,51 @@ class InvalidationRegistry {
 }
 
 export const cacheInvalidations = new InvalidationRegistry();
+
+/**
+ * A bounded cache of this process that invalidation messages drop entries from (`follow`). An answer loaded while a
+ * message arrived is returned but not stored: it may predate the change the message is for (a lookup that read
+ * `active` just before a suspension committed must not be cached for the TTL).
+ */
+export class InvalidatedCache<V extends object> {
+  private readonly entries: LRUCache<string, V>;
+  /** Counts forgets and clears, so a load can tell whether one happened while it ran. */
+  private generation = 0;
+
+  constructor(max: number, ttlMs: number) {
+    this.entries = new LRUCache({ max, ttl: ttlMs });
+  }
+
+  /** Drops the entry a message of each kind names (`byKey`), or every entry; returns the unregistration. */
+  follow(kinds: { kind: InvalidationKind; byKey: boolean }[]): () => void {
+    const offs = kinds.map(({ kind, byKey }) =>
+      cacheInvalidations.on(kind, { ...(byKey ? { forget: (key: string) => this.forget(key) } : {}), clear: () => this.clear() }),
+    );
+    return () => offs.forEach((off) => off());
+  }
+
+  get(key: string): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Runs `load` and keeps its answer for `ttlMs` (default: the cache's), unless an invalidation came meanwhile. */
+  async load(key: string, load: () => Promise<V>, ttlMs?: (value: V) => number): Promise<V> {
+    const generation = this.generation;
+    const value = await load();
+    if (generation === this.generation) this.entries.set(key, value, ttlMs ? { ttl: ttlMs(value) } : undefined);
+    return value;
+  }
+
+  forget(key: string): void {
+    this.generation += 1;
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}
 
 /**
  * Subscribes this process's caches to the Redis channel (one subscription per Redis URL, counted: several in-process

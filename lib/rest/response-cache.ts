@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { LRUCache } from 'lru-cache';
+import { InvalidatedCache, type InvalidationKind } from '../events/cache-invalidation';
 
 export interface CachedResponse {
   body: string;
@@ -11,32 +11,36 @@ export interface CachedResponse {
  * still computed). Bounded in entries, so a crawl of every district cannot grow it without limit.
  */
 export class ResponseCache {
-  private readonly entries?: LRUCache<string, CachedResponse>;
+  private readonly entries?: InvalidatedCache<CachedResponse>;
 
   constructor(
     readonly ttlSecs: number,
     maxEntries = 20_000,
     private readonly visibility: 'public' | 'private' = 'public',
   ) {
-    if (ttlSecs > 0) this.entries = new LRUCache({ max: maxEntries, ttl: ttlSecs * 1000 });
+    if (ttlSecs > 0) this.entries = new InvalidatedCache(maxEntries, ttlSecs * 1000);
   }
 
   get(key: string): CachedResponse | undefined {
     return this.entries?.get(key);
   }
 
-  store(key: string, body: string): CachedResponse {
-    const entry = { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
-    this.entries?.set(key, entry);
-    return entry;
+  /** Serves `key` by computing its body, stored unless an invalidation came meanwhile (InvalidatedCache). */
+  async load(key: string, body: () => Promise<string>): Promise<CachedResponse> {
+    const compute = async () => entryOf(await body());
+    return this.entries ? this.entries.load(key, compute) : compute();
   }
 
-  /** Drops every entry (a change they may hold was made elsewhere). */
-  clear(): void {
-    this.entries?.clear();
+  /** Drops every entry on a message of `kind` (a change they may hold was made elsewhere); returns the unregistration. */
+  clearOn(kind: InvalidationKind): () => void {
+    return this.entries?.follow([{ kind, byKey: false }]) ?? (() => undefined);
   }
 
   get cacheControl(): string {
     return this.ttlSecs > 0 ? `${this.visibility}, max-age=${this.ttlSecs}` : 'no-cache';
   }
+}
+
+function entryOf(body: string): CachedResponse {
+  return { body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
 }

@@ -14,7 +14,7 @@ import { type ReadinessCheck, registerProbes } from '../http/probes';
 import { MAX_JSON_DEPTH, REST_BODY_LIMIT } from '../http/request-limits';
 import { jsonTooDeep, storableTime, unstorableText } from '../http/storable-input';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
-import { cacheInvalidations, subscribeCacheInvalidation } from '../events/cache-invalidation';
+import { subscribeCacheInvalidation } from '../events/cache-invalidation';
 import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
@@ -248,7 +248,7 @@ function registerRoute(
   const privateCache = route.cache === 'per-principal' ? new ResponseCache(route.cacheSecs, 50_000, 'private') : undefined;
   if (privateCache) {
     // Bank lookups carry the merchant's status: a change drops them on every copy (lib/events/cache-invalidation.ts).
-    const off = cacheInvalidations.on('merchant', { clear: () => privateCache.clear() });
+    const off = privateCache.clearOn('merchant');
     app.addHook('onClose', async () => off());
   }
   const authenticate = route.authenticate;
@@ -311,7 +311,7 @@ async function serveCached(
   const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
   if (cache.ttlSecs > 0) countLookup('rest_responses', entry !== undefined);
-  if (!entry) entry = cache.store(key, reply.serialize(await route.run(input, context)) as string);
+  entry ??= await cache.load(key, async () => reply.serialize(await route.run(input, context)) as string);
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);

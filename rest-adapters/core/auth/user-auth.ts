@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
-import { cacheInvalidations } from '@lib/events/cache-invalidation';
+import { InvalidatedCache } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import type { Principal } from '@lib/auth/principal';
 import { verifyUserAccessToken } from '@lib/auth/user-token';
@@ -25,13 +24,12 @@ type SessionStatus = NonNullable<CoreAuthSessionQuery['authSession']>;
  * revoked it (forgetSession). Unknown session ids are remembered too (as null), so forged `sid`s with a valid
  * signature — which would need the signing secret — cannot load the database either.
  */
-const sessions = new LRUCache<string, { session: SessionStatus | null }>({ max: 100_000, ttl: 30_000 });
+const sessions = new InvalidatedCache<{ session: SessionStatus | null }>(100_000, 30_000);
+sessions.follow([{ kind: 'session', byKey: true }]);
 
 /** Drops a session from this process's cache (after a logout or a revocation handled here). */
-cacheInvalidations.on('session', { forget: (id) => sessions.delete(id), clear: () => sessions.clear() });
-
 export function forgetSession(sessionId: string): void {
-  sessions.delete(sessionId);
+  sessions.forget(sessionId);
 }
 
 async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<SessionStatus | null> {
@@ -39,9 +37,9 @@ async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<Sess
   const cached = cacheMs > 0 ? sessions.get(sessionId) : undefined;
   if (cacheMs > 0) countLookup('rest_sessions', cached !== undefined);
   if (cached) return cached.session;
-  const { authSession } = await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined });
-  if (cacheMs > 0) sessions.set(sessionId, { session: authSession }, { ttl: cacheMs });
-  return authSession;
+  const fetch = async () => ({ session: (await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined })).authSession });
+  if (cacheMs <= 0) return (await fetch()).session;
+  return (await sessions.load(sessionId, fetch, () => cacheMs)).session;
 }
 
 /**

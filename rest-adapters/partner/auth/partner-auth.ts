@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
-import { cacheInvalidations } from '@lib/events/cache-invalidation';
+import { InvalidatedCache } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import type { Principal } from '@lib/auth/principal';
@@ -32,12 +31,13 @@ const UNKNOWN_TTL_MS = 10_000;
  * Credentials by key, each kept `PARTNER_CREDENTIAL_CACHE_MS` of the REST app that fetched it (an unknown key at
  * most 10 s), so a revoked credential stops within that time.
  */
-const credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
+const credentials = new InvalidatedCache<{ credential: Credential | null }>(10_000, 60_000);
+credentials.follow([
+  { kind: 'partner_credential', byKey: true },
+  { kind: 'partner', byKey: false },
+]);
 
 /** Forgets every cached credential (tests; an operator-triggered reload would use it too). */
-cacheInvalidations.on('partner_credential', { forget: (key) => credentials.delete(key), clear: () => credentials.clear() });
-cacheInvalidations.on('partner', { clear: () => credentials.clear() });
-
 export function clearPartnerCredentialCache(): void {
   credentials.clear();
 }
@@ -126,14 +126,12 @@ async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promi
   const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
   if (cacheMs > 0) countLookup('partner_credentials', cached !== undefined);
   if (cached) return cached.credential;
-  const { partnerCredential } = await runtime.execute(PartnerCredentialDocument, { credentialKey }, { acting: undefined });
-  if (cacheMs > 0)
-    credentials.set(
-      credentialKey,
-      { credential: partnerCredential },
-      { ttl: partnerCredential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS) },
-    );
-  return partnerCredential;
+  const fetch = async () => ({
+    credential: (await runtime.execute(PartnerCredentialDocument, { credentialKey }, { acting: undefined })).partnerCredential,
+  });
+  if (cacheMs <= 0) return (await fetch()).credential;
+  const loaded = await credentials.load(credentialKey, fetch, ({ credential }) => (credential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS)));
+  return loaded.credential;
 }
 
 /** Refuses (403 forbidden) a partner whose token lacks every one of `scopes` (any one suffices, e.g. scoring.read or risk-summary.read). */

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { LRUCache } from 'lru-cache';
-import { cacheInvalidations } from '@lib/events/cache-invalidation';
+import { InvalidatedCache } from '@lib/events/cache-invalidation';
 import { countLookup } from '@lib/http/cache-metrics';
 import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { Principal } from '@lib/auth/principal';
@@ -23,9 +22,9 @@ export type Scheme = keyof typeof SCHEMES;
  * Credential material is cached for 60 s (DESIGN.md §7), so a revoked key stops working within a minute;
  * an unknown key id is remembered for 10 s so that guessing keys cannot load the database.
  */
-const credentials = new LRUCache<string, { credential: Credential | null }>({ max: 10_000, ttl: 60_000 });
+const credentials = new InvalidatedCache<{ credential: Credential | null }>(10_000, 60_000);
+credentials.follow([{ kind: 'bank_credential', byKey: true }]);
 const UNKNOWN_TTL_MS = 10_000;
-cacheInvalidations.on('bank_credential', { forget: (keyId) => credentials.delete(keyId), clear: () => credentials.clear() });
 
 const unauthorized = (message: string) => new HttpError(401, 'unauthorized', message);
 
@@ -66,9 +65,12 @@ async function credentialOf(keyId: string, runtime: RouteRuntime): Promise<Crede
   const cached = credentials.get(keyId);
   countLookup('bank_credentials', cached !== undefined);
   if (cached) return cached.credential;
-  const { bankCredential } = await runtime.execute(PspBankCredentialDocument, { keyId }, { acting: undefined });
-  credentials.set(keyId, { credential: bankCredential }, bankCredential ? undefined : { ttl: UNKNOWN_TTL_MS });
-  return bankCredential;
+  const loaded = await credentials.load(
+    keyId,
+    async () => ({ credential: (await runtime.execute(PspBankCredentialDocument, { keyId }, { acting: undefined })).bankCredential }),
+    ({ credential }) => (credential ? 60_000 : UNKNOWN_TTL_MS),
+  );
+  return loaded.credential;
 }
 
 function header(req: FastifyRequest, name: string): string | undefined {
