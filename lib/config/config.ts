@@ -117,11 +117,11 @@ const EnvSchema = Type.Object({
    */
   REST_SUBGRAPHS: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
   /**
-   * Where the REST process runs the operations of the partner, core and point-of-sale APIs: `thread` (default: a
-   * worker thread with its own executor, so that bank calls on the main thread never wait behind them) or `main`
-   * (the main thread, beside the bank calls). docs/decisions/0009-how-operations-execute.md.
+   * Where the REST process runs its operations: `threads` (default: the bank API's on one worker thread, the partner,
+   * core and point-of-sale APIs' on another, each with its own executor; the main thread keeps HTTP) or `main` (all on
+   * the main thread). docs/decisions/0009-how-operations-execute.md.
    */
-  REST_APP_OPERATIONS: Type.Union([Type.Literal('thread'), Type.Literal('main')], { default: 'thread' }),
+  REST_OPERATIONS: Type.Union([Type.Literal('threads'), Type.Literal('main')], { default: 'threads' }),
   /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 30000 }),
   /** Every HTTP server: an idle socket (nothing sent or received) is closed after, ms. */
@@ -309,7 +309,7 @@ export interface Config {
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
   restSubgraphs: Env['REST_SUBGRAPHS'];
-  restAppOperations: Env['REST_APP_OPERATIONS'];
+  restOperations: Env['REST_OPERATIONS'];
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number; drainDelayMs: number };
   webhooks: { retryScale: number };
@@ -555,7 +555,7 @@ function behaviourSection(
   | 'referenceCacheTtlSecs'
   | 'gatewayTimeoutMs'
   | 'restSubgraphs'
-  | 'restAppOperations'
+  | 'restOperations'
   | 'http'
   | 'webhooks'
   | 'outboundUrls'
@@ -567,7 +567,7 @@ function behaviourSection(
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     restSubgraphs: env.REST_SUBGRAPHS,
-    restAppOperations: env.REST_APP_OPERATIONS,
+    restOperations: env.REST_OPERATIONS,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,

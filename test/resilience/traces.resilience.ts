@@ -133,7 +133,7 @@ describe.each([
     expect(stack.copies.rest[0].output).toContainEqual(expect.stringContaining(`"trace_id":"${traceId}"`));
   });
 
-  it('carries the trace into the app operations thread: a core API call’s subgraph spans and SQL join the caller’s trace', async () => {
+  it('carries the trace into an operations thread: a core API call’s subgraph spans and SQL join the caller’s trace', async () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpan = randomBytes(8).toString('hex');
     const res = await request(`${stack.restOrigin}/references/cities?province_id=32`, {

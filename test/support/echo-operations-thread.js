@@ -1,10 +1,12 @@
-// A thread speaking the app operations thread's messages (rest-adapters/app-operations-thread.ts) without an executor:
-// it answers each operation with the request id it was sent, after `variables.delayMs`, and exits on `variables.crash`.
-const { parentPort } = require('node:worker_threads');
+// A thread speaking an operations thread's messages (rest-adapters/operations-thread.ts) without an executor: it
+// answers each operation with the request id it was sent, after `variables.delayMs`, and exits on `variables.crash`.
+const { parentPort, workerData } = require('node:worker_threads');
 
 parentPort.on('message', (message) => {
   if (message.kind === 'metrics') {
-    parentPort.postMessage({ kind: 'answer', id: message.id, metrics: `# ${message.own.length} series of the main thread\n` });
+    const parts = [...message.parts, [{ thread: workerData.name }]];
+    const reply = message.render ? { metrics: `# ${parts.length} parts merged by the ${workerData.name} thread\n` } : { parts };
+    parentPort.postMessage({ kind: 'answer', id: message.id, ...reply });
     return;
   }
   const variables = message.request.variables || {};

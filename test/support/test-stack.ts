@@ -72,12 +72,12 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
   const database = await cloneTemplateDatabase();
   const logs: LogLine[] = [];
   const logStream = { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
-  // Tests run from the TypeScript sources; the app operations thread's entry is built JavaScript (npm run test:resilience).
+  // Tests run from the TypeScript sources; the operations threads' entry is built JavaScript (npm run test:resilience).
   const base = {
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
-    REST_APP_OPERATIONS: 'main',
+    REST_OPERATIONS: 'main',
     DATABASE_URL: database.adminUrl,
     ...env,
   };

@@ -8,7 +8,10 @@ import type { MetricsJson as Metrics } from '@lib/http/metrics';
 import { serviceUnavailable } from '@lib/rest/error-map';
 import type { GraphQLResponse, GraphRunner } from '@lib/rest/operation-executor';
 
-/** A message from the REST process's main thread to the app operations thread. */
+/** Which operations a thread runs: the bank API's, or the partner, core and point-of-sale APIs'. */
+export type ThreadName = 'bank' | 'app';
+
+/** A message from the REST process's main thread to an operations thread. */
 export type ToThread =
   | {
       kind: 'execute';
@@ -18,31 +21,39 @@ export type ToThread =
       /** The caller's trace context (W3C headers), so that the operation's spans join the request's trace. */
       trace: Record<string, string>;
     }
-  | { kind: 'metrics'; id: number; own: Metrics };
+  /** The series gathered so far (`parts`) with the thread's own appended, or (`render`) merged into one exposition. */
+  | { kind: 'metrics'; id: number; parts: Metrics[]; render: boolean };
 
 /** A message from the thread: it is ready, or the answer to one request (an operation's, or its metrics). */
 export type FromThread =
   | { kind: 'ready' }
   | { kind: 'failed'; message: string }
-  | { kind: 'answer'; id: number; answer?: { result: GraphQLResponse<unknown>; status: number }; metrics?: string; error?: string };
+  | {
+      kind: 'answer';
+      id: number;
+      answer?: { result: GraphQLResponse<unknown>; status: number };
+      parts?: Metrics[];
+      metrics?: string;
+      error?: string;
+    };
 
-const ENTRY = path.join(__dirname, 'app-operations-thread.worker.js');
+const ENTRY = path.join(__dirname, 'operations-thread.worker.js');
 
 /**
- * Operations the thread holds at once before it sheds: a call beyond answers 503 with Retry-After at once rather than
+ * Operations a thread holds at once before it sheds: a call beyond answers 503 with Retry-After at once rather than
  * queue. At the documented mix it holds a few; at 10-50 ms of work each, 64 waiting is already past a second.
  */
-export const APP_OPERATIONS_IN_FLIGHT = 64;
+export const OPERATIONS_IN_FLIGHT = 64;
 
 /**
- * The operations of the partner, core and point-of-sale APIs, run on a worker thread of the REST process with an
- * executor of their own (`app-operations-thread.worker.ts`): a 500-item transaction list or a scoring summary computes
- * there, on the other core, and bank calls on the main thread never queue behind it
- * (docs/decisions/0009-how-operations-execute.md). The main thread keeps HTTP, authentication, validation and mapping; a
- * call crosses the thread boundary as structured clones, twice. A thread that dies is started again; the calls it
- * held answer 503, and so does a call beyond `APP_OPERATIONS_IN_FLIGHT` (load shed before a queue forms).
+ * A worker thread of the REST process running operations on an executor of its own (`operations-thread.worker.ts`).
+ * The REST process runs two: the bank API's and the others' (docs/decisions/0009-how-operations-execute.md). So a
+ * 500-item transaction list or a scoring summary computes beside bank calls, not before them, and the main thread,
+ * which keeps HTTP, authentication, validation, mapping and the cached answers, is free within a millisecond or two
+ * for the next request. A call crosses the thread boundary as structured clones, twice. A thread that dies is started
+ * again; the calls it held answer 503, and so does a call beyond `OPERATIONS_IN_FLIGHT` (load shed before a queue).
  */
-export class AppOperationsThread implements GraphRunner {
+export class OperationsThread implements GraphRunner {
   private worker!: Worker;
   private readonly pending = new Map<number, { resolve(message: FromThread & { kind: 'answer' }): void; reject(error: Error): void }>();
   private nextId = 0;
@@ -50,12 +61,13 @@ export class AppOperationsThread implements GraphRunner {
 
   private constructor(
     private readonly log: FastifyBaseLogger,
+    private readonly name: ThreadName,
     private readonly entry: string,
   ) {}
 
   /** Starts the thread from its built entry (`entry`: another script speaking the same messages, in tests). */
-  static async start(log: FastifyBaseLogger, entry = ENTRY): Promise<AppOperationsThread> {
-    const thread = new AppOperationsThread(log, entry);
+  static async start(log: FastifyBaseLogger, name: ThreadName, entry = ENTRY): Promise<OperationsThread> {
+    const thread = new OperationsThread(log, name, entry);
     await thread.spawn();
     return thread;
   }
@@ -64,7 +76,7 @@ export class AppOperationsThread implements GraphRunner {
     request: { query: string; operationName?: string; variables?: Record<string, unknown> },
     caller: { principal: Principal; requestId: string; subgraphTimeoutMs?: number },
   ): Promise<{ result: GraphQLResponse<TData>; status: number }> {
-    if (this.pending.size >= APP_OPERATIONS_IN_FLIGHT) throw serviceUnavailable('the service is busy, retry later');
+    if (this.pending.size >= OPERATIONS_IN_FLIGHT) throw serviceUnavailable('the service is busy, retry later');
     const trace: Record<string, string> = {};
     propagation.inject(context.active(), trace);
     const message = await this.ask({ kind: 'execute', id: 0, request, caller, trace });
@@ -72,14 +84,18 @@ export class AppOperationsThread implements GraphRunner {
     return message.answer as { result: GraphQLResponse<TData>; status: number };
   }
 
-  /**
-   * The main thread's series (`own`) and the thread's (operations, subgraph fetches, its connection pools, labelled
-   * `thread="app"`) as one exposition, merged on the thread.
-   */
-  async metrics(own: Metrics): Promise<string> {
-    const { metrics } = await this.ask({ kind: 'metrics', id: 0, own });
-    if (metrics === undefined) throw new Error('the app operations thread sent no metrics');
-    return metrics;
+  /** `parts` with this thread's series (operations, subgraph fetches, its pools, labelled `thread`) appended. */
+  async metricsParts(parts: Metrics[]): Promise<Metrics[]> {
+    const answer = await this.ask({ kind: 'metrics', id: 0, parts, render: false });
+    if (answer.parts === undefined) throw new Error(`the ${this.name} operations thread sent no metrics`);
+    return answer.parts;
+  }
+
+  /** `parts` and this thread's series as one exposition, merged on the thread (the main thread pays nothing). */
+  async metrics(parts: Metrics[]): Promise<string> {
+    const answer = await this.ask({ kind: 'metrics', id: 0, parts, render: true });
+    if (answer.metrics === undefined) throw new Error(`the ${this.name} operations thread sent no metrics`);
+    return answer.metrics;
   }
 
   async close(): Promise<void> {
@@ -97,11 +113,11 @@ export class AppOperationsThread implements GraphRunner {
 
   private spawn(): Promise<void> {
     return new Promise((resolve, reject) => {
-      const worker = new Worker(this.entry);
+      const worker = new Worker(this.entry, { workerData: { name: this.name } });
       this.worker = worker;
       worker.on('message', (message: FromThread) => {
         if (message.kind === 'ready') resolve();
-        else if (message.kind === 'failed') reject(new Error(`the app operations thread did not start: ${message.message}`));
+        else if (message.kind === 'failed') reject(new Error(`the ${this.name} operations thread did not start: ${message.message}`));
         else {
           const waiting = this.pending.get(message.id);
           this.pending.delete(message.id);
@@ -109,22 +125,22 @@ export class AppOperationsThread implements GraphRunner {
           else waiting?.resolve(message);
         }
       });
-      worker.on('error', (error) => this.log.error({ err: error }, 'the app operations thread failed'));
+      worker.on('error', (error) => this.log.error({ err: error }, `the ${this.name} operations thread failed`));
       worker.on('exit', (code) => {
         for (const waiting of this.pending.values()) waiting.reject(serviceUnavailable());
         this.pending.clear();
-        reject(new Error(`the app operations thread exited with ${code} while starting`));
+        reject(new Error(`the ${this.name} operations thread exited with ${code} while starting`));
         if (this.closing) return;
-        this.log.error({ code }, 'the app operations thread exited; starting it again');
-        this.spawn().catch((error: Error) => this.log.error({ err: error }, 'the app operations thread could not start again'));
+        this.log.error({ code }, `the ${this.name} operations thread exited; starting it again`);
+        this.spawn().catch((error: Error) => this.log.error({ err: error }, `the ${this.name} operations thread could not start again`));
       });
     });
   }
 }
 
 /**
- * The configuration each of the REST process's two executors opens its subgraphs with: half of DB_POOL_MAX per
- * subgraph (at least 2), so that the process holds the connections docs/operations.md sizes PostgreSQL for.
+ * The configuration each of the REST process's two operations threads opens its subgraphs with: half of DB_POOL_MAX
+ * per subgraph (at least 2), so that the process holds the connections docs/operations.md sizes PostgreSQL for.
  */
 export function halfPools(config: Config): Config {
   return { ...config, database: { ...config.database, poolMax: Math.max(2, Math.ceil(config.database.poolMax / 2)) } };

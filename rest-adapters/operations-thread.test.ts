@@ -1,17 +1,17 @@
 import path from 'node:path';
 import Fastify from 'fastify';
 import type { HttpError } from '@lib/rest/error-body';
-import { APP_OPERATIONS_IN_FLIGHT, AppOperationsThread } from './app-operations-thread';
+import { OPERATIONS_IN_FLIGHT, OperationsThread } from './operations-thread';
 
 const ECHO = path.join(__dirname, '..', 'test', 'support', 'echo-operations-thread.js');
 const caller = (requestId: string) => ({ principal: { kind: 'service' as const, service: 'test' }, requestId });
-const run = (thread: AppOperationsThread, requestId: string, variables: Record<string, unknown> = {}) =>
+const run = (thread: OperationsThread, requestId: string, variables: Record<string, unknown> = {}) =>
   thread.execute<{ requestId: string }>({ query: '{ x }', variables }, caller(requestId));
 
-describe('the app operations thread (a real worker thread speaking its messages)', () => {
-  let thread: AppOperationsThread;
+describe('an operations thread (a real worker thread speaking its messages)', () => {
+  let thread: OperationsThread;
   beforeAll(async () => {
-    thread = await AppOperationsThread.start(Fastify({ logger: false }).log, ECHO);
+    thread = await OperationsThread.start(Fastify({ logger: false }).log, 'app', ECHO);
   });
   afterAll(() => thread.close());
 
@@ -20,13 +20,13 @@ describe('the app operations thread (a real worker thread speaking its messages)
     expect(answers.map((a) => a.result.data?.requestId)).toEqual(Array.from({ length: 20 }, (_, i) => `r-${i}`));
   });
 
-  it(`sheds a call beyond ${APP_OPERATIONS_IN_FLIGHT} in flight with 503 and Retry-After, at once, and takes calls again after`, async () => {
-    const held = Array.from({ length: APP_OPERATIONS_IN_FLIGHT }, (_, i) => run(thread, `held-${i}`, { delayMs: 300 }));
+  it(`sheds a call beyond ${OPERATIONS_IN_FLIGHT} in flight with 503 and Retry-After, at once, and takes calls again after`, async () => {
+    const held = Array.from({ length: OPERATIONS_IN_FLIGHT }, (_, i) => run(thread, `held-${i}`, { delayMs: 300 }));
     const started = Date.now();
     const shed = (await run(thread, 'one-too-many').catch((e: unknown) => e)) as HttpError;
     expect([shed.status, shed.code, shed.retryAfterSecs]).toEqual([503, 'service_unavailable', expect.any(Number)]);
     expect(Date.now() - started).toBeLessThan(100);
-    expect((await Promise.all(held)).length).toBe(APP_OPERATIONS_IN_FLIGHT);
+    expect((await Promise.all(held)).length).toBe(OPERATIONS_IN_FLIGHT);
     expect((await run(thread, 'after')).result.data?.requestId).toBe('after');
   });
 
@@ -47,7 +47,8 @@ describe('the app operations thread (a real worker thread speaking its messages)
     expect(answered).toBe('again');
   });
 
-  it('merges the scrape on the thread', async () => {
-    expect(await thread.metrics([])).toBe('# 0 series of the main thread\n');
+  it('adds its series to the scrape, or merges the scrape on the thread', async () => {
+    expect(await thread.metricsParts([[]])).toEqual([[], [{ thread: 'app' }]]);
+    expect(await thread.metrics([[], []])).toBe('# 3 parts merged by the app thread\n');
   });
 });

@@ -1,6 +1,6 @@
 import '@lib/telemetry/register';
 import 'reflect-metadata';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import pino from 'pino';
 import { Registry } from 'prom-client';
 import { loadConfig } from '@lib/config/config';
@@ -9,17 +9,17 @@ import { mergedMetrics } from '@lib/http/metrics';
 import { fastifyLoggingOptions } from '@lib/logging/logger';
 import { GraphExecutor } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
-import { type FromThread, type ToThread, halfPools, withTrace } from './app-operations-thread';
+import { type FromThread, type ThreadName, type ToThread, halfPools, withTrace } from './operations-thread';
 
 /**
- * The app operations thread (app-operations-thread.ts): an executor of its own, on the subgraphs as REST_SUBGRAPHS says,
+ * An operations thread (operations-thread.ts): an executor of its own, on the subgraphs as REST_SUBGRAPHS says,
  * answering the main thread's operations and metrics.
  */
-async function main(port: NonNullable<typeof parentPort>): Promise<void> {
+async function main(port: NonNullable<typeof parentPort>, name: ThreadName): Promise<void> {
   const config = halfPools(loadConfig());
-  const log = pino(fastifyLoggingOptions(config, 'rest').logger as pino.LoggerOptions).child({ thread: 'app' });
+  const log = pino(fastifyLoggingOptions(config, 'rest').logger as pino.LoggerOptions).child({ thread: name });
   const registry = new Registry();
-  registry.setDefaultLabels({ service: 'rest', thread: 'app' });
+  registry.setDefaultLabels({ service: 'rest', thread: name });
   const executor = await GraphExecutor.start({
     config,
     subgraphs: config.restSubgraphs === 'http' ? { transport: 'http' } : { transport: 'embedded', definitions: SUBGRAPHS },
@@ -32,7 +32,10 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
   port.on('message', (message: ToThread) => {
     const work =
       message.kind === 'metrics'
-        ? registry.getMetricsAsJSON().then(async (mine) => ({ metrics: await mergedMetrics([message.own, mine]) }))
+        ? registry.getMetricsAsJSON().then(async (mine) => {
+            const parts = [...message.parts, mine];
+            return message.render ? { metrics: await mergedMetrics(parts) } : { parts };
+          })
         : withTrace(message.trace, () => executor.execute(message.request, message.caller)).then((result) => ({ answer: result }));
     work.then(
       (reply) => answer({ kind: 'answer', id: message.id, ...reply }),
@@ -44,5 +47,7 @@ async function main(port: NonNullable<typeof parentPort>): Promise<void> {
 
 if (parentPort) {
   const port = parentPort;
-  main(port).catch((error: Error) => port.postMessage({ kind: 'failed', message: error.message } satisfies FromThread));
+  main(port, (workerData as { name: ThreadName }).name).catch((error: Error) =>
+    port.postMessage({ kind: 'failed', message: error.message } satisfies FromThread),
+  );
 }
