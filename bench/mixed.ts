@@ -3,12 +3,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { Client as PgClient } from 'pg';
-import { request } from 'undici';
 import { loadConfig } from '@lib/config/config';
-import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CPU_LABELS, CpuSampler } from './cpu';
-import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
+import { type ClientRequest, type Tenant, bankLookup, bankPost, jakartaNow, sendOnce } from './demo-clients';
 import { envInt, percentile, progress, sleep, stallReading, stallsBetween, startBenchStack, stopAll } from './harness';
+import { benchTenants } from './tenants';
 
 /**
  * `npm run bench:mixed`: every API family at once, each endpoint at its documented (psp-api.md §8, partner-api.md §8)
@@ -17,8 +16,9 @@ import { envInt, percentile, progress, sleep, stallReading, stallsBetween, start
  * (p95 ≤ target / 5), the non-2xx answers, and CPU seconds per process over the run.
  *
  * Throughput ceilings against floors are `npm run bench:psp` (by-NMID cached and uncached, events) and
- * `npm run bench:partner`; this benchmark is about latency under a realistic mix. Demo data and demo credentials
- * only (bank BDEMO, partner PDEMO, the demo owner), plus a session written for the owner. A benchmark, not a test.
+ * `npm run bench:partner`; this benchmark is about latency under a realistic mix. At 1× the demo data and demo
+ * credentials only (bank BDEMO, partner PDEMO, the demo owner), plus a session written for the owner; at k× k tenants
+ * (bench/tenants.ts), each sending the 1× mix with credentials of its own. A benchmark, not a test.
  */
 const SECS = envInt('BENCH_MIXED_SECS', 120);
 /**
@@ -26,7 +26,10 @@ const SECS = envInt('BENCH_MIXED_SECS', 120);
  * the same instant on every endpoint and meet code the JIT has not compiled yet, which no later second does.
  */
 const WARMUP_SECS = envInt('BENCH_MIXED_WARMUP_SECS', 10);
-/** Multiplies every endpoint's rate (BENCH_MIXED_SCALE=2: twice the documented mix). */
+/**
+ * Tenants, each sending the documented mix with its own bank keys, merchant, partner credentials and owner
+ * (BENCH_MIXED_SCALE=2: the demo's and one made for the run, twice the documented mix and no rate limit met twice).
+ */
 const SCALE = envInt('BENCH_MIXED_SCALE', 1) || 1;
 const REST_PORT = envInt('BENCH_REST_PORT', 18580);
 const GATEWAY_PORT = envInt('BENCH_GATEWAY_PORT', 14500);
@@ -34,18 +37,18 @@ const GATEWAY_PORT = envInt('BENCH_GATEWAY_PORT', 14500);
 interface Endpoint {
   family: 'psp' | 'partner' | 'core' | 'pos';
   label: string;
-  /** Requests per second, open loop (autocannon takes whole numbers ≥ 1). */
+  /** Requests per second of one tenant, open loop (autocannon takes whole numbers ≥ 1). */
   rate: number;
   /** Documented p95 target in ms, when there is one. */
   targetP95Ms?: number;
-  build: () => { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
+  /** A request of tenant `t`, signed with its keys or carrying its tokens. */
+  build: (t: Tenant) => ClientRequest;
 }
 
-function endpoints(tokens: { partnerA: string; partnerB: string; user: string }, internalKey: string): Endpoint[] {
-  const nmids = DEMO.outlets.map((o) => o.nmid);
+function endpoints(internalKey: string): Endpoint[] {
   let n = 0;
   const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
-  const pos = { 'x-internal-api-key': internalKey, 'x-merchant-id': DEMO.merchantId };
+  const pos = (t: Tenant) => ({ 'x-internal-api-key': internalKey, 'x-merchant-id': t.merchantId });
   const run = randomUUID().slice(0, 8);
   return [
     {
@@ -53,62 +56,70 @@ function endpoints(tokens: { partnerA: string; partnerB: string; user: string },
       label: 'GET /api/psp/v1/merchants',
       rate: 1,
       targetP95Ms: 300,
-      build: () => bankLookup('/api/psp/v1/merchants?limit=100'),
+      build: (t) => bankLookup('/api/psp/v1/merchants?limit=100', t.bank),
     },
     {
       family: 'psp',
       label: 'GET /api/psp/v1/merchants/{id}',
       rate: 10,
       targetP95Ms: 100,
-      build: () => bankLookup(`/api/psp/v1/merchants/${DEMO.merchantId}`),
+      build: (t) => bankLookup(`/api/psp/v1/merchants/${t.merchantId}`, t.bank),
     },
     {
       family: 'psp',
       label: 'GET /api/psp/v1/merchants/by-nmid/{nmid}',
       rate: 16,
       targetP95Ms: 50,
-      build: () => bankLookup(`/api/psp/v1/merchants/by-nmid/${nmids[n++ % nmids.length]}`),
+      build: (t) => bankLookup(`/api/psp/v1/merchants/by-nmid/${t.nmids[n++ % t.nmids.length]}`, t.bank),
     },
     {
       family: 'psp',
       label: 'GET /api/psp/v1/merchants/search',
       rate: 2,
-      build: () => bankLookup(`/api/psp/v1/merchants/search?phone=${encodeURIComponent('+6281234567890')}`),
+      build: (t) => bankLookup(`/api/psp/v1/merchants/search?phone=${encodeURIComponent(t.phone)}`, t.bank),
     },
     {
       family: 'psp',
       label: 'POST /psp/v1/events',
       rate: 90,
-      build: () => {
+      build: (t) => {
         const id = `MIX-${run}-${n++}`;
-        return bankPost('/psp/v1/events', {
-          external_event_id: id,
-          event_type: 'transaction.success',
-          nmid: nmids[n % nmids.length],
-          gross_amount: 25_000,
-          transaction_code: `TRX-${id}`,
-          transaction_at: jakartaNow(),
-          payer_bank_name: 'BCA',
-        });
+        return bankPost(
+          '/psp/v1/events',
+          {
+            external_event_id: id,
+            event_type: 'transaction.success',
+            nmid: t.nmids[n % t.nmids.length],
+            gross_amount: 25_000,
+            transaction_code: `TRX-${id}`,
+            transaction_at: jakartaNow(),
+            payer_bank_name: 'BCA',
+          },
+          t.bank,
+        );
       },
     },
     {
       family: 'psp',
       label: 'POST /psp/v1/settlements',
       rate: 10,
-      build: () => {
+      build: (t) => {
         const id = `MIX-SETL-${run}-${n++}`;
-        return bankPost('/psp/v1/settlements', {
-          external_event_id: id,
-          settlement_id: id,
-          nmid: nmids[n % nmids.length],
-          bank_code: DEMO.bank.code,
-          gross_amount: 0,
-          mdr_total: 0,
-          net_amount: 0,
-          settlement_date: jakartaNow().slice(0, 10),
-          completed_at: jakartaNow(),
-        });
+        return bankPost(
+          '/psp/v1/settlements',
+          {
+            external_event_id: id,
+            settlement_id: id,
+            nmid: t.nmids[n % t.nmids.length],
+            bank_code: t.bank.code,
+            gross_amount: 0,
+            mdr_total: 0,
+            net_amount: 0,
+            settlement_date: jakartaNow().slice(0, 10),
+            completed_at: jakartaNow(),
+          },
+          t.bank,
+        );
       },
     },
     // Each partner credential at 1 req/s = its whole 60/min budget (partner-api.md §8).
@@ -116,16 +127,16 @@ function endpoints(tokens: { partnerA: string; partnerB: string; user: string },
       family: 'partner',
       label: 'GET partner A transactions (monthly)',
       rate: 1,
-      build: () => ({ method: 'GET', path: `/api/partner/v1/merchants/${DEMO.merchantId}/transactions`, headers: bearer(tokens.partnerA) }),
+      build: (t) => ({ method: 'GET', path: `/api/partner/v1/merchants/${t.merchantId}/transactions`, headers: bearer(t.tokens.partnerA) }),
     },
     {
       family: 'partner',
       label: 'GET partner B scoring-summary',
       rate: 1,
-      build: () => ({
+      build: (t) => ({
         method: 'GET',
-        path: `/api/partner/v1/merchants/${DEMO.merchantId}/scoring-summary`,
-        headers: bearer(tokens.partnerB),
+        path: `/api/partner/v1/merchants/${t.merchantId}/scoring-summary`,
+        headers: bearer(t.tokens.partnerB),
       }),
     },
     {
@@ -138,37 +149,37 @@ function endpoints(tokens: { partnerA: string; partnerB: string; user: string },
       family: 'core',
       label: 'GET /auth/profile',
       rate: 2,
-      build: () => ({ method: 'GET', path: '/auth/profile', headers: bearer(tokens.user) }),
+      build: (t) => ({ method: 'GET', path: '/auth/profile', headers: bearer(t.tokens.user) }),
     },
     {
       family: 'core',
       label: 'GET /merchant/transactions',
       rate: 5,
-      build: () => ({ method: 'GET', path: '/merchant/transactions?period=month', headers: bearer(tokens.user) }),
+      build: (t) => ({ method: 'GET', path: '/merchant/transactions?period=month', headers: bearer(t.tokens.user) }),
     },
     {
       family: 'core',
       label: 'GET /merchant/payment-terminal',
       rate: 2,
-      build: () => ({ method: 'GET', path: '/merchant/payment-terminal', headers: bearer(tokens.user) }),
+      build: (t) => ({ method: 'GET', path: '/merchant/payment-terminal', headers: bearer(t.tokens.user) }),
     },
     {
       family: 'pos',
       label: 'GET /poslite/catalog/products',
       rate: 2,
-      build: () => ({ method: 'GET', path: '/poslite/catalog/products?limit=50', headers: pos }),
+      build: (t) => ({ method: 'GET', path: '/poslite/catalog/products?limit=50', headers: pos(t) }),
     },
     {
       family: 'pos',
       label: 'GET /poslite/sync/pull (products)',
       rate: 5,
-      build: () => ({ method: 'GET', path: '/poslite/sync/pull?entity=products&limit=200', headers: pos }),
+      build: (t) => ({ method: 'GET', path: '/poslite/sync/pull?entity=products&limit=200', headers: pos(t) }),
     },
     {
       family: 'pos',
       label: 'GET /merchant/poslite/sales/orders',
       rate: 2,
-      build: () => ({ method: 'GET', path: '/merchant/poslite/sales/orders?limit=50', headers: bearer(tokens.user) }),
+      build: (t) => ({ method: 'GET', path: '/merchant/poslite/sales/orders?limit=50', headers: bearer(t.tokens.user) }),
     },
   ];
 }
@@ -184,21 +195,25 @@ interface Result {
   slowest: { at: number; ms: number }[];
 }
 
-/** One open-loop autocannon instance per endpoint, all at once; every request built (and signed) when sent. */
-async function runAll(origin: string, list: Endpoint[]): Promise<Result[]> {
+/**
+ * One open-loop autocannon instance per endpoint, all at once, at its rate times the tenants; every request built (and
+ * signed) when sent, request i of an endpoint for tenant i mod k.
+ */
+async function runAll(origin: string, list: Endpoint[], tenants: Tenant[]): Promise<Result[]> {
   return Promise.all(
     list.map(async (endpoint) => {
       const latencies: number[] = [];
       const slowest: { at: number; ms: number }[] = [];
       const statusCounts: Record<string, number> = {};
       const measuredFrom = performance.now() + WARMUP_SECS * 1000;
-      const rate = endpoint.rate * SCALE;
+      const rate = endpoint.rate * tenants.length;
+      let i = 0;
       const options = {
         url: origin,
         connections: Math.max(1, Math.ceil(rate / 10)),
         duration: WARMUP_SECS + SECS,
         overallRate: rate,
-        requests: [{ setupRequest: (req: object) => ({ ...req, ...endpoint.build() }) }],
+        requests: [{ setupRequest: (req: object) => ({ ...req, ...endpoint.build(tenants[i++ % tenants.length]) }) }],
       };
       const instance = autocannon(options as unknown as autocannon.Options);
       let sent = 0;
@@ -241,14 +256,9 @@ async function main(): Promise<void> {
   const pg = new PgClient({ connectionString: databaseUrl, application_name: 'bench-mixed' });
   await pg.connect();
   try {
-    const tokens = await demoTokens(bench.rest, pg, config);
-    const list = endpoints(tokens, config.secrets.internalApiKey);
-    for (const e of list) {
-      const probe = e.build();
-      const res = await request(`${bench.rest}${probe.path}`, { method: probe.method, headers: probe.headers, body: probe.body });
-      const text = await res.body.text();
-      if (res.statusCode >= 400) throw new Error(`${e.label}: ${res.statusCode} ${text.slice(0, 200)}`);
-    }
+    const tenants = await benchTenants(SCALE, { rest: bench.rest, pg, config, adminUrl: databaseUrl });
+    const list = endpoints(config.secrets.internalApiKey);
+    for (const e of list) for (const t of tenants) await sendOnce(bench.rest, e.build(t));
     const total = list.reduce((a, e) => a + e.rate * SCALE, 0);
     progress(`${list.length} endpoints, ${total.toFixed(1)} req/s in all, for ${WARMUP_SECS} s of warm-up and ${SECS} s measured …`);
     const cpu = new CpuSampler(
@@ -257,7 +267,7 @@ async function main(): Promise<void> {
       pg,
       bench.extra.map((m) => m.child.pid!),
     );
-    const running = runAll(bench.rest, list);
+    const running = runAll(bench.rest, list, tenants);
     // CPU, stalls and load are read over the measured seconds only.
     await sleep(WARMUP_SECS * 1000);
     const loadBefore = os.loadavg();
@@ -273,6 +283,7 @@ async function main(): Promise<void> {
     const fmt = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : '–').padStart(8);
     const lines = [
       `mixed load: ${total.toFixed(1)} req/s over ${list.length} endpoints for ${SECS} s; ${os.cpus().length} CPUs; load ${loadBefore[0].toFixed(2)} → ${loadAfter[0].toFixed(2)}`,
+      `tenants: ${tenants.length} (${tenants.map((t) => t.bank.code).join(', ')}), each the documented mix with its own bank keys, merchant, partner credentials and owner`,
       `${'endpoint'.padEnd(44)}${'req/s'.padStart(7)}${'p50'.padStart(8)}${'p95'.padStart(8)}${'p99'.padStart(8)}${'target'.padStart(8)}  aim (≤ target/5)  non-2xx`,
       ...results.map((r) => {
         const non2xx =
@@ -292,7 +303,7 @@ async function main(): Promise<void> {
     ];
     process.stdout.write(`${lines.join('\n')}\n`);
     process.stdout.write(
-      `${JSON.stringify({ secs: SECS, load: { before: loadBefore, after: loadAfter }, cpuSecs, scale: SCALE, results: results.map((r) => ({ label: r.endpoint.label, rate: r.endpoint.rate * SCALE, sent: r.sent, p50: r.p50, p95: r.p95, p99: r.p99, target: r.endpoint.targetP95Ms ?? null, statusCounts: r.statusCounts })) })}\n`,
+      `${JSON.stringify({ secs: SECS, load: { before: loadBefore, after: loadAfter }, cpuSecs, scale: SCALE, tenants: tenants.map((t) => t.bank.code), results: results.map((r) => ({ label: r.endpoint.label, rate: r.endpoint.rate * SCALE, sent: r.sent, p50: r.p50, p95: r.p95, p99: r.p99, target: r.endpoint.targetP95Ms ?? null, statusCounts: r.statusCounts })) })}\n`,
     );
   } finally {
     await pg.end().catch(() => undefined);

@@ -7,7 +7,7 @@ import { loadConfig } from '@lib/config/config';
 import { roleOf } from '@lib/db/database-urls';
 import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CPU_LABELS, type CpuLabel, CpuSampler } from './cpu';
-import { bankLookup, bankPost, demoTokens, jakartaNow } from './demo-clients';
+import { bankLookup, bankPost, jakartaNow, tenantTokens } from './demo-clients';
 import { BY_NMID_SQL } from './floor-sql';
 import { envInt, percentile, progress, sleep, startBenchStack, stopAll, stopSome, syncBankViewCopy } from './harness';
 
@@ -666,7 +666,7 @@ async function measure(databaseUrl: string, merchants: number, run: string): Pro
   await pg.connect();
   try {
     const config = loadConfig();
-    const tokens = await demoTokens(bench.rest, pg, config);
+    const tokens = await tenantTokens(bench.rest, pg, config);
     const list = paths(merchants, tokens, config.secrets.internalApiKey, run);
     // The floor holds the demo bank's lookup key in memory, as the REST adapter's credential cache does.
     const { rows: bankRows } = await pg.query<{ tier: string }>('select tier from merchant.banks where id = $1', [DEMO.bank.id]);

@@ -109,6 +109,8 @@ export interface OnboardMerchantInput {
   outlets: number;
   categoryCode?: string;
   referralCode?: string;
+  /** The merchant's contact phone, by which its bank's search finds it. */
+  phone?: string;
   /** An app user's phone: the owner (created when unknown), to log in to the merchant with. */
   ownerPhone?: string;
 }
@@ -157,6 +159,7 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
         categoryCode: input.categoryCode,
         categoryName: categoryName ?? undefined,
         referralCode: input.referralCode,
+        phone: input.phone,
         primaryNmid: nmids[0],
         ownerPhone: input.ownerPhone,
       });
