@@ -117,8 +117,9 @@ export class CallerAuthenticator {
     if (cacheMs > 0) countLookup('gateway_sessions', cached !== undefined);
     if (cached) return cached.session;
     const fetch = async () => ({
-      session: (await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, { sessionId }))
-        .authSession,
+      session: (
+        await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, { sessionId })
+      ).authSession,
     });
     if (cacheMs <= 0) return (await fetch()).session;
     return (await this.sessions.load(sessionId, fetch, () => cacheMs)).session;

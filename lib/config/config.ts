@@ -116,12 +116,6 @@ const EnvSchema = Type.Object({
    * process on their own database roles) or `http` (each subgraph's process). docs/decisions/0009-how-operations-execute.md.
    */
   REST_SUBGRAPHS: Type.Union([Type.Literal('in-process'), Type.Literal('http')], { default: 'in-process' }),
-  /**
-   * Where the REST process runs its operations: `threads` (default: the bank API's on one worker thread, the partner,
-   * core and point-of-sale APIs' on another, each with its own executor; the main thread keeps HTTP) or `main` (all on
-   * the main thread). docs/decisions/0009-how-operations-execute.md.
-   */
-  REST_OPERATIONS: Type.Union([Type.Literal('threads'), Type.Literal('main')], { default: 'threads' }),
   /** Every HTTP server (REST, gateway, subgraphs): whole request received within (slow clients are cut off), ms. */
   HTTP_REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 300000, default: 30000 }),
   /** Every HTTP server: an idle socket (nothing sent or received) is closed after, ms. */
@@ -309,7 +303,6 @@ export interface Config {
   referenceCacheTtlSecs: number;
   gatewayTimeoutMs: number;
   restSubgraphs: Env['REST_SUBGRAPHS'];
-  restOperations: Env['REST_OPERATIONS'];
   /** Server-side timeouts of every HTTP process (lib/http/server-timeouts.ts); proxies trusted for X-Forwarded-For (REST, gateway). */
   http: { requestTimeoutMs: number; connectionTimeoutMs: number; keepAliveTimeoutMs: number; trustProxyHops: number; drainDelayMs: number };
   webhooks: { retryScale: number };
@@ -555,7 +548,6 @@ function behaviourSection(
   | 'referenceCacheTtlSecs'
   | 'gatewayTimeoutMs'
   | 'restSubgraphs'
-  | 'restOperations'
   | 'http'
   | 'webhooks'
   | 'outboundUrls'
@@ -567,7 +559,6 @@ function behaviourSection(
     referenceCacheTtlSecs: env.REFERENCE_CACHE_TTL_SECS,
     gatewayTimeoutMs: env.GATEWAY_TIMEOUT_MS,
     restSubgraphs: env.REST_SUBGRAPHS,
-    restOperations: env.REST_OPERATIONS,
     http: {
       requestTimeoutMs: env.HTTP_REQUEST_TIMEOUT_MS,
       connectionTimeoutMs: env.HTTP_CONNECTION_TIMEOUT_MS,

@@ -8,6 +8,7 @@ import { APP_OPERATIONS_DIR, collectOperations } from '@lib/federation/compose';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
 import { restOperations } from '@rest-adapters/gateway';
+import { SUBGRAPHS } from '@subgraphs';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
 async function postGraphQL(url: string, query: string, headers: Record<string, string> = {}) {
@@ -184,7 +185,7 @@ describe('the federated stack', () => {
       const rest = await createRestApp({
         config: stack.config,
         adapters: REST_ADAPTERS,
-        operations: restOperations(stack.config),
+        operations: restOperations(stack.config, { subgraphs: { transport: 'embedded', definitions: SUBGRAPHS } }),
         logStream: { write: (line: string) => void stack.logs.push(JSON.parse(line)) },
       });
       await stack.subgraphs.merchant.app.close();

@@ -77,7 +77,6 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
-    REST_OPERATIONS: 'main',
     DATABASE_URL: database.adminUrl,
     ...env,
   };

@@ -37,7 +37,9 @@ async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<Sess
   const cached = cacheMs > 0 ? sessions.get(sessionId) : undefined;
   if (cacheMs > 0) countLookup('rest_sessions', cached !== undefined);
   if (cached) return cached.session;
-  const fetch = async () => ({ session: (await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined })).authSession });
+  const fetch = async () => ({
+    session: (await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined })).authSession,
+  });
   if (cacheMs <= 0) return (await fetch()).session;
   return (await sessions.load(sessionId, fetch, () => cacheMs)).session;
 }

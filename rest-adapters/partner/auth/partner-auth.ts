@@ -130,7 +130,9 @@ async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promi
     credential: (await runtime.execute(PartnerCredentialDocument, { credentialKey }, { acting: undefined })).partnerCredential,
   });
   if (cacheMs <= 0) return (await fetch()).credential;
-  const loaded = await credentials.load(credentialKey, fetch, ({ credential }) => (credential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS)));
+  const loaded = await credentials.load(credentialKey, fetch, ({ credential }) =>
+    credential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS),
+  );
   return loaded.credential;
 }
 
