@@ -9,7 +9,7 @@ module.exports = {
   rootDir: '../..',
   roots: ['<rootDir>/test/e2e'],
   testMatch: undefined,
-  testRegex: 'test/e2e/(psp-|pos-|qris-dynamic)[^/]*\\.test\\.ts$',
+  testRegex: 'test/e2e/(psp-|pos-|qris-dynamic)[^/]*\\.spec\\.ts$',
   globalSetup: '<rootDir>/test/pooler/global-setup.ts',
   globalTeardown: '<rootDir>/test/pooler/global-teardown.ts',
 };

@@ -1,16 +1,28 @@
+const fs = require('node:fs');
+const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
 /** The suites that try every REST route: the longest files of the run, though not the largest. */
-const ROUTE_WIDE = /[\\/]test[\\/]security[\\/]/;
+const ROUTE_WIDE = /[\\/]test[\\/]security[\\/](bad-input|sql-injection)\.test\.ts$/;
+const SPEC_IMPORT = /^import '(\.\/[^']+\.spec)';$/gm;
+
+/** A file's size with the specs it imports: an area's Jest file (test/e2e/bank.test.ts) is a few lines of imports. */
+function sizeWithSpecs(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const specs = [...text.matchAll(SPEC_IMPORT)].map((m) => path.resolve(path.dirname(file), `${m[1]}.ts`));
+  return specs.reduce((sum, spec) => sum + fs.statSync(spec).size, text.length);
+}
 
 /**
- * Jest's own order (a file that failed last time first, then the longest by the last run's times, else the largest
- * file), with the route-wide suites moved to the front. A fresh clone, as on CI, has no times, and by file size these
- * files came last: the run ended with one worker on a two-minute file and the other idle.
+ * Jest's own order (a file that failed last time first, then the longest by the last run's times) where it knows the
+ * times; on a fresh clone, as on CI, it has none and orders by file size: the route-wide suites first, then by size
+ * with the specs an area's file imports. Otherwise the run ended with one worker on a long file and the other idle.
  */
-module.exports = class RouteWideFirst extends Sequencer {
+module.exports = class LongestFirst extends Sequencer {
   sort(tests) {
     const sorted = super.sort(tests);
-    return [...sorted.filter((test) => ROUTE_WIDE.test(test.path)), ...sorted.filter((test) => !ROUTE_WIDE.test(test.path))];
+    if (sorted.some((test) => this.time(test) !== undefined)) return sorted;
+    const size = new Map(sorted.map((test) => [test.path, ROUTE_WIDE.test(test.path) ? Infinity : sizeWithSpecs(test.path)]));
+    return [...sorted].sort((a, b) => size.get(b.path) - size.get(a.path));
   }
 };

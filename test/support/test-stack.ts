@@ -32,6 +32,8 @@ export interface TestStackOptions {
    * default, since a test file runs a few operations and warming costs 0.6-0.9 s of every stack's start.
    */
   warmUp?: boolean;
+  /** A stack of the caller's own even where its Jest file shares stacks (`shareStacks`): for a spec that changes or stops part of it. */
+  own?: boolean;
 }
 
 export interface TestStack {
@@ -55,20 +57,46 @@ export interface TestStack {
   /** Starts a subgraph's server again (after a test stopped it) on its former port. */
   /**
    * Runs a fixed operation the way REST's adapters do, through REST's own executor (its planner and the subgraphs),
-   * acting as `options.acting`: e.g. an adapter asking wrongly (test/security/bank-scope.test.ts).
+   * acting as `options.acting`: e.g. an adapter asking wrongly (test/security/bank-scope.spec.ts).
    */
   execute: OperationExecutor['execute'];
   restartSubgraph(name: SubgraphName): Promise<void>;
   close(): Promise<void>;
 }
 
+/** The default stack a Jest file's specs share; unset where each call starts its own. */
+let shared: { stack?: Promise<TestStack> } | undefined;
+
 /**
- * The whole system in this process on ephemeral ports, over a private clone of the seeded template database: four
- * subgraph servers (each subgraph's ORM, jobs and HTTP endpoint), the gateway and the REST app (used through `inject`
- * or its listening port). Each subgraph's ORM is opened once: the gateway's and REST's query plans run it in process
- * (docs/decisions/0009-how-operations-execute.md) unless `subgraphs: 'http'`.
+ * Makes the specs of this Jest file share one stack of the default configuration: a spec's `close` leaves it running,
+ * the file's last `afterAll` closes it. A stack of any other configuration is the spec's own, started and closed by it.
+ * An area's Jest file (e.g. test/e2e/bank.test.ts) calls this and imports its specs, so that their module graph is
+ * loaded once and the default stack started once, not once per spec (test/README.md).
+ */
+export function shareStacks(): void {
+  const sharing: { stack?: Promise<TestStack> } = {};
+  shared = sharing;
+  afterAll(async () => {
+    shared = undefined;
+    await (await sharing.stack)?.close();
+  });
+}
+
+/**
+ * The whole system in this process, over a private clone of the seeded template database: four subgraph servers (each
+ * subgraph's ORM, jobs and HTTP endpoint), the gateway and the REST app (used through `inject` or its listening port),
+ * on ephemeral ports. Each subgraph's ORM is opened once: the gateway's and REST's query plans run it in process
+ * (docs/decisions/0009-how-operations-execute.md) unless `subgraphs: 'http'`. Where the Jest file shares stacks
+ * (`shareStacks`), a call with the default configuration answers the shared one.
  */
 export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
+  const isDefault = Object.keys(env).length === 0 && !options.own && !options.subgraphs && !options.warmUp;
+  if (!shared || !isDefault) return startStack(env, options);
+  shared.stack ??= startStack(env, options);
+  return { ...(await shared.stack), close: async () => undefined };
+}
+
+async function startStack(env: Record<string, string>, options: TestStackOptions): Promise<TestStack> {
   const database = await cloneTemplateDatabase();
   const logs: LogLine[] = [];
   const logStream = { write: (line: string) => void logs.push(JSON.parse(line) as LogLine) };
@@ -77,6 +105,9 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
+    // Connections for two workers, each with its file's shared stack and a spec's own beside it, within PostgreSQL's 100.
+    DB_POOL_MAX: '5',
+    JOBS_CONCURRENCY: '2',
     DATABASE_URL: database.adminUrl,
     ...env,
   };

@@ -9,7 +9,7 @@ export type MerchantTransactionsData = PartnerMerchantTransactionsQuery['partner
 /**
  * The page's rows, typed. merchantTransactionPage is a list of JSONObject scalars (docs/decisions/0018-transaction-lists-and-paging.md),
  * so the schema does not type them; each row carries exactly the fields of PartnerTransactionFields with the values
- * merchantTransactions gives them (the subgraph's PAGE_ROW_FIELDS; test/e2e/partner-transaction-page.test.ts
+ * merchantTransactions gives them (the subgraph's PAGE_ROW_FIELDS; test/e2e/partner-transaction-page.spec.ts
  * compares the two through the gateway).
  */
 function rowsOf(m: MerchantTransactionsData): PartnerTransactionFieldsFragment[] {

@@ -64,21 +64,21 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    const a = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKA', name: 'Bank A', tier: 'external' });
-    const b = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKB', name: 'Bank B', tier: 'external' });
+    const a = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKIA', name: 'Bank A', tier: 'external' });
+    const b = await createBank(stack.config, stack.database.adminUrl, { code: 'BANKIB', name: 'Bank B', tier: 'external' });
     eventKeyB = { keyId: b.event_key_id, secret: b.event_secret };
     eventKeyA = { keyId: a.event_key_id, secret: a.event_secret };
     lookupKeyA = { keyId: a.lookup_key_id, secret: a.lookup_secret };
     merchantA = await onboardMerchant(stack.config, stack.database.adminUrl, {
       name: 'Toko Intake',
-      bankCode: 'BANKA',
+      bankCode: 'BANKIA',
       nmids: ['ID1026112230000', 'ID1026112230001'],
       outlets: 2,
       categoryCode: '5411',
     });
     await onboardMerchant(stack.config, stack.database.adminUrl, {
       name: 'Toko B',
-      bankCode: 'BANKB',
+      bankCode: 'BANKIB',
       nmids: ['ID1026112239999'],
       outlets: 1,
     });
@@ -107,7 +107,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         mdr_fee_bank: '300',
         switching_fee: '100',
         platform_fee: '50',
-        bank_code: 'BANKA',
+        bank_code: 'BANKIA',
       });
       expect(Number(trx.mdr_fee_amount)).toBe(700);
     });
@@ -133,14 +133,14 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         stack.database.adminUrl,
         `insert into "transaction".transactions (id, merchant_id, outlet_id, bank_code, transaction_code, status, gross_amount, transaction_at,
                                                  created_at, updated_at, net_amount_after_mdr)
-         values ($1, $2, $3, 'BANKA', 'TRX-evt-archived', 'success', 100000, $4, $4, $4, 100000)`,
+         values ($1, $2, $3, 'BANKIA', 'TRX-evt-archived', 'success', 100000, $4, $4, $4, 100000)`,
         [transactionId, merchantA.merchant_id, merchantA.outlets[0].outlet_id, at],
       );
       await adminQuery(
         stack.database.adminUrl,
         `insert into "transaction".payment_events (id, bank_code, external_event_id, event_type, payload, nmid, merchant_id, outlet_id,
                                                    multi_outlet, transaction_id, status, flow, applied, received_at)
-         values ($1, 'BANKA', 'evt-archived', 'transaction.success', '{}', 'ID1026112230000', $2, $3, true, $4, 'success',
+         values ($1, 'BANKIA', 'evt-archived', 'transaction.success', '{}', 'ID1026112230000', $2, $3, true, $4, 'success',
                  'transaction.created', true, $5)`,
         [eventId, merchantA.merchant_id, merchantA.outlets[0].outlet_id, transactionId, at],
       );
@@ -255,11 +255,11 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
         `select bank_code, count(*) as n from "transaction".payment_events where external_event_id like 'mixed-%' group by bank_code order by bank_code`,
       );
       expect(rows.map((r) => [r.bank_code, Number(r.n)])).toEqual([
-        ['BANKA', 40],
-        ['BANKB', 40],
+        ['BANKIA', 40],
+        ['BANKIB', 40],
       ]);
-      expect(await count('transactions', "transaction_code like 'TRX-mixed-%' and bank_code = 'BANKA'")).toBe(20);
-      expect(await count('transactions', "transaction_code like 'TRX-mixed-B-%' and bank_code = 'BANKB'")).toBe(20);
+      expect(await count('transactions', "transaction_code like 'TRX-mixed-%' and bank_code = 'BANKIA'")).toBe(20);
+      expect(await count('transactions', "transaction_code like 'TRX-mixed-B-%' and bank_code = 'BANKIB'")).toBe(20);
       // 100 events arriving together took far fewer than one recording call each.
       const calls = (await graphqlCalls()) - before;
       expect(calls).toBeGreaterThan(0);
@@ -435,7 +435,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       external_event_id: `stl-evt-${id}`,
       settlement_id: `STL-${id}`,
       nmid: 'ID1026112230000',
-      bank_code: 'BANKA',
+      bank_code: 'BANKIA',
       gross_amount: gross,
       mdr_total: 700,
       net_amount: gross - 700,
@@ -501,7 +501,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
 
       const late = await onboardMerchant(stack.config, stack.database.adminUrl, {
         name: 'Toko Terlambat',
-        bankCode: 'BANKA',
+        bankCode: 'BANKIA',
         nmids: [nmid],
         outlets: 1,
         categoryCode: '5411',
@@ -521,7 +521,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
       for (const r of replays) {
         expect(r.json()).toMatchObject({ event_id: eventId, merchant_id: late.merchant_id, flow: 'transaction.created' });
       }
-      expect(await count('payment_events', "external_event_id = 'evt-early' and bank_code = 'BANKA'")).toBe(1);
+      expect(await count('payment_events', "external_event_id = 'evt-early' and bank_code = 'BANKIA'")).toBe(1);
       expect(await count('transactions', "transaction_code = 'TRX-early'")).toBe(1);
       expect((await post(eventKeyA, '/psp/v1/events', event)).json()).toMatchObject({ status: 'duplicate_skipped', event_id: eventId });
 
@@ -542,7 +542,7 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
 
     it.each([
       ['net ≠ gross − mdr_total', { net_amount: 1 }],
-      ['another bank’s code', { bank_code: 'BANKB' }],
+      ['another bank’s code', { bank_code: 'BANKIB' }],
       ['an impossible date', { settlement_date: '2026-02-30' }],
     ])('refuses %s with 400, storing nothing', async (_name, overrides) => {
       const n = await count('settlements');

@@ -20,7 +20,7 @@ describe('Point of sale catalog over both surfaces (/poslite, /merchant/poslite)
     Number((await adminQuery<{ n: string }>(stack.database.adminUrl, sql, params))[0].n);
 
   beforeAll(async () => {
-    stack = await startTestStack();
+    stack = await startTestStack({}, { own: true }); // it switches reference data off and stops a subgraph
     [a, b, c] = await Promise.all([posActor(stack, A), posActor(stack, B), posActor(stack, C)]);
   });
   afterAll(() => stack.close());

@@ -1,0 +1,12 @@
+/**
+ * The bank API (psp-api.md): lookups, intake, payment targets, the bank view, the sandbox.
+ * One Jest file, so the specs share one module graph and the stack of the default configuration (test/README.md).
+ */
+import { shareStacks } from '../support/test-stack';
+import './psp-lookups.spec';
+import './psp-intake.spec';
+import './psp-payment-targets.spec';
+import './psp-bank-view.spec';
+import './sandbox.spec';
+
+shareStacks();

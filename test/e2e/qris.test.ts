@@ -1,0 +1,11 @@
+/**
+ * QRIS: static and dynamic payloads, live payment events, the payment feed's retention.
+ * One Jest file, so the specs share one module graph and the stack of the default configuration (test/README.md).
+ */
+import { shareStacks } from '../support/test-stack';
+import './qris-static.spec';
+import './qris-dynamic.spec';
+import './payments-live.spec';
+import './payment-feed-retention.spec';
+
+shareStacks();
