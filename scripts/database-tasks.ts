@@ -221,6 +221,8 @@ export async function createSandboxBank(
 
 /** `bank:webhook`: the bank's lifecycle webhook endpoint with a new signing secret (shown once, stored sealed). */
 export async function setBankWebhook(config: Config, adminUrl: string, input: { bankCode: string; url: string }) {
+  // A refused address is answered before any connection is opened (the service checks it again for its other callers).
+  new OutboundUrlPolicy(config.outboundUrls).check(input.url);
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, (orm) => webhookService(orm, config).setEndpoint(input.bankCode, input.url));
 }
