@@ -23,7 +23,7 @@ describe('limits', () => {
   let stack: TestStack;
 
   beforeAll(async () => {
-    stack = await startTestStack({ LOG_LEVEL: 'warn' });
+    stack = await startTestStack();
   });
   afterAll(() => stack?.close());
 

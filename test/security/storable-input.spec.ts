@@ -63,7 +63,7 @@ describe('input PostgreSQL cannot store', () => {
     );
 
   beforeAll(async () => {
-    stack = await startTestStack({ LOG_LEVEL: 'warn' });
+    stack = await startTestStack();
     for (const [code, nmid] of [
       ['BANKA', NMID_A],
       ['BANKB', NMID_B],
