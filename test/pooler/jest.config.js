@@ -7,9 +7,8 @@ const root = require('../../jest.config.js');
 module.exports = {
   ...root,
   rootDir: '../..',
-  roots: ['<rootDir>/test/e2e'],
-  testMatch: undefined,
-  testRegex: 'test/e2e/(psp-|pos-|qris-dynamic)[^/]*\\.spec\\.ts$',
+  roots: ['<rootDir>/test/pooler'],
+  testMatch: ['**/*.pooler.ts'],
   globalSetup: '<rootDir>/test/pooler/global-setup.ts',
   globalTeardown: '<rootDir>/test/pooler/global-teardown.ts',
 };
