@@ -4,19 +4,16 @@ import type { Orm } from './orm';
 /** How often the replica's lag is polled, ms; a poll without an answer within it counts as failed. */
 export const REPLICA_POLL_MS = 1000;
 
-/**
- * The replica's state for the reads that tolerate lag: `lagMs` is 0 when it has replayed all the WAL it received, else
- * the time since the last transaction it replayed (a paused or slow replay); a server not in recovery (promoted, or
- * a primary named by mistake) has no lag to trust.
- */
-const LAG_SQL = `select pg_is_in_recovery() as recovery,
-  pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() as caught_up,
-  extract(epoch from now() - pg_last_xact_replay_timestamp()) * 1000 as lag_ms`;
+/** Where the primary's WAL was at a poll: the replica lags by the age of the oldest such point it has not replayed. */
+interface WalPoint {
+  at: number;
+  lsn: bigint;
+}
 
-interface LagRow {
-  recovery: boolean;
-  caught_up: boolean | null;
-  lag_ms: string | number | null;
+/** A WAL location as PostgreSQL prints it (`16/B374D848`), as a number. */
+function lsnOf(text: string): bigint {
+  const [high, low] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) | BigInt(`0x${low}`);
 }
 
 /**
@@ -27,6 +24,8 @@ interface LagRow {
 export class ReadReplica {
   /** What the last poll found; undefined before the first. */
   private usable?: boolean;
+  /** The primary's WAL locations at the recent polls, oldest first. */
+  private points: WalPoint[] = [];
   private timer?: NodeJS.Timeout;
   private polling?: Promise<void>;
   private closed = false;
@@ -60,17 +59,40 @@ export class ReadReplica {
     this.timer.unref();
   }
 
+  /**
+   * The lag is measured against the primary: the age of the oldest location the primary had reached at a poll that
+   * the replica has not replayed yet (0 when it has replayed all of them). So a paused or slow replay and a cut
+   * stream both count, and an idle primary (no new WAL) leaves a replica caught up.
+   */
   private async poll(): Promise<void> {
     let reason: string | undefined;
     let lagMs: number | undefined;
     try {
-      const [row] = await withinPoll(this.orm.em.getConnection().execute<LagRow[]>(LAG_SQL, [], 'all'));
-      lagMs = row.caught_up ? 0 : row.lag_ms === null ? undefined : Number(row.lag_ms);
-      if (!row.recovery) reason = 'the replica is not in recovery';
-      else if (lagMs === undefined) reason = 'the replica has replayed no transaction yet';
+      const [[primary], [replica]] = await withinPoll(
+        Promise.all([
+          this.primary.em.getConnection().execute<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn', [], 'all'),
+          this.orm.em
+            .getConnection()
+            .execute<{ recovery: boolean; lsn: string | null }[]>(
+              'select pg_is_in_recovery() as recovery, pg_last_wal_replay_lsn()::text as lsn',
+              [],
+              'all',
+            ),
+        ]),
+      );
+      const now = Date.now();
+      this.points = [
+        ...this.points.filter((point) => now - point.at <= this.maxLagMs + 2 * REPLICA_POLL_MS),
+        { at: now, lsn: lsnOf(primary.lsn) },
+      ];
+      const replayed = replica.lsn === null ? -1n : lsnOf(replica.lsn);
+      const behind = this.points.find((point) => point.lsn > replayed);
+      lagMs = behind ? now - behind.at : 0;
+      if (!replica.recovery) reason = 'the replica is not in recovery';
+      else if (replica.lsn === null) reason = 'the replica has replayed nothing';
       else if (lagMs > this.maxLagMs) reason = 'the replica lags';
     } catch (error) {
-      reason = `the replica does not answer: ${(error as Error).message}`;
+      reason = `the replica or the primary does not answer: ${(error as Error).message}`;
     }
     if (this.closed) return;
     const usable = reason === undefined;

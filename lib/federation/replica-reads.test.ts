@@ -8,30 +8,28 @@ const bank: Principal = { kind: 'bank', bankId: 'b', bankCode: 'BDEMO', tier: 1 
 const user: Principal = { kind: 'user', userId: 'u', merchantId: 'm', role: 'owner' };
 
 /** A subgraph fetch as the gateway names it: `<ClientOperationName>__<subgraph>__<n>`. */
-const fetchOf = (operation: string, query = `query ${operation}__merchant__0{partnerMerchants{id}}`) => ({
+const fetchOf = (operation: string, subgraph = 'transaction', query = `query ${operation}__${subgraph}__1{_entities{__typename}}`) => ({
   query,
-  operationName: `${operation}__merchant__0`,
+  operationName: `${operation}__${subgraph}__1`,
 });
 const operationName = (file: string) =>
   /^(?:query|mutation) (\w+)/.exec(readFileSync(`rest-adapters/${file}/operation.graphql`, 'utf8'))![1];
 
 describe('which subgraph requests may read the replica (replica-reads.ts)', () => {
-  it('the partner lists, scoring and transaction pages, by the client operation before `__`', () => {
+  it('the transaction subgraph’s part of the partner scoring and transaction pages, by the client operation before `__`', () => {
+    for (const route of ['merchants/scoring-summary', 'merchants/transactions', 'outlets/transactions'])
+      expect(mayReadReplica(fetchOf(operationName(`partner/routes/${route}`)), partner)).toBe(true);
+  });
+
+  it('never their merchant subgraph part (the partner’s scope), nor the partner lists that only it answers', () => {
     for (const route of [
-      'referral-merchants/list',
-      'referral-merchants/summary',
       'merchants/scoring-summary',
       'merchants/transactions',
       'outlets/transactions',
+      'referral-merchants/list',
       'outlets/list',
     ])
-      expect(mayReadReplica(fetchOf(operationName(`partner/routes/${route}`)), partner)).toBe(true);
-    // An entity fetch of the same operation on another subgraph.
-    const entities = {
-      query: 'query PartnerScoringSummary__transaction__1($r:[_Any!]!){_entities(representations:$r){__typename}}',
-      operationName: 'PartnerScoringSummary__transaction__1',
-    };
-    expect(mayReadReplica(entities, partner)).toBe(true);
+      expect(mayReadReplica(fetchOf(operationName(`partner/routes/${route}`), 'merchant'), partner)).toBe(false);
   });
 
   it('never the partner token exchange, the bank API, POS sync or the app', () => {
@@ -55,8 +53,8 @@ describe('which subgraph requests may read the replica (replica-reads.ts)', () =
   });
 
   it('never a mutation, even of a listed name or an operator', () => {
-    const mutation = 'mutation PartnerReferralMerchants__merchant__0{createPartner{id}}';
-    expect(mayReadReplica(fetchOf('PartnerReferralMerchants', mutation), partner)).toBe(false);
+    const mutation = 'mutation PartnerScoringSummary__transaction__1{x{id}}';
+    expect(mayReadReplica(fetchOf('PartnerScoringSummary', 'transaction', mutation), partner)).toBe(false);
     expect(mayReadReplica({ query: '  mutation M__merchant__0{x}', operationName: 'M__merchant__0' }, operator)).toBe(false);
   });
 
@@ -72,9 +70,9 @@ describe('which subgraph requests may read the replica (replica-reads.ts)', () =
 
   it('nothing without a query text (a persisted query hash alone, no body)', () => {
     expect(mayReadReplica(undefined, operator)).toBe(false);
-    expect(mayReadReplica({ operationName: 'PartnerReferralMerchants__merchant__0' }, partner)).toBe(false);
+    expect(mayReadReplica({ operationName: 'PartnerScoringSummary__transaction__1' }, partner)).toBe(false);
     expect(
-      mayReadReplica({ query: 'query PartnerReferralMerchants{x}', operationName: 'PartnerReferralMerchantsX__merchant__0' }, partner),
+      mayReadReplica({ query: 'query PartnerScoringSummary{x}', operationName: 'PartnerScoringSummaryX__transaction__1' }, partner),
     ).toBe(false);
   });
 });

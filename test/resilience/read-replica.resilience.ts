@@ -9,15 +9,17 @@ import { restOperations } from '@rest-adapters/gateway';
 import { createPartner, issuePartnerCredential, onboardMerchant } from '@scripts/database-tasks';
 import { SUBGRAPHS } from '@subgraphs';
 import { PostgresServer, removeFolders, serverFolder } from './postgres-cluster';
+import { demoBankEventRequest } from '../support/bank-events';
 import { freePorts, prepareDatabase, sleep } from './processes';
 
 /**
  * Read replicas (docs/decisions/0232-read-replicas.md) on a real primary and an asynchronous streaming replica
  * (PostgreSQL from Debian's packages): the REST app with its subgraphs in process, DATABASE_READ_URL on the replica.
- * A partner list (lag-tolerant, lib/federation/replica-reads.ts) reads the replica: with replay paused, an update on
- * the primary is not shown yet, while a bank lookup by NMID (fresh data) shows it at once. Past DB_REPLICA_MAX_LAG_MS
- * the partner list falls back to the primary; replay resumed, it reads the replica again; the replica stopped, it
- * answers 200 (503 with the error body at most within one poll interval), never 500, never past the timeout.
+ * A partner's transaction page (lag-tolerant in its transaction subgraph part, lib/federation/replica-reads.ts) reads
+ * the replica: with replay paused, a payment the bank just reported (on the primary) is not listed yet, while a bank
+ * lookup by NMID (fresh data) shows a rename at once. Past DB_REPLICA_MAX_LAG_MS the page falls back to the primary;
+ * replay resumed, it reads the replica again; the replica stopped, it answers 200 (503 with the error body at most
+ * within one poll interval), never 500, never past the timeout.
  */
 const GATEWAY_TIMEOUT_MS = 3000;
 const ANSWER_LIMIT_MS = GATEWAY_TIMEOUT_MS + 4000;
@@ -32,7 +34,6 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
   let rest: FastifyInstance;
   let token: string;
   let merchantId: string;
-  let partnerId: string;
   const logs: { msg?: string; subgraph?: string }[] = [];
 
   const heartbeat = () => primary.query(`insert into heartbeat values (now())`);
@@ -47,14 +48,31 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
     }
   }
   const rename = (name: string) => primary.query(`update merchant.merchants set name = $1 where id = $2`, [name, merchantId], DATABASE);
-  const nameOnReplica = async () =>
-    (await replica.query<{ name: string }>(`select name from merchant.merchants where id = $1`, [merchantId], DATABASE))[0].name;
+  /** A successful payment to the merchant's NMID, reported by the demo bank (intake writes the primary). */
+  const pay = async (id: string) => {
+    const res = await rest.inject({
+      method: 'POST',
+      url: '/psp/v1/events',
+      ...demoBankEventRequest({ nmid: NMID, external_event_id: id, transaction_code: `TRX-${id}`, gross_amount: 25_000 }),
+    });
+    expect(res.statusCode).toBe(200);
+  };
+  const paymentsOnReplica = async () =>
+    Number(
+      (
+        await replica.query<{ n: string }>(
+          `select count(*) as n from "transaction".transactions where merchant_id = $1`,
+          [merchantId],
+          DATABASE,
+        )
+      )[0].n,
+    );
 
   const partnerList = async () => {
     const from = Date.now();
     const res = await rest.inject({
       method: 'GET',
-      url: `/api/partner/v1/partners/${partnerId}/referral-merchants`,
+      url: `/api/partner/v1/merchants/${merchantId}/transactions`,
       headers: { authorization: `Bearer ${token}` },
     });
     return { status: res.statusCode, text: res.body, ms: Date.now() - from };
@@ -74,15 +92,16 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
       await sleep(50);
     }
   }
-  const switches = (msg: string) => logs.filter((line) => line.msg === msg && line.subgraph === 'merchant').length;
+  const switches = (msg: string) => logs.filter((line) => line.msg === msg && line.subgraph === 'transaction').length;
 
-  /** Replay paused right after a commit the replica replayed, then `name` written on the primary only. */
-  async function pausedRename(name: string): Promise<void> {
+  /** Replay paused right after a commit the replica replayed, then a payment and a rename on the primary only. */
+  async function pausedWrites(payment: string, name: string): Promise<void> {
     await heartbeat();
     await caughtUp();
     await replica.query('select pg_wal_replay_pause()');
     while ((await replica.query<{ state: string }>('select pg_get_wal_replay_pause_state() as state'))[0].state !== 'paused')
       await sleep(10);
+    await pay(payment);
     await rename(name);
   }
 
@@ -107,7 +126,7 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
       DB_POOL_MAX: '3',
       JOBS_CONCURRENCY: '0',
     });
-    partnerId = (await createPartner(config, adminUrl, { code: 'PRR', name: 'Partner Replika', referralCode: 'PRRREF' })).partner_id;
+    await createPartner(config, adminUrl, { code: 'PRR', name: 'Partner Replika', referralCode: 'PRRREF' });
     merchantId = (
       await onboardMerchant(config, adminUrl, {
         name: 'Toko Replika 0',
@@ -121,7 +140,7 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
       partnerCode: 'PRR',
       name: 'replica',
       contract: 'A',
-      scopes: ['merchant.read'],
+      scopes: ['merchant.read', 'transaction.read'],
       mode: 'jwt',
     });
     await caughtUp();
@@ -142,7 +161,9 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
     token = res.json().access_token;
     // The first poll found the replica fit; the operation planned once.
     await waitFor('reads on the replica', () => switches('lag-tolerant reads on the read replica') > 0);
-    expect((await partnerList()).text).toContain('Toko Replika 0');
+    await pay('rr-0');
+    await caughtUp();
+    expect((await partnerList()).text).toContain('TRX-rr-0');
   }, 170_000);
 
   afterAll(async () => {
@@ -152,12 +173,12 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
   });
 
   it('reads the replica while it lags less than the bound; a bank lookup by NMID reads the primary', async () => {
-    await pausedRename('Toko Replika 1');
+    await pausedWrites('rr-1', 'Toko Replika 1');
     const list = await partnerList();
     expect(list.status).toBe(200);
-    // Still the replica's (replay paused): not yet renamed.
-    expect(list.text).toContain('Toko Replika 0');
-    expect(list.text).not.toContain('Toko Replika 1');
+    // Still the replica's (replay paused): the new payment is not listed yet.
+    expect(list.text).toContain('TRX-rr-0');
+    expect(list.text).not.toContain('TRX-rr-1');
     const lookup = await byNmid();
     expect(lookup.statusCode).toBe(200);
     expect(lookup.body).toContain('Toko Replika 1');
@@ -167,32 +188,33 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
     const fallbacks = switches('lag-tolerant reads on the primary');
     const from = Date.now();
     let list = await partnerList();
-    while (!list.text.includes('Toko Replika 1')) {
+    while (!list.text.includes('TRX-rr-1')) {
       expect(Date.now() - from).toBeLessThan(MAX_LAG_MS + 5000);
       await sleep(250);
       list = await partnerList();
     }
     expect(list.status).toBe(200);
-    // The primary answered: the replica has still not replayed the rename.
-    expect(await nameOnReplica()).toBe('Toko Replika 0');
+    // The primary answered: the replica has still not replayed the payment.
+    expect(await paymentsOnReplica()).toBe(1);
     expect(switches('lag-tolerant reads on the primary')).toBe(fallbacks + 1);
 
     const backBefore = switches('lag-tolerant reads on the read replica');
     await replica.query('select pg_wal_replay_resume()');
     await caughtUp();
     await waitFor('reads back on the replica', () => switches('lag-tolerant reads on the read replica') > backBefore);
-    expect(await nameOnReplica()).toBe('Toko Replika 1');
-    // On the replica again: paused once more, a second rename is not shown yet.
-    await pausedRename('Toko Replika 2');
+    expect(await paymentsOnReplica()).toBe(2);
+    // On the replica again: paused once more, a third payment is not listed yet.
+    await pausedWrites('rr-2', 'Toko Replika 2');
     const again = await partnerList();
     expect(again.status).toBe(200);
-    expect(again.text).toContain('Toko Replika 1');
+    expect(again.text).toContain('TRX-rr-1');
+    expect(again.text).not.toContain('TRX-rr-2');
     await replica.query('select pg_wal_replay_resume()');
     await caughtUp();
   });
 
-  it('the replica stopped: the partner list answers 200 from the primary (503 with the error body at most within a poll)', async () => {
-    const onReplica = () => logs.filter((line) => line.subgraph === 'merchant').at(-1)?.msg === 'lag-tolerant reads on the read replica';
+  it('the replica stopped: the partner’s transaction page answers 200 from the primary (503 with the error body at most within a poll)', async () => {
+    const onReplica = () => logs.filter((line) => line.subgraph === 'transaction').at(-1)?.msg === 'lag-tolerant reads on the read replica';
     await waitFor('reads on the replica', onReplica);
     const fallbacks = switches('lag-tolerant reads on the primary');
     // Requests all along the stop (pg_ctl's fast shutdown ends the replica's sessions) and 3 s after it.
@@ -212,7 +234,7 @@ describe('resilience: lag-tolerant reads on a streaming replica, the primary whe
       expect([200, 503]).toContain(answer.status);
       expect(answer.ms).toBeLessThan(ANSWER_LIMIT_MS);
       if (answer.status === 503) expect(JSON.parse(answer.text)).toEqual(expect.objectContaining({ error: expect.any(String) }));
-      else expect(answer.text).toContain('Toko Replika 2');
+      else expect(answer.text).toContain('TRX-rr-2');
     }
     // Within a poll interval (and its timeout) every answer is 200.
     const late = answers.slice(-3);
