@@ -61,6 +61,15 @@ const EnvSchema = Type.Object({
   OUTLET_DIRECT_DATABASE_URL: OptionalUrl,
   TRANSACTION_DIRECT_DATABASE_URL: OptionalUrl,
   CATALOG_DIRECT_DATABASE_URL: OptionalUrl,
+  // A streaming replica's admin URL (same form as DATABASE_URL): the lag-tolerant reads (lib/federation/replica-reads.ts)
+  // go there with each subgraph's role unless <NAME>_READ_DATABASE_URL is set; unset: every read on the primary.
+  DATABASE_READ_URL: OptionalUrl,
+  MERCHANT_READ_DATABASE_URL: OptionalUrl,
+  OUTLET_READ_DATABASE_URL: OptionalUrl,
+  TRANSACTION_READ_DATABASE_URL: OptionalUrl,
+  CATALOG_READ_DATABASE_URL: OptionalUrl,
+  /** The replica serves reads only while its replay lag (polled each second) is at most this, ms; else the primary does. */
+  DB_REPLICA_MAX_LAG_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 5000 }),
   DB_ROLE_PREFIX: Type.String({ pattern: '^[a-z][a-z0-9_]{0,20}$', default: 'qris' }),
   DB_ROLE_PASSWORD: Secret(DEV_SECRETS.DB_ROLE_PASSWORD),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
@@ -274,6 +283,12 @@ export interface Config {
     poolerAddress?: string;
     /** Each subgraph's URL for sessions that must not go through a pooler (LISTEN), when its URL names one. */
     directUrls: Partial<Record<SubgraphName, string>>;
+    /** A streaming replica's admin URL (DATABASE_READ_URL): each subgraph's read URL is derived from it like its primary one. */
+    readAdminUrl?: string;
+    /** Each subgraph's explicit read URL (<NAME>_READ_DATABASE_URL). */
+    readUrls: Partial<Record<SubgraphName, string>>;
+    /** The replica lag up to which lag-tolerant reads go to the replica (DB_REPLICA_MAX_LAG_MS). */
+    replicaMaxLagMs: number;
     rolePrefix: string;
     rolePassword: string;
     poolMax: number;
@@ -460,6 +475,14 @@ function databaseSection(env: Env): Pick<Config, 'database' | 'redisUrl'> {
         transaction: env.TRANSACTION_DIRECT_DATABASE_URL,
         catalog: env.CATALOG_DIRECT_DATABASE_URL,
       },
+      readAdminUrl: env.DATABASE_READ_URL,
+      readUrls: {
+        merchant: env.MERCHANT_READ_DATABASE_URL,
+        outlet: env.OUTLET_READ_DATABASE_URL,
+        transaction: env.TRANSACTION_READ_DATABASE_URL,
+        catalog: env.CATALOG_READ_DATABASE_URL,
+      },
+      replicaMaxLagMs: env.DB_REPLICA_MAX_LAG_MS,
       rolePrefix: env.DB_ROLE_PREFIX,
       rolePassword: env.DB_ROLE_PASSWORD,
       poolMax: env.DB_POOL_MAX,

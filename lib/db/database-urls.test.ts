@@ -1,5 +1,5 @@
 import { loadConfig } from '../config/config';
-import { subgraphDatabaseUrl, subgraphDirectDatabaseUrl } from './database-urls';
+import { subgraphDatabaseUrl, subgraphDirectDatabaseUrl, subgraphReadDatabaseUrl } from './database-urls';
 
 describe('subgraph database URLs: pools through a pooler, LISTEN sessions direct', () => {
   const admin = 'postgres://postgres:secret@db.internal:5432/qris';
@@ -32,5 +32,19 @@ describe('subgraph database URLs: pools through a pooler, LISTEN sessions direct
     expect(config.database.namedStatements).toBe(true);
     expect(loadConfig({ DB_PREPARED_STATEMENTS: 'unnamed' }).database.namedStatements).toBe(false);
     expect(() => loadConfig({ DATABASE_POOLER_ADDRESS: 'postgres://pgbouncer:6432' })).toThrow(/DATABASE_POOLER_ADDRESS/);
+  });
+
+  it('read URLs: <NAME>_READ_DATABASE_URL, else DATABASE_READ_URL with the role (never the pooler), else none', () => {
+    expect(subgraphReadDatabaseUrl(loadConfig({ DATABASE_URL: admin }), 'merchant')).toBeUndefined();
+    const config = loadConfig({
+      DATABASE_URL: admin,
+      DATABASE_POOLER_ADDRESS: 'pgbouncer:6432',
+      DB_ROLE_PASSWORD: 'role-password-0123',
+      DATABASE_READ_URL: 'postgres://postgres:secret@db-replica.internal:5432/qris',
+      CATALOG_READ_DATABASE_URL: 'postgres://cat:pw@db-replica.internal:5432/qris',
+    });
+    expect(subgraphReadDatabaseUrl(config, 'merchant')).toBe('postgres://qris_merchant:role-password-0123@db-replica.internal:5432/qris');
+    expect(subgraphReadDatabaseUrl(config, 'catalog')).toBe('postgres://cat:pw@db-replica.internal:5432/qris');
+    expect(config.database.replicaMaxLagMs).toBe(5000);
   });
 });

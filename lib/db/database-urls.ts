@@ -37,6 +37,21 @@ export function subgraphDirectDatabaseUrl(config: Config, subgraph: SubgraphName
   return explicit ?? derivedUrl(config, subgraph, adminUrl).toString();
 }
 
+/**
+ * The URL of a subgraph's pool on a streaming replica, for the reads that tolerate lag (lib/db/read-replica.ts):
+ * `<NAME>_READ_DATABASE_URL`, else DATABASE_READ_URL with the subgraph's role and the shared role password; undefined
+ * when neither is set (every read goes to the primary).
+ */
+export function subgraphReadDatabaseUrl(
+  config: Config,
+  subgraph: SubgraphName,
+  adminUrl = config.database.readAdminUrl,
+): string | undefined {
+  const explicit = config.database.readUrls[subgraph];
+  if (explicit) return explicit;
+  return adminUrl ? derivedUrl(config, subgraph, adminUrl).toString() : undefined;
+}
+
 function derivedUrl(config: Config, subgraph: SubgraphName, adminUrl: string | undefined): URL {
   if (!adminUrl)
     throw new Error(`no database URL for the ${subgraph} subgraph: set DATABASE_URL or ${subgraph.toUpperCase()}_DATABASE_URL`);

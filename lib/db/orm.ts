@@ -14,6 +14,8 @@ export interface OrmOptions {
   poolMax: number;
   /** false: `preparedRows` runs its statements unnamed (behind a pooler in transaction mode without prepared statements). */
   namedStatements?: boolean;
+  /** false: no connection at start (a replica may be down then; its pool connects at the first query). */
+  connect?: boolean;
 }
 
 /**
@@ -25,6 +27,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
   return MikroORM.init<PostgreSqlDriver>({
     driver: PostgreSqlDriver,
     clientUrl: options.clientUrl,
+    connect: options.connect ?? true,
     schema: SCHEMA_OF[options.subgraph],
     entities: options.entities,
     allowGlobalContext: false,

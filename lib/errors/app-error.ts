@@ -65,7 +65,8 @@ export function isRefusedValue(error: unknown): boolean {
 
 /** PostgreSQL and socket failures that mean "a dependency is down", not "the request is wrong". */
 export function isConnectionFailure(error: unknown): boolean {
-  const e = error as { code?: string; message?: string } | undefined;
+  // graphql-js wraps a thrown value that is no Error (node-postgres's failed connect) as NonErrorThrown, in thrownValue.
+  const e = ((error as { thrownValue?: unknown } | undefined)?.thrownValue ?? error) as { code?: string; message?: string } | undefined;
   if (!e) return false;
   const code = e.code ?? '';
   return (

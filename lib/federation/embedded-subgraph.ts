@@ -6,9 +6,10 @@ import { PRINCIPAL_HEADER, PrincipalVerifier } from '../auth/principal';
 import type { Config, SubgraphName } from '../config/config';
 import { subgraphDatabaseUrl } from '../db/database-urls';
 import type { Orm } from '../db/orm';
+import { ReadReplica } from '../db/read-replica';
 import type { SubgraphContext } from './subgraph-context';
-import { type SubgraphDefinition, openSubgraphOrm, subgraphSchema } from './subgraph-definition';
-import { NO_PRINCIPAL_BODY, createSubgraphApollo, subgraphContext } from './subgraph-server';
+import { type SubgraphDefinition, openReplicaOrm, openSubgraphOrm, subgraphSchema } from './subgraph-definition';
+import { NO_PRINCIPAL_BODY, createSubgraphApollo, requestOrm, subgraphContext } from './subgraph-server';
 
 /** A subgraph's answer as its HTTP endpoint gives it: the status and the JSON text. */
 export interface SubgraphAnswer {
@@ -30,6 +31,8 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     readonly name: SubgraphName,
     private readonly apollo: ApolloServer<SubgraphContext<Scope>>,
     readonly orm: Orm,
+    /** Its streaming replica's, for the reads that tolerate lag (its own, closed with it). */
+    private readonly replica: ReadReplica | undefined,
     private readonly requestScope: (em: EntityManager) => Scope,
     private readonly principals: PrincipalVerifier,
     private readonly log: FastifyBaseLogger,
@@ -45,9 +48,10 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     sharedOrm?: Orm,
   ): Promise<EmbeddedSubgraph<Scope>> {
     const subgraphLog = log.child({ subgraph: definition.name });
-    const [schema, orm] = await Promise.all([
+    const [schema, orm, replicaOrm] = await Promise.all([
       subgraphSchema(definition as SubgraphDefinition),
       sharedOrm ?? openSubgraphOrm(definition, config),
+      openReplicaOrm(definition as SubgraphDefinition, config),
     ]);
     const apollo = createSubgraphApollo<Scope>(
       schema,
@@ -60,6 +64,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
       definition.name,
       apollo,
       orm,
+      replicaOrm && new ReadReplica(replicaOrm, orm, config.database.replicaMaxLagMs, subgraphLog.child({ component: 'read-replica' })),
       (em) => definition.requestScope(em, config),
       new PrincipalVerifier(config.secrets.accepted.principalSecret),
       subgraphLog,
@@ -76,7 +81,8 @@ export class EmbeddedSubgraph<Scope extends object = object> {
     const log = this.log.child({ reqId: requestId });
     const response = await this.apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: 'POST', headers: new HeaderMap(Object.entries(headers)), search: '', body },
-      context: async () => subgraphContext(this.orm, this.requestScope, principal, requestId, log),
+      context: async () =>
+        subgraphContext(requestOrm(this.orm, this.replica, body, principal), this.requestScope, principal, requestId, log),
     });
     if (response.body.kind !== 'complete') throw new Error(`${this.name}: an incremental answer was not expected`);
     return { status: response.status ?? 200, text: response.body.string };
@@ -85,6 +91,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
   async close(): Promise<void> {
     await this.apollo.stop();
     await this.closeResources?.();
+    await this.replica?.close();
     if (this.ownsOrm) await this.orm.close();
   }
 }

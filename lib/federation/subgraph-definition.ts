@@ -5,7 +5,7 @@ import type { TaskList } from 'graphile-worker';
 import type { GraphQLSchema } from 'graphql';
 import type { Registry } from 'prom-client';
 import type { Config, SubgraphName } from '../config/config';
-import { subgraphDatabaseUrl, subgraphDirectDatabaseUrl } from '../db/database-urls';
+import { subgraphDatabaseUrl, subgraphDirectDatabaseUrl, subgraphReadDatabaseUrl } from '../db/database-urls';
 import { type Orm, createOrm } from '../db/orm';
 import { JobWorker } from '../jobs/job-worker';
 import { registerQueueMetrics } from '../jobs/queue-metrics';
@@ -64,18 +64,41 @@ export async function openSubgraphOrm(definition: SubgraphDefinition, config: Co
   });
 }
 
+/**
+ * The subgraph's ORM on its streaming replica (lib/db/read-replica.ts) when a read URL is configured, else undefined.
+ * It connects at its first query: a replica that is down at start leaves the reads on the primary.
+ */
+export async function openReplicaOrm(definition: SubgraphDefinition, config: Config): Promise<Orm | undefined> {
+  const clientUrl = subgraphReadDatabaseUrl(config, definition.name);
+  if (!clientUrl) return undefined;
+  return createOrm({
+    subgraph: definition.name,
+    clientUrl,
+    entities: definition.entities,
+    migrations: definition.migrations,
+    poolMax: config.database.poolMax,
+    namedStatements: config.database.namedStatements,
+    connect: false,
+  });
+}
+
 /** Builds the subgraph's HTTP server on its own ORM (closed with the server). */
 export async function createSubgraphApp(
   definition: SubgraphDefinition,
   config: Config,
   options: { adminUrl?: string; logStream?: LogStream } = {},
 ): Promise<FastifyInstance> {
-  const [schema, orm] = await Promise.all([subgraphSchema(definition), openSubgraphOrm(definition, config, options.adminUrl)]);
+  const [schema, orm, replicaOrm] = await Promise.all([
+    subgraphSchema(definition),
+    openSubgraphOrm(definition, config, options.adminUrl),
+    openReplicaOrm(definition, config),
+  ]);
   const app = await createSubgraphServer({
     name: definition.name,
     config,
     schema,
     orm,
+    replicaOrm,
     requestScope: definition.requestScope,
     logStream: options.logStream,
   });

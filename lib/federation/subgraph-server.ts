@@ -9,6 +9,7 @@ import { PRINCIPAL_HEADER, type Principal, PrincipalVerifier } from '../auth/pri
 import type { Config, SubgraphName } from '../config/config';
 import { type Orm, pingDatabase } from '../db/orm';
 import { SCHEMA_OF } from '../db/database-urls';
+import { ReadReplica } from '../db/read-replica';
 import { databaseReadiness } from '../db/readiness';
 import { registerProbes } from '../http/probes';
 import { AppError, ErrorCode, isConnectionFailure } from '../errors/app-error';
@@ -18,6 +19,7 @@ import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from './apollo-settings';
 import { SUBGRAPH_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
+import { mayReadReplica } from './replica-reads';
 import type { SubgraphContext } from './subgraph-context';
 
 declare module 'fastify' {
@@ -35,6 +37,8 @@ export interface SubgraphServerOptions<Scope> {
   config: Config;
   schema: GraphQLSchema;
   orm: Orm;
+  /** The subgraph's ORM on its streaming replica, for the reads that tolerate lag (closed with the server). */
+  replicaOrm?: Orm;
   /** Builds the request's services and DataLoaders around its own EntityManager. */
   requestScope: (em: EntityManager, config: Config) => Scope;
   logStream?: LogStream;
@@ -61,7 +65,7 @@ const PASS_THROUGH_CODES = new Set<string>([
  * build's migrations: lib/http/probes.ts) and /metrics beside it.
  */
 export async function createSubgraphServer<Scope extends object>(options: SubgraphServerOptions<Scope>): Promise<FastifyInstance> {
-  const { name, config, schema, orm, requestScope, logStream } = options;
+  const { name, config, schema, orm, replicaOrm, requestScope, logStream } = options;
   const app = Fastify({
     ...fastifyLoggingOptions(config, `subgraph-${name}`, logStream),
     ...serverTimeoutOptions(config),
@@ -83,6 +87,8 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   await apollo.start();
 
   app.decorate('orm', orm);
+  const replica =
+    replicaOrm && new ReadReplica(replicaOrm, orm, config.database.replicaMaxLagMs, app.log.child({ component: 'read-replica' }));
 
   const migrations = (orm.config.get('migrations').migrationsList ?? []).map((migration) => migration.name);
   registerProbes(app, [
@@ -111,11 +117,19 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
     });
     await graphql.register(fastifyApollo(apollo), {
       path: '/graphql',
-      context: async (req) => subgraphContext(orm, (em) => requestScope(em, config), req.principal!, req.id, req.log),
+      context: async (req) =>
+        subgraphContext(
+          requestOrm(orm, replica, req.body, req.principal!),
+          (em) => requestScope(em, config),
+          req.principal!,
+          req.id,
+          req.log,
+        ),
     });
   });
 
   app.addHook('onClose', async () => {
+    await replica?.close();
     await orm.close();
   });
   return app;
@@ -139,6 +153,11 @@ export function createSubgraphApollo<Scope>(
     plugins,
     formatError: (formatted, error) => formatSubgraphError(formatted, error, log),
   });
+}
+
+/** The ORM one request reads and writes through: the primary's, or the replica's for a lag-tolerant read (replica-reads.ts). */
+export function requestOrm(orm: Orm, replica: ReadReplica | undefined, body: unknown, principal: Principal): Orm {
+  return replica ? replica.ormFor(mayReadReplica(body, principal)) : orm;
 }
 
 /** What a subgraph's resolvers get for one request: who acts, its own EntityManager, and the subgraph's services around it. */
