@@ -17,7 +17,7 @@ function lsnOf(text: string): bigint {
 }
 
 /**
- * A subgraph's second ORM on a streaming replica (docs/decisions/0232-read-replicas.md), polled each second: `ormFor`
+ * A subgraph's second ORM on a streaming replica (docs/decisions/0228-database-high-availability.md), polled each second: `ormFor`
  * answers it for a request that may read the replica (lib/federation/replica-reads.ts) while the last poll found the
  * lag within the bound, else the primary's. Closed with the subgraph's server or embedded copy.
  */

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal';
 
 /**
  * Which subgraph requests may read a streaming replica (lib/db/read-replica.ts), in one place
- * (docs/decisions/0232-read-replicas.md). Only queries, never a mutation; and of those only operators' (their console:
+ * (docs/decisions/0228-database-high-availability.md). Only queries, never a mutation; and of those only operators' (their console:
  * dashboards, searches, reports) and the transaction subgraph's part of the partner operations below: transaction
  * history and scores, whose readers accept data a few seconds old. The partner's scope is decided in the merchant
  * subgraph's part of the same operation, which reads the primary, so a consent revoked a moment ago is never honoured

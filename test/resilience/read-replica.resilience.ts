@@ -13,7 +13,7 @@ import { demoBankEventRequest } from '../support/bank-events';
 import { freePorts, prepareDatabase, sleep } from './processes';
 
 /**
- * Read replicas (docs/decisions/0232-read-replicas.md) on a real primary and an asynchronous streaming replica
+ * Read replicas (docs/decisions/0228-database-high-availability.md) on a real primary and an asynchronous streaming replica
  * (PostgreSQL from Debian's packages): the REST app with its subgraphs in process, DATABASE_READ_URL on the replica.
  * A partner's transaction page (lag-tolerant in its transaction subgraph part, lib/federation/replica-reads.ts) reads
  * the replica: with replay paused, a payment the bank just reported (on the primary) is not listed yet, while a bank
