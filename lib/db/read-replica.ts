@@ -30,7 +30,12 @@ export class ReadReplica {
   private polling?: Promise<void>;
   private closed = false;
 
-  constructor(
+  /** The replica of `primary` when a replica ORM was opened (a read URL is configured), else undefined. */
+  static of(orm: Orm | undefined, primary: Orm, maxLagMs: number, log: FastifyBaseLogger): ReadReplica | undefined {
+    return orm && new ReadReplica(orm, primary, maxLagMs, log.child({ component: 'read-replica' }));
+  }
+
+  private constructor(
     readonly orm: Orm,
     private readonly primary: Orm,
     private readonly maxLagMs: number,

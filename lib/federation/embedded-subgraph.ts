@@ -64,7 +64,7 @@ export class EmbeddedSubgraph<Scope extends object = object> {
       definition.name,
       apollo,
       orm,
-      replicaOrm && new ReadReplica(replicaOrm, orm, config.database.replicaMaxLagMs, subgraphLog.child({ component: 'read-replica' })),
+      ReadReplica.of(replicaOrm, orm, config.database.replicaMaxLagMs, subgraphLog),
       (em) => definition.requestScope(em, config),
       new PrincipalVerifier(config.secrets.accepted.principalSecret),
       subgraphLog,

@@ -87,8 +87,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   await apollo.start();
 
   app.decorate('orm', orm);
-  const replica =
-    replicaOrm && new ReadReplica(replicaOrm, orm, config.database.replicaMaxLagMs, app.log.child({ component: 'read-replica' }));
+  const replica = ReadReplica.of(replicaOrm, orm, config.database.replicaMaxLagMs, app.log);
 
   const migrations = (orm.config.get('migrations').migrationsList ?? []).map((migration) => migration.name);
   registerProbes(app, [
