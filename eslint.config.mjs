@@ -123,6 +123,7 @@ export default tseslint.config(
       'scripts/start.ts',
       'scripts/ops.ts',
       'scripts/image-boot.ts',
+      'scripts/kubernetes-boot.ts',
       'bench/**/*.ts',
     ],
     rules: { 'no-restricted-properties': 'off' },

@@ -27,6 +27,9 @@ const ESM_ONLY = [
   '@kubernetes-models',
   'is-cidr',
   'cidr-regex',
+  'puppeteer-core',
+  '@puppeteer/browsers',
+  'chromium-bidi',
 ];
 
 /** The path aliases of tsconfig.json (`@lib/…`, `@subgraphs/…`, …), one per top-level folder. */

@@ -11,7 +11,8 @@ import { HOST, envInt, percentile, progress, sleep, startBenchStack, stopAll } f
 
 /**
  * `npm run bench:live`: "payment received, live" (issue 17 §3, docs/decisions/0202-live-payment-events.md). The
- * whole stack (start.js: every process on its own, REDIS_URL required) with BENCH_LIVE_STREAMS (1,000) open
+ * whole stack (start.js: every process on its own; with REDIS_URL or without, as `npm start`: the REST process is
+ * woken by PostgreSQL's NOTIFY either way, or by the Redis signal with REST_SUBGRAPHS=http) with BENCH_LIVE_STREAMS (1,000) open
  * `GET /merchant/payments/events` streams of the demo merchant (BENCH_LIVE_USERS owners, streams spread over them),
  * while bank events (`transaction.success`, each a new id) arrive at the documented rate, 6,000/min (100/s, open
  * loop) for BENCH_LIVE_SECS. For every event and every stream: the time from the bank's 200 answer to the event on
@@ -19,7 +20,7 @@ import { HOST, envInt, percentile, progress, sleep, startBenchStack, stopAll } f
  * every stream got every event exactly once.
  *
  * Requires DATABASE_URL (a dedicated database; the stack migrates it and loads demo data; this adds owners of the
- * demo merchant with sessions, and transactions) and REDIS_URL. Progress on stderr; one JSON line on stdout.
+ * demo merchant with sessions, and transactions). Progress on stderr; one JSON line on stdout, naming the mode.
  */
 const SETTINGS = {
   streams: envInt('BENCH_LIVE_STREAMS', 1000),
@@ -27,6 +28,7 @@ const SETTINGS = {
   ratePerSec: envInt('BENCH_LIVE_RATE', 100),
   secs: envInt('BENCH_LIVE_SECS', 20),
 };
+const OPEN_AT_ONCE = 50;
 const PORTS = { rest: envInt('BENCH_REST_PORT', 18580), gateway: envInt('BENCH_GATEWAY_PORT', 14500) };
 const REST = `http://${HOST}:${PORTS.rest}`;
 const jakarta = () => new Date(Date.now() + 7 * 3600 * 1000).toISOString().replace('Z', '+07:00');
@@ -39,9 +41,8 @@ interface Sent {
 
 async function main(): Promise<void> {
   const databaseUrl = process.env.DATABASE_URL;
-  const redisUrl = process.env.REDIS_URL;
-  if (!databaseUrl || !redisUrl) {
-    progress('DATABASE_URL (a dedicated database) and REDIS_URL are required, e.g. REDIS_URL=redis://127.0.0.1:6379');
+  if (!databaseUrl) {
+    progress('DATABASE_URL (a dedicated database) is required; REDIS_URL is optional (both modes are measured)');
     process.exit(2);
   }
   // One user may hold 10 streams (LIVE_MAX_STREAMS_PER_USER) and open 60 a minute: the streams are spread over users.
@@ -80,37 +81,48 @@ async function main(): Promise<void> {
 
     progress(`opening ${SETTINGS.streams} streams …`);
     let opened = 0;
-    await Promise.all(
-      Array.from({ length: SETTINGS.streams }, async (_, i) => {
-        const seen = new Map<string, number>();
-        arrivals.push(seen);
-        const abort = new AbortController();
-        aborts.push(abort);
-        const res = await request(`${REST}/merchant/payments/events`, {
-          dispatcher: agent,
-          headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, accept: 'text/event-stream' },
-          signal: abort.signal,
-        });
-        if (res.statusCode !== 200) throw new Error(`stream ${i}: ${res.statusCode} ${await res.body.text()}`);
-        opened += 1;
-        let buffer = '';
-        res.body.setEncoding('utf8');
-        res.body.on('data', (chunk: string) => {
-          const at = performance.now();
-          buffer += chunk;
-          let end: number;
-          while ((end = buffer.indexOf('\n\n')) >= 0) {
-            const frame = buffer.slice(0, end);
-            buffer = buffer.slice(end + 2);
-            const match = /"transaction_code":"([^"]+)"/.exec(frame);
-            if (!match) continue;
-            if (seen.has(match[1])) throw new Error(`stream ${i}: ${match[1]} twice`);
-            seen.set(match[1], at);
-          }
-        });
-        res.body.on('error', () => undefined);
-      }),
-    );
+    // In waves of OPEN_AT_ONCE: each new stream's catch-up read is an operation, and the REST process sheds load past
+    // 64 operations in flight per thread (503, rest-adapters/operations-thread.ts); clients reconnect in waves too.
+    const openStream = (i: number, signal: AbortSignal) =>
+      request(`${REST}/merchant/payments/events`, {
+        dispatcher: agent,
+        headers: { authorization: `Bearer ${tokens[i % tokens.length]}`, accept: 'text/event-stream' },
+        signal,
+      });
+    const openOne = async (i: number) => {
+      const seen = new Map<string, number>();
+      arrivals.push(seen);
+      const abort = new AbortController();
+      aborts.push(abort);
+      // A 503 (load shed while earlier streams catch up) is retried shortly, as an EventSource client reconnects.
+      let res = await openStream(i, abort.signal);
+      for (let attempt = 1; res.statusCode === 503 && attempt <= 40; attempt++) {
+        await res.body.dump();
+        await sleep(250);
+        res = await openStream(i, abort.signal);
+      }
+      if (res.statusCode !== 200) throw new Error(`stream ${i}: ${res.statusCode} ${await res.body.text()}`);
+      opened += 1;
+      let buffer = '';
+      res.body.setEncoding('utf8');
+      res.body.on('data', (chunk: string) => {
+        const at = performance.now();
+        buffer += chunk;
+        let end: number;
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const match = /"transaction_code":"([^"]+)"/.exec(frame);
+          if (!match) continue;
+          if (seen.has(match[1])) throw new Error(`stream ${i}: ${match[1]} twice`);
+          seen.set(match[1], at);
+        }
+      });
+      res.body.on('error', () => undefined);
+    };
+    for (let first = 0; first < SETTINGS.streams; first += OPEN_AT_ONCE) {
+      await Promise.all(Array.from({ length: Math.min(OPEN_AT_ONCE, SETTINGS.streams - first) }, (_, k) => openOne(first + k)));
+    }
     progress(`${opened} streams open; sending ${SETTINGS.ratePerSec} events/s for ${SETTINGS.secs} s …`);
     await sleep(1000);
 
@@ -182,6 +194,11 @@ async function main(): Promise<void> {
     const answers = Float64Array.from([...sent.values()].map((s) => s.answeredAt - s.sentAt)).sort();
     const ms = (sorted: Float64Array, p: number) => Math.round(percentile(sorted, p) * 10) / 10;
     const summary = {
+      // What woke the REST process: NOTIFY when it runs the subgraphs (the default), else the Redis signal.
+      redis: Boolean(config.redisUrl),
+      rest_subgraphs: config.restSubgraphs,
+      wake_up: config.restSubgraphs === 'in-process' ? 'postgres-notify' : config.redisUrl ? 'redis' : 'poll-only',
+      live_poll_ms: config.live.pollMs,
       streams: arrivals.length,
       events: total,
       events_200: okCodes.length,

@@ -9,7 +9,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { loadConfig } from '@lib/config/config';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { SUBGRAPHS } from '@subgraphs';
-import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantService } from '@subgraphs/merchant/src/modules/merchant/merchant.service';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';

@@ -1,15 +1,17 @@
 import type { FastifyInstance } from 'fastify';
+import { Kind, OperationTypeNode, parse } from 'graphql';
 import type { Config } from '@lib/config/config';
 import { includeThreadMetrics } from '@lib/http/metrics';
-import { type GraphRunner, GraphOperations, type OperationExecutor, executorPerAdapter } from '@lib/rest/operation-executor';
+import { type GraphRunner, GraphOperations, type OperationExecutor, executorChoosing } from '@lib/rest/operation-executor';
 import { GraphExecutor, type SubgraphTransportChoice } from '@gateway/src/executor';
-import { OperationsThread } from './operations-thread';
+import { OperationsThread, THREADS, type ThreadName } from './operations-thread';
 
 /**
  * The REST process's operations (docs/decisions/0009-how-operations-execute.md): the gateway's executor, on the four
  * subgraphs run in this process unless REST_SUBGRAPHS=http sends its fetches to their processes. The bank API's
- * operations run on one worker thread and the partner, core and point-of-sale APIs' on another, each with its own
- * executor, so that no bank call waits behind an app's list and the main thread stays free for HTTP. Tests, which run
+ * reads run on one worker thread, its writes (event and settlement batches) on another, and the partner, core and
+ * point-of-sale APIs' on a third, each with its own executor, so that no bank lookup waits behind a batch of events or
+ * an app's list, and the main thread stays free for HTTP. Tests, which run
  * from TypeScript sources (the threads' entry is built JavaScript), give `subgraphs`: one executor on this thread over
  * them; `warmUp: false` plans each operation at its first request (GraphExecutorOptions.warmUp).
  */
@@ -22,8 +24,24 @@ export function restOperations(
     if (subgraphs) {
       return operations(await GraphExecutor.start({ config, subgraphs, registry: app.metricsRegistry, logger: app.log, warmUp }));
     }
-    const [bank, others] = await Promise.all([OperationsThread.start(app.log, 'bank'), OperationsThread.start(app.log, 'app')]);
-    includeThreadMetrics(app.metricsRegistry, async (own) => others.metrics(await bank.metricsParts([own])));
-    return executorPerAdapter({ psp: operations(bank) }, operations(others));
+    const [bank, intake, others] = await Promise.all(THREADS.map((name) => OperationsThread.start(app.log, name)));
+    includeThreadMetrics(app.metricsRegistry, async (own) => others.metrics(await intake.metricsParts(await bank.metricsParts([own]))));
+    return executorChoosing<ThreadName>(
+      { bank: operations(bank), intake: operations(intake), app: operations(others) },
+      (operation, { adapter }) => (adapter !== 'psp' ? 'app' : isMutation(operation) ? 'intake' : 'bank'),
+    );
   };
+}
+
+const mutations = new Map<string, boolean>();
+
+/** Whether a fixed operation is a mutation (parsed once per operation name). */
+function isMutation({ name, document }: { name: string; document: string }): boolean {
+  let mutation = mutations.get(name);
+  if (mutation === undefined) {
+    const definition = parse(document).definitions.find((d) => d.kind === Kind.OPERATION_DEFINITION);
+    mutation = definition?.operation === OperationTypeNode.MUTATION;
+    mutations.set(name, mutation);
+  }
+  return mutation;
 }

@@ -8,8 +8,14 @@ import type { MetricsJson as Metrics } from '@lib/http/metrics';
 import { serviceUnavailable } from '@lib/rest/error-map';
 import type { GraphQLResponse, GraphRunner } from '@lib/rest/operation-executor';
 
-/** Which operations a thread runs: the bank API's, or the partner, core and point-of-sale APIs'. */
-export type ThreadName = 'bank' | 'app';
+/**
+ * Which operations a thread runs: the bank API's reads (lookups, lists, search), its writes (events, settlements,
+ * NMID assignment), or the partner, core and point-of-sale APIs'.
+ */
+export type ThreadName = 'bank' | 'intake' | 'app';
+
+/** The REST process's operations threads (docs/decisions/0009-how-operations-execute.md). */
+export const THREADS: readonly ThreadName[] = ['bank', 'intake', 'app'];
 
 /** A message from the REST process's main thread to an operations thread. */
 export type ToThread =
@@ -47,8 +53,9 @@ export const OPERATIONS_IN_FLIGHT = 64;
 
 /**
  * A worker thread of the REST process running operations on an executor of its own (`operations-thread.worker.ts`).
- * The REST process runs two: the bank API's and the others' (docs/decisions/0009-how-operations-execute.md). So a
- * 500-item transaction list or a scoring summary computes beside bank calls, not before them, and the main thread,
+ * The REST process runs three: the bank API's reads, its writes and the others' (docs/decisions/0009-how-operations-execute.md).
+ * So a 500-item transaction list or a scoring summary computes beside bank calls, and a bank lookup beside a batch
+ * of payment events, not after them; and the main thread,
  * which keeps HTTP, authentication, validation, mapping and the cached answers, is free within a millisecond or two
  * for the next request. A call crosses the thread boundary as structured clones, twice. A thread that dies is started
  * again; the calls it held answer 503, and so does a call beyond `OPERATIONS_IN_FLIGHT` (load shed before a queue).
@@ -139,11 +146,12 @@ export class OperationsThread implements GraphRunner {
 }
 
 /**
- * The configuration each of the REST process's two operations threads opens its subgraphs with: half of DB_POOL_MAX
+ * The configuration each of the REST process's operations threads opens its subgraphs with: a share of DB_POOL_MAX
  * per subgraph (at least 2), so that the process holds the connections docs/operations.md sizes PostgreSQL for.
  */
-export function halfPools(config: Config): Config {
-  return { ...config, database: { ...config.database, poolMax: Math.max(2, Math.ceil(config.database.poolMax / 2)) } };
+export function threadPools(config: Config): Config {
+  const poolMax = Math.max(2, Math.ceil(config.database.poolMax / THREADS.length));
+  return { ...config, database: { ...config.database, poolMax } };
 }
 
 /** In the thread: runs `work` within the trace context the main thread sent. */

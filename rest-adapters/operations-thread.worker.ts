@@ -9,14 +9,14 @@ import { mergedMetrics } from '@lib/http/metrics';
 import { fastifyLoggingOptions } from '@lib/logging/logger';
 import { GraphExecutor } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
-import { type FromThread, type ThreadName, type ToThread, halfPools, withTrace } from './operations-thread';
+import { type FromThread, type ThreadName, type ToThread, threadPools, withTrace } from './operations-thread';
 
 /**
  * An operations thread (operations-thread.ts): an executor of its own, on the subgraphs as REST_SUBGRAPHS says,
  * answering the main thread's operations and metrics.
  */
 async function main(port: NonNullable<typeof parentPort>, name: ThreadName): Promise<void> {
-  const config = halfPools(loadConfig());
+  const config = threadPools(loadConfig());
   const log = pino(fastifyLoggingOptions(config, 'rest').logger as pino.LoggerOptions).child({ thread: name });
   const registry = new Registry();
   registry.setDefaultLabels({ service: 'rest', thread: name });

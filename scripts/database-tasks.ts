@@ -6,6 +6,7 @@ import { installJobQueue } from '@lib/jobs/install';
 import { Client } from 'pg';
 import { Registry } from 'prom-client';
 import { Logger, runOnce } from 'graphile-worker';
+import pino from 'pino';
 import { migrate } from '@lib/db/migrate';
 import type { Orm } from '@lib/db/orm';
 import { JOB_SCHEMA } from '@lib/jobs/job-queue';
@@ -13,7 +14,7 @@ import { type SubgraphDefinition, openSubgraphOrm } from '@lib/federation/subgra
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { newSandboxNmid } from '@lib/domain/sandbox/sandbox-nmid';
 import { SUBGRAPHS } from '@subgraphs';
-import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import type { BankTier } from '@subgraphs/merchant/src/modules/bank/bank.entity';
 import { BankService } from '@subgraphs/merchant/src/modules/bank/bank.service';
 import { MerchantLifecycleService } from '@subgraphs/merchant/src/modules/merchant/merchant-lifecycle.service';
@@ -22,12 +23,9 @@ import { OutboundUrlPolicy } from '@subgraphs/merchant/src/modules/webhook/outbo
 import { type InfoLog, WebhookService } from '@subgraphs/merchant/src/modules/webhook/webhook.service';
 import type { PartnerAccessType, PartnerAuthMode, PartnerContract } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import { PartnerService } from '@subgraphs/merchant/src/modules/partner/partner.service';
-import {
-  type ReencryptionCounts,
-  type SealedTable,
-  SealedSecretReencryption,
-} from '@subgraphs/merchant/src/modules/sealed-secret/reencryption.service';
 import { NotificationService } from '@subgraphs/merchant/src/modules/notification/notification.service';
+import { type ReencryptionCounts, SEALED_COLUMNS, type SealedTable, SealedSecretReencryption } from '@lib/crypto/reencryption';
+import { SuspensionService } from '@subgraphs/merchant/src/modules/suspension/suspension.service';
 import { outletJobs } from '@subgraphs/outlet/src/jobs';
 import { transactionJobs } from '@subgraphs/transaction/src/jobs';
 import { OutletService } from '@subgraphs/outlet/src/modules/outlet/outlet.service';
@@ -42,7 +40,9 @@ import {
   listPartitions,
 } from '@subgraphs/transaction/src/modules/partition/partition.service';
 import { pruneFeed } from '@subgraphs/transaction/src/modules/payment-feed/payment-feed.service';
+import { ReconciliationService } from '@subgraphs/transaction/src/modules/reconciliation/reconciliation.service';
 import { QrisPaymentService } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
+import { FeeGuardService, type RerateInput } from '@subgraphs/transaction/src/modules/mdr/fee-guard.service';
 
 /** Opens a subgraph's ORM as its own role, runs `work`, closes it. */
 async function withSubgraph<T>(
@@ -108,6 +108,8 @@ export interface OnboardMerchantInput {
   nmids: string[];
   outlets: number;
   categoryCode?: string;
+  /** Business scale (micro, small, medium, large): the QRIS criteria its MDR depends on; none: regular (URE). */
+  businessScaleCode?: string;
   referralCode?: string;
   /** The merchant's contact phone, by which its bank's search finds it. */
   phone?: string;
@@ -152,12 +154,13 @@ export async function onboardMerchant(config: Config, adminUrl: string, input: O
       ),
     );
     try {
-      const merchant = await new MerchantService(em).createOnboarded({
+      const merchant = await new MerchantService(em, config.suspension.kycValidityMonths).createOnboarded({
         id: merchantId,
         name: input.name,
         bankCode: input.bankCode,
         categoryCode: input.categoryCode,
         categoryName: categoryName ?? undefined,
+        businessScaleCode: input.businessScaleCode,
         referralCode: input.referralCode,
         phone: input.phone,
         primaryNmid: nmids[0],
@@ -276,7 +279,7 @@ export async function changeMerchantStatus(
 ) {
   const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
   return withSubgraph(merchant, config, adminUrl, async (orm) => {
-    const outcome = await new MerchantLifecycleService(orm.em.fork()).changeStatus(input);
+    const outcome = await new MerchantLifecycleService(orm.em.fork(), undefined, config.suspension.kycValidityMonths).changeStatus(input);
     return {
       merchant_id: outcome.merchant.id,
       merchant_code: outcome.merchant.merchantCode,
@@ -288,13 +291,62 @@ export async function changeMerchantStatus(
   });
 }
 
+/** `merchant:suspensions-due`: who the daily run will suspend within the days given (docs/operations.md). */
+export async function listSuspensionsDue(config: Config, adminUrl: string, input: { withinDays: number; limit: number }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, async (orm) => {
+    const em = orm.em.fork() as EntityManager;
+    const lifecycle = new MerchantLifecycleService(em, undefined, config.suspension.kycValidityMonths);
+    const rows = await new SuspensionService(em, config, lifecycle, new NotificationService(em, config)).listDue(input);
+    return rows.map((r) => ({
+      merchant_code: r.merchant_code,
+      merchant_name: r.merchant_name,
+      bank_code: r.bank_code,
+      reason: r.reason,
+      due_at: r.due_at.toISOString(),
+      suspends_at: r.suspends_at.toISOString(),
+      warned_at: r.warned_at?.toISOString() ?? null,
+      kyc_expires_at: r.kyc_expires_at?.toISOString() ?? null,
+      last_success_at: r.last_success_at?.toISOString() ?? null,
+      merchant_id: r.merchant_id,
+    }));
+  });
+}
+
+/** `merchant:kyc-renew`: the KYC holds until `expiresAt`; a merchant suspended for kyc_expired comes back (its webhook included). */
+export async function renewMerchantKyc(config: Config, adminUrl: string, input: { merchantId: string; expiresAt: Date }) {
+  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
+  return withSubgraph(merchant, config, adminUrl, async (orm) => {
+    const outcome = await new MerchantLifecycleService(orm.em.fork(), undefined, config.suspension.kycValidityMonths).renewKyc(input);
+    return {
+      merchant_id: outcome.merchant.id,
+      merchant_code: outcome.merchant.merchantCode,
+      previous_status: outcome.previousStatus,
+      status: outcome.merchant.status,
+      kyc_status: outcome.merchant.kycStatus,
+      kyc_expires_at: outcome.merchant.kycExpiresAt?.toISOString() ?? null,
+      webhook: outcome.webhook ? { event_id: outcome.webhook.eventId, event: outcome.webhook.event } : null,
+    };
+  });
+}
+
 /**
  * `secrets:reencrypt`: every sealed secret under the current SECRETS_ENCRYPTION_KEY, opened with any accepted key
  * (docs/operations.md, "Rotating secrets"); safe to run again and while the platform serves traffic.
  */
-export async function reencryptSecrets(config: Config, adminUrl: string): Promise<Record<SealedTable, ReencryptionCounts>> {
-  const merchant = SUBGRAPHS.find((s) => s.name === 'merchant')!;
-  return withSubgraph(merchant, config, adminUrl, (orm) => new SealedSecretReencryption(orm.em.getKnex(), secretBoxFor(config)).run());
+export async function reencryptSecrets(config: Config, adminUrl: string): Promise<Partial<Record<SealedTable, ReencryptionCounts>>> {
+  const result: Partial<Record<SealedTable, ReencryptionCounts>> = {};
+  for (const subgraph of new Set(SEALED_COLUMNS.map((c) => c.subgraph))) {
+    const definition = SUBGRAPHS.find((s) => s.name === subgraph)!;
+    const columns = SEALED_COLUMNS.filter((c) => c.subgraph === subgraph);
+    Object.assign(
+      result,
+      await withSubgraph(definition, config, adminUrl, (orm) =>
+        new SealedSecretReencryption(orm.em.getKnex(), secretBoxFor(config)).run(columns),
+      ),
+    );
+  }
+  return result;
 }
 
 function withPartners<T>(config: Config, adminUrl: string, work: (service: PartnerService) => Promise<T>): Promise<T> {
@@ -371,6 +423,33 @@ export async function listQrisUnmatched(
   return withSubgraph(transaction, config, adminUrl, (orm) => new QrisPaymentService(orm.em.fork() as EntityManager).unmatched(filter));
 }
 
+/**
+ * `fees:rerate`: re-rates a merchant's period by the MDR policy, with its audit row (docs/decisions/0240-mdr-policy.md);
+ * `log` gets the operator's line.
+ */
+export async function rerateMdr(config: Config, adminUrl: string, input: RerateInput, log: InfoLog) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, async (orm) => {
+    const audit = await new FeeGuardService(orm.em.fork() as EntityManager).rerate(input);
+    log.info({ ...audit, by: audit.requested_by }, 'mdr re-rated');
+    return audit;
+  });
+}
+
+/**
+ * `fees:overcharges`: the merchants the banks overcharged in a month, or one merchant's month with its flagged
+ * settlements (docs/decisions/0241-fee-guard.md).
+ */
+export async function listMdrOvercharges(config: Config, adminUrl: string, input: { month: string; merchantId?: string; first: number }) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, async (orm) => {
+    const service = new FeeGuardService(orm.em.fork() as EntityManager);
+    if (!input.merchantId) return { month: input.month, merchants: await service.overchargedInMonth(input.month, input.first) };
+    const [month] = await service.monthsOfMerchant(input.merchantId, input.month, input.month);
+    return { ...month, settlements: await service.settlementsOfMonth(input.merchantId, input.month) };
+  });
+}
+
 /** `partitions:ensure`: monthly partitions of transactions and payment events, once (the transaction process also does it). */
 export async function ensureMonthlyPartitions(config: Config, adminUrl: string, options: { monthsAhead: number; from?: Date }) {
   const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
@@ -434,7 +513,10 @@ export async function syncBankView(config: Config, adminUrl: string, options: { 
         await runOnce({
           connectionString: adminUrl,
           schema: JOB_SCHEMA,
-          taskList: { ...outletJobs({ orm: outletOrm, metrics }).tasks, ...transactionJobs({ orm: transactionOrm, metrics }).tasks },
+          taskList: {
+            ...outletJobs({ orm: outletOrm, metrics, config }).tasks,
+            ...transactionJobs({ orm: transactionOrm, metrics, config, log: pino({ level: 'silent' }) }).tasks,
+          },
           noHandleSignals: true,
           logger: new Logger(() => () => undefined),
         });
@@ -461,6 +543,27 @@ export async function syncBankView(config: Config, adminUrl: string, options: { 
   } finally {
     await client.end();
   }
+}
+
+/**
+ * `reconciliation:run`: every outlet of one business day reconciled now, in one statement
+ * (docs/decisions/0242-daily-reconciliation.md); answers what it wrote and how long it took. Safe beside running workers
+ * (runs of one day take turns) and again (a re-run replaces the day's results, keeping operators' resolutions).
+ */
+export async function runReconciliation(config: Config, adminUrl: string, day: string) {
+  const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;
+  return withSubgraph(transaction, config, adminUrl, async (orm) => {
+    const started = performance.now();
+    const counts = await new ReconciliationService(orm.em.fork() as EntityManager, config).runDay(day);
+    return {
+      business_day: day,
+      outlet_days: counts.outletDays,
+      differences: counts.differences,
+      dropped: counts.dropped,
+      cleared: counts.cleared,
+      elapsed_ms: Math.round(performance.now() - started),
+    };
+  });
 }
 
 /** `feed:prune`: the payment feed's retention, once (the transaction process also runs it periodically). */

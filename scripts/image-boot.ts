@@ -12,6 +12,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
@@ -59,7 +60,7 @@ const KEEP = env.IMAGE_BOOT_KEEP === '1';
 const STAND_INS: Record<string, string> = { postgres: new URL(ADMIN_URL).host, redis: REDIS_ADDRESS };
 
 const log = (line: string) => process.stdout.write(`image-boot ${((Date.now() - started) / 1000).toFixed(1).padStart(5)} s  ${line}\n`);
-class ProofError extends Error {}
+export class ProofError extends Error {}
 function fail(message: string): never {
   throw new ProofError(message);
 }
@@ -118,7 +119,7 @@ function dockerIgnore(text: string): (relative: string) => boolean {
   };
 }
 
-interface Image {
+export interface Image {
   dir: string;
   env: Record<string, string>;
   exposed: number[];
@@ -138,7 +139,7 @@ function productionPackages(lockfile: string): string[] {
     });
 }
 
-async function buildImage(work: string): Promise<Image> {
+export async function buildImage(work: string): Promise<Image> {
   const instructions = parseDockerfile(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8'));
   const ignored = dockerIgnore(readFileSync(path.join(ROOT, '.dockerignore'), 'utf8'));
   const args: Record<string, string> = {};
@@ -252,6 +253,20 @@ async function buildImage(work: string): Promise<Image> {
   if (process.versions.node.split('.')[0] !== nodeMajor)
     fail(`the image runs Node ${nodeMajor} (NODE_IMAGE), this step runs ${process.version}: run it with the project's node`);
   return { ...runtime, nodeMajor };
+}
+
+/**
+ * The image folder in `work`, or, when IMAGE_BOOT_CACHE names a folder, the one built there by an earlier step of the
+ * same CI run (image-boot, then kubernetes-boot: the image is built once, as a registry would hold it once).
+ */
+export async function imageFolder(work: string): Promise<Image> {
+  const cache = env.IMAGE_BOOT_CACHE;
+  if (!cache) return buildImage(work);
+  const recorded = path.join(cache, 'image.json');
+  if (existsSync(recorded)) return JSON.parse(readFileSync(recorded, 'utf8')) as Image;
+  const image = await buildImage(cache);
+  writeFileSync(recorded, JSON.stringify(image));
+  return image;
 }
 
 /** The RUN commands of the Dockerfile, played on this machine from the project's installed node_modules. */
@@ -379,7 +394,7 @@ interface Delivered {
  * The stand-in for the outside parties: the messaging, email and push providers (JSON, by path) and the
  * OpenTelemetry collector (OTLP/HTTP protobuf at /v1/traces, kept raw in `traces`).
  */
-async function startProvider(): Promise<{ server: Server; url: string; delivered: Delivered[]; traces: Buffer[] }> {
+export async function startProvider(): Promise<{ server: Server; url: string; delivered: Delivered[]; traces: Buffer[] }> {
   const delivered: Delivered[] = [];
   const traces: Buffer[] = [];
   const server = createServer((req, res) => {
@@ -406,7 +421,7 @@ async function startProvider(): Promise<{ server: Server; url: string; delivered
 // ---------------------------------------------------------------------------------------------------------------
 // 3-6. Services
 
-interface Running {
+export interface Running {
   name: string;
   child: ChildProcess;
   logFile: string;
@@ -422,7 +437,7 @@ async function main(): Promise<void> {
   let prepared = false;
   try {
     // 1. The image.
-    const image = await buildImage(work);
+    const image = await imageFolder(work);
     const imageFiles = readdirSync(image.dir).sort();
     log(`image folder ${image.dir}: ${imageFiles.join(', ')}; ENV ${JSON.stringify(image.env)}`);
     if (image.env.NODE_ENV !== 'production') fail(`the image's NODE_ENV is ${image.env.NODE_ENV}, not production`);
@@ -674,8 +689,7 @@ async function main(): Promise<void> {
       fail(`spans reached the collector from ${traced.join(', ') || 'no service'}, not from all of ${longRunning.join(', ')}`);
     log(`spans of ${traced.join(', ')} reached the collector (${provider.traces.length} OTLP requests)`);
   } catch (error) {
-    for (const r of running)
-      if (r.exited !== undefined && r.exited !== 0) process.stderr.write(`--- ${r.name} (exit ${r.exited})\n${tail(r.logFile)}\n`);
+    reportExits(running);
     throw error;
   } finally {
     // 6. Stop and clean up.
@@ -725,9 +739,10 @@ function checkUpstreams(
   if (missing.length > 0) fail(`deploy/otel-collector.yaml scrapes no /metrics of ${missing.join(', ')}`);
 }
 
-async function dropDatabase(admin: Client): Promise<void> {
-  await admin.query(`drop database if exists ${DATABASE} with (force)`);
-  const { rows } = await admin.query<{ rolname: string }>('select rolname from pg_roles where rolname like $1', [`${ROLE_PREFIX}\\_%`]);
+/** Drops the proof's database and the roles its migration made (`<rolePrefix>_…`). */
+export async function dropDatabase(admin: Client, database = DATABASE, rolePrefix = ROLE_PREFIX): Promise<void> {
+  await admin.query(`drop database if exists ${database} with (force)`);
+  const { rows } = await admin.query<{ rolname: string }>('select rolname from pg_roles where rolname like $1', [`${rolePrefix}\\_%`]);
   for (const { rolname } of rows) await admin.query(`drop role if exists "${rolname}"`);
 }
 
@@ -782,16 +797,17 @@ async function healthy(
   }
 }
 
-async function stopProcess(r: Running): Promise<void> {
+/** SIGTERM, then SIGKILL after `graceMs` (compose's stop grace; a pod's terminationGracePeriodSeconds). */
+export async function stopProcess(r: Running, graceMs = 10_000): Promise<void> {
   if (r.exited !== undefined) return;
   const exited = new Promise<void>((resolve) => r.child.once('exit', () => resolve()));
   r.child.kill('SIGTERM');
-  const timer = setTimeout(() => r.child.kill('SIGKILL'), 10_000);
+  const timer = setTimeout(() => r.child.kill('SIGKILL'), graceMs);
   await exited;
   clearTimeout(timer);
 }
 
-function redisPing(address: string): Promise<void> {
+export function redisPing(address: string): Promise<void> {
   const [host, port] = address.split(':');
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), host, () => socket.write('PING\r\n'));
@@ -822,7 +838,13 @@ async function json(method: 'POST', url: string, payload: unknown, headers: Reco
   return JSON.parse(content);
 }
 
-function tail(file: string, lines = 40): string {
+/** The last lines of every process that exited with an error, on stderr (a failed proof's evidence). */
+export function reportExits(running: Running[]): void {
+  for (const r of running)
+    if (r.exited !== undefined && r.exited !== 0) process.stderr.write(`--- ${r.name} (exit ${r.exited})\n${tail(r.logFile)}\n`);
+}
+
+export function tail(file: string, lines = 40): string {
   try {
     return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
   } catch {

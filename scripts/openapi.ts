@@ -5,6 +5,7 @@ import path from 'node:path';
 import { loadConfig } from '@lib/config/config';
 import { projectRoot } from '@lib/config/project-root';
 import { prettier } from '@lib/federation/operation-types';
+import { AUDIENCE_NAMES, type Audience } from '@lib/rest/audiences';
 import { NO_OPERATIONS } from '@lib/rest/operation-executor';
 import { createRestApp } from '@lib/rest/rest-app';
 import { REST_ADAPTERS } from '@rest-adapters';
@@ -14,8 +15,16 @@ export const OPENAPI_TYPES_FILE = 'rest-adapters/generated/openapi.ts';
 /** Where `npm run openapi` writes the document (for Redocly and other tools; not committed). */
 export const OPENAPI_DOCUMENT_FILE = 'dist/openapi.json';
 
+/** Where `npm run openapi -- --document-only` writes each audience's document (/openapi/<audience>.json), for Redocly. */
+export const AUDIENCE_DOCUMENT_DIR = 'dist/openapi';
+
 /** The document /openapi.json serves, built from the routes without a database or gateway. */
 export async function openApiDocument(): Promise<Record<string, any>> {
+  return (await openApiDocuments()).whole;
+}
+
+/** The whole document and each audience's (/openapi/<audience>.json), built from the routes without a database or gateway. */
+export async function openApiDocuments(): Promise<{ whole: Record<string, any>; audiences: Record<Audience, Record<string, any>> }> {
   const app = await createRestApp({
     config: loadConfig({ NODE_ENV: 'development', LOG_LEVEL: 'silent' }),
     adapters: REST_ADAPTERS,
@@ -23,7 +32,9 @@ export async function openApiDocument(): Promise<Record<string, any>> {
   });
   try {
     await app.ready();
-    return structuredClone(app.swagger()) as Record<string, any>;
+    const audiences = {} as Record<Audience, Record<string, any>>;
+    for (const audience of AUDIENCE_NAMES) audiences[audience] = (await app.inject(`/openapi/${audience}.json`)).json();
+    return { whole: structuredClone(app.swagger()) as Record<string, any>, audiences };
   } finally {
     await app.close();
   }
@@ -73,13 +84,18 @@ function withoutProse(value: unknown, inProperties = false): unknown {
 
 async function main(): Promise<void> {
   const root = projectRoot();
-  const document = await openApiDocument();
-  mkdirSync(path.join(root, 'dist'), { recursive: true });
+  const { whole: document, audiences } = await openApiDocuments();
+  mkdirSync(path.join(root, AUDIENCE_DOCUMENT_DIR), { recursive: true });
   writeFileSync(path.join(root, OPENAPI_DOCUMENT_FILE), JSON.stringify(document, null, 2) + '\n');
-  if (process.argv.includes('--document-only'))
-    return void process.stdout.write(JSON.stringify({ written: [OPENAPI_DOCUMENT_FILE] }) + '\n');
+  const written = [OPENAPI_DOCUMENT_FILE];
+  for (const [audience, audienceDocument] of Object.entries(audiences)) {
+    const file = `${AUDIENCE_DOCUMENT_DIR}/${audience}.json`;
+    writeFileSync(path.join(root, file), JSON.stringify(audienceDocument, null, 2) + '\n');
+    written.push(file);
+  }
+  if (process.argv.includes('--document-only')) return void process.stdout.write(JSON.stringify({ written }) + '\n');
   writeFileSync(path.join(root, OPENAPI_TYPES_FILE), await generateOpenApiTypes(document));
-  process.stdout.write(JSON.stringify({ written: [OPENAPI_DOCUMENT_FILE, OPENAPI_TYPES_FILE] }) + '\n');
+  process.stdout.write(JSON.stringify({ written: [...written, OPENAPI_TYPES_FILE] }) + '\n');
 }
 
 if (require.main === module) {

@@ -4,34 +4,11 @@ import { closest, distance } from 'fastest-levenshtein';
 import { OPERATOR_ROLES, OPERATOR_TOKEN_MAX_TTL_SECS, type OperatorRole, signOperatorToken } from '@lib/auth/operator-token';
 import { type Config, loadConfig } from '@lib/config/config';
 import { openDatabaseTarget } from '@lib/db/database-target';
-import {
-  changeMerchantStatus,
-  createBank,
-  createPartner,
-  createSandboxBank,
-  grantPartnerAccess,
-  issuePartnerCredential,
-  revokePartnerCredential,
-  ungrantPartnerAccess,
-  listWebhookAttempts,
-  listWebhookDeliveries,
-  listOutbox,
-  listQrisUnmatched,
-  prunePaymentFeed,
-  ensureMonthlyPartitions,
-  archiveMonthlyPartitions,
-  syncBankView,
-  listMonthlyPartitions,
-  migrateAll,
-  onboardMerchant,
-  redeliverWebhook,
-  seedDemo,
-  seedReference,
-  reencryptSecrets,
-  sendWebhookTest,
-  setBankWebhook,
-  setWebhookEndpointEnabled,
-} from './database-tasks';
+import { Client } from 'pg';
+import type * as DatabaseTasks from './database-tasks';
+import { MERCHANT_REFERENCE, resolveMerchant, showMerchant } from './merchant-reference';
+import { COLOURS, PLAIN, humanText } from './ops-output';
+import type * as GatewayTasks from './gateway-tasks';
 import type { PartnerAccessType } from '@subgraphs/merchant/src/modules/partner/partner.entity';
 import {
   ARCHIVE_MIN_ONLINE_MONTHS,
@@ -39,8 +16,9 @@ import {
   checkArchiveBefore,
 } from '@subgraphs/transaction/src/modules/partition/partition.service';
 import { UNMATCHED_REASONS } from '@subgraphs/transaction/src/modules/qris-payment/qris-payment.service';
+import type { RerateInput } from '@subgraphs/transaction/src/modules/mdr/fee-guard.service';
+import { QRIS_CRITERIA } from '@lib/domain/qris/qris-payload';
 import { SANDBOX_EVENT_ID_PATTERN, SANDBOX_MAX_AMOUNT } from '@rest-adapters/core/routes/internal/sandbox-payment-events/schema';
-import { GatewayTaskError, simulateSandboxPaymentViaGateway } from './gateway-tasks';
 
 /**
  * Operator command line: `npm run ops -- <command> [options]`. A result is JSON on stdout (exit 0); an error is
@@ -59,6 +37,8 @@ interface OptionSpec {
   /** A positive integer (at most 6 digits). */
   integer?: boolean;
   default?: string;
+  /** A merchant by its id, code (MRC-…) or an outlet's NMID: replaced by the merchant's id before the command runs. */
+  merchant?: boolean;
 }
 type Values = Record<string, string | string[] | boolean | undefined>;
 interface Command {
@@ -80,6 +60,17 @@ class UsageError extends Error {
   }
 }
 
+/**
+ * The database tasks load MikroORM and every subgraph's services (about 2 s), the gateway tasks the REST adapters'
+ * operations (about 1 s): loaded by the commands that use them, so that the others answer at once.
+ */
+let database: typeof DatabaseTasks | undefined;
+let gateway: typeof GatewayTasks | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const tasks = () => (database ??= require('./database-tasks') as typeof DatabaseTasks);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const gatewayTasks = () => (gateway ??= require('./gateway-tasks') as typeof GatewayTasks);
+
 const LIMIT: OptionSpec = { type: 'string', integer: true, description: 'rows to list, at most 500', default: '50' };
 const DELIVERY: OptionSpec = { type: 'string', required: true, description: 'the delivery’s event id' };
 /** Operator log lines of a command (who did what), as JSON on stderr. */
@@ -89,24 +80,24 @@ const stderrLog = {
 };
 const ACCESS_OPTIONS: Record<string, OptionSpec> = {
   partner: { type: 'string', required: true, description: 'partner code' },
-  merchant: { type: 'string', required: true, description: 'merchant id (UUID)' },
+  merchant: { type: 'string', required: true, merchant: true, description: MERCHANT_REFERENCE },
 };
 
 export const COMMANDS: Record<string, Command> = {
   'db:migrate': {
     summary: 'create the subgraph roles and schemas, apply pending migrations',
     options: {},
-    run: (adminUrl, _o, config) => migrateAll(config, adminUrl),
+    run: (adminUrl, _o, config) => tasks().migrateAll(config, adminUrl),
   },
   'seed:reference': {
     summary: 'import regions, postal codes and coordinates, business data, legal documents',
     options: { 'geo-csv': { type: 'string', description: 'regions CSV to import (default: the shipped sample)' } },
-    run: (adminUrl, o, config) => seedReference(config, adminUrl, o['geo-csv'] as string | undefined),
+    run: (adminUrl, o, config) => tasks().seedReference(config, adminUrl, o['geo-csv'] as string | undefined),
   },
   'seed:demo': {
     summary: 'write the demo merchant, outlets, transactions and categories (idempotent)',
     options: {},
-    run: (adminUrl, _o, config) => seedDemo(config, adminUrl),
+    run: (adminUrl, _o, config) => tasks().seedDemo(config, adminUrl),
   },
   'bank:create': {
     summary:
@@ -141,7 +132,7 @@ export const COMMANDS: Record<string, Command> = {
           tier: _tier,
           sandbox: _sandbox,
           ...keys
-        } = await createBank(config, adminUrl, { code: str(o.code), name: str(o.name), tier });
+        } = await tasks().createBank(config, adminUrl, { code: str(o.code), name: str(o.name), tier });
         return keys;
       }
       if (tier !== 'external') throw new UsageError('invalid_option', '--sandbox banks are external: drop --tier tier1');
@@ -149,7 +140,7 @@ export const COMMANDS: Record<string, Command> = {
         bank_id: _id,
         tier: _tier,
         ...issued
-      } = await createSandboxBank(config, adminUrl, {
+      } = await tasks().createSandboxBank(config, adminUrl, {
         code: str(o.code),
         name: str(o.name),
         merchantName: o['merchant-name'] as string | undefined,
@@ -163,7 +154,7 @@ export const COMMANDS: Record<string, Command> = {
     summary:
       'seal every stored secret (bank keys, webhook and HMAC partner secrets) under the current SECRETS_ENCRYPTION_KEY; prints counts per table (docs/operations.md, "Rotating secrets")',
     options: {},
-    run: (adminUrl, _o, config) => reencryptSecrets(config, adminUrl),
+    run: (adminUrl, _o, config) => tasks().reencryptSecrets(config, adminUrl),
   },
   'bank:webhook': {
     summary: "set a bank's lifecycle webhook endpoint; prints a new signing secret (shown once)",
@@ -175,7 +166,7 @@ export const COMMANDS: Record<string, Command> = {
         description: 'endpoint URL: https in production, never an internal address (docs/decisions/0031-webhooks-and-job-queue.md)',
       },
     },
-    run: (adminUrl, o, config) => setBankWebhook(config, adminUrl, { bankCode: str(o.bank), url: str(o.url) }),
+    run: (adminUrl, o, config) => tasks().setBankWebhook(config, adminUrl, { bankCode: str(o.bank), url: str(o.url) }),
   },
   'merchant:create': {
     summary: 'onboard an active, KYC-verified merchant',
@@ -184,17 +175,23 @@ export const COMMANDS: Record<string, Command> = {
       bank: { type: 'string', required: true, description: 'code of the bank that issues its NMIDs' },
       nmid: { type: 'string', multiple: true, description: 'an NMID for an outlet (repeat for several)' },
       category: { type: 'string', description: 'merchant category code (MCC)' },
+      scale: {
+        type: 'string',
+        values: ['micro', 'small', 'medium', 'large'],
+        description: 'business scale: the QRIS criteria its MDR depends on (none: regular)',
+      },
       referral: { type: 'string', description: "a partner's referral code" },
       outlets: { type: 'string', integer: true, default: '1', description: 'number of outlets' },
       'owner-phone': { type: 'string', description: 'an app user’s phone that owns the merchant (created when unknown)' },
     },
     run: (adminUrl, o, config) =>
-      onboardMerchant(config, adminUrl, {
+      tasks().onboardMerchant(config, adminUrl, {
         name: str(o.name),
         bankCode: str(o.bank),
         nmids: (o.nmid as string[] | undefined) ?? [],
         outlets: Number(o.outlets),
         categoryCode: o.category as string | undefined,
+        businessScaleCode: o.scale as string | undefined,
         referralCode: o.referral as string | undefined,
         ownerPhone: o['owner-phone'] as string | undefined,
       }),
@@ -202,12 +199,53 @@ export const COMMANDS: Record<string, Command> = {
   'merchant:status': {
     summary: 'move a merchant along its lifecycle',
     options: {
-      id: { type: 'string', required: true, description: 'merchant id (UUID)' },
+      id: { type: 'string', required: true, merchant: true, description: MERCHANT_REFERENCE },
       to: { type: 'string', required: true, values: ['active', 'suspended', 'deleted'], description: 'target status' },
       reason: { type: 'string', description: 'required to suspend or delete' },
     },
     run: (adminUrl, o, config) =>
-      changeMerchantStatus(config, adminUrl, { merchantId: str(o.id), targetStatus: str(o.to), reason: o.reason as string | undefined }),
+      tasks().changeMerchantStatus(config, adminUrl, {
+        merchantId: str(o.id),
+        targetStatus: str(o.to),
+        reason: o.reason as string | undefined,
+      }),
+  },
+  'merchant:suspensions-due': {
+    summary:
+      'active merchants the daily run will suspend (kyc_expired, inactivity) within --days, overdue ones included, the earliest first: due time, warning, when it suspends',
+    options: {
+      days: { type: 'string', integer: true, description: 'days ahead (default SUSPENSION_WARNING_DAYS), at most 366' },
+      limit: LIMIT,
+    },
+    run: (adminUrl, o, config) => {
+      const days = o.days === undefined ? config.suspension.warningDays : Number(o.days);
+      if (days > 366) throw new UsageError('invalid_option', '--days must be at most 366');
+      return tasks().listSuspensionsDue(config, adminUrl, { withinDays: days, limit: Number(o.limit) });
+    },
+  },
+  'merchant:kyc-renew': {
+    summary:
+      "renew a merchant's KYC until --expires (an expired KYC is verified again; a merchant suspended for kyc_expired comes back, merchant.reactivated)",
+    options: {
+      merchant: { type: 'string', required: true, merchant: true, description: MERCHANT_REFERENCE },
+      expires: {
+        type: 'string',
+        required: true,
+        description:
+          'the new expiry: YYYY-MM-DD (the start of that day, Asia/Makassar) or an ISO 8601 instant; in the future, at most 10 years ahead',
+      },
+    },
+    run: (adminUrl, o, config) => {
+      const given = str(o.expires);
+      const expiresAt = /^[0-9]{4}-[0-9]{2}-[0-9]{2}$/.test(given) ? new Date(`${given}T00:00:00+08:00`) : instant(given, '--expires')!;
+      if (Number.isNaN(expiresAt.getTime())) throw new UsageError('invalid_option', '--expires must be YYYY-MM-DD or an ISO 8601 instant');
+      return tasks().renewMerchantKyc(config, adminUrl, { merchantId: str(o.merchant), expiresAt });
+    },
+  },
+  'merchant:show': {
+    summary: 'one merchant: code, name, status, bank and its outlets with their NMIDs',
+    options: { merchant: { type: 'string', required: true, merchant: true, description: MERCHANT_REFERENCE } },
+    run: (adminUrl, o) => withClient(adminUrl, (db) => showMerchant(db, str(o.merchant))),
   },
   'webhook:deliveries': {
     summary: 'list lifecycle webhook deliveries, newest first',
@@ -217,7 +255,7 @@ export const COMMANDS: Record<string, Command> = {
       limit: LIMIT,
     },
     run: (adminUrl, o, config) =>
-      listWebhookDeliveries(config, adminUrl, {
+      tasks().listWebhookDeliveries(config, adminUrl, {
         status: o.status as string | undefined,
         bankCode: o.bank as string | undefined,
         limit: Number(o.limit),
@@ -226,17 +264,17 @@ export const COMMANDS: Record<string, Command> = {
   'webhook:attempts': {
     summary: 'every attempt of a delivery: time, kind, HTTP status or error, latency, the answer’s first KiB',
     options: { delivery: DELIVERY },
-    run: (adminUrl, o, config) => listWebhookAttempts(config, adminUrl, str(o.delivery)),
+    run: (adminUrl, o, config) => tasks().listWebhookAttempts(config, adminUrl, str(o.delivery)),
   },
   'webhook:redeliver': {
     summary: 'send a delivery again now: one manual attempt, the automatic schedule is not used up',
     options: { delivery: DELIVERY },
-    run: (adminUrl, o, config) => redeliverWebhook(config, adminUrl, str(o.delivery), stderrLog),
+    run: (adminUrl, o, config) => tasks().redeliverWebhook(config, adminUrl, str(o.delivery), stderrLog),
   },
   'webhook:test': {
     summary: "send a signed webhook.test event to a bank's endpoint now (enabled or not); prints the outcome",
     options: { bank: { type: 'string', required: true, description: 'bank code' } },
-    run: (adminUrl, o, config) => sendWebhookTest(config, adminUrl, str(o.bank), stderrLog),
+    run: (adminUrl, o, config) => tasks().sendWebhookTest(config, adminUrl, str(o.bank), stderrLog),
   },
   'webhook:endpoint': {
     summary: "disable a bank's webhook endpoint (deliveries held) or enable it (held deliveries resume)",
@@ -248,7 +286,7 @@ export const COMMANDS: Record<string, Command> = {
     },
     run: (adminUrl, o, config) => {
       if (o.disable === o.enable) throw new UsageError('invalid_option', 'give exactly one of --disable and --enable');
-      return setWebhookEndpointEnabled(
+      return tasks().setWebhookEndpointEnabled(
         config,
         adminUrl,
         { bankCode: str(o.bank), enabled: o.enable === true, reason: o.reason as string | undefined },
@@ -259,7 +297,7 @@ export const COMMANDS: Record<string, Command> = {
   'dev:outbox': {
     summary: 'recorded notifications, newest first (the log provider delivers OTPs here in development)',
     options: { phone: { type: 'string', description: 'only messages to this phone' }, limit: LIMIT },
-    run: (adminUrl, o, config) => listOutbox(config, adminUrl, { phone: o.phone as string | undefined, limit: Number(o.limit) }),
+    run: (adminUrl, o, config) => tasks().listOutbox(config, adminUrl, { phone: o.phone as string | undefined, limit: Number(o.limit) }),
   },
   'partner:create': {
     summary: 'onboard a partner (merchants registered with its referral code are its referrals)',
@@ -273,7 +311,7 @@ export const COMMANDS: Record<string, Command> = {
       },
     },
     run: (adminUrl, o, config) =>
-      createPartner(config, adminUrl, {
+      tasks().createPartner(config, adminUrl, {
         code: str(o.code),
         name: str(o.name),
         referralCode: str(o['referral-code']),
@@ -294,7 +332,7 @@ export const COMMANDS: Record<string, Command> = {
     run: (adminUrl, o, config) => {
       const partnerCode = str(o.partner);
       const contract = o.contract as 'A' | 'B';
-      return issuePartnerCredential(config, adminUrl, {
+      return tasks().issuePartnerCredential(config, adminUrl, {
         partnerCode,
         name: (o.name as string | undefined) ?? `${partnerCode} contract ${contract} (${new Date().toISOString().slice(0, 10)})`,
         contract,
@@ -308,12 +346,12 @@ export const COMMANDS: Record<string, Command> = {
   'partner:revoke': {
     summary: 'revoke a partner credential (its tokens stop within PARTNER_CREDENTIAL_CACHE_MS, at most 60 s)',
     options: { key: { type: 'string', required: true, description: 'credential key' } },
-    run: (adminUrl, o, config) => revokePartnerCredential(config, adminUrl, str(o.key)),
+    run: (adminUrl, o, config) => tasks().revokePartnerCredential(config, adminUrl, str(o.key)),
   },
   'partner:grant': {
     summary: "put a merchant in a partner's scope",
     options: { ...ACCESS_OPTIONS, type: { type: 'string', required: true, values: ['consent', 'assignment'], description: 'access type' } },
-    run: (adminUrl, o, config) => grantPartnerAccess(config, adminUrl, accessArgs(o)),
+    run: (adminUrl, o, config) => tasks().grantPartnerAccess(config, adminUrl, accessArgs(o)),
   },
   'partner:ungrant': {
     summary: 'end a live grant (e.g. a withdrawn consent)',
@@ -321,12 +359,12 @@ export const COMMANDS: Record<string, Command> = {
       ...ACCESS_OPTIONS,
       type: { type: 'string', required: true, values: ['consent', 'assignment', 'referral'], description: 'access type' },
     },
-    run: (adminUrl, o, config) => ungrantPartnerAccess(config, adminUrl, accessArgs(o)),
+    run: (adminUrl, o, config) => tasks().ungrantPartnerAccess(config, adminUrl, accessArgs(o)),
   },
   'qris:unmatched': {
     summary: 'bank payments that named one of our bill numbers but settled no dynamic QRIS payment, newest first',
     options: {
-      merchant: { type: 'string', description: 'only this merchant (UUID)' },
+      merchant: { type: 'string', merchant: true, description: `only this merchant: ${MERCHANT_REFERENCE}` },
       outlet: { type: 'string', description: 'only this outlet (UUID)' },
       reason: { type: 'string', values: UNMATCHED_REASONS, description: 'only this reason' },
       from: { type: 'string', description: 'paid at or after this instant (ISO 8601)' },
@@ -335,7 +373,7 @@ export const COMMANDS: Record<string, Command> = {
       limit: LIMIT,
     },
     run: async (adminUrl, o, config) => {
-      const page = await listQrisUnmatched(config, adminUrl, {
+      const page = await tasks().listQrisUnmatched(config, adminUrl, {
         merchantId: o.merchant as string | undefined,
         outletId: o.outlet as string | undefined,
         reason: o.reason as string | undefined,
@@ -347,11 +385,75 @@ export const COMMANDS: Record<string, Command> = {
       return { items: page.items, next_cursor: page.nextCursor };
     },
   },
+  'fees:rerate': {
+    summary:
+      "re-rate a merchant's transactions of a period by the MDR policy in force at each one's time (rate, fee and net; nothing else changes), audited",
+    options: {
+      merchant: { type: 'string', required: true, merchant: true, description: MERCHANT_REFERENCE },
+      from: { type: 'string', required: true, description: 'the period’s start, inclusive (ISO 8601 instant)' },
+      before: {
+        type: 'string',
+        required: true,
+        description: 'the period’s end, exclusive (ISO 8601 instant); at most 366 days after --from',
+      },
+      reason: { type: 'string', required: true, description: 'why (kept in the audit)' },
+      by: { type: 'string', required: true, description: 'who asks (kept in the audit)' },
+      criteria: {
+        type: 'string',
+        values: QRIS_CRITERIA,
+        description: "rate by this QRIS criteria (default: the merchant's business scale now)",
+      },
+    },
+    run: (adminUrl, o, config) =>
+      tasks().rerateMdr(
+        config,
+        adminUrl,
+        {
+          merchantId: str(o.merchant),
+          from: instant(o.from, '--from')!,
+          before: instant(o.before, '--before')!,
+          reason: str(o.reason),
+          requestedBy: str(o.by),
+          criteria: o.criteria as RerateInput['criteria'],
+        },
+        stderrLog,
+      ),
+  },
+  'fees:overcharges': {
+    summary:
+      'the merchants the banks charged more MDR than the policy in a month, highest first; with --merchant, its month and flagged settlements',
+    options: {
+      month: { type: 'string', required: true, description: 'YYYY-MM (Asia/Jakarta)' },
+      merchant: { type: 'string', merchant: true, description: `only this merchant: ${MERCHANT_REFERENCE}` },
+      limit: LIMIT,
+    },
+    run: (adminUrl, o, config) => {
+      if (!/^[0-9]{4}-(0[1-9]|1[0-2])$/.test(str(o.month))) throw new UsageError('invalid_option', '--month must be YYYY-MM');
+      return tasks().listMdrOvercharges(config, adminUrl, {
+        month: str(o.month),
+        merchantId: o.merchant as string | undefined,
+        first: Number(o.limit),
+      });
+    },
+  },
+  'reconciliation:run': {
+    summary:
+      'reconcile every outlet of one business day now (settlements, payments, the point of sale’s QRIS orders; docs/decisions/0242-daily-reconciliation.md) and print how long it took; the transaction process also runs the day before at RECONCILIATION_RUN_AT',
+    options: {
+      day: { type: 'string', required: true, description: 'the business day (YYYY-MM-DD, Asia/Jakarta)' },
+    },
+    run: (adminUrl, o, config) => {
+      const day = o.day as string;
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || Number.isNaN(Date.parse(`${day}T00:00:00Z`)))
+        throw new UsageError('invalid_option', '--day must be a date, YYYY-MM-DD');
+      return tasks().runReconciliation(config, adminUrl, day);
+    },
+  },
   'feed:prune': {
     summary: 'delete payment feed rows older than the retention (PAYMENT_FEED_RETENTION_DAYS); the transaction process also does it hourly',
     options: { days: { type: 'string', integer: true, description: 'keep this many days instead (at least 2)' } },
     run: (adminUrl, o, config) =>
-      prunePaymentFeed(config, adminUrl, o.days === undefined ? config.paymentFeed.retentionDays : Number(o.days)),
+      tasks().prunePaymentFeed(config, adminUrl, o.days === undefined ? config.paymentFeed.retentionDays : Number(o.days)),
   },
   'partitions:ensure': {
     summary:
@@ -363,20 +465,20 @@ export const COMMANDS: Record<string, Command> = {
     run: (adminUrl, o, config) => {
       const monthsAhead = o['months-ahead'] === undefined ? config.partitions.monthsAhead : Number(o['months-ahead']);
       if (monthsAhead < 1 || monthsAhead > 24) throw new UsageError('invalid_option', '--months-ahead must be 1 to 24');
-      return ensureMonthlyPartitions(config, adminUrl, { monthsAhead, from: instant(o.from, '--from') });
+      return tasks().ensureMonthlyPartitions(config, adminUrl, { monthsAhead, from: instant(o.from, '--from') });
     },
   },
   'bank-view:sync': {
     summary:
       'bring the copies of what banks see up to date now: merchants in the outlet subgraph, payment targets in the transaction subgraph (their pending jobs; the outlet and transaction processes also run them); answers the jobs still pending, and the last error of those that failed',
     options: { all: { type: 'boolean', description: 'enqueue every merchant and its outlets again first: rebuilds the copies' } },
-    run: (adminUrl, o, config) => syncBankView(config, adminUrl, { all: o.all === true }),
+    run: (adminUrl, o, config) => tasks().syncBankView(config, adminUrl, { all: o.all === true }),
   },
   'partitions:list': {
     summary:
       'the partitions of transactions and payment events, oldest first, with their bounds and estimated rows, and the months archived',
     options: {},
-    run: (adminUrl, _o, config) => listMonthlyPartitions(config, adminUrl),
+    run: (adminUrl, _o, config) => tasks().listMonthlyPartitions(config, adminUrl),
   },
   'partitions:archive': {
     summary: `move the months of transactions and payment events before --before to the archive schema (kept, not dropped; their keys stay, so replays are still answered); the current month and the ${ARCHIVE_MIN_ONLINE_MONTHS} before it stay online`,
@@ -396,7 +498,7 @@ export const COMMANDS: Record<string, Command> = {
         if (error instanceof ArchiveRefusedError) throw new UsageError('invalid_option', error.message);
         throw error;
       }
-      return archiveMonthlyPartitions(config, adminUrl, { before, dryRun: o['dry-run'] === true });
+      return tasks().archiveMonthlyPartitions(config, adminUrl, { before, dryRun: o['dry-run'] === true });
     },
   },
   'sandbox:simulate-payment': {
@@ -425,7 +527,7 @@ export const COMMANDS: Record<string, Command> = {
         throw new UsageError('invalid_option', '--reference-number must be at most 64 characters');
       const tid = o.tid as string | undefined;
       if (tid !== undefined && tid.length > 32) throw new UsageError('invalid_option', '--tid must be at most 32 characters');
-      const outcome = await simulateSandboxPaymentViaGateway(config, {
+      const outcome = await gatewayTasks().simulateSandboxPaymentViaGateway(config, {
         nmid: str(o.nmid),
         amount: Number(amount),
         ...(reference ? { reference_number: reference } : {}),
@@ -434,7 +536,7 @@ export const COMMANDS: Record<string, Command> = {
       });
       if (outcome.status === 422) {
         const { error, code, ...details } = outcome.body;
-        throw new GatewayTaskError(code, 422, error, details);
+        throw new (gatewayTasks().GatewayTaskError)(code, 422, error, details);
       }
       return outcome.body;
     },
@@ -464,6 +566,30 @@ export const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** One plain connection for a command's reads (no ORM to load). */
+async function withClient<T>(adminUrl: string, work: (db: Client) => Promise<T>): Promise<T> {
+  const db = new Client({ connectionString: adminUrl });
+  await db.connect();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Replaces each merchant option's value (id, MRC-… code or NMID) by the merchant's id; an unknown one is a usage error. */
+async function resolveMerchantOptions(command: Command, values: Values, adminUrl: string): Promise<void> {
+  const options = Object.entries(command.options).filter(([option, spec]) => spec.merchant && typeof values[option] === 'string');
+  if (options.length === 0) return;
+  await withClient(adminUrl, async (db) => {
+    for (const [option] of options) {
+      const resolved = await resolveMerchant(db, option, str(values[option]));
+      if ('problem' in resolved) throw new UsageError(resolved.problem.code, resolved.problem.message);
+      values[option] = resolved.id;
+    }
+  });
+}
 
 /** An ISO 8601 instant option, or undefined. */
 function instant(value: Values[string], option: string): Date | undefined {
@@ -558,11 +684,28 @@ function parse(name: string, command: Command, args: string[]): Values {
 export interface OpsIo {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** stdout is a terminal: tables (and colours unless NO_COLOR) by default; otherwise JSON. */
+  isTTY?: boolean;
 }
 
-/** Runs one command line; answers the exit code. */
-export async function runOps(argv: string[], env: NodeJS.ProcessEnv, io: OpsIo): Promise<number> {
-  const print = (body: unknown) => io.stdout(JSON.stringify(body, null, 2) + '\n');
+/**
+ * Runs one command line; answers the exit code. Output: JSON with `--json` or when stdout is not a terminal (scripts,
+ * CI, tests); tables on a terminal or with `--table`, coloured only on a terminal. Errors are JSON on stderr either way.
+ */
+export async function runOps(commandLine: string[], env: NodeJS.ProcessEnv, io: OpsIo): Promise<number> {
+  const argv = commandLine.filter((arg) => arg !== '--json' && arg !== '--table');
+  const tables = !commandLine.includes('--json') && (commandLine.includes('--table') || io.isTTY === true);
+  const style = io.isTTY && !env.NO_COLOR ? COLOURS : PLAIN;
+  const print = (body: unknown) => {
+    if (!tables) return io.stdout(JSON.stringify(body, null, 2) + '\n');
+    // On a terminal the answer itself: the command name and database go to the first line only when there is a result.
+    const answer = body as { command?: string; database?: string; result?: unknown };
+    if ('result' in answer) {
+      io.stdout(style.dim(`${answer.command}${answer.database ? ` (database: ${answer.database})` : ''}`) + '\n');
+      return io.stdout(humanText(answer.result ?? null, style));
+    }
+    io.stdout(humanText(body, style));
+  };
   const fail = (code: string, message: string, details: Record<string, unknown> = {}) =>
     io.stderr(JSON.stringify({ error: { code, message, ...details } }) + '\n');
   const warn = (code: string, message: string) => io.stderr(JSON.stringify({ warning: { code, message } }) + '\n');
@@ -592,6 +735,7 @@ export async function runOps(argv: string[], env: NodeJS.ProcessEnv, io: OpsIo):
       ),
     );
     try {
+      await resolveMerchantOptions(command, values, target.adminUrl);
       print({ command: name, database: target.source, result: await command.run(target.adminUrl, values, config) });
       return 0;
     } finally {
@@ -603,7 +747,7 @@ export async function runOps(argv: string[], env: NodeJS.ProcessEnv, io: OpsIo):
       return 2;
     }
     // A documented refusal of the running system (e.g. live_nmid): its stable code.
-    if (error instanceof GatewayTaskError) {
+    if (gateway && error instanceof gateway.GatewayTaskError) {
       fail(error.code, error.message, error.details);
       return 1;
     }
@@ -616,5 +760,6 @@ if (require.main === module) {
   void runOps(process.argv.slice(2), process.env, {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    isTTY: process.stdout.isTTY,
   }).then((code) => process.exit(code));
 }

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { DEV_SECRETS, type ProcessName, SUBGRAPH_NAMES, loadConfig, localMetricsPort } from '@lib/config/config';
 import { openDatabaseTarget } from '@lib/db/database-target';
@@ -15,6 +16,36 @@ import { migrateAll, seedDemo, seedReference } from './database-tasks';
  */
 const DIST = path.resolve(__dirname, '..');
 const log = (line: string) => process.stdout.write(`${line}\n`);
+
+/**
+ * Development on a terminal: the processes' JSON log lines made readable by pino-pretty (one line each, local time,
+ * `[service] message` and the other fields). Otherwise — production, or output to a file or a pipe, as in CI — the
+ * lines pass as the JSON they are. pino-pretty is a dev dependency: without it (`npm ci --omit=dev`), JSON too.
+ */
+async function prettyLogs(config: ReturnType<typeof loadConfig>): Promise<((line: string) => string) | undefined> {
+  if (config.env === 'production' || !process.stdout.isTTY) return undefined;
+  try {
+    const { prettyFactory } = await import('pino-pretty');
+    const format = prettyFactory({
+      colorize: true,
+      singleLine: true,
+      translateTime: 'SYS:HH:MM:ss.l',
+      ignore: 'pid,hostname,service',
+      messageFormat: '[{service}] {msg}',
+    });
+    return (line) => (line.startsWith('{') ? format(line) : `${line}\n`);
+  } catch {
+    return undefined;
+  }
+}
+
+/** When a child last wrote a line (pretty mode): the banner waits for a quiet moment, so that it comes last. */
+let lastLineAt = 0;
+
+async function quietFor(ms: number, atMostMs: number): Promise<void> {
+  const until = Date.now() + atMostMs;
+  while (Date.now() - lastLineAt < ms && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+}
 
 /** How long children get to finish after SIGTERM before they are killed. */
 const STOP_GRACE_MS = 5_000;
@@ -55,12 +86,19 @@ async function main(): Promise<void> {
   log(`reference data: ${reference.imports.map((i) => `${i.source} ${i.skipped ? 'unchanged' : `${i.rows} rows`}`).join(', ')}`);
   await seedDemo(config, target.adminUrl);
 
+  const pretty = await prettyLogs(config);
   const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };
   const launch = async (name: ProcessName, entry: string, port: number) => {
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], {
       env: { ...env, METRICS_PORT: String(localMetricsPort(config, name)) },
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
     });
+    if (pretty) {
+      createInterface({ input: child.stdout!, crlfDelay: Infinity }).on('line', (line) => {
+        lastLineAt = Date.now();
+        process.stdout.write(pretty(line));
+      });
+    }
     children.push(child);
     child.once('exit', (code) => {
       if (!stopping) {
@@ -80,7 +118,11 @@ async function main(): Promise<void> {
   );
   addresses.push(['gateway (GraphQL)', `${await launch('gateway', 'gateway/src/main.js', config.ports.gateway)}/graphql`]);
   const rest = await launch('rest', 'rest-adapters/main.js', config.ports.rest);
-  addresses.push(['REST APIs', rest], ['API reference', `${rest}/docs`], ['OpenAPI', `${rest}/openapi.json`]);
+  addresses.push(
+    ['REST APIs', rest],
+    ['API reference', `${rest}/docs  (per audience: /docs/bank, /docs/partner, /docs/app, /docs/internal)`],
+    ['OpenAPI', `${rest}/openapi.json  (per audience: /openapi/bank.json …)`],
+  );
   if (config.ports.metrics !== 0) {
     addresses.push(['metrics (internal)', `http://${config.host}:${config.ports.metrics}-${localMetricsPort(config, 'catalog')}/metrics`]);
   }
@@ -88,8 +130,17 @@ async function main(): Promise<void> {
   const usingDevSecrets = Object.entries(DEV_SECRETS)
     .filter(([key, value]) => process.env[key] === undefined || process.env[key] === value)
     .map(([key]) => key);
+  // The banner comes last: after the start-up lines (the health checks' request lines come just after their answers).
+  if (pretty) await quietFor(300, 2000);
+  const rule = '─'.repeat(Math.min(process.stdout.columns || 100, 120));
   log('');
-  log(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (pretty) log(rule);
+  // `ready in` starts its line (CI's smoke test looks for it); bold and green on a terminal.
+  log(
+    pretty
+      ? `\x1b[1;32mready in ${((Date.now() - started) / 1000).toFixed(1)} s\x1b[0m`
+      : `ready in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
   for (const [name, url] of addresses.sort()) log(`  ${name.padEnd(22)} ${url}`);
   log('');
   log('demo data and credentials (development only):');
@@ -123,6 +174,7 @@ async function main(): Promise<void> {
   if (usingDevSecrets.length > 0)
     log(`  development defaults in use for: ${usingDevSecrets.join(', ')} (set them for anything but development)`);
   log('Ctrl-C stops everything.');
+  if (pretty) log(rule);
 }
 
 async function waitForHealth(url: string, name: string, timeoutMs = 30_000): Promise<void> {

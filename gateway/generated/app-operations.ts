@@ -25,6 +25,26 @@ export type InviteMemberInput = {
   terminalId?: string | null | undefined;
 };
 
+export type SetSettlementAccountInput = {
+  /** The merchant (an app user: their own when omitted; operators must name it). */
+  merchantId?: string | null | undefined;
+  /** The outlet whose own account this is; omitted: the corporate account. */
+  outletId?: string | null | undefined;
+  /** The bank’s 3-digit code (e.g. 014). */
+  bankCode: string;
+  /** 6 to 20 digits (spaces and hyphens are dropped). */
+  accountNumber: string;
+  /** The account holder’s name, 2 to 100 characters. */
+  holderName: string;
+};
+
+export type SettlementAccountScopeInput = {
+  /** The merchant (an app user: their own when omitted). */
+  merchantId?: string | null | undefined;
+  /** The outlet; omitted: the corporate account. */
+  outletId?: string | null | undefined;
+};
+
 export type UpdateMemberInput = {
   memberId: string;
   /** Unchanged when omitted. */
@@ -46,6 +66,18 @@ export type AppAccountSettingsQuery = {
     appLanguage: string;
     privacyAnalyticsEnabled: boolean;
     privacyDataSharingEnabled: boolean;
+  };
+};
+
+export type AppCancelSettlementAccountChangeMutationVariables = Exact<{
+  input: SettlementAccountScopeInput;
+}>;
+
+export type AppCancelSettlementAccountChangeMutation = {
+  cancelSettlementAccountChange: {
+    outletId: string | null;
+    current: { id: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
+    pending: { id: string } | null;
   };
 };
 
@@ -89,17 +121,162 @@ export type AppProvincesQueryVariables = Exact<{ [key: string]: never }>;
 
 export type AppProvincesQuery = { provinces: Array<{ id: number; name: string }> };
 
+export type AppReconciliationQueryVariables = Exact<{
+  businessDay: string;
+  outletId?: string | null | undefined;
+}>;
+
+export type AppReconciliationQuery = {
+  myMerchant: {
+    id: string;
+    reconciliationDays: Array<{
+      outletId: string;
+      businessDay: string;
+      status: string;
+      reconciledAt: string;
+      settlementCount: number;
+      settlementGrossAmount: number;
+      settlementMdrAmount: number;
+      settlementNetAmount: number;
+      paymentCount: number;
+      paymentGrossAmount: number;
+      paymentMdrFeeAmount: number;
+      settledPaymentCount: number;
+      settledGrossAmount: number;
+      qrisOrderCount: number;
+      qrisOrderAmount: number;
+      matchedOrderCount: number;
+      differenceCount: number;
+      openDifferenceCount: number;
+      differences: Array<{
+        id: string;
+        class: string;
+        subject: string;
+        transactionId: string | null;
+        settlementRef: string | null;
+        salesOrderId: string | null;
+        expectedAmount: number | null;
+        reportedAmount: number | null;
+        differenceAmount: number | null;
+        detail: string;
+        resolution: string;
+        note: string | null;
+        resolvedAt: string | null;
+        clearedAt: string | null;
+      }>;
+    }>;
+  } | null;
+};
+
 export type AppRemoveMemberMutationVariables = Exact<{
   memberId: string;
 }>;
 
 export type AppRemoveMemberMutation = { removeMember: { id: string } };
 
+export type AppRequestStatementMutationVariables = Exact<{
+  month: string;
+  outletId?: string | null | undefined;
+}>;
+
+export type AppRequestStatementMutation = {
+  requestStatement: { id: string; outletId: string | null; month: string; status: string; requestedAt: string };
+};
+
 export type AppRevokePartnerConsentMutationVariables = Exact<{
   partnerCode: string;
 }>;
 
 export type AppRevokePartnerConsentMutation = { revokePartnerConsent: boolean };
+
+export type AppSetSettlementAccountMutationVariables = Exact<{
+  input: SetSettlementAccountInput;
+}>;
+
+export type AppSetSettlementAccountMutation = {
+  setSettlementAccount: {
+    outletId: string | null;
+    current: { id: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
+    pending: { id: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
+  };
+};
+
+export type AppSettlementAccountsQueryVariables = Exact<{ [key: string]: never }>;
+
+export type AppSettlementAccountsQuery = {
+  viewer: {
+    merchant: {
+      id: string;
+      settlementAccount: {
+        current: { id: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
+        pending: {
+          id: string;
+          bankCode: string;
+          accountNumber: string;
+          holderName: string;
+          effectiveAt: string;
+          requestedBy: string;
+        } | null;
+      };
+      outlets: Array<{
+        id: string;
+        name: string;
+        settlementAccount: {
+          current: { id: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
+          pending: {
+            id: string;
+            bankCode: string;
+            accountNumber: string;
+            holderName: string;
+            effectiveAt: string;
+            requestedBy: string;
+          } | null;
+        };
+        effectiveSettlementAccount: { source: string; bankCode: string; accountNumber: string; holderName: string } | null;
+      }>;
+    } | null;
+  };
+};
+
+export type AppStatementFileQueryVariables = Exact<{
+  id: string;
+  format: string;
+}>;
+
+export type AppStatementFileQuery = { statementFile: { filename: string; contentType: string; contentBase64: string } };
+
+export type AppStatementsQueryVariables = Exact<{
+  month?: string | null | undefined;
+}>;
+
+export type AppStatementsQuery = {
+  viewer: {
+    merchant: {
+      id: string;
+      statements: Array<{
+        id: string;
+        outletId: string | null;
+        month: string;
+        status: string;
+        pdfBytes: number | null;
+        csvBytes: number | null;
+        requestedAt: string;
+        generatedAt: string | null;
+        totals: {
+          transactionCount: number;
+          grossAmount: number;
+          mdrFeeAmount: number;
+          serviceFeeAmount: number;
+          netAmount: number;
+          refundCount: number;
+          refundAmount: number;
+          settledAmount: number;
+          openingUnsettledAmount: number;
+        } | null;
+      }>;
+    } | null;
+  };
+};
 
 export type AppTerminalsQueryVariables = Exact<{ [key: string]: never }>;
 

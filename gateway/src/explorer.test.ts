@@ -9,7 +9,7 @@ describe('GraphQL explorer (development)', () => {
 
   beforeAll(async () => {
     // No subgraph is needed to serve the explorer.
-    app = await createGatewayApp({ config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }) });
+    app = await createGatewayApp({ config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }), warmUp: false });
   });
   afterAll(() => app.close());
 
@@ -47,6 +47,7 @@ describe('GraphQL explorer (development)', () => {
   it('is off in production', async () => {
     const production = await createGatewayApp({
       config: loadConfig(PRODUCTION_ENV),
+      warmUp: false,
     });
     try {
       expect((await production.inject({ method: 'GET', url: '/graphiql' })).statusCode).toBe(404);

@@ -14,6 +14,11 @@ const BankPrincipalSchema = Type.Object({
   bankId: Type.String(),
   bankCode: Type.String(),
   tier: Type.Integer(),
+  /**
+   * A sandbox bank (docs/decisions/0015-demo-data-and-sandbox.md): set by the bank adapter from the credential's bank.
+   * Only the sandbox operations read it, and they check the bank's row again.
+   */
+  sandbox: Type.Optional(Type.Literal(true)),
 });
 
 export const PrincipalSchema = Type.Union([

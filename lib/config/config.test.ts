@@ -154,4 +154,37 @@ describe('loadConfig', () => {
     expect(loadConfig({ DRAIN_DELAY_MS: '15000' }).http.drainDelayMs).toBe(15000);
     expect(() => loadConfig({ DRAIN_DELAY_MS: '-1' })).toThrow(/DRAIN_DELAY_MS/);
   });
+
+  it('reads the daily summary’s send time (HH:MM, Asia/Makassar) and catch-up window', () => {
+    expect(loadConfig({}).dailySummary).toEqual({ sendAt: { hour: 21, minute: 0 }, catchUpMs: 180 * 60_000 });
+    expect(loadConfig({ DAILY_SUMMARY_SEND_AT: '07:30', DAILY_SUMMARY_CATCH_UP_MINUTES: '60' }).dailySummary).toEqual({
+      sendAt: { hour: 7, minute: 30 },
+      catchUpMs: 3_600_000,
+    });
+    for (const wrong of ['24:00', '7:30', '21:60', '21.00'])
+      expect(() => loadConfig({ DAILY_SUMMARY_SEND_AT: wrong })).toThrow(/DAILY_SUMMARY_SEND_AT/);
+    expect(() => loadConfig({ DAILY_SUMMARY_CATCH_UP_MINUTES: '0' })).toThrow(/DAILY_SUMMARY_CATCH_UP_MINUTES/);
+  });
+
+  it('reads automatic suspension: run time (HH:MM, Asia/Makassar), inactivity months, warning days, KYC validity', () => {
+    expect(loadConfig({}).suspension).toEqual({
+      runAt: { hour: 9, minute: 0 },
+      inactivityMonths: 6,
+      warningDays: 14,
+      kycValidityMonths: 24,
+    });
+    expect(
+      loadConfig({
+        SUSPENSION_RUN_AT: '06:15',
+        SUSPENSION_INACTIVITY_MONTHS: '12',
+        SUSPENSION_WARNING_DAYS: '0',
+        KYC_VALIDITY_MONTHS: '12',
+      }).suspension,
+    ).toEqual({ runAt: { hour: 6, minute: 15 }, inactivityMonths: 12, warningDays: 0, kycValidityMonths: 12 });
+    expect(() => loadConfig({ SUSPENSION_RUN_AT: '9:00' })).toThrow(/SUSPENSION_RUN_AT/);
+    for (const wrong of ['0', '13'])
+      expect(() => loadConfig({ SUSPENSION_INACTIVITY_MONTHS: wrong })).toThrow(/SUSPENSION_INACTIVITY_MONTHS/);
+    expect(() => loadConfig({ SUSPENSION_WARNING_DAYS: '91' })).toThrow(/SUSPENSION_WARNING_DAYS/);
+    expect(() => loadConfig({ KYC_VALIDITY_MONTHS: '0' })).toThrow(/KYC_VALIDITY_MONTHS/);
+  });
 });

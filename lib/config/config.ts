@@ -73,6 +73,8 @@ const EnvSchema = Type.Object({
   DB_ROLE_PREFIX: Type.String({ pattern: '^[a-z][a-z0-9_]{0,20}$', default: 'qris' }),
   DB_ROLE_PASSWORD: Secret(DEV_SECRETS.DB_ROLE_PASSWORD),
   DB_POOL_MAX: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+  // A pooled connection idle this long is closed (the ORMs' and the job workers' pools), ms.
+  DB_POOL_IDLE_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
   // `unnamed`: the pools' hot statements are not prepared under a name (a pooler in transaction mode without
   // prepared-statement support, e.g. PgBouncer before 1.21, hands each transaction another server connection).
   DB_PREPARED_STATEMENTS: Type.Union([Type.Literal('named'), Type.Literal('unnamed')], { default: 'named' }),
@@ -152,6 +154,34 @@ const EnvSchema = Type.Object({
   /** Multiplies the notification retry delays (10 s, 1 min, 5 min); tests shrink them. */
   NOTIFICATION_RETRY_SCALE: Type.Number({ minimum: 0, maximum: 100, default: 1 }),
   /**
+   * The daily summary push (docs/decisions/0046-notifications.md): sent at this local time of
+   * Asia/Makassar (HH:MM, 24 h) with the figures of that business day, by the merchant process's job worker.
+   */
+  DAILY_SUMMARY_SEND_AT: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '21:00' }),
+  /** A day's summary not sent within this many minutes after its send time (every worker down) is not sent at all. */
+  DAILY_SUMMARY_CATCH_UP_MINUTES: Type.Integer({ minimum: 1, maximum: 720, default: 180 }),
+  /**
+   * Automatic suspension (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md): the merchant process's daily
+   * run at this local time of Asia/Makassar (HH:MM, 24 h) suspends active merchants whose KYC expired or that had no
+   * successful transaction for SUSPENSION_INACTIVITY_MONTHS, and warns their owners SUSPENSION_WARNING_DAYS before.
+   */
+  SUSPENSION_RUN_AT: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '09:00' }),
+  /**
+   * Monthly statements (docs/decisions/0244-monthly-statements.md): the transaction process generates the past month's
+   * statements on the first day of each month at this local time of Asia/Makassar (HH:MM, 24 h).
+   */
+  STATEMENTS_RUN_AT: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '03:00' }),
+  /** At most 12: the months of transactions that stay online (partitions:archive keeps them; decision 0208). */
+  SUSPENSION_INACTIVITY_MONTHS: Type.Integer({ minimum: 1, maximum: 12, default: 6 }),
+  SUSPENSION_WARNING_DAYS: Type.Integer({ minimum: 0, maximum: 90, default: 14 }),
+  /** How long a KYC verification holds (months from approval or verification) until an operator renews it. */
+  KYC_VALIDITY_MONTHS: Type.Integer({ minimum: 1, maximum: 120, default: 24 }),
+  /**
+   * A new settlement account is held this long before it is paid into (docs/decisions/0238-settlement-accounts.md):
+   * the owner is told on every channel and may cancel meanwhile. Hours, fractions allowed (tests use a second or two).
+   */
+  SETTLEMENT_ACCOUNT_COOLING_OFF_HOURS: Type.Number({ minimum: 0, maximum: 720, default: 48 }),
+  /**
    * Jobs (webhook deliveries, notifications) the merchant process runs at once from the PostgreSQL job queue
    * (docs/decisions/0031-webhooks-and-job-queue.md); 0 runs no worker in that process. Any number of copies may run one.
    */
@@ -171,8 +201,11 @@ const EnvSchema = Type.Object({
   // Live payment events (REST process; docs/decisions/0202-live-payment-events.md).
   /** A keep-alive comment on every open event stream this often, ms. */
   LIVE_KEEPALIVE_MS: Type.Integer({ minimum: 50, maximum: 300000, default: 15000 }),
-  /** Every open stream's feed is read again this often whatever the signals (the safety net for a lost one), ms. */
-  LIVE_POLL_MS: Type.Integer({ minimum: 50, maximum: 300000, default: 5000 }),
+  /**
+   * Every open stream's feed is read again this often whatever the wake-ups (PostgreSQL NOTIFY, or the Redis signal
+   * with REST_SUBGRAPHS=http): only the safety net for a lost one, ms.
+   */
+  LIVE_POLL_MS: Type.Integer({ minimum: 50, maximum: 300000, default: 30000 }),
   /** Open event streams one user (or one merchant on the service surface) may hold per REST process. */
   LIVE_MAX_STREAMS_PER_USER: Type.Integer({ minimum: 1, maximum: 10000, default: 10 }),
   /** An event stream is ended after this long (the client reconnects with Last-Event-ID; its token and scope are checked again), ms. */
@@ -185,6 +218,16 @@ const EnvSchema = Type.Object({
   PARTITION_MONTHS_AHEAD: Type.Integer({ minimum: 1, maximum: 24, default: 3 }),
   /** How often the transaction process makes sure of them (and once at start), ms; 0: not in this process. */
   PARTITION_ENSURE_INTERVAL_MS: Type.Integer({ minimum: 0, maximum: 86400000, default: 21600000 }),
+  /**
+   * The daily reconciliation per outlet (docs/decisions/0242-daily-reconciliation.md): the transaction process's worker
+   * reconciles the business day before, every outlet at once, at this local time of Asia/Jakarta (HH:MM, 24 h); each
+   * settlement also reconciles its outlet-day when it arrives.
+   */
+  RECONCILIATION_RUN_AT: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '23:00' }),
+  /** A static-QRIS payment matches a point-of-sale order of its amount at the same outlet at most this many minutes apart. */
+  RECONCILIATION_STATIC_MATCH_MINUTES: Type.Integer({ minimum: 1, maximum: 240, default: 10 }),
+  /** A settlement received later than this many hours after the end of its business day is a late settlement. */
+  RECONCILIATION_SETTLEMENT_DUE_HOURS: Type.Integer({ minimum: 1, maximum: 720, default: 24 }),
 
   // Notifications (merchant process): an empty URL means the log provider (messages only recorded, dev:outbox);
   // production refuses it for messaging and email, the channels of one-time passwords.
@@ -292,6 +335,8 @@ export interface Config {
     rolePrefix: string;
     rolePassword: string;
     poolMax: number;
+    /** A pooled connection idle this long is closed, ms (DB_POOL_IDLE_MS). */
+    poolIdleMs: number;
     /** Whether the pools prepare their hot statements under a name (DB_PREPARED_STATEMENTS). */
     namedStatements: boolean;
     dataDir: string;
@@ -335,12 +380,22 @@ export interface Config {
     timeoutMs: number;
     retryScale: number;
   };
+  /** The daily summary push (merchant process): local send time in Asia/Makassar and the catch-up window. */
+  dailySummary: { sendAt: { hour: number; minute: number }; catchUpMs: number };
+  /** Automatic suspension (merchant process): the daily run's local time, the inactivity window, the warning, KYC validity. */
+  suspension: { runAt: { hour: number; minute: number }; inactivityMonths: number; warningDays: number; kycValidityMonths: number };
+  /** Settlement accounts (outlet subgraph): how long a new account is held before it becomes effective. */
+  settlementAccounts: { coolingOffMs: number };
+  /** Monthly statements (transaction process): the local time of the first day of each month when the past month's run. */
+  statements: { runAt: { hour: number; minute: number } };
   messagingWebhook: { verifyToken?: string; secret?: string };
   /** Live payment events in the REST process (lib/events, rest-adapters/core/live). */
   live: { keepAliveMs: number; pollMs: number; maxStreamsPerUser: number; maxStreamMs: number };
   /** Retention of the live payment feed (transaction process; docs/decisions/0202-live-payment-events.md). */
   paymentFeed: { retentionDays: number; pruneIntervalMs: number };
   partitions: { monthsAhead: number; ensureIntervalMs: number };
+  /** The daily reconciliation (transaction process): the daily run's local time (Asia/Jakarta), matching and due windows. */
+  reconciliation: { runAt: { hour: number; minute: number }; staticMatchSecs: number; settlementDueSecs: number };
   otp: { maxPerPhonePerHour: number; maxPerAddressPerHour: number };
   userSessionCacheMs: number;
   externalVerifier: { jwksUrl?: string; issuer?: string; audience?: string; phoneClaim: string; timeoutMs: number };
@@ -486,6 +541,7 @@ function databaseSection(env: Env): Pick<Config, 'database' | 'redisUrl'> {
       rolePrefix: env.DB_ROLE_PREFIX,
       rolePassword: env.DB_ROLE_PASSWORD,
       poolMax: env.DB_POOL_MAX,
+      poolIdleMs: env.DB_POOL_IDLE_MS,
       namedStatements: env.DB_PREPARED_STATEMENTS === 'named',
       dataDir: env.DATA_DIR,
       embeddedPort: env.EMBEDDED_PG_PORT,
@@ -597,8 +653,14 @@ function behaviourSection(
   };
 }
 
-function liveSection(env: Env): Pick<Config, 'live' | 'paymentFeed' | 'partitions'> {
+function liveSection(env: Env): Pick<Config, 'live' | 'paymentFeed' | 'partitions' | 'reconciliation'> {
+  const [runHour, runMinute] = env.RECONCILIATION_RUN_AT.split(':').map(Number);
   return {
+    reconciliation: {
+      runAt: { hour: runHour, minute: runMinute },
+      staticMatchSecs: env.RECONCILIATION_STATIC_MATCH_MINUTES * 60,
+      settlementDueSecs: env.RECONCILIATION_SETTLEMENT_DUE_HOURS * 3600,
+    },
     live: {
       keepAliveMs: env.LIVE_KEEPALIVE_MS,
       pollMs: env.LIVE_POLL_MS,
@@ -610,8 +672,22 @@ function liveSection(env: Env): Pick<Config, 'live' | 'paymentFeed' | 'partition
   };
 }
 
-function notificationSection(env: Env): Pick<Config, 'notifications' | 'messagingWebhook'> {
+function notificationSection(
+  env: Env,
+): Pick<Config, 'notifications' | 'messagingWebhook' | 'dailySummary' | 'suspension' | 'settlementAccounts' | 'statements'> {
+  const [hour, minute] = env.DAILY_SUMMARY_SEND_AT.split(':').map(Number);
+  const [runHour, runMinute] = env.SUSPENSION_RUN_AT.split(':').map(Number);
+  const [statementHour, statementMinute] = env.STATEMENTS_RUN_AT.split(':').map(Number);
   return {
+    statements: { runAt: { hour: statementHour, minute: statementMinute } },
+    settlementAccounts: { coolingOffMs: Math.round(env.SETTLEMENT_ACCOUNT_COOLING_OFF_HOURS * 3_600_000) },
+    dailySummary: { sendAt: { hour, minute }, catchUpMs: env.DAILY_SUMMARY_CATCH_UP_MINUTES * 60_000 },
+    suspension: {
+      runAt: { hour: runHour, minute: runMinute },
+      inactivityMonths: env.SUSPENSION_INACTIVITY_MONTHS,
+      warningDays: env.SUSPENSION_WARNING_DAYS,
+      kycValidityMonths: env.KYC_VALIDITY_MONTHS,
+    },
     notifications: {
       messaging: { url: env.MESSAGING_PROVIDER_URL, token: env.MESSAGING_PROVIDER_TOKEN },
       push: { url: env.PUSH_PROVIDER_URL, token: env.PUSH_PROVIDER_TOKEN },

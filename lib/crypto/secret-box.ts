@@ -1,3 +1,4 @@
+import type { Config } from '../config/config';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 const VERSION = 'v1';
@@ -70,4 +71,14 @@ export function newSecret(): string {
 /** A public key identifier with a readable prefix, e.g. `lk_3f9a…`. */
 export function newKeyId(prefix: string): string {
   return `${prefix}_${randomBytes(12).toString('hex')}`;
+}
+
+const boxes = new Map<string, SecretBox>();
+
+/** One SecretBox per set of accepted keys (SECRETS_ENCRYPTION_KEY and its previous) for the process: key derivation is not per request. */
+export function secretBoxFor(config: Config): SecretBox {
+  const keys = config.secrets.accepted.encryptionKey;
+  let box = boxes.get(keys.join('\n'));
+  if (!box) boxes.set(keys.join('\n'), (box = new SecretBox(keys)));
+  return box;
 }

@@ -12,6 +12,8 @@ export interface OrmOptions {
   entities: Constructor[];
   migrations: MigrationObject[];
   poolMax: number;
+  /** A connection idle this long is closed, ms. */
+  poolIdleMs: number;
   /** false: `preparedRows` runs its statements unnamed (behind a pooler in transaction mode without prepared statements). */
   namedStatements?: boolean;
   /** false: no connection at start (a replica may be down then; its pool connects at the first query). */
@@ -32,7 +34,7 @@ export async function createOrm(options: OrmOptions): Promise<Orm> {
     entities: options.entities,
     allowGlobalContext: false,
     forceUtcTimezone: true,
-    pool: { min: 0, max: options.poolMax, idleTimeoutMillis: 30000, acquireTimeoutMillis: 5000 },
+    pool: { min: 0, max: options.poolMax, idleTimeoutMillis: options.poolIdleMs, acquireTimeoutMillis: 5000 },
     // `namedStatements` travels in knex's own config, where rowsOf (lib/db/plain-rows.ts) reads it.
     driverOptions: { connection: { connectionTimeoutMillis: 5000 }, [NAMED_STATEMENTS]: options.namedStatements ?? true },
     migrations: {

@@ -40,11 +40,69 @@ export class NotFoundError extends AppError {
   }
 }
 
-/** Input the caller must correct (400 bad_request at the REST adapters). */
+/**
+ * The field a service refused, when it knows it: `field` as the caller's API names it (the REST body's snake_case name,
+ * or a JSON pointer such as `/items/0/qty`), the rule broken (JSON Schema's keyword names where one fits: `format`,
+ * `enum`, `maximum`, …), and for an enum its allowed values. It travels as `extensions.details` and becomes the REST
+ * body's `details` (docs/decisions/0006-error-body-mapping.md).
+ */
+export interface InputField {
+  field: string;
+  rule: string;
+  allowed?: readonly unknown[];
+}
+
+/** One refused field and what is wrong with it. */
+export interface InputProblem extends InputField {
+  message: string;
+}
+
+/**
+ * Input the caller must correct (400 bad_request at the REST adapters), naming the field when it is known, or every
+ * problem found (InputProblems): the message is the first one's.
+ */
 export class BadInputError extends AppError {
-  constructor(message: string) {
-    super(message, ErrorCode.BAD_USER_INPUT);
+  readonly problems: readonly InputProblem[];
+
+  constructor(message: string, field?: InputField | readonly InputProblem[]) {
+    const problems: InputProblem[] = Array.isArray(field) ? [...field] : field ? [{ ...(field as InputField), message }] : [];
+    super(message, ErrorCode.BAD_USER_INPUT, problems.length > 0 ? { details: problems.map((p) => inputDetail(p.message, p)) } : {});
+    this.problems = problems;
   }
+}
+
+/**
+ * Checks that go on after a failure, so that one answer lists every refused field: `check` runs a step that may throw
+ * BadInputError and records it; `throwIfAny` throws one BadInputError with the first message and every field.
+ */
+export class InputProblems {
+  private readonly messages: string[] = [];
+  private readonly problems: InputProblem[] = [];
+
+  check<T>(step: () => T): T | undefined {
+    try {
+      return step();
+    } catch (error) {
+      if (!(error instanceof BadInputError)) throw error;
+      this.messages.push(error.message);
+      this.problems.push(...error.problems);
+      return undefined;
+    }
+  }
+
+  add(message: string, field: InputField): void {
+    this.messages.push(message);
+    this.problems.push({ ...field, message });
+  }
+
+  throwIfAny(): void {
+    if (this.messages.length > 0) throw new BadInputError(this.messages[0], this.problems);
+  }
+}
+
+function inputDetail(message: string, { field, rule, allowed }: InputField): Record<string, unknown> {
+  const pointer = field.startsWith('/') ? field : `/${field.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+  return allowed ? { pointer, rule, message, allowed: [...allowed] } : { pointer, rule, message };
 }
 
 export class ForbiddenError extends AppError {

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { Client } from 'pg';
+import { PgListener } from './pg-listener';
 import { RedisSignalPublisher, RedisSignalSubscriber, type SignalChannel, type SignalLog } from './redis-signal';
 
 /**
@@ -138,51 +138,28 @@ export async function subscribeCacheInvalidation(redisUrl: string | undefined, l
  * after a loss (a restart of PostgreSQL); messages sent while it was away are lost, which the caches' TTLs bound.
  */
 export class InvalidationRelay {
-  private client?: Client;
-  private closed = false;
-  private retry?: NodeJS.Timeout;
+  private readonly listener: PgListener;
   private readonly publisher: RedisSignalPublisher;
 
-  constructor(
-    private readonly databaseUrl: string,
-    redisUrl: string,
-    private readonly log: SignalLog,
-  ) {
+  constructor(databaseUrl: string, redisUrl: string, log: SignalLog) {
     this.publisher = new RedisSignalPublisher(redisUrl, log, INVALIDATION_SIGNAL);
-  }
-
-  async start(): Promise<void> {
-    if (this.closed) return;
-    const client = new Client({ connectionString: this.databaseUrl });
-    client.on('notification', (n) => {
-      if (n.channel === INVALIDATION_PG_CHANNEL && n.payload) this.publisher.publish([n.payload]);
+    this.listener = new PgListener({
+      databaseUrl,
+      channel: INVALIDATION_PG_CHANNEL,
+      what: 'cache invalidation relay',
+      log,
+      onNotify: (payload) => {
+        if (payload) this.publisher.publish([payload]);
+      },
     });
-    client.on('error', () => this.reconnect(client));
-    client.on('end', () => this.reconnect(client));
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${INVALIDATION_PG_CHANNEL}`);
-      this.client = client;
-    } catch (error) {
-      this.log.warn({ err: error }, 'cache invalidation relay: cannot LISTEN; retrying');
-      this.reconnect(client);
-    }
   }
 
-  private reconnect(client: Client): void {
-    if (this.closed || this.retry || (this.client && this.client !== client)) return;
-    this.client = undefined;
-    client.end().catch(() => undefined);
-    this.retry = setTimeout(() => {
-      this.retry = undefined;
-      void this.start();
-    }, 1000);
+  start(): Promise<void> {
+    return this.listener.start();
   }
 
   async close(): Promise<void> {
-    this.closed = true;
-    clearTimeout(this.retry);
-    await this.client?.end().catch(() => undefined);
+    await this.listener.close();
     await this.publisher.close();
   }
 }

@@ -12,6 +12,12 @@
  * then joins synchronously, so every row up to the cursor came from its own reads and every later one comes from the
  * hub's (a row seen by both is sent once: streams skip ids at or below their last id).
  */
+/**
+ * The PostgreSQL channel a feed append NOTIFYs (a trigger on the feed table, delivered at commit): the wake-up of
+ * the REST processes that run the subgraphs themselves.
+ */
+export const PAYMENT_FEED_PG_CHANNEL = 'qris_payment_feed';
+
 export interface FeedEvent {
   /** Decimal id, increasing in commit order. */
   id: string;

@@ -31,9 +31,10 @@ export interface SubgraphDefinition<Scope extends object = object> {
   /**
    * The tasks this subgraph's process runs from the job queue (docs/decisions/0031-webhooks-and-job-queue.md): a worker starts with
    * the server when JOBS_CONCURRENCY > 0 and stops before it closes. `concurrency`: the most jobs the process runs at
-   * once, when its tasks need fewer than JOBS_CONCURRENCY (each job is a connection).
+   * once, when its tasks need fewer than JOBS_CONCURRENCY (each job is a connection). `start`: once the worker runs
+   * (e.g. making sure a recurring job is queued); a failure is logged, not fatal.
    */
-  jobs?(context: JobContext): { tasks: TaskList; concurrency?: number; close?(): Promise<void> };
+  jobs?(context: JobContext): { tasks: TaskList; concurrency?: number; start?(): Promise<void>; close?(): Promise<void> };
 }
 
 /** What a subgraph's job handlers run on: its ORM (its own role), its log and its process's metrics. */
@@ -60,6 +61,7 @@ export async function openSubgraphOrm(definition: SubgraphDefinition, config: Co
     entities: definition.entities,
     migrations: definition.migrations,
     poolMax: config.database.poolMax,
+    poolIdleMs: config.database.poolIdleMs,
     namedStatements: config.database.namedStatements,
   });
 }
@@ -77,6 +79,7 @@ export async function openReplicaOrm(definition: SubgraphDefinition, config: Con
     entities: definition.entities,
     migrations: definition.migrations,
     poolMax: config.database.poolMax,
+    poolIdleMs: config.database.poolIdleMs,
     namedStatements: config.database.namedStatements,
     connect: false,
   });
@@ -116,11 +119,15 @@ export async function createSubgraphApp(
       concurrency: Math.min(config.jobs.concurrency, jobs.concurrency ?? Infinity),
       pollIntervalMs: config.jobs.pollIntervalMs,
       recoverySecs: config.jobs.recoverySecs,
+      poolIdleMs: config.database.poolIdleMs,
       tasks: jobs.tasks,
       log,
     });
     registerQueueMetrics(app.metricsRegistry, async (sql) => (await orm.em.getKnex().raw(sql)).rows);
-    app.addHook('onReady', async () => worker.start());
+    app.addHook('onReady', async () => {
+      worker.start();
+      await jobs.start?.().catch((error: unknown) => log.error({ err: error }, 'job worker start task failed'));
+    });
     // Before the server and its ORM close: running jobs finish and record their outcome.
     app.addHook('preClose', async () => {
       await worker.stop();

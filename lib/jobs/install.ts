@@ -5,7 +5,7 @@ import { roleOf } from '../db/database-urls';
 import { JOB_SCHEMA } from './job-queue';
 
 /** The subgraphs whose roles enqueue or work jobs (docs/decisions/0031-webhooks-and-job-queue.md). */
-export const QUEUE_SUBGRAPHS: readonly SubgraphName[] = ['merchant', 'outlet', 'transaction'];
+export const QUEUE_SUBGRAPHS: readonly SubgraphName[] = ['merchant', 'outlet', 'transaction', 'catalog'];
 
 /** The role that may use the queue; the roles of QUEUE_SUBGRAPHS are its members. */
 export function queueRoleOf(config: Config): string {

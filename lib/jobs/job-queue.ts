@@ -50,3 +50,24 @@ export async function enqueueJobs(db: Knex, jobs: readonly JobSpec[]): Promise<v
     [JSON.stringify(specs)],
   );
 }
+
+/**
+ * Makes sure a chain of scheduled jobs exists (every process at start: the daily runs of docs/decisions/0046-notifications.md
+ * and those that follow its pattern): adds `task` at `runAt` under `key` unless a job with that key is pending or running;
+ * a job of the key that used up its attempts is removed first, so that one failure cannot end the chain. Serialised
+ * across copies starting together by an advisory lock; `db` must be a transaction (the lock is transaction-scoped).
+ */
+export async function ensureJob(db: Knex, task: string, key: string, payload: object, runAt: Date): Promise<void> {
+  await db.raw(`select pg_advisory_xact_lock(hashtext(?))`, [key]);
+  await db.raw(
+    `select ${JOB_SCHEMA}.remove_job(j.key) from ${JOB_SCHEMA}.jobs j
+      where j.key = ? and j.attempts >= j.max_attempts and j.locked_at is null`,
+    [key],
+  );
+  await db.raw(`select ${JOB_SCHEMA}.add_job(?, ?::json, run_at => ?::timestamptz, job_key => ?, job_key_mode => 'unsafe_dedupe')`, [
+    task,
+    JSON.stringify(payload),
+    runAt,
+    key,
+  ]);
+}

@@ -51,6 +51,7 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
       concurrency: 1,
       pollIntervalMs: 50,
       recoverySecs: 60,
+      poolIdleMs: 1000,
       tasks: {
         job_worker_test_block: () =>
           new Promise<void>((resolve) => {

@@ -20,6 +20,8 @@ export interface JobWorkerOptions {
   pollIntervalMs: number;
   /** A worker (of any process) unseen this long is dead: its locked jobs go back to the queue (JOBS_RECOVERY_SECS). */
   recoverySecs: number;
+  /** A connection of the worker's pool idle this long is closed, ms (DB_POOL_IDLE_MS). */
+  poolIdleMs: number;
   tasks: TaskList;
   log: JobLog;
 }
@@ -42,7 +44,7 @@ export class JobWorker {
   start(): void {
     if (this.workers) return;
     this.stopping = false;
-    const { connectionString, concurrency, pollIntervalMs, recoverySecs, tasks, log } = this.options;
+    const { connectionString, concurrency, pollIntervalMs, recoverySecs, poolIdleMs, tasks, log } = this.options;
     const events = new EventEmitter() as WorkerEvents;
     // Jobs are locked by the pool's id or a worker's (graphile-worker takes them in batches per pool): both beat.
     events.on('pool:create', ({ workerPool }) => {
@@ -51,7 +53,7 @@ export class JobWorker {
     });
     events.on('worker:create', ({ worker }) => this.workerIds.add(worker.workerId));
     // One connection LISTENs; the others fetch and complete jobs (the tasks use the subgraph's own pool).
-    this.pool = new Pool({ connectionString, max: Math.min(concurrency, 8) + 2, idleTimeoutMillis: 30_000 });
+    this.pool = new Pool({ connectionString, max: Math.min(concurrency, 8) + 2, idleTimeoutMillis: poolIdleMs });
     const lost = (error: Error) => this.connectionLost(error);
     this.pool.on('error', lost);
     // A connection lost while checked out (a PostgreSQL restart) emits 'error' on its client, which graphile-worker

@@ -1,5 +1,6 @@
 import { ErrorCode } from '../errors/app-error';
-import { HttpError } from './error-body';
+import { type ErrorDetail, HttpError } from './error-body';
+import { MAX_ERROR_DETAILS } from './validation-details';
 
 /** Seconds a client should wait before retrying when a dependency is down. */
 export const UNAVAILABLE_RETRY_SECS = 5;
@@ -49,10 +50,34 @@ export function httpErrorFromGraphQL(error: { message?: string; extensions?: Rec
       error.extensions.reason,
       error.message ?? entry.code,
       retry ?? (entry.status === 503 ? UNAVAILABLE_RETRY_SECS : undefined),
+      entry.status === 400 ? detailsOf(error) : undefined,
     );
   }
   if (entry.status === 503) return new HttpError(503, entry.code, 'a dependency is unavailable, retry later', UNAVAILABLE_RETRY_SECS);
-  return new HttpError(entry.status, entry.code, error.message ?? entry.code, retry);
+  return new HttpError(entry.status, entry.code, error.message ?? entry.code, retry, entry.status === 400 ? detailsOf(error) : undefined);
+}
+
+/**
+ * The fields a service named when it refused input in code (BadInputError with a field: `extensions.details`), as the
+ * REST body's `details`; whatever is not a well-formed detail is left out.
+ */
+function detailsOf(error: { extensions?: Record<string, unknown> }): ErrorDetail[] | undefined {
+  const raw = error.extensions?.details;
+  if (!Array.isArray(raw)) return undefined;
+  const details = raw
+    .filter(
+      (d): d is ErrorDetail =>
+        d !== null &&
+        typeof d === 'object' &&
+        typeof (d as ErrorDetail).pointer === 'string' &&
+        typeof (d as ErrorDetail).rule === 'string' &&
+        typeof (d as ErrorDetail).message === 'string',
+    )
+    .slice(0, MAX_ERROR_DETAILS)
+    .map(({ pointer, rule, message, allowed }) =>
+      Array.isArray(allowed) ? { pointer, rule, message, allowed } : { pointer, rule, message },
+    );
+  return details.length > 0 ? details : undefined;
 }
 
 export function serviceUnavailable(message = 'a dependency is unavailable, retry later'): HttpError {

@@ -1,5 +1,7 @@
+import { writeTimes } from './response-times';
 import type { Config } from '../config/config';
 import { DEMO } from '@lib/domain/demo/demo-ids';
+import { DEPRECATION_POLICY_LINK } from './deprecation';
 import type { Authenticate, RestAdapter, RestRoute } from './route';
 
 /**
@@ -12,7 +14,7 @@ type Json = Record<string, any>;
 
 /** Every credential an API accepts, as OpenAPI security schemes (one per header; signed schemes need all three). */
 export const SECURITY_SCHEMES: Record<string, Json> = {
-  BankLookupKeyId: apiKey('X-API-Key-ID', 'Bank lookup key id (psp-api.md §5), e.g. `lk_demo` of the demo bank.'),
+  BankLookupKeyId: apiKey('X-API-Key-ID', 'Your bank’s lookup key id, e.g. `lk_demo` of the demo bank.'),
   BankLookupTimestamp: apiKey(
     'X-Timestamp',
     'RFC 3339 time with an offset, within ±300 s of the server, e.g. `2026-11-25T09:30:00+07:00`.',
@@ -21,7 +23,7 @@ export const SECURITY_SCHEMES: Record<string, Json> = {
     'X-Signature',
     'Lowercase hex HMAC-SHA256 under the lookup key secret of `METHOD\\npath?query\\ntimestamp\\n` (empty body). See the bank walkthrough.',
   ),
-  BankEventKeyId: apiKey('X-PSP-Key-ID', 'Bank event key id (psp-api.md §5), e.g. `ek_demo` of the demo bank.'),
+  BankEventKeyId: apiKey('X-PSP-Key-ID', 'Your bank’s event key id, e.g. `ek_demo` of the demo bank.'),
   BankEventTimestamp: apiKey('X-PSP-Timestamp', 'RFC 3339 time with an offset, within ±300 s of the server.'),
   BankEventSignature: apiKey(
     'X-PSP-Signature',
@@ -85,7 +87,9 @@ export function authenticatedBy<F extends Authenticate>(credential: CredentialKi
 /** Per status: what it means and the codes that apply to every route answering it. */
 const STATUSES: Record<number, { description: string; codes: string[]; message: string }> = {
   400: {
-    description: 'Invalid request: a parameter, query value or body failed validation.',
+    description:
+      'Invalid request: a parameter, query value or body failed validation. `error` names the first problem; `details` lists ' +
+      'every failing field (JSON pointer, rule, message, and for an enum its allowed values).',
     codes: ['bad_request'],
     message: 'invalid body (amount): must be integer',
   },
@@ -122,6 +126,22 @@ const HEADERS: Record<string, Json> = {
   'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', example: 42 } },
   ETag: { description: 'Version of this answer, for If-None-Match.', schema: { type: 'string', example: '"3f2a9c1d"' } },
   'Cache-Control': { description: 'How long the answer may be reused.', schema: { type: 'string', example: 'public, max-age=300' } },
+};
+
+/** The headers of deprecated operations (lib/rest/deprecation.ts), in the document while some operation is deprecated. */
+const DEPRECATION_HEADERS: Record<string, Json> = {
+  Deprecation: {
+    description: 'On a deprecated operation (RFC 9745): when it was deprecated, `@` and Unix seconds.',
+    schema: { type: 'string', example: '@1796083200' },
+  },
+  Sunset: {
+    description: 'On a deprecated operation (RFC 8594): after this time it may be removed.',
+    schema: { type: 'string', example: 'Sat, 01 Jan 2028 00:00:00 GMT' },
+  },
+  Link: {
+    description: 'On a deprecated operation: `rel="deprecation"`, the deprecation policy.',
+    schema: { type: 'string', example: DEPRECATION_POLICY_LINK },
+  },
 };
 
 /** Documented error codes found in a route's own text, e.g. "→ 409 `nmid_taken`". */
@@ -170,20 +190,12 @@ export interface DocumentOptions {
   adapters: RestAdapter[];
   /** Markdown of the document's introduction (the walkthroughs link from here). */
   description: string;
-  /** Per adapter name: markdown appended to its tag description. */
-  tagPages?: Record<string, string>;
   servers: { url: string; description: string }[];
 }
 
 /** The `openapi` option of @fastify/swagger, before the routes are known. */
 export function documentBase(options: DocumentOptions): Json {
-  const tags = options.adapters.flatMap((adapter) => {
-    const names = new Set([adapter.name, ...adapter.routes.flatMap((route) => route.tags)]);
-    return [...names].map((name) => ({
-      name,
-      description: name === adapter.name ? [adapter.description, options.tagPages?.[adapter.name]].filter(Boolean).join('\n\n') : name,
-    }));
-  });
+  const tags = options.adapters.flatMap((adapter) => adapter.tags.map(({ name, description }) => ({ name, description })));
   return {
     openapi: '3.1.0',
     info: {
@@ -206,21 +218,35 @@ export function documentBase(options: DocumentOptions): Json {
  */
 export function finishDocument(document: Json, adapters: RestAdapter[]): Json {
   const routes = new Map(adapters.flatMap((adapter) => adapter.routes.map((route) => [route.operationId, route] as const)));
+  const adapterOf = new Map(adapters.flatMap((adapter) => adapter.routes.map((route) => [route.operationId, adapter] as const)));
+  const shared = new Map(adapters.flatMap((adapter) => adapter.schemas ?? []).map((schema) => [schema.$id as string, schema]));
   document.components ??= {};
-  document.components.headers = HEADERS;
+  const anyDeprecated = adapters.some((adapter) => adapter.routes.some((route) => route.deprecated));
+  document.components.headers = anyDeprecated ? { ...HEADERS, ...DEPRECATION_HEADERS } : HEADERS;
   document.components.securitySchemes = SECURITY_SCHEMES;
   for (const [path, item] of Object.entries<Json>(document.paths ?? {})) {
     for (const [method, operation] of Object.entries<Json>(item)) {
       const route = routes.get(operation.operationId);
       if (!route) throw new Error(`${method.toUpperCase()} ${path}: no route declares operationId ${operation.operationId}`);
-      finishOperation(operation, route);
+      // An answer's example shows its instants as the API writes them (its time rule, lib/time/api-time.ts).
+      const times = adapterOf.get(operation.operationId)!.times(undefined);
+      finishOperation(operation, route, (example, status) =>
+        writeTimes(example, route.schema.response[status], times, (id) => shared.get(id)),
+      );
     }
   }
   return document;
 }
 
-function finishOperation(operation: Json, route: RestRoute<any>): void {
+function finishOperation(operation: Json, route: RestRoute<any>, withTimes: (example: unknown, status: number) => unknown): void {
   const credential = route.authenticate ? requireCredential(route) : undefined;
+  if (route.deprecated) {
+    operation.deprecated = true;
+    const { since, sunset, replacement } = route.deprecated;
+    operation.description = [`**Deprecated** since ${since}; may be removed after ${sunset}. ${replacement}`, operation.description]
+      .filter(Boolean)
+      .join('\n\n');
+  }
   operation.security = credential ? CREDENTIALS[credential].security : [];
   const parameters: Json[] = operation.parameters ?? [];
   for (const parameter of parameters) {
@@ -266,11 +292,12 @@ function finishOperation(operation: Json, route: RestRoute<any>): void {
         },
       };
     } else {
-      putExample(response.content['application/json'], route, status);
+      putExample(response.content['application/json'], route, status, withTimes);
       response.description = `${response.description} Codes: ${codes.map((c) => `\`${c}\``).join(', ')}.`;
     }
     response.headers = {
       ...requestIdHeader(),
+      ...(route.deprecated ? deprecationHeaders() : {}),
       ...(limited && status !== 401 && status !== 400 ? rateLimitHeaders() : {}),
       ...(status === 429 || status === 503 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
     };
@@ -281,9 +308,10 @@ function finishOperation(operation: Json, route: RestRoute<any>): void {
     if (status >= 400) continue;
     if (!response.description || response.description === 'Default Response') response.description = successDescription(status);
     const content = response.content?.['application/json'];
-    if (content) putExample(content, route, status);
+    if (content) putExample(content, route, status, withTimes);
     response.headers = {
       ...requestIdHeader(),
+      ...(route.deprecated ? deprecationHeaders() : {}),
       ...(limited ? rateLimitHeaders() : {}),
       ...(route.cache
         ? { ETag: { $ref: '#/components/headers/ETag' }, 'Cache-Control': { $ref: '#/components/headers/Cache-Control' } }
@@ -299,6 +327,16 @@ function finishOperation(operation: Json, route: RestRoute<any>): void {
   operation.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => Number(a) - Number(b)));
 }
 
+/**
+ * Every group of the reference says what it is for and whose reference shows it: a route's tags are its adapter's
+ * (rest-adapters/api-tags.ts); throws otherwise, so the app does not start.
+ */
+export function requireTags(route: RestRoute<any>, adapter: RestAdapter): void {
+  const unknown = route.tags.filter((tag) => !adapter.tags.some((defined) => defined.name === tag));
+  if (unknown.length > 0 || route.tags.length === 0)
+    throw new Error(`${route.method} ${route.url}: tag ${unknown.join(', ') || '(none)'} is not defined by its adapter`);
+}
+
 /** The credential an authenticated route's authenticator checks; throws when it was not declared with `authenticatedBy`. */
 export function requireCredential(route: RestRoute<any>): CredentialKind {
   const credential = (route.authenticate as { credential?: CredentialKind } | undefined)?.credential;
@@ -306,12 +344,15 @@ export function requireCredential(route: RestRoute<any>): CredentialKind {
   return credential;
 }
 
-/** A response's example: its named ones (`examples`, e.g. one per partner contract) when the route gives them, else its one `example`. */
-function putExample(content: Json, route: RestRoute<any>, status: number): void {
+/**
+ * A response's example: its named ones (`examples`, e.g. one per partner contract, each written in its shape's rule)
+ * when the route gives them, else its one `example`, its instants written by the API's time rule.
+ */
+function putExample(content: Json, route: RestRoute<any>, status: number, withTimes: (example: unknown, status: number) => unknown): void {
   const named = route.examples?.namedResponses?.[status];
   const example = route.examples?.responses?.[status];
   if (named) content.examples = named;
-  else if (example !== undefined) content.example = example;
+  else if (example !== undefined) content.example = withTimes(example, status);
 }
 
 function successDescription(status: number): string {
@@ -320,10 +361,24 @@ function successDescription(status: number): string {
 
 function errorExample(status: number, code: string, message?: string): Json {
   const error = message ?? (STATUSES[status]?.codes.includes(code) ? STATUSES[status].message : code.replaceAll('_', ' '));
-  return status === 429 || status === 503 ? { error, code, retry_after_secs: status === 429 ? 42 : 5 } : { error, code };
+  if (status === 429 || status === 503) return { error, code, retry_after_secs: status === 429 ? 42 : 5 };
+  // A 400 lists every failing field; `error` names the first (lib/rest/validation-details.ts).
+  if (status === 400 && code === 'bad_request' && message === undefined) return { error, code, details: VALIDATION_DETAILS_EXAMPLE };
+  return { error, code };
 }
 
+const VALIDATION_DETAILS_EXAMPLE = [
+  { pointer: '/amount', rule: 'type', message: 'must be integer' },
+  { pointer: '/outlet_id', rule: 'format', message: 'must match format "uuid"' },
+  { pointer: '/method', rule: 'enum', message: 'must be one of: "messaging", "whatsapp"', allowed: ['messaging', 'whatsapp'] },
+];
+
 const requestIdHeader = () => ({ 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } });
+const deprecationHeaders = () => ({
+  Deprecation: { $ref: '#/components/headers/Deprecation' },
+  Sunset: { $ref: '#/components/headers/Sunset' },
+  Link: { $ref: '#/components/headers/Link' },
+});
 const rateLimitHeaders = () => ({
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },

@@ -81,14 +81,17 @@ export class GraphOperations implements OperationExecutor {
 }
 
 /**
- * One executor per adapter where given (the bank calls' on the REST process's main thread), `others` for the rest
- * (docs/decisions/0009-how-operations-execute.md).
+ * Each call on the executor `choose` names for it (the REST process: one per operations thread, by API family and
+ * kind, docs/decisions/0009-how-operations-execute.md).
  */
-export function executorPerAdapter(byAdapter: Record<string, OperationExecutor>, others: OperationExecutor): OperationExecutor {
+export function executorChoosing<K extends string>(
+  executors: Record<K, OperationExecutor>,
+  choose: (operation: { name: string; document: string }, options: ExecuteOptions) => K,
+): OperationExecutor {
   return {
-    execute: (operation, variables, options) => (byAdapter[options.adapter ?? ''] ?? others).execute(operation, variables, options),
+    execute: (operation, variables, options) => executors[choose(operation, options)].execute(operation, variables, options),
     close: async () => {
-      await Promise.all([...Object.values(byAdapter), others].map((executor) => executor.close()));
+      await Promise.all(Object.values<OperationExecutor>(executors).map((executor) => executor.close()));
     },
   };
 }

@@ -1,10 +1,9 @@
 import SerializerSelector, { type Serializer, type SerializerFactory } from '@fastify/fast-json-stringify-compiler';
 import swagger from '@fastify/swagger';
-import { Type } from '@sinclair/typebox';
-import Ajv from 'ajv';
+import { type TSchema, Type } from '@sinclair/typebox';
+import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
@@ -18,13 +17,24 @@ import { subscribeCacheInvalidation } from '../events/cache-invalidation';
 import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
-import { ErrorBody, HttpError } from './error-body';
+import { checkDeprecation, deprecationHeaders } from './deprecation';
+import { ErrorBody, ErrorDetail, HttpError } from './error-body';
 import { serviceUnavailable } from './error-map';
-import type { OperationExecutor } from './operation-executor';
-import { documentBase, documentServers, finishDocument, requireCredential } from './openapi';
+import { NO_OPERATIONS, type OperationExecutor } from './operation-executor';
+import { documentBase, documentServers, finishDocument, requireCredential, requireTags } from './openapi';
 import { rateLimitRouteConfig, registerRateLimiting } from './rate-limit';
+import { registerReferencePages } from './reference-pages';
 import { ResponseCache } from './response-cache';
-import type { CachedRouteContext, PrincipalCachedRoute, PublicCachedRoute, RestAdapter, RestRoute, RouteRuntime } from './route';
+import { writeTimes } from './response-times';
+import {
+  MAX_ERROR_DETAILS,
+  VALIDATED_PARTS,
+  type ValidatedPart,
+  detailsOf,
+  failFastThenCollect,
+  validationMessage,
+} from './validation-details';
+import type { CachedRouteContext, RestAdapter, RestRoute, RouteRuntime } from './route';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -56,8 +66,11 @@ const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 export async function createRestApp({ config, adapters, operations, readiness, logStream }: RestAppOptions): Promise<FastifyInstance> {
   const app = newServer(config, logStream);
   registerProbes(app, readiness);
-  refuseWhileClosing(app, () => {
-    throw serviceUnavailable('the service is shutting down, retry later');
+  // Sent here, not thrown: a route registered before the error handler (the probes, /metrics) would answer a thrown
+  // error with fastify's own body and log it as an error (a kubelet probe during every drain).
+  refuseWhileClosing(app, (reply) => {
+    sendError(reply, serviceUnavailable('the service is shutting down, retry later'));
+    return reply;
   });
   parseAndValidateInput(app);
   await registerDocumentation(app, adapters, config);
@@ -68,7 +81,8 @@ export async function createRestApp({ config, adapters, operations, readiness, l
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   addRequestHooks(app);
   registerRoutes(app, adapters, client, config);
-  await startAdapters(app, adapters, client, config);
+  // Background work runs operations: an app built only for its documentation (NO_OPERATIONS) has none to start.
+  if (client !== NO_OPERATIONS) await startAdapters(app, adapters, client, config);
   // Credentials, sessions and per-principal responses cached here are dropped when they change (any copy's change).
   const stopInvalidation = await subscribeCacheInvalidation(config.redisUrl, app.log);
   app.addHook('onClose', async () => {
@@ -118,9 +132,16 @@ function serializerPerSchema(): SerializerFactory {
 function parseAndValidateInput(app: FastifyInstance): void {
   // Query strings and path parameters arrive as text and are coerced to their schema types; bodies are JSON
   // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
-  const coercing = validator(true);
-  const strict = validator(false);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema));
+  // Each fails fast, then collects every problem of input that failed (lib/rest/validation-details.ts): a 400 lists
+  // them all, in every part of the request (fastify stops at the first part that fails; the error handler checks the rest).
+  const coercing = { fast: validator(true, false), collecting: validator(true, true) };
+  const strict = { fast: validator(false, false), collecting: validator(false, true) };
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : coercing;
+    const validate = failFastThenCollect(ajv.fast.compile(schema), () => ajv.collecting.compile(schema));
+    VALIDATORS.set(schema, validate);
+    return validate;
+  });
 
   // Signed requests are verified over the body exactly as received; fastify's own parser (with its
   // prototype-poisoning protection) still parses it, unless it nests deeper than MAX_JSON_DEPTH.
@@ -138,8 +159,9 @@ function parseAndValidateInput(app: FastifyInstance): void {
   });
 }
 
-/** The shared schemas, the OpenAPI document and the reference page at /docs. */
+/** The shared schemas, the OpenAPI document and the reference pages (/docs, /docs/<audience>, /openapi/<audience>.json). */
 async function registerDocumentation(app: FastifyInstance, adapters: RestAdapter[], config: Config): Promise<void> {
+  app.addSchema(ErrorDetail);
   app.addSchema(ErrorBody);
   for (const schema of adapters.flatMap((adapter) => adapter.schemas ?? [])) app.addSchema(schema);
   await app.register(swagger, {
@@ -147,23 +169,7 @@ async function registerDocumentation(app: FastifyInstance, adapters: RestAdapter
     refResolver: { buildLocalReference: (json, _base, _fragment, index) => (json.$id as string) ?? `def-${index}` },
     transformObject: (documentObject) => finishDocument('openapiObject' in documentObject ? documentObject.openapiObject : {}, adapters),
   });
-  await app.register(swaggerUi, {
-    routePrefix: '/docs',
-    // Everything is served from node_modules (@fastify/swagger-ui bundles Swagger UI); no validator badge.
-    uiConfig: {
-      docExpansion: 'list',
-      deepLinking: true,
-      displayOperationId: true,
-      displayRequestDuration: true,
-      filter: true,
-      persistAuthorization: true,
-      showCommonExtensions: true,
-      tryItOutEnabled: true,
-      defaultModelsExpandDepth: 0,
-      validatorUrl: null,
-    },
-    theme: { title: 'QRIS merchant platform – API reference' },
-  });
+  await registerReferencePages(app, adapters);
 }
 
 /** The request id on every answer, unstorable text refused, the shared error body for errors and unknown routes. */
@@ -253,6 +259,13 @@ function registerRoute(
   }
   const authenticate = route.authenticate;
   if (authenticate) requireCredential(route); // the OpenAPI document names every route's credential
+  // Every instant of an answer as the adapter's time rule writes it, from the schema the body is serialised with.
+  const resolveSchema = (id: string) => app.getSchema(id) as TSchema | undefined;
+  const withTimes = (req: FastifyRequest, body: unknown, schema: TSchema | undefined) =>
+    writeTimes(body, schema, adapter.times(req.acting), resolveSchema);
+  const deprecated = route.deprecated;
+  if (deprecated) checkDeprecation(`${route.method} ${route.url}`, deprecated);
+  requireTags(route, adapter); // and its group, with what the group is for
   app.route({
     method: route.method,
     url: route.url,
@@ -263,10 +276,17 @@ function registerRoute(
       description: route.description,
       tags: route.tags.length > 0 ? route.tags : [adapter.name],
       operationId: route.operationId,
+      ...(deprecated ? { deprecated: true } : {}),
       ...route.schema,
       // Every route with a body may answer 413 payload_too_large (its bodyLimit, else REST_BODY_LIMIT).
       response: route.schema.body ? { 413: Type.Ref(ErrorBody), ...route.schema.response } : route.schema.response,
     },
+    // Every answer of a deprecated operation says so, errors included (docs/api/versioning.md).
+    onRequest: deprecated
+      ? async (_req, reply) => {
+          reply.headers(deprecationHeaders(deprecated));
+        }
+      : undefined,
     // Authentication runs before validation: a stranger learns nothing from validation errors.
     preValidation: authenticate
       ? async (req) => {
@@ -276,21 +296,31 @@ function registerRoute(
     handler: async (req, reply) => {
       const input = { params: req.params, query: req.query, body: req.body } as never;
       const context: CachedRouteContext = { ...runtimeFor(req), principal: req.acting, request: req };
-      if (route.cache === 'public') return serveCached(route, input, context, reply, referenceCache, '');
-      if (route.cache === 'per-principal')
-        return serveCached(route, input, context, reply, privateCache!, JSON.stringify(req.acting ?? null));
-      return route.run(input, {
+      if (route.cache === 'public' || route.cache === 'per-principal') {
+        const cached = route;
+        const run = async (): Promise<unknown> => withTimes(req, await cached.run(input, context), cached.schema.response[200]);
+        return cached.cache === 'public'
+          ? serveCached(run, context, reply, referenceCache, '', route.url)
+          : serveCached(run, context, reply, privateCache!, JSON.stringify(req.acting ?? null), route.url);
+      }
+      let serializedAs: TSchema | undefined;
+      const body = await route.run(input, {
         ...context,
         status: (code) => void reply.code(code),
         header: (name, value) => void reply.header(name, value),
         // Compiled once per schema and route (fastify caches it), like the route's own response serializers.
-        serializeAs: (schema) => void reply.serializer(reply.compileSerializationSchema(schema)),
+        serializeAs: (schema) => {
+          serializedAs = schema;
+          // A serializer set on the reply leaves the content type unset (fastify sets it only for its own): JSON.
+          reply.serializer(reply.compileSerializationSchema(schema)).type('application/json; charset=utf-8');
+        },
         takeOver: () => {
           reply.hijack();
           reply.raw.setHeader('x-request-id', req.id);
           return reply.raw;
         },
       });
+      return withTimes(req, body, serializedAs ?? route.schema.response[reply.statusCode]);
     },
   });
 }
@@ -300,21 +330,41 @@ function registerRoute(
  * route, the validated params and query, and (for per-principal caches) who acts.
  */
 async function serveCached(
-  route: PublicCachedRoute<any> | PrincipalCachedRoute<any>,
-  input: never,
+  run: () => Promise<unknown>,
   context: CachedRouteContext,
   reply: FastifyReply,
   cache: ResponseCache,
   scope: string,
+  url: string,
 ): Promise<unknown> {
   const req = context.request;
-  const key = `${scope}|${route.url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
+  const key = `${scope}|${url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   let entry = cache.get(key);
   if (cache.ttlSecs > 0) countLookup('rest_responses', entry !== undefined);
-  entry ??= await cache.load(key, async () => reply.serialize(await route.run(input, context)) as string);
+  entry ??= await cache.load(key, async () => reply.serialize(await run()) as string);
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);
+}
+
+/** The validator compiled for each schema, to check the parts of a request fastify did not reach. */
+const VALIDATORS = new WeakMap<object, ValidateFunction>();
+
+/**
+ * The 400 of a request that failed validation: `error` names its first problem (as always), `details` lists every
+ * problem of every part, in the order fastify validates them.
+ */
+function validationError(error: FastifyError, req: FastifyRequest): HttpError {
+  const failed = (error.validationContext ?? 'body') as ValidatedPart;
+  const details: ErrorDetail[] = detailsOf(failed, error.validation ?? []);
+  const schemas = (req.routeOptions.schema ?? {}) as Partial<Record<ValidatedPart, object>>;
+  const input: Record<ValidatedPart, unknown> = { params: req.params, body: req.body, querystring: req.query, headers: req.headers };
+  for (const part of VALIDATED_PARTS.slice(VALIDATED_PARTS.indexOf(failed) + 1)) {
+    const schema = schemas[part];
+    const validate = schema ? VALIDATORS.get(schema) : undefined;
+    if (validate && !validate(input[part] ?? null)) details.push(...detailsOf(part, validate.errors ?? []));
+  }
+  return new HttpError(400, 'bad_request', validationMessage(failed, details[0]), undefined, details.slice(0, MAX_ERROR_DETAILS));
 }
 
 function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, reply: FastifyReply): void {
@@ -322,17 +372,7 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
     if (error.status >= 500) req.log.warn({ code: error.code }, error.message);
     return sendError(reply, error);
   }
-  if (error.validation) {
-    const first = error.validation[0];
-    const where = error.validationContext ?? 'request';
-    const field = first?.instancePath
-      ? first.instancePath.slice(1).replaceAll('/', '.')
-      : (first?.params as { missingProperty?: string })?.missingProperty;
-    return sendError(
-      reply,
-      new HttpError(400, 'bad_request', `invalid ${where}${field ? ` (${field})` : ''}: ${first?.message ?? 'invalid'}`),
-    );
-  }
+  if (error.validation) return sendError(reply, validationError(error, req));
   const status = error.statusCode ?? 500;
   if (status === 413) return sendError(reply, new HttpError(413, 'payload_too_large', 'request body too large'));
   if (status === 415) {
@@ -343,12 +383,17 @@ function errorHandler(error: FastifyError | HttpError, req: FastifyRequest, repl
   sendError(reply, new HttpError(500, 'internal_error', 'internal error'));
 }
 
-function validator(coerce: boolean): Ajv {
+/**
+ * The shared validator: `collecting` lists every error (allErrors) and keeps each error's schema (verbose: a union of
+ * constants is reported as one enum with its values); the fail-fast one stops at the first.
+ */
+function validator(coerce: boolean, collecting: boolean): Ajv {
   const ajv = new Ajv({
     coerceTypes: coerce ? 'array' : false,
     removeAdditional: true,
     useDefaults: true,
-    allErrors: false,
+    allErrors: collecting,
+    verbose: collecting,
     strict: false,
   });
   addFormats(ajv);

@@ -1,11 +1,14 @@
+import type { RouteDeprecation } from './deprecation';
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyRequest, HTTPMethods } from 'fastify';
 import type { Principal } from '../auth/principal';
 import type { Config } from '../config/config';
+import type { Audience } from './audiences';
 import type { ExecuteOptions } from './operation-executor';
 import type { FixedOperationDocument } from './operation';
 import type { RateLimit } from './rate-limit';
+import type { TimeRule } from '../time/api-time';
 
 export interface RouteSchemas {
   params?: TSchema;
@@ -103,6 +106,8 @@ interface RouteBase<S extends RouteSchemas> {
   errors?: Partial<Record<number, string[]>>;
   /** Examples for the OpenAPI document, from the demo data; checked against the schemas by test/contracts/openapi.test.ts. */
   examples?: RouteExamples<S>;
+  /** A deprecated operation: works until its sunset, answered with Deprecation, Sunset and Link (lib/rest/deprecation.ts). */
+  deprecated?: RouteDeprecation;
 }
 
 /** A body the route documents for a status, typed by that status's schema. */
@@ -182,10 +187,24 @@ export interface BackgroundRuntime {
 }
 
 /** A REST adapter is a set of routes with the OpenAPI tags that describe them. */
+/** A group of operations in the reference: what it is for, and whose reference shows it (lib/rest/audiences.ts). */
+export interface ApiTag {
+  name: string;
+  description: string;
+  audience: Audience;
+}
+
 export interface RestAdapter {
   name: string;
   description: string;
+  /** Every tag its routes use, in the reference's order (rest-adapters/api-tags.ts); a route's tag must be one of them. */
+  tags: readonly ApiTag[];
   routes: RestRoute<any>[];
+  /**
+   * How this API writes instants (lib/time/api-time.ts), by who calls (a partner's contract): every `date-time`
+   * field of every answer of its routes is written by it, in one place (lib/rest/response-times.ts).
+   */
+  times: (principal: Principal | undefined) => TimeRule;
   /** Shared schemas with an $id, referenced by the routes' schemas (Type.Ref). */
   schemas?: TSchema[];
   /**

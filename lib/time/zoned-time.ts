@@ -116,3 +116,22 @@ export function mondayOf(date: string): string {
   const weekday = new Date(`${date}T00:00:00Z`).getUTCDay(); // 0 = Sunday
   return addDays(date, -((weekday + 6) % 7));
 }
+
+/** A wall-clock time of day (24 h), e.g. a daily job's local run time. */
+export interface LocalTime {
+  hour: number;
+  minute: number;
+}
+
+/** The instant of `time` (local to `calendar`) on the calendar date `date` (YYYY-MM-DD). */
+export function wallClockOn(calendar: ZonedCalendar, date: string, time: LocalTime): Date {
+  // Local midnight from the zone database, then the wall-clock time of that day (Indonesia keeps no daylight saving).
+  return new Date(calendar.midnight(date).getTime() + (time.hour * 60 + time.minute) * 60_000);
+}
+
+/** The first instant strictly after `instant` whose wall clock in `calendar` reads `time`. */
+export function nextWallClock(calendar: ZonedCalendar, instant: Date, time: LocalTime): Date {
+  const date = calendar.dateOf(instant);
+  const today = wallClockOn(calendar, date, time);
+  return today.getTime() > instant.getTime() ? today : wallClockOn(calendar, addDays(date, 1), time);
+}

@@ -5,6 +5,7 @@ import type { PosCategory } from './routes/poslite/catalog/categories/pos-catego
 import type { PosOutlet } from './routes/poslite/catalog/outlets/pos-outlet';
 import type { PosProduct } from './routes/poslite/catalog/products/pos-product';
 import type { QrisPayment } from './routes/poslite/payments/qris/qris-payment';
+import type { TillClose } from './routes/poslite/till/closes/till-close';
 import type { ProfileBody } from './routes/shared/user-profile';
 
 /**
@@ -203,6 +204,43 @@ export const DEMO_SALES_ORDER = {
     },
   ],
   payments: [{ id: '019abc4e-9c20-7d3e-a1b4-6f8e2c0d5a96', method: 'cash', amount: 50_000 }],
+};
+
+/**
+ * The close of the Pusat outlet's 25 November (Asia/Makassar): five sales (three in cash, 12,000 change given; two by
+ * dynamic QRIS the platform matched), one void, 200,000 of float, and 3,000 short in the drawer.
+ */
+export const DEMO_TILL_CLOSE: TillClose = {
+  id: '019abc4f-2d40-7b1e-9c35-8a6d0e4f1b27',
+  outlet_id: PUSAT.id,
+  kind: 'day',
+  business_day: '2026-11-25',
+  cashier_user_id: null,
+  cashier_name: 'Sari',
+  period_start: '2026-11-24T16:00:00.000Z',
+  period_end: '2026-11-25T16:00:00.000Z',
+  opening_float: 200_000,
+  expected_cash: 538_000,
+  counted_cash: 535_000,
+  cash_difference: -3_000,
+  order_count: 5,
+  sales_amount: 411_000,
+  change_amount: 12_000,
+  qris_matched_amount: 73_000,
+  qris_matched_count: 2,
+  qris_unconfirmed_amount: 0,
+  sales_by_method: [
+    { method: 'cash', order_count: 3, amount: 350_000 },
+    { method: 'qris', order_count: 2, amount: 73_000 },
+  ],
+  sales_by_category: [
+    { category_id: DEMO_POS_CATEGORIES[0].id, category_name: DEMO_POS_CATEGORIES[0].name, quantity: 14, amount: 252_000 },
+    { category_id: DEMO_POS_CATEGORIES[2].id, category_name: DEMO_POS_CATEGORIES[2].name, quantity: 13, amount: 159_000 },
+  ],
+  void_count: 1,
+  void_amount: 18_000,
+  note: 'Uang kembalian kurang Rp3.000',
+  created_at: '2026-11-25T14:05:00.000Z',
 };
 
 /** A dynamic QRIS of 25,000 at the Pusat outlet, 15 minutes (the default), with its bill number in 62.01. */

@@ -1,4 +1,6 @@
+import { CORE_TIMES } from './times';
 import type { RestAdapter } from '@lib/rest/route';
+import { API_TAGS } from '../api-tags';
 import health from './routes/health/health';
 import otpRuntime from './routes/health/otp-runtime';
 import { startLivePayments } from './live/live-payments';
@@ -31,9 +33,14 @@ import profile from './routes/auth/profile';
 import profileUpdate from './routes/auth/profile-update';
 import merchantRegistration from './routes/merchant/registration';
 import merchantTransactions from './routes/merchant/transactions';
+import merchantFeeOvercharges from './routes/merchant/fee-overcharges';
 import merchantPaymentTerminal from './routes/merchant/payment-terminal';
 import merchantFeedback from './routes/merchant/feedback';
+import merchantReconciliation from './routes/merchant/reconciliation';
 import merchantPaymentEvents from './routes/merchant/payment-events';
+import merchantStatements from './routes/merchant/statements/list';
+import merchantStatementRequest from './routes/merchant/statements/request';
+import merchantStatementDownload from './routes/merchant/statements/download';
 import registrationReview from './routes/internal/registration-review';
 import registrationApprove from './routes/internal/registration-approve';
 import merchantStatus from './routes/internal/merchant-status';
@@ -45,6 +52,8 @@ import sandboxPaymentEvents from './routes/internal/sandbox-payment-events';
 export const coreAdapter: RestAdapter = {
   name: 'core',
   description: 'Core merchant API (core-api.md): reference data, public documents, health; app, auth, internal and point of sale.',
+  times: () => CORE_TIMES,
+  tags: API_TAGS.core,
   routes: [
     health,
     otpRuntime,
@@ -76,9 +85,14 @@ export const coreAdapter: RestAdapter = {
     profileUpdate,
     merchantRegistration,
     merchantTransactions,
+    merchantFeeOvercharges,
     merchantPaymentTerminal,
     merchantFeedback,
+    merchantReconciliation,
     merchantPaymentEvents,
+    merchantStatements,
+    merchantStatementRequest,
+    merchantStatementDownload,
     registrationReview,
     registrationApprove,
     merchantStatus,

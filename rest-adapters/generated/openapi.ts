@@ -113,6 +113,86 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/psp/v1/sandbox/payments': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['PspSandboxPayment'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/psp/v1/sandbox/settlements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['PspSandboxSettlement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/psp/v1/sandbox/clock': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PspSandboxClock'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/psp/v1/sandbox/clock/advance': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['PspSandboxClockAdvance'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/psp/v1/sandbox/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post: operations['PspSandboxReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/partner/v1/auth/token': {
     parameters: {
       query?: never;
@@ -689,6 +769,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/merchant/fee-overcharges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['ViewerFeeOvercharges'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/merchant/payment-terminal': {
     parameters: {
       query?: never;
@@ -721,6 +817,22 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/merchant/reconciliation': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['ViewerMerchantReconciliation'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/merchant/payments/events': {
     parameters: {
       query?: never;
@@ -729,6 +841,38 @@ export interface paths {
       cookie?: never;
     };
     get: operations['MerchantPaymentEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/merchant/statements': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['ViewerStatements'];
+    put?: never;
+    post: operations['RequestStatement'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/merchant/statements/{id}/download': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['StatementFile'];
     put?: never;
     post?: never;
     delete?: never;
@@ -1377,15 +1521,87 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/poslite/till/closes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PosTillClosesService'];
+    put?: never;
+    post: operations['ClosePosTillService'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/merchant/poslite/till/closes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PosTillClosesApp'];
+    put?: never;
+    post: operations['ClosePosTillApp'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/poslite/till/closes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PosTillCloseService'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/merchant/poslite/till/closes/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get: operations['PosTillCloseApp'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
   schemas: {
+    /** ErrorDetail */
+    ErrorDetail: {
+      pointer: string;
+      rule: string;
+      message: string;
+      allowed?: unknown[];
+    };
     /** ErrorBody */
     ErrorBody: {
       error: string;
       code: string;
       retry_after_secs?: number;
+      details?: components['schemas']['ErrorDetail'][];
     };
     /** PspMerchant */
     PspMerchant: {
@@ -1415,6 +1631,15 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    /** PspSettlementAccount */
+    PspSettlementAccount: {
+      source: 'outlet' | 'corporate';
+      bank_code: string;
+      account_number: string;
+      holder_name: string;
+      /** Format: date-time */
+      effective_since: string;
+    };
     /** PspOutlet */
     PspOutlet: {
       /** Format: uuid */
@@ -1431,6 +1656,7 @@ export interface components {
         province: string | null;
         postal_code: string | null;
       };
+      settlement_account: components['schemas']['PspSettlementAccount'] | null;
     };
     /** PspOwner */
     PspOwner: {
@@ -2502,6 +2728,789 @@ export interface operations {
       };
     };
   };
+  PspSandboxPayment: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          nmid: string;
+          amount: number;
+          reference_number?: string;
+          event_id?: string;
+          tid?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: 'success' | 'duplicate_skipped';
+            flow: string;
+            /** Format: uuid */
+            event_id: string;
+            external_event_id: string;
+            bank_code: string;
+            /** Format: uuid */
+            merchant_id: string;
+            outlet_id: string | null;
+            event: {
+              external_event_id: string;
+              /** @enum {string} */
+              event_type: 'qris.payment.success';
+              nmid: string;
+              tid?: string;
+              gross_amount: number;
+              transaction_code: string;
+              reference_number?: string;
+              /** Format: date-time */
+              transaction_at: string;
+              payer_bank_code: string;
+              payer_bank_name: string;
+              payer_name_masked: string;
+              /** @enum {string} */
+              status: 'success';
+            };
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden' | 'live_bank';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            code:
+              | 'unknown_nmid'
+              | 'merchant_not_active'
+              | 'nmid_suspended'
+              | 'duplicate_transaction_code'
+              | 'original_not_found'
+              | 'original_not_eligible'
+              | 'refund_exceeds_original'
+              | 'unsupported_event_type';
+            /** Format: uuid */
+            event_id: string;
+            /** @enum {string} */
+            flow: 'recorded_unapplied';
+            merchant_id: string | null;
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PspSandboxSettlement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          nmid: string;
+          /** Format: date */
+          settlement_date?: string;
+          settlement_id?: string;
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            status: 'success' | 'duplicate_skipped';
+            /** Format: uuid */
+            settlement_ref: string;
+            settlement_id: string;
+            matched_count: number;
+            matched_amount: number;
+            gross_amount: number;
+            discrepancy_amount: number;
+            reconciled: boolean;
+            settlement: {
+              external_event_id: string;
+              settlement_id: string;
+              nmid: string;
+              bank_code: string;
+              gross_amount: number;
+              mdr_total: number;
+              net_amount: number;
+              /** Format: date */
+              settlement_date: string;
+              /** Format: date-time */
+              completed_at: string;
+            };
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden' | 'live_bank';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      422: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            error: string;
+            /** @enum {string} */
+            code: 'unknown_nmid';
+            /** Format: uuid */
+            settlement_ref: string;
+            settlement_id: string;
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PspSandboxClock: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            now: string;
+            offset_secs: number;
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden' | 'live_bank';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PspSandboxClockAdvance: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          seconds: number;
+        };
+      };
+    };
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: date-time */
+            now: string;
+            offset_secs: number;
+            webhook_deliveries_moved: number;
+            qris_payments_moved: number;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden' | 'live_bank';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PspSandboxReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merchant_ids: string[];
+            merchants_restored: number;
+            deleted: {
+              transactions: number;
+              payment_events: number;
+              settlements: number;
+              qris_payments: number;
+              webhook_deliveries: number;
+            };
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden' | 'live_bank';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
   PartnerVerifyCredential: {
     parameters: {
       query?: never;
@@ -2691,6 +3700,7 @@ export interface operations {
                   access_type: 'referral' | 'consent' | 'assignment';
                   /** Format: date-time */
                   granted_at: string;
+                  default_outlet_id: string | null;
                 }[];
               }
             | {
@@ -2703,6 +3713,7 @@ export interface operations {
                   merchant_name: string;
                   status: 'active' | 'pending_review' | 'inactive' | 'suspended';
                   referral_partner_id: string | null;
+                  default_outlet_id: string | null;
                 }[];
                 count: number;
               };
@@ -2825,6 +3836,13 @@ export interface operations {
                 active_count: number;
                 gross_amount: number;
                 transaction_count: number;
+                outlet_breakdown: {
+                  /** Format: uuid */
+                  merchant_id: string;
+                  outlet_id: string | null;
+                  gross_amount: number;
+                  transaction_count: number;
+                }[];
               }
             | {
                 /** Format: uuid */
@@ -2832,6 +3850,13 @@ export interface operations {
                 merchant_count: number;
                 active_count: number;
                 inactive_count: number;
+                outlet_breakdown: {
+                  /** Format: uuid */
+                  merchant_id: string;
+                  outlet_id: string | null;
+                  gross_amount: number;
+                  transaction_count: number;
+                }[];
               };
         };
       };
@@ -2964,6 +3989,11 @@ export interface operations {
                 summary: {
                   gross_amount: number;
                   transaction_count: number;
+                  outlet_breakdown: {
+                    outlet_id: string | null;
+                    gross_amount: number;
+                    transaction_count: number;
+                  }[];
                 };
                 items: {
                   /** Format: uuid */
@@ -2977,6 +4007,7 @@ export interface operations {
                   /** Format: date-time */
                   transaction_at: string;
                   settled_at: string | null;
+                  outlet_id: string | null;
                 }[];
               }
             | {
@@ -3000,6 +4031,7 @@ export interface operations {
                   transaction_at: string;
                   settled_at: string | null;
                   settlement_status: string;
+                  outlet_id: string | null;
                 }[];
                 count: number;
               };
@@ -3736,6 +4768,11 @@ export interface operations {
                 summary: {
                   gross_amount: number;
                   transaction_count: number;
+                  outlet_breakdown: {
+                    outlet_id: string | null;
+                    gross_amount: number;
+                    transaction_count: number;
+                  }[];
                 };
                 items: {
                   /** Format: uuid */
@@ -3749,6 +4786,7 @@ export interface operations {
                   /** Format: date-time */
                   transaction_at: string;
                   settled_at: string | null;
+                  outlet_id: string | null;
                 }[];
               }
             | {
@@ -3774,6 +4812,7 @@ export interface operations {
                   transaction_at: string;
                   settled_at: string | null;
                   settlement_status: string;
+                  outlet_id: string | null;
                 }[];
                 count: number;
               };
@@ -6961,6 +8000,104 @@ export interface operations {
       };
     };
   };
+  ViewerFeeOvercharges: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merchant_id: string | null;
+            merchant_name: string | null;
+            total_overcharge_amount: number;
+            months: {
+              month: string;
+              transaction_count: number;
+              overcharged_count: number;
+              bank_fee_amount: number;
+              expected_fee_amount: number;
+              overcharge_amount: number;
+              settlements_overcharged: number;
+              settlement_overcharge_amount: number;
+            }[];
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
   ViewerPaymentTerminal: {
     parameters: {
       query?: never;
@@ -7173,6 +8310,163 @@ export interface operations {
       };
     };
   };
+  ViewerMerchantReconciliation: {
+    parameters: {
+      query: {
+        business_day: string;
+        outlet_id?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            merchant_id: string | null;
+            business_day: string;
+            outlets: {
+              /** Format: uuid */
+              outlet_id: string;
+              status: 'reconciled' | 'differences';
+              /** Format: date-time */
+              reconciled_at: string;
+              settlement: {
+                count: number;
+                gross_amount: number;
+                mdr_amount: number;
+                net_amount: number;
+              };
+              payments: {
+                count: number;
+                gross_amount: number;
+                mdr_fee_amount: number;
+                settled_count: number;
+                settled_gross_amount: number;
+              };
+              pos_orders: {
+                qris_count: number;
+                qris_amount: number;
+                matched_count: number;
+              };
+              difference_count: number;
+              open_difference_count: number;
+              differences: {
+                /** Format: uuid */
+                id: string;
+                class:
+                  | 'payment_without_settlement'
+                  | 'settlement_without_payment'
+                  | 'amount_mismatch'
+                  | 'fee_deviation'
+                  | 'qris_order_without_payment'
+                  | 'unmatched_payment'
+                  | 'late_settlement';
+                subject: string;
+                transaction_id: string | null;
+                settlement_ref: string | null;
+                sales_order_id: string | null;
+                expected_amount: number | null;
+                reported_amount: number | null;
+                difference_amount: number | null;
+                detail: {
+                  settlement_id?: string;
+                  matched_count?: number;
+                  receipt_number?: string;
+                  /** Format: date-time */
+                  transacted_at?: string;
+                  /** Format: date-time */
+                  transaction_at?: string;
+                  reason?: string;
+                  bill_number?: string;
+                  /** Format: date-time */
+                  received_at?: string;
+                  /** Format: date-time */
+                  due_at?: string;
+                  rule?: 'bill_number' | 'amount_time';
+                };
+                resolution: 'open' | 'resolved';
+                note: string | null;
+                resolved_at: string | null;
+                /** Format: date-time */
+                first_found_at: string;
+                /** Format: date-time */
+                last_found_at: string;
+                cleared_at: string | null;
+              }[];
+            }[];
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
   MerchantPaymentEvents: {
     parameters: {
       query?: {
@@ -7272,6 +8566,356 @@ export interface operations {
           'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
           'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
           'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  ViewerStatements: {
+    parameters: {
+      query?: {
+        month?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              /** Format: uuid */
+              id: string;
+              outlet_id: string | null;
+              month: string;
+              status: 'pending' | 'ready';
+              totals: {
+                transaction_count: number;
+                gross_amount: number;
+                mdr_fee_amount: number;
+                service_fee_amount: number;
+                net_amount: number;
+                refund_count: number;
+                refund_amount: number;
+                settled_amount: number;
+                opening_unsettled_amount: number;
+              } | null;
+              pdf_bytes: number | null;
+              csv_bytes: number | null;
+              /** Format: date-time */
+              requested_at: string;
+              generated_at: string | null;
+            }[];
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  RequestStatement: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          month: string;
+          outlet_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      202: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            outlet_id: string | null;
+            month: string;
+            status: 'pending' | 'ready';
+            totals: {
+              transaction_count: number;
+              gross_amount: number;
+              mdr_fee_amount: number;
+              service_fee_amount: number;
+              net_amount: number;
+              refund_count: number;
+              refund_amount: number;
+              settled_amount: number;
+              opening_unsettled_amount: number;
+            } | null;
+            pdf_bytes: number | null;
+            csv_bytes: number | null;
+            /** Format: date-time */
+            requested_at: string;
+            generated_at: string | null;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  StatementFile: {
+    parameters: {
+      query?: {
+        format?: 'pdf' | 'csv';
+      };
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': string;
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
           'Retry-After': components['headers']['Retry-After'];
           [name: string]: unknown;
         };
@@ -7709,7 +9353,7 @@ export interface operations {
         content: {
           'application/json': components['schemas']['ErrorBody'] & {
             /** @enum {string} */
-            code?: 'invalid_transition';
+            code?: 'invalid_transition' | 'kyc_expired';
           };
         };
       };
@@ -16881,6 +18525,1130 @@ export interface operations {
           'application/json': components['schemas']['ErrorBody'] & {
             /** @enum {string} */
             code?: 'qris_payment_paid';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PosTillClosesService: {
+    parameters: {
+      query?: {
+        outlet_id?: string;
+        date_from?: string;
+        date_to?: string;
+        limit?: number;
+        offset?: number;
+      };
+      header: {
+        'X-Merchant-ID': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            closes: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              outlet_id: string;
+              kind: 'day' | 'shift';
+              business_day: string | null;
+              cashier_user_id: string | null;
+              cashier_name: string | null;
+              /** Format: date-time */
+              period_start: string;
+              /** Format: date-time */
+              period_end: string;
+              opening_float: number;
+              expected_cash: number;
+              counted_cash: number;
+              cash_difference: number;
+              order_count: number;
+              sales_amount: number;
+              change_amount: number;
+              qris_matched_amount: number;
+              qris_matched_count: number;
+              qris_unconfirmed_amount: number;
+              sales_by_method: {
+                method: string;
+                order_count: number;
+                amount: number;
+              }[];
+              sales_by_category: {
+                category_id: string | null;
+                category_name: string | null;
+                quantity: number;
+                amount: number;
+              }[];
+              void_count: number;
+              void_amount: number;
+              note: string | null;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  ClosePosTillService: {
+    parameters: {
+      query?: never;
+      header: {
+        'X-Merchant-ID': string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          outlet_id: string;
+          kind: 'day' | 'shift';
+          business_day?: string | null;
+          shift_start?: string | null;
+          shift_end?: string | null;
+          cashier_name?: string | null;
+          counted_cash: number;
+          opening_float?: number | null;
+          note?: string | null;
+        };
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            outlet_id: string;
+            kind: 'day' | 'shift';
+            business_day: string | null;
+            cashier_user_id: string | null;
+            cashier_name: string | null;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            opening_float: number;
+            expected_cash: number;
+            counted_cash: number;
+            cash_difference: number;
+            order_count: number;
+            sales_amount: number;
+            change_amount: number;
+            qris_matched_amount: number;
+            qris_matched_count: number;
+            qris_unconfirmed_amount: number;
+            sales_by_method: {
+              method: string;
+              order_count: number;
+              amount: number;
+            }[];
+            sales_by_category: {
+              category_id: string | null;
+              category_name: string | null;
+              quantity: number;
+              amount: number;
+            }[];
+            void_count: number;
+            void_amount: number;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'till_already_closed' | 'idempotency_key_reused';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PosTillClosesApp: {
+    parameters: {
+      query?: {
+        outlet_id?: string;
+        date_from?: string;
+        date_to?: string;
+        limit?: number;
+        offset?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            closes: {
+              /** Format: uuid */
+              id: string;
+              /** Format: uuid */
+              outlet_id: string;
+              kind: 'day' | 'shift';
+              business_day: string | null;
+              cashier_user_id: string | null;
+              cashier_name: string | null;
+              /** Format: date-time */
+              period_start: string;
+              /** Format: date-time */
+              period_end: string;
+              opening_float: number;
+              expected_cash: number;
+              counted_cash: number;
+              cash_difference: number;
+              order_count: number;
+              sales_amount: number;
+              change_amount: number;
+              qris_matched_amount: number;
+              qris_matched_count: number;
+              qris_unconfirmed_amount: number;
+              sales_by_method: {
+                method: string;
+                order_count: number;
+                amount: number;
+              }[];
+              sales_by_category: {
+                category_id: string | null;
+                category_name: string | null;
+                quantity: number;
+                amount: number;
+              }[];
+              void_count: number;
+              void_amount: number;
+              note: string | null;
+              /** Format: date-time */
+              created_at: string;
+            }[];
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  ClosePosTillApp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /** Format: uuid */
+          outlet_id: string;
+          kind: 'day' | 'shift';
+          business_day?: string | null;
+          shift_start?: string | null;
+          shift_end?: string | null;
+          cashier_name?: string | null;
+          counted_cash: number;
+          opening_float?: number | null;
+          note?: string | null;
+        };
+      };
+    };
+    responses: {
+      201: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            outlet_id: string;
+            kind: 'day' | 'shift';
+            business_day: string | null;
+            cashier_user_id: string | null;
+            cashier_name: string | null;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            opening_float: number;
+            expected_cash: number;
+            counted_cash: number;
+            cash_difference: number;
+            order_count: number;
+            sales_amount: number;
+            change_amount: number;
+            qris_matched_amount: number;
+            qris_matched_count: number;
+            qris_unconfirmed_amount: number;
+            sales_by_method: {
+              method: string;
+              order_count: number;
+              amount: number;
+            }[];
+            sales_by_category: {
+              category_id: string | null;
+              category_name: string | null;
+              quantity: number;
+              amount: number;
+            }[];
+            void_count: number;
+            void_amount: number;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      409: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'till_already_closed' | 'idempotency_key_reused';
+          };
+        };
+      };
+      413: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'payload_too_large';
+          };
+        };
+      };
+      415: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unsupported_media_type';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PosTillCloseService: {
+    parameters: {
+      query?: never;
+      header: {
+        'X-Merchant-ID': string;
+      };
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            outlet_id: string;
+            kind: 'day' | 'shift';
+            business_day: string | null;
+            cashier_user_id: string | null;
+            cashier_name: string | null;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            opening_float: number;
+            expected_cash: number;
+            counted_cash: number;
+            cash_difference: number;
+            order_count: number;
+            sales_amount: number;
+            change_amount: number;
+            qris_matched_amount: number;
+            qris_matched_count: number;
+            qris_unconfirmed_amount: number;
+            sales_by_method: {
+              method: string;
+              order_count: number;
+              amount: number;
+            }[];
+            sales_by_category: {
+              category_id: string | null;
+              category_name: string | null;
+              quantity: number;
+              amount: number;
+            }[];
+            void_count: number;
+            void_amount: number;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
+          };
+        };
+      };
+      429: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'rate_limit_exceeded';
+          };
+        };
+      };
+      500: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'internal_error';
+          };
+        };
+      };
+      503: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'service_unavailable';
+          };
+        };
+      };
+    };
+  };
+  PosTillCloseApp: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uuid */
+            id: string;
+            /** Format: uuid */
+            outlet_id: string;
+            kind: 'day' | 'shift';
+            business_day: string | null;
+            cashier_user_id: string | null;
+            cashier_name: string | null;
+            /** Format: date-time */
+            period_start: string;
+            /** Format: date-time */
+            period_end: string;
+            opening_float: number;
+            expected_cash: number;
+            counted_cash: number;
+            cash_difference: number;
+            order_count: number;
+            sales_amount: number;
+            change_amount: number;
+            qris_matched_amount: number;
+            qris_matched_count: number;
+            qris_unconfirmed_amount: number;
+            sales_by_method: {
+              method: string;
+              order_count: number;
+              amount: number;
+            }[];
+            sales_by_category: {
+              category_id: string | null;
+              category_name: string | null;
+              quantity: number;
+              amount: number;
+            }[];
+            void_count: number;
+            void_amount: number;
+            note: string | null;
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      400: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'bad_request';
+          };
+        };
+      };
+      401: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'unauthorized';
+          };
+        };
+      };
+      403: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'forbidden';
+          };
+        };
+      };
+      404: {
+        headers: {
+          'X-Request-ID': components['headers']['X-Request-ID'];
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ErrorBody'] & {
+            /** @enum {string} */
+            code?: 'not_found';
           };
         };
       };

@@ -241,8 +241,10 @@ export type PaymentTargetInput = {
   merchantId: string;
   /** Stored merchant status: draft, inactive, active, suspended or deleted. */
   merchantStatus: string;
-  /** The merchant's MCC; decides the MDR rate. */
+  /** The merchant's MCC: its MDR segment. */
   categoryCode?: string | null | undefined;
+  /** The merchant's business scale (micro, small, medium, large): its QRIS criteria, which its MDR depends on; when null, this subgraph's copy says. */
+  businessScaleCode?: string | null | undefined;
   outletId: string;
   /** The merchant has more than one live outlet: the result then carries outletId. */
   multiOutlet: boolean;
@@ -273,6 +275,29 @@ export type PosQrisSettlementInput = {
   /** The transaction of the bank event that paid it. */
   transactionId: string;
   paidAt: string;
+};
+
+/** Closes an outlet’s day or a cashier’s shift. */
+export type PosTillCloseInput = {
+  outletId: string;
+  /** day or shift. */
+  kind: string;
+  /** day: the business day (YYYY-MM-DD, Asia/Makassar); default today. */
+  businessDay?: string | null | undefined;
+  /** shift: start of the shift (required). */
+  shiftStart?: string | null | undefined;
+  /** shift: end of the shift; default now. */
+  shiftEnd?: string | null | undefined;
+  /** The cashier’s name (up to 100 characters). */
+  cashierName?: string | null | undefined;
+  /** Cash counted in the drawer, whole rupiah. */
+  countedCash: number;
+  /** Cash in the drawer at the start (default 0). */
+  openingFloat?: number | null | undefined;
+  /** Up to 500 characters. */
+  note?: string | null | undefined;
+  /** Idempotency-Key: 1–255 visible ASCII characters, unique per merchant. */
+  idempotencyKey?: string | null | undefined;
 };
 
 export type ProvisionCategoryInput = {
@@ -1020,6 +1045,31 @@ export type ResolvePaymentTargetQuery = {
   } | null;
 };
 
+export type ViewerFeeOverchargesQueryVariables = Exact<{
+  from?: string | null | undefined;
+  to?: string | null | undefined;
+}>;
+
+export type ViewerFeeOverchargesQuery = {
+  viewerMembership: {
+    merchant: {
+      id: string;
+      name: string;
+      status: string;
+      mdrOverchargeMonths: Array<{
+        month: string;
+        transactionCount: number;
+        overchargedCount: number;
+        bankFeeAmount: number;
+        expectedFeeAmount: number;
+        overchargeAmount: number;
+        settlementsOvercharged: number;
+        settlementOverchargeAmount: number;
+      }>;
+    };
+  } | null;
+};
+
 export type SubmitFeedbackMutationVariables = Exact<{
   input: SubmitFeedbackInput;
 }>;
@@ -1075,6 +1125,57 @@ export type ViewerPaymentTerminalQuery = {
   } | null;
 };
 
+export type ViewerMerchantReconciliationQueryVariables = Exact<{
+  businessDay: string;
+  outletId?: string | null | undefined;
+}>;
+
+export type ViewerMerchantReconciliationQuery = {
+  viewerMembership: {
+    merchant: {
+      id: string;
+      reconciliationDays: Array<{
+        outletId: string;
+        businessDay: string;
+        settlementCount: number;
+        settlementGrossAmount: number;
+        settlementMdrAmount: number;
+        settlementNetAmount: number;
+        paymentCount: number;
+        paymentGrossAmount: number;
+        paymentMdrFeeAmount: number;
+        settledPaymentCount: number;
+        settledGrossAmount: number;
+        qrisOrderCount: number;
+        qrisOrderAmount: number;
+        matchedOrderCount: number;
+        differenceCount: number;
+        openDifferenceCount: number;
+        status: string;
+        reconciledAt: string;
+        differences: Array<{
+          id: string;
+          class: string;
+          subject: string;
+          transactionId: string | null;
+          settlementRef: string | null;
+          salesOrderId: string | null;
+          expectedAmount: number | null;
+          reportedAmount: number | null;
+          differenceAmount: number | null;
+          detail: string;
+          resolution: string;
+          note: string | null;
+          resolvedAt: string | null;
+          firstFoundAt: string;
+          lastFoundAt: string;
+          clearedAt: string | null;
+        }>;
+      }>;
+    };
+  } | null;
+};
+
 export type SubmitMerchantRegistrationMutationVariables = Exact<{
   input: SubmitMerchantRegistrationInput;
 }>;
@@ -1116,6 +1217,97 @@ export type SubmitMerchantRegistrationMutation = {
       privacyPolicyAccepted: boolean;
     } | null;
   };
+};
+
+export type StatementFileQueryVariables = Exact<{
+  id: string;
+  format: string;
+}>;
+
+export type StatementFileQuery = { statementFile: { filename: string; contentType: string; contentBase64: string } };
+
+export type ViewerStatementsQueryVariables = Exact<{
+  month?: string | null | undefined;
+}>;
+
+export type ViewerStatementsQuery = {
+  viewerMembership: {
+    merchant: {
+      id: string;
+      statements: Array<{
+        id: string;
+        outletId: string | null;
+        month: string;
+        status: string;
+        pdfBytes: number | null;
+        csvBytes: number | null;
+        requestedAt: string;
+        generatedAt: string | null;
+        totals: {
+          transactionCount: number;
+          grossAmount: number;
+          mdrFeeAmount: number;
+          serviceFeeAmount: number;
+          netAmount: number;
+          refundCount: number;
+          refundAmount: number;
+          settledAmount: number;
+          openingUnsettledAmount: number;
+        } | null;
+      }>;
+    };
+  } | null;
+};
+
+export type RequestStatementMutationVariables = Exact<{
+  month: string;
+  outletId?: string | null | undefined;
+}>;
+
+export type RequestStatementMutation = {
+  requestStatement: {
+    id: string;
+    outletId: string | null;
+    month: string;
+    status: string;
+    pdfBytes: number | null;
+    csvBytes: number | null;
+    requestedAt: string;
+    generatedAt: string | null;
+    totals: {
+      transactionCount: number;
+      grossAmount: number;
+      mdrFeeAmount: number;
+      serviceFeeAmount: number;
+      netAmount: number;
+      refundCount: number;
+      refundAmount: number;
+      settledAmount: number;
+      openingUnsettledAmount: number;
+    } | null;
+  };
+};
+
+export type StatementFieldsFragment = {
+  id: string;
+  outletId: string | null;
+  month: string;
+  status: string;
+  pdfBytes: number | null;
+  csvBytes: number | null;
+  requestedAt: string;
+  generatedAt: string | null;
+  totals: {
+    transactionCount: number;
+    grossAmount: number;
+    mdrFeeAmount: number;
+    serviceFeeAmount: number;
+    netAmount: number;
+    refundCount: number;
+    refundAmount: number;
+    settledAmount: number;
+    openingUnsettledAmount: number;
+  } | null;
 };
 
 export type ViewerMerchantTransactionsQueryVariables = Exact<{
@@ -1795,6 +1987,150 @@ export type PosSyncPushMutationVariables = Exact<{
 
 export type PosSyncPushMutation = { pushPosChanges: { accepted: Array<string>; rejected: Array<{ outboxId: string; reason: string }> } };
 
+export type ClosePosTillMutationVariables = Exact<{
+  merchantId?: string | null | undefined;
+  input: PosTillCloseInput;
+}>;
+
+export type ClosePosTillMutation = {
+  closePosTill: {
+    id: string;
+    outletId: string;
+    kind: string;
+    businessDay: string | null;
+    cashierUserId: string | null;
+    cashierName: string | null;
+    periodStart: string;
+    periodEnd: string;
+    openingFloat: number;
+    expectedCash: number;
+    countedCash: number;
+    cashDifference: number;
+    orderCount: number;
+    salesAmount: number;
+    changeAmount: number;
+    qrisMatchedAmount: number;
+    qrisMatchedCount: number;
+    qrisUnconfirmedAmount: number;
+    voidCount: number;
+    voidAmount: number;
+    note: string | null;
+    createdAt: string;
+    idempotentReplay: boolean;
+    salesByMethod: Array<{ method: string; orderCount: number; amount: number }>;
+    salesByCategory: Array<{ categoryId: string | null; categoryName: string | null; quantity: number; amount: number }>;
+  };
+};
+
+export type PosTillCloseOutletQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+}>;
+
+export type PosTillCloseOutletQuery = { posOutlet: { id: string } };
+
+export type PosTillCloseQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  id: string;
+}>;
+
+export type PosTillCloseQuery = {
+  posTillClose: {
+    id: string;
+    outletId: string;
+    kind: string;
+    businessDay: string | null;
+    cashierUserId: string | null;
+    cashierName: string | null;
+    periodStart: string;
+    periodEnd: string;
+    openingFloat: number;
+    expectedCash: number;
+    countedCash: number;
+    cashDifference: number;
+    orderCount: number;
+    salesAmount: number;
+    changeAmount: number;
+    qrisMatchedAmount: number;
+    qrisMatchedCount: number;
+    qrisUnconfirmedAmount: number;
+    voidCount: number;
+    voidAmount: number;
+    note: string | null;
+    createdAt: string;
+    idempotentReplay: boolean;
+    salesByMethod: Array<{ method: string; orderCount: number; amount: number }>;
+    salesByCategory: Array<{ categoryId: string | null; categoryName: string | null; quantity: number; amount: number }>;
+  };
+};
+
+export type PosTillClosesQueryVariables = Exact<{
+  merchantId?: string | null | undefined;
+  outletId?: string | null | undefined;
+  from?: string | null | undefined;
+  before?: string | null | undefined;
+  limit?: number | null | undefined;
+  offset?: number | null | undefined;
+}>;
+
+export type PosTillClosesQuery = {
+  posTillCloses: Array<{
+    id: string;
+    outletId: string;
+    kind: string;
+    businessDay: string | null;
+    cashierUserId: string | null;
+    cashierName: string | null;
+    periodStart: string;
+    periodEnd: string;
+    openingFloat: number;
+    expectedCash: number;
+    countedCash: number;
+    cashDifference: number;
+    orderCount: number;
+    salesAmount: number;
+    changeAmount: number;
+    qrisMatchedAmount: number;
+    qrisMatchedCount: number;
+    qrisUnconfirmedAmount: number;
+    voidCount: number;
+    voidAmount: number;
+    note: string | null;
+    createdAt: string;
+    idempotentReplay: boolean;
+    salesByMethod: Array<{ method: string; orderCount: number; amount: number }>;
+    salesByCategory: Array<{ categoryId: string | null; categoryName: string | null; quantity: number; amount: number }>;
+  }>;
+};
+
+export type PosTillCloseFieldsFragment = {
+  id: string;
+  outletId: string;
+  kind: string;
+  businessDay: string | null;
+  cashierUserId: string | null;
+  cashierName: string | null;
+  periodStart: string;
+  periodEnd: string;
+  openingFloat: number;
+  expectedCash: number;
+  countedCash: number;
+  cashDifference: number;
+  orderCount: number;
+  salesAmount: number;
+  changeAmount: number;
+  qrisMatchedAmount: number;
+  qrisMatchedCount: number;
+  qrisUnconfirmedAmount: number;
+  voidCount: number;
+  voidAmount: number;
+  note: string | null;
+  createdAt: string;
+  idempotentReplay: boolean;
+  salesByMethod: Array<{ method: string; orderCount: number; amount: number }>;
+  salesByCategory: Array<{ categoryId: string | null; categoryName: string | null; quantity: number; amount: number }>;
+};
+
 export type PublicLegalDocumentQueryVariables = Exact<{
   code: string;
 }>;
@@ -2013,7 +2349,11 @@ export type PartnerMerchantTransactionsQuery = {
       name: string;
       status: string;
       merchantTransactionPage: Array<Record<string, unknown>>;
-      transactionTotals?: { grossAmount: number; count: number };
+      transactionTotals?: {
+        grossAmount: number;
+        count: number;
+        outletBreakdown: Array<{ grossAmount: number; count: number; outlet: { id: string } | null }>;
+      };
     };
   }>;
 };
@@ -2033,6 +2373,7 @@ export type PartnerTransactionFieldsFragment = {
   transactionAt: string;
   settledAt: string | null;
   settlementStatus: string;
+  outletId: string | null;
 };
 
 export type PartnerMerchantOutletQueryVariables = Exact<{
@@ -2094,6 +2435,7 @@ export type PartnerMerchantOutletsQuery = {
     merchant: {
       id: string;
       name: string;
+      defaultOutlet: { id: string } | null;
       outlets: Array<{
         id: string;
         code: string;
@@ -2148,9 +2490,21 @@ export type PartnerOutletTransactionsQuery = {
       status: string;
       merchantTransactionPage: Array<Record<string, unknown>>;
       outlets: Array<{ id: string }>;
-      transactionTotals?: { grossAmount: number; count: number };
+      transactionTotals?: {
+        grossAmount: number;
+        count: number;
+        outletBreakdown: Array<{ grossAmount: number; count: number; outlet: { id: string } | null }>;
+      };
     };
   }>;
+};
+
+export type PartnerReferralDefaultOutletsQueryVariables = Exact<{
+  merchantIds: Array<string> | string;
+}>;
+
+export type PartnerReferralDefaultOutletsQuery = {
+  partnerMerchants: Array<{ merchantId: string; merchant: { id: string; defaultOutlet: { id: string } | null } }>;
 };
 
 export type PartnerReferralMerchantsQueryVariables = Exact<{ [key: string]: never }>;
@@ -2184,7 +2538,17 @@ export type PartnerReferralTotalsQueryVariables = Exact<{
 }>;
 
 export type PartnerReferralTotalsQuery = {
-  partnerMerchants: Array<{ merchantId: string; merchant: { id: string; transactionTotals: { grossAmount: number; count: number } } }>;
+  partnerMerchants: Array<{
+    merchantId: string;
+    merchant: {
+      id: string;
+      transactionTotals: {
+        grossAmount: number;
+        count: number;
+        outletBreakdown: Array<{ grossAmount: number; count: number; outlet: { id: string } | null }>;
+      };
+    };
+  }>;
 };
 
 export type PspBankCredentialQueryVariables = Exact<{
@@ -2197,7 +2561,7 @@ export type PspBankCredentialQuery = {
     purpose: string;
     secret: string;
     status: string;
-    bank: { id: string; code: string; tier: number };
+    bank: { id: string; code: string; tier: number; sandbox: boolean };
   } | null;
 };
 
@@ -2325,6 +2689,13 @@ export type PspMerchantsByNmidQuery = {
         city: string | null;
         province: string | null;
         postalCode: string | null;
+        effectiveSettlementAccount: {
+          source: string;
+          bankCode: string;
+          accountNumber: string;
+          holderName: string;
+          effectiveAt: string;
+        } | null;
       }>;
       owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
@@ -2369,6 +2740,13 @@ export type PspMerchantsByNmidViewQuery = {
         city: string | null;
         province: string | null;
         postalCode: string | null;
+        effectiveSettlementAccount: {
+          source: string;
+          bankCode: string;
+          accountNumber: string;
+          holderName: string;
+          effectiveAt: string;
+        } | null;
       }>;
       owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
@@ -2413,6 +2791,13 @@ export type PspMerchantByNmidViewQuery = {
         city: string | null;
         province: string | null;
         postalCode: string | null;
+        effectiveSettlementAccount: {
+          source: string;
+          bankCode: string;
+          accountNumber: string;
+          holderName: string;
+          effectiveAt: string;
+        } | null;
       }>;
       owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
@@ -2457,6 +2842,13 @@ export type PspMerchantByNmidQuery = {
         city: string | null;
         province: string | null;
         postalCode: string | null;
+        effectiveSettlementAccount: {
+          source: string;
+          bankCode: string;
+          accountNumber: string;
+          holderName: string;
+          effectiveAt: string;
+        } | null;
       }>;
       owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
@@ -2500,6 +2892,13 @@ export type PspMerchantDetailQuery = {
       city: string | null;
       province: string | null;
       postalCode: string | null;
+      effectiveSettlementAccount: {
+        source: string;
+        bankCode: string;
+        accountNumber: string;
+        holderName: string;
+        effectiveAt: string;
+      } | null;
     }>;
     owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
     address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
@@ -2546,6 +2945,13 @@ export type PspMerchantListQuery = {
         city: string | null;
         province: string | null;
         postalCode: string | null;
+        effectiveSettlementAccount: {
+          source: string;
+          bankCode: string;
+          accountNumber: string;
+          holderName: string;
+          effectiveAt: string;
+        } | null;
       }>;
       address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
     }>;
@@ -2604,6 +3010,7 @@ export type PspOutletFieldsFragment = {
   city: string | null;
   province: string | null;
   postalCode: string | null;
+  effectiveSettlementAccount: { source: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
 };
 
 export type PspMerchantDetailFieldsFragment = {
@@ -2635,6 +3042,7 @@ export type PspMerchantDetailFieldsFragment = {
     city: string | null;
     province: string | null;
     postalCode: string | null;
+    effectiveSettlementAccount: { source: string; bankCode: string; accountNumber: string; holderName: string; effectiveAt: string } | null;
   }>;
   owners?: Array<{ id: string; fullName: string | null; phoneMasked: string; emailMasked: string | null; role: string; since: string }>;
   address: { line: string | null; city: string | null; province: string | null; postalCode: string | null; country: string };
@@ -2694,6 +3102,33 @@ export type PspMerchantSearchQuery = {
   }>;
 };
 
+export type PspSandboxClockQueryVariables = Exact<{ [key: string]: never }>;
+
+export type PspSandboxClockQuery = { sandboxClock: { now: string; offsetSecs: number } };
+
+export type PspSandboxClockAdvanceMutationVariables = Exact<{
+  seconds: number;
+}>;
+
+export type PspSandboxClockAdvanceMutation = {
+  advanceSandboxQrisExpiries: number;
+  advanceSandboxClock: { now: string; offsetSecs: number; webhookDeliveriesMoved: number };
+};
+
+export type PspSandboxResetMutationVariables = Exact<{ [key: string]: never }>;
+
+export type PspSandboxResetMutation = {
+  resetSandboxTransactions: { transactions: number; paymentEvents: number; settlements: number; qrisPayments: number };
+  resetSandbox: { merchantIds: Array<string>; webhookDeliveries: number; merchantsRestored: number };
+};
+
+export type PspSandboxSettlementDayQueryVariables = Exact<{
+  nmid: string;
+  settlementDate: string;
+}>;
+
+export type PspSandboxSettlementDayQuery = { sandboxSettlementDay: { count: number; grossAmount: number; mdrTotal: number } };
+
 export type PspRecordSettlementMutationVariables = Exact<{
   input: SettlementInput;
 }>;
@@ -2743,8 +3178,8 @@ export type PspResolveNmidQuery = {
     id: string;
     mid: string | null;
     nmidStatus: string;
+    merchant: { businessScaleCode: string | null; id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
     terminals: Array<{ id: string; tid: string | null }>;
-    merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
   } | null;
 };
 
@@ -2771,8 +3206,8 @@ export type PspResolveNmidsQuery = {
     id: string;
     mid: string | null;
     nmidStatus: string;
+    merchant: { businessScaleCode: string | null; id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
     terminals: Array<{ id: string; tid: string | null }>;
-    merchant: { id: string; status: string; categoryCode: string | null; outlets: Array<{ id: string }> };
   } | null>;
 };
 
@@ -2909,6 +3344,10 @@ export const ResolvePaymentTargetDocument = fixedOperation<ResolvePaymentTargetQ
   'ResolvePaymentTarget',
   'rest-adapters/core/routes/internal/transaction-status/resolve.graphql',
 );
+export const ViewerFeeOverchargesDocument = fixedOperation<ViewerFeeOverchargesQuery, ViewerFeeOverchargesQueryVariables>(
+  'ViewerFeeOvercharges',
+  'rest-adapters/core/routes/merchant/fee-overcharges/operation.graphql',
+);
 export const SubmitFeedbackDocument = fixedOperation<SubmitFeedbackMutation, SubmitFeedbackMutationVariables>(
   'SubmitFeedback',
   'rest-adapters/core/routes/merchant/feedback/operation.graphql',
@@ -2917,10 +3356,26 @@ export const ViewerPaymentTerminalDocument = fixedOperation<ViewerPaymentTermina
   'ViewerPaymentTerminal',
   'rest-adapters/core/routes/merchant/payment-terminal/operation.graphql',
 );
+export const ViewerMerchantReconciliationDocument = fixedOperation<
+  ViewerMerchantReconciliationQuery,
+  ViewerMerchantReconciliationQueryVariables
+>('ViewerMerchantReconciliation', 'rest-adapters/core/routes/merchant/reconciliation/operation.graphql');
 export const SubmitMerchantRegistrationDocument = fixedOperation<
   SubmitMerchantRegistrationMutation,
   SubmitMerchantRegistrationMutationVariables
 >('SubmitMerchantRegistration', 'rest-adapters/core/routes/merchant/registration/operation.graphql');
+export const StatementFileDocument = fixedOperation<StatementFileQuery, StatementFileQueryVariables>(
+  'StatementFile',
+  'rest-adapters/core/routes/merchant/statements/download/operation.graphql',
+);
+export const ViewerStatementsDocument = fixedOperation<ViewerStatementsQuery, ViewerStatementsQueryVariables>(
+  'ViewerStatements',
+  'rest-adapters/core/routes/merchant/statements/list/operation.graphql',
+);
+export const RequestStatementDocument = fixedOperation<RequestStatementMutation, RequestStatementMutationVariables>(
+  'RequestStatement',
+  'rest-adapters/core/routes/merchant/statements/request/operation.graphql',
+);
 export const ViewerMerchantTransactionsDocument = fixedOperation<ViewerMerchantTransactionsQuery, ViewerMerchantTransactionsQueryVariables>(
   'ViewerMerchantTransactions',
   'rest-adapters/core/routes/merchant/transactions/operation.graphql',
@@ -3041,6 +3496,22 @@ export const PosSyncPushDocument = fixedOperation<PosSyncPushMutation, PosSyncPu
   'PosSyncPush',
   'rest-adapters/core/routes/poslite/sync/push/operation.graphql',
 );
+export const ClosePosTillDocument = fixedOperation<ClosePosTillMutation, ClosePosTillMutationVariables>(
+  'ClosePosTill',
+  'rest-adapters/core/routes/poslite/till/closes/create/operation.graphql',
+);
+export const PosTillCloseOutletDocument = fixedOperation<PosTillCloseOutletQuery, PosTillCloseOutletQueryVariables>(
+  'PosTillCloseOutlet',
+  'rest-adapters/core/routes/poslite/till/closes/create/outlet.graphql',
+);
+export const PosTillCloseDocument = fixedOperation<PosTillCloseQuery, PosTillCloseQueryVariables>(
+  'PosTillClose',
+  'rest-adapters/core/routes/poslite/till/closes/get/operation.graphql',
+);
+export const PosTillClosesDocument = fixedOperation<PosTillClosesQuery, PosTillClosesQueryVariables>(
+  'PosTillCloses',
+  'rest-adapters/core/routes/poslite/till/closes/list/operation.graphql',
+);
 export const PublicLegalDocumentDocument = fixedOperation<PublicLegalDocumentQuery, PublicLegalDocumentQueryVariables>(
   'PublicLegalDocument',
   'rest-adapters/core/routes/public/legal-documents/operation.graphql',
@@ -3113,6 +3584,10 @@ export const PartnerOutletTransactionsDocument = fixedOperation<PartnerOutletTra
   'PartnerOutletTransactions',
   'rest-adapters/partner/routes/outlets/transactions/operation.graphql',
 );
+export const PartnerReferralDefaultOutletsDocument = fixedOperation<
+  PartnerReferralDefaultOutletsQuery,
+  PartnerReferralDefaultOutletsQueryVariables
+>('PartnerReferralDefaultOutlets', 'rest-adapters/partner/routes/referral-merchants/list/default-outlets.graphql');
 export const PartnerReferralMerchantsDocument = fixedOperation<PartnerReferralMerchantsQuery, PartnerReferralMerchantsQueryVariables>(
   'PartnerReferralMerchants',
   'rest-adapters/partner/routes/referral-merchants/list/operation.graphql',
@@ -3192,6 +3667,22 @@ export const PspMerchantSearchByNmidDocument = fixedOperation<PspMerchantSearchB
 export const PspMerchantSearchDocument = fixedOperation<PspMerchantSearchQuery, PspMerchantSearchQueryVariables>(
   'PspMerchantSearch',
   'rest-adapters/psp/routes/merchants/search/operation.graphql',
+);
+export const PspSandboxClockDocument = fixedOperation<PspSandboxClockQuery, PspSandboxClockQueryVariables>(
+  'PspSandboxClock',
+  'rest-adapters/psp/routes/sandbox/clock/operation.graphql',
+);
+export const PspSandboxClockAdvanceDocument = fixedOperation<PspSandboxClockAdvanceMutation, PspSandboxClockAdvanceMutationVariables>(
+  'PspSandboxClockAdvance',
+  'rest-adapters/psp/routes/sandbox/clock-advance/operation.graphql',
+);
+export const PspSandboxResetDocument = fixedOperation<PspSandboxResetMutation, PspSandboxResetMutationVariables>(
+  'PspSandboxReset',
+  'rest-adapters/psp/routes/sandbox/reset/operation.graphql',
+);
+export const PspSandboxSettlementDayDocument = fixedOperation<PspSandboxSettlementDayQuery, PspSandboxSettlementDayQueryVariables>(
+  'PspSandboxSettlementDay',
+  'rest-adapters/psp/routes/sandbox/settlements/operation.graphql',
 );
 export const PspRecordSettlementDocument = fixedOperation<PspRecordSettlementMutation, PspRecordSettlementMutationVariables>(
   'PspRecordSettlement',

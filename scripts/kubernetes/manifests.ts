@@ -586,8 +586,8 @@ function postgresCluster(env: Environment): Manifest[] {
 
 /**
  * Redis: wake-ups, shared rate-limit counters and cache invalidation, nothing durable (docs/decisions/0010, 0011,
- * 0202): one pod without persistence; an outage degrades (per-copy counters, re-reads every LIVE_POLL_MS) and drops
- * nothing. An operator may point REDIS_URL at a managed Redis instead and delete these objects.
+ * 0202): one pod without persistence; an outage degrades (per-copy counters; live streams are woken by PostgreSQL's
+ * NOTIFY in REST copies that run the subgraphs) and drops nothing. An operator may point REDIS_URL at a managed Redis instead and delete these objects.
  */
 function redis(env: Environment): Manifest[] {
   const pod: IPodSpec = {

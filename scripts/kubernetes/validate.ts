@@ -139,11 +139,13 @@ function schemaProblems(manifests: Manifest[], root: string): string[] {
 
 // ---- drift ----
 
-interface Container {
+/** The parts of a pod's container these checks and the boot proof (scripts/kubernetes-boot.ts) read. */
+export interface Container {
   name: string;
   image?: string;
   command?: string[];
-  env?: { name: string; value?: string; valueFrom?: unknown }[];
+  args?: string[];
+  env?: { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } }[];
   envFrom?: { configMapRef?: { name: string } }[];
   ports?: { name?: string; containerPort: number }[];
   volumeMounts?: { name: string; mountPath: string }[];
@@ -151,14 +153,17 @@ interface Container {
   livenessProbe?: Probe;
   readinessProbe?: Probe;
 }
-interface Probe {
+export interface Probe {
   httpGet?: { path: string; port: number | string };
+  periodSeconds?: number;
+  failureThreshold?: number;
 }
 interface PodSpec {
   containers: Container[];
   volumes?: { name: string; secret?: { secretName: string } }[];
+  terminationGracePeriodSeconds?: number;
 }
-interface Workload extends Manifest {
+export interface Workload extends Manifest {
   spec: { template: { metadata?: { labels?: Record<string, string> }; spec: PodSpec } };
 }
 

@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { DEMO } from '@lib/domain/demo/demo-ids';
-import { API_PAGES, apiDescription, apiPagesDir } from '@lib/rest/api-pages';
+import { API_PAGES, SAMPLES_PATH, apiDescription, apiPagesDir } from '@lib/rest/api-pages';
+import { AUDIENCES } from '@lib/rest/audiences';
 
 const page = (name: string) => readFileSync(path.join(apiPagesDir(), name), 'utf8');
 const TIMESTAMP = '2026-11-25T09:30:00+07:00';
@@ -57,9 +58,22 @@ describe('API walkthrough pages (docs/api/)', () => {
     },
   );
 
-  it('the reference shows every page (the document’s info.description)', () => {
+  it('the reference shows every page (the document’s info.description), the samples linked where it serves them', () => {
     const description = apiDescription();
-    for (const name of API_PAGES) expect(description).toContain(page(name).trim());
+    for (const name of API_PAGES)
+      expect(description).toContain(page(name).trim().replaceAll('](samples/README.md)', `](${SAMPLES_PATH}/)`));
     expect(description).toContain('## Bank API: signed requests');
+    expect(description).toContain(`[signing samples](${SAMPLES_PATH}/)`);
+    expect(description).not.toContain('samples/README.md');
+  });
+
+  it('each audience’s reference shows the overview, its own walkthrough, the sandbox, the error body and versioning', () => {
+    for (const [audience, { pages }] of Object.entries(AUDIENCES)) {
+      const description = apiDescription(pages);
+      expect([audience, pages]).toEqual([audience, ['index.md', expect.any(String), 'sandbox.md', 'errors.md', 'versioning.md']]);
+      for (const other of API_PAGES.filter((name) => !pages.includes(name as never))) {
+        expect([audience, description.includes(page(other).split('\n')[0])]).toEqual([audience, false]);
+      }
+    }
   });
 });

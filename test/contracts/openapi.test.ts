@@ -5,8 +5,9 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '@lib/config/config';
+import { AUDIENCES, AUDIENCE_NAMES, tagAudiences } from '@lib/rest/audiences';
 import { projectRoot } from '@lib/config/project-root';
-import { ErrorBody } from '@lib/rest/error-body';
+import { ErrorBody, ErrorDetail } from '@lib/rest/error-body';
 import { NO_OPERATIONS } from '@lib/rest/operation-executor';
 import { createRestApp } from '@lib/rest/rest-app';
 import type { RestRoute } from '@lib/rest/route';
@@ -116,6 +117,7 @@ describe('OpenAPI document', () => {
   describe('examples', () => {
     const ajv = new Ajv({ strict: false, allErrors: true });
     addFormats(ajv);
+    ajv.addSchema(ErrorDetail);
     ajv.addSchema(ErrorBody);
     for (const schema of REST_ADAPTERS.flatMap((adapter) => adapter.schemas ?? [])) ajv.addSchema(schema);
     const check = (schema: object, value: unknown, what: string) => {
@@ -181,6 +183,36 @@ describe('OpenAPI document', () => {
       expect(missing).toEqual([]);
     });
 
+    it('show every instant of an answer in its API’s time rule (docs/api/index.md “Times”)', () => {
+      // Bank and partner contract B: UTC; partner contract A: +07:00; the app and core API: +08:00.
+      const ruleOf = (url: string, name: string) =>
+        url.startsWith('/api/psp/') || url.startsWith('/psp/') || name === 'contract_b'
+          ? /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/
+          : url.startsWith('/api/partner/')
+            ? /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?\+07:00$/
+            : /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?\+08:00$/;
+      const strings = (value: unknown): string[] =>
+        typeof value === 'string' ? [value] : value && typeof value === 'object' ? Object.values(value).flatMap(strings) : [];
+      const wrong: string[] = [];
+      let checked = 0;
+      for (const { url, operation } of operations())
+        for (const [status, response] of Object.entries<Record<string, any>>(operation.responses)) {
+          const content = Number(status) < 300 ? response.content?.['application/json'] : undefined;
+          const examples = content?.examples
+            ? Object.entries<{ value: unknown }>(content.examples).map(([name, { value }]) => ({ name, value }))
+            : content?.example !== undefined
+              ? [{ name: '', value: content.example }]
+              : [];
+          for (const { name, value } of examples)
+            for (const text of strings(value).filter((t) => /^\d{4}-\d\d-\d\dT\d\d:/.test(t))) {
+              checked += 1;
+              if (!ruleOf(url, name).test(text)) wrong.push(`${operation.operationId} ${status} ${name}: ${text}`);
+            }
+        }
+      expect(wrong).toEqual([]);
+      expect(checked).toBeGreaterThan(100);
+    });
+
     it('puts them in the document, with an example per error code', () => {
       const byNmid = document.paths['/api/psp/v1/merchants/by-nmid/{nmid}'].get;
       expect(byNmid.parameters.find((p: { name: string }) => p.name === 'nmid').example).toBe('ID1026112200001');
@@ -210,18 +242,143 @@ describe('OpenAPI document', () => {
     expect(fresh === committed).toBe(true);
   }, 60_000);
 
-  it('serves a reference page at /docs from node_modules, with no external script or style', async () => {
-    const page = await app.inject({ method: 'GET', url: '/docs/' });
-    expect(page.statusCode).toBe(200);
-    expect(page.headers['content-type']).toContain('text/html');
-    expect(page.body).toContain('swagger-ui');
-    const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
-    expect(assets.filter((asset) => /^(https?:)?\/\//.test(asset))).toEqual([]);
-    for (const asset of assets) {
-      const res = await app.inject({ method: 'GET', url: new URL(asset, 'http://x/docs/').pathname });
-      expect([asset, res.statusCode]).toEqual([asset, 200]);
-    }
-    const initializer = await app.inject({ method: 'GET', url: '/docs/static/swagger-initializer.js' });
-    expect(initializer.body).toContain('validatorUrl: null');
+  describe('reference pages and audience documents', () => {
+    const PAGES = ['/docs', ...AUDIENCE_NAMES.map((audience) => `/docs/${audience}`)];
+    const audienceOf = tagAudiences(REST_ADAPTERS);
+    const audienceDocument = async (audience: string) => (await app.inject({ method: 'GET', url: `/openapi/${audience}.json` })).json();
+
+    it.each(AUDIENCE_NAMES)(
+      '/openapi/%s.json is valid OpenAPI 3.1 with only its operations, tags, schemes and components',
+      async (audience) => {
+        const own = await audienceDocument(audience);
+        await expect(SwaggerParser.validate(structuredClone(own) as never)).resolves.toBeDefined();
+        expect(own.info.title).toBe(`QRIS merchant platform REST APIs: ${AUDIENCES[audience].title}`);
+        const expected = operations().filter(({ operation }) => audienceOf.get(operation.tags[0]) === audience);
+        const ownOperations = Object.entries<Record<string, any>>(own.paths).flatMap(([url, item]) =>
+          Object.entries<Record<string, any>>(item).map(([method, operation]) => ({ url, method, operation })),
+        );
+        expect(expected.length).toBeGreaterThan(0);
+        expect(ownOperations.map(({ url, method }) => `${method} ${url}`)).toEqual(expected.map(({ url, method }) => `${method} ${url}`));
+        expect(own.tags.map((tag: { name: string }) => tag.name)).toEqual(
+          document.tags.map((tag: { name: string }) => tag.name).filter((name: string) => audienceOf.get(name) === audience),
+        );
+        // Security schemes: exactly those its operations use.
+        const used = new Set(ownOperations.flatMap(({ operation }) => operation.security.flatMap((s: object) => Object.keys(s))));
+        expect(Object.keys(own.components.securitySchemes ?? {}).sort()).toEqual([...used].sort());
+        // Components: every one referenced (from the paths or another kept component), none missing.
+        const refs = new Set([...JSON.stringify(own).matchAll(/"\$ref":"#\/components\/(\w+)\/([^"]+)"/g)].map((m) => `${m[1]}/${m[2]}`));
+        const kept = Object.entries<Record<string, unknown>>(own.components)
+          .filter(([section]) => section !== 'securitySchemes')
+          .flatMap(([section, entries]) => Object.keys(entries).map((name) => `${section}/${name}`));
+        expect(kept.sort()).toEqual([...refs].sort());
+        expect(JSON.stringify(own).length).toBeLessThan(JSON.stringify(document).length / 2);
+      },
+    );
+
+    it('every operation is in exactly one audience, and every group says what it is for', async () => {
+      const counted = new Map<string, number>();
+      for (const audience of AUDIENCE_NAMES) {
+        for (const [url, item] of Object.entries<Record<string, any>>((await audienceDocument(audience)).paths)) {
+          for (const method of Object.keys(item)) counted.set(`${method} ${url}`, (counted.get(`${method} ${url}`) ?? 0) + 1);
+        }
+      }
+      expect(operations().map(({ url, method }) => counted.get(`${method} ${url}`))).toEqual(operations().map(() => 1));
+      expect(document.tags.length).toBe(REST_ADAPTERS.flatMap((adapter) => adapter.tags).length);
+      for (const tag of document.tags) {
+        expect(tag.description).not.toContain(tag.name);
+        expect(tag.description.split(' ').length).toBeGreaterThanOrEqual(8);
+      }
+      // A route whose tag its adapter does not define stops the app at start.
+      const [first] = REST_ADAPTERS;
+      const stray = { ...first, routes: [{ ...first.routes[0], tags: ['psp: misc'] }] };
+      await expect(
+        createRestApp({
+          config: loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent' }),
+          adapters: [stray],
+          operations: async () => NO_OPERATIONS,
+        }),
+      ).rejects.toThrow(/tag psp: misc is not defined by its adapter/);
+    });
+
+    it('no served document names an internal file: contracts, design notes, decision records, source paths', async () => {
+      const served = [
+        ['/openapi.json', document],
+        ...(await Promise.all(AUDIENCE_NAMES.map(async (a) => [`/openapi/${a}.json`, await audienceDocument(a)] as const))),
+        ...(await Promise.all(
+          PAGES.map(async (p) => [`${p}/json`, (await app.inject({ method: 'GET', url: `${p}/json` })).json()] as const),
+        )),
+      ] as const;
+      const internal =
+        /\b(?:psp|partner|core)-api\.md\b|\bDESIGN\.md\b|\bSTACK\.md\b|\bdecisions?\/|\b[Dd]ecision \d{4}\b|(?<![/\w])docs\/|(?:^|[\s(`'"])(?:lib|rest-adapters|subgraphs|scripts|gateway|test)\/\S+|\.(?:ts|graphql)\b|\]\((?!\/|https?:|#)[^)]*\)|(?<!RFC \d+ )§ ?\d/;
+      const found: string[] = [];
+      const walk = (value: unknown, at: string): void => {
+        if (typeof value === 'string') {
+          const match = internal.exec(value);
+          if (match) found.push(`${at}: …${value.slice(Math.max(0, match.index - 40), match.index + 40)}…`);
+        } else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, `${at}/${k}`);
+      };
+      for (const [url, served_] of served) walk(served_, url);
+      expect(found).toEqual([]);
+      // The pages' own links (to the references and the signing samples) answer.
+      const links = new Set([...JSON.stringify(document.info.description).matchAll(/\]\((\/[^)\s]*)\)/g)].map((m) => m[1]));
+      expect([...links]).toEqual(expect.arrayContaining(['/docs/bank/', '/docs/samples/']));
+      for (const link of links) expect([link, (await app.inject({ method: 'GET', url: link })).statusCode]).toEqual([link, 200]);
+      const sample = await app.inject({ method: 'GET', url: '/docs/samples/node/signing.mjs' });
+      expect([sample.statusCode, sample.headers['content-type']]).toEqual([200, 'text/plain; charset=utf-8']);
+    });
+
+    it.each(PAGES)(
+      '%s: our name, logo and colours from node_modules and its own files, under a CSP that allows its scripts',
+      async (prefix) => {
+        const page = await app.inject({ method: 'GET', url: `${prefix}/` });
+        expect(page.statusCode).toBe(200);
+        expect(page.headers['content-type']).toContain('text/html');
+        expect(page.body).toMatch(/<title>QRIS merchant platform – .+ reference<\/title>/);
+        const csp = String(page.headers['content-security-policy']);
+        expect(csp).toContain("script-src 'self'");
+        expect(csp).toContain("connect-src 'self'");
+        expect(csp).not.toContain('unsafe-eval');
+        expect(page.body).not.toMatch(/<script>|<script [^>]*>[^<\s]/); // no inline script: every script is a file
+        const assets = [...page.body.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
+        expect(assets.filter((asset) => /^(https?:)?\/\//.test(asset))).toEqual([]);
+        expect(assets).toEqual(expect.arrayContaining(['./static/theme/reference.css', './static/theme/signing.js']));
+        for (const asset of assets) {
+          const res = await app.inject({ method: 'GET', url: new URL(asset, `http://x${prefix}/`).pathname });
+          expect([asset, res.statusCode]).toEqual([asset, 200]);
+          expect(res.headers['content-security-policy']).toBe(csp);
+        }
+        const initializer = (await app.inject({ method: 'GET', url: `${prefix}/static/swagger-initializer.js` })).body;
+        expect(initializer).toContain('validatorUrl: null');
+        // Our logo (not fastify's), and the request interceptor handing requests to the signing script.
+        const logo = /img\.src = 'data:image\/svg\+xml;base64,([^']+)'/.exec(initializer)![1];
+        expect(Buffer.from(logo, 'base64').toString()).toContain('QRIS merchant platform');
+        expect(initializer).toMatch(/"requestInterceptor":function requestInterceptor\(request\) \{[^}]*globalThis\.referenceSigning/);
+        // Its document: this server first, so that "Try it out" reaches the server showing the page.
+        const shown = (await app.inject({ method: 'GET', url: `${prefix}/json` })).json();
+        expect(shown.servers[0]).toEqual({ url: '/', description: expect.any(String) });
+      },
+    );
+
+    it('each page signs the credentials of its own operations, with the headers the security schemes name', async () => {
+      const settings = async (prefix: string) => {
+        const script = (await app.inject({ method: 'GET', url: `${prefix}/static/theme/reference-settings.js` })).body;
+        return JSON.parse(/^window\.referenceSettings = (.*);\n$/s.exec(script)![1]);
+      };
+      const kinds = async (prefix: string) => (await settings(prefix)).credentials.map((c: { kind: string }) => c.kind);
+      expect(await kinds('/docs')).toEqual(['bankLookup', 'bankEvent', 'partner']);
+      expect(await kinds('/docs/bank')).toEqual(['bankLookup', 'bankEvent']);
+      expect(await kinds('/docs/partner')).toEqual(['partner']);
+      expect(await kinds('/docs/app')).toEqual([]);
+      expect(await kinds('/docs/internal')).toEqual([]);
+      const [lookup] = (await settings('/docs/bank')).credentials;
+      expect(lookup.headers).toEqual({ keyId: 'X-API-Key-ID', timestamp: 'X-Timestamp', signature: 'X-Signature' });
+      const matches = (path: string) =>
+        lookup.operations.some((o: { method: string; pattern: string }) => o.method === 'GET' && new RegExp(o.pattern).test(path));
+      expect(matches('/api/psp/v1/merchants/by-nmid/ID1026112200001')).toBe(true);
+      expect(matches('/api/partner/v1/partners/x/referral-merchants')).toBe(false);
+      const partner = (await settings('/docs/partner')).credentials[0];
+      // The token exchange takes no signature.
+      expect(partner.operations.some((o: { pattern: string }) => new RegExp(o.pattern).test('/api/partner/v1/auth/token'))).toBe(false);
+    });
   });
 });

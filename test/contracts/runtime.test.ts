@@ -27,4 +27,35 @@ describe('runtime', () => {
       .map(([name]) => name);
     expect(refused).toEqual([]);
   });
+
+  it('satisfies the peer dependencies of every locked package, but for the overrides package.json declares (no ERESOLVE)', () => {
+    // npm does not warn at install (.npmrc: loglevel=error), so a peer conflict must fail here instead.
+    type Entry = {
+      version?: string;
+      peerDependencies?: Record<string, string>;
+      peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    };
+    const lock = readJson('package-lock.json') as { packages: Record<string, Entry> };
+    const overrides = (readJson('package.json').overrides ?? {}) as Record<string, string>;
+    /** Where Node resolves `name` from the package at `at`: its own node_modules, then each enclosing one. */
+    const resolve = (at: string, name: string): Entry | undefined => {
+      for (let dir = at; ; dir = dir.slice(0, Math.max(0, dir.lastIndexOf('/node_modules/')))) {
+        const found = lock.packages[`${dir ? `${dir}/` : ''}node_modules/${name}`];
+        if (found) return found;
+        if (!dir) return undefined;
+      }
+    };
+    const conflicts = Object.entries(lock.packages).flatMap(([at, entry]) =>
+      Object.entries(entry.peerDependencies ?? {})
+        .filter(([name]) => !entry.peerDependenciesMeta?.[name]?.optional && overrides[name] === undefined)
+        .filter(([name, range]) => {
+          const version = resolve(at, name)?.version;
+          return version !== undefined && !semver.satisfies(version, range, { includePrerelease: true });
+        })
+        .map(([name, range]) => `${at} wants ${name}@${range}, gets ${resolve(at, name)?.version}`),
+    );
+    expect(conflicts).toEqual([]);
+    // An override is only for a peer range narrower than its package's own semver promise: the root pins the version.
+    for (const [name, value] of Object.entries(overrides)) expect(value).toBe(`$${name}`);
+  });
 });

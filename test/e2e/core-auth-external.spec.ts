@@ -193,7 +193,13 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
   ])('answers 400 bad_request for %s', async (_name, payload) => {
     const res = await verify(payload);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+    // The one refused field: the other than id_token when there is one, else id_token (empty or missing).
+    const field = Object.keys(payload).find((key) => key !== 'id_token') ?? 'id_token';
+    expect(res.json()).toEqual({
+      error: expect.any(String),
+      code: 'bad_request',
+      details: [expect.objectContaining({ pointer: `/${field}` })],
+    });
   });
 
   it('answers 400 bad_request for a body that is not JSON', async () => {

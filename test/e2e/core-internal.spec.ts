@@ -316,6 +316,17 @@ describe('Core internal endpoints', () => {
       ).toBe(from);
     });
 
+    it('suspended → active with an expired KYC is refused: 409 kyc_expired, nothing written (the KYC is renewed instead)', async () => {
+      await setStatus('suspended');
+      await adminQuery(url, `update merchant.merchants set kyc_expires_at = now() - interval '1 day' where id = $1`, [merchantId]);
+      const before = await deliveries();
+      const res = await internal('/internal/merchant/status', { merchant_id: merchantId, target_status: 'active' });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ code: 'kyc_expired', error: expect.stringContaining('renew it first') });
+      expect(await deliveries()).toBe(before);
+      await adminQuery(url, `update merchant.merchants set kyc_expires_at = now() + interval '1 year' where id = $1`, [merchantId]);
+    });
+
     it('finds the merchant by its owner’s phone; unknown merchant → 404; bad target → 400', async () => {
       await setStatus('active');
       const owner = await createUser();

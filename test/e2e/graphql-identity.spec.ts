@@ -166,6 +166,7 @@ describe('GraphQL identity at the gateway', () => {
     const gateway = await createGatewayApp({
       config: production,
       subgraphs: { transport: 'http', urls: stack.subgraphUrls() },
+      warmUp: false,
     });
     try {
       const introspection = await gateway.inject({

@@ -19,7 +19,7 @@ describe('generated OpenAPI client against the stack', () => {
 
   beforeAll(async () => {
     stack = await startTestStack();
-    baseUrl = await stack.rest.listen({ host: '127.0.0.1', port: 0 });
+    baseUrl = await stack.restUrl();
   });
   afterAll(() => stack?.close());
 

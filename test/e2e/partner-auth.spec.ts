@@ -1,3 +1,4 @@
+import { UTC_TIMES } from '@lib/time/api-time';
 import { createHmac } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
@@ -20,6 +21,8 @@ import { type TestStack, startTestStack } from '../support/test-stack';
 
 const TOKEN_URL = '/api/partner/v1/auth/token';
 const ISSUER = 'qris-partner-api';
+
+const PROBE_TAGS = [{ name: 'test', description: 'test only', audience: 'partner' }] as const;
 
 /**
  * A test-only partner route: authenticated by partnerAuth, scope merchant.read, then the data-scope wall
@@ -94,7 +97,9 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     stack = await startTestStack();
     url = stack.database.adminUrl;
     probeApp = await stack.startRestApp(stack.config, {
-      adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET'), probe('POST')] }],
+      adapters: [
+        { name: 'partner-test', description: 'test only', times: () => UTC_TIMES, tags: PROBE_TAGS, routes: [probe('GET'), probe('POST')] },
+      ],
     });
     await probeApp.ready();
     outsider = (await onboardMerchant(stack.config, url, { name: 'Toko Luar', bankCode: 'BDEMO', nmids: ['ID4026112300001'], outlets: 1 }))
@@ -195,7 +200,11 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
     ])('answers 400 bad_request for %s', async (_name, body, message) => {
       const res = await stack.rest.inject({ method: 'POST', url: TOKEN_URL, ...(body ? { payload: body } : {}) });
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: expect.stringMatching(message), code: 'bad_request' });
+      expect(res.json()).toEqual({
+        error: expect.stringMatching(message),
+        code: 'bad_request',
+        details: [expect.objectContaining({ pointer: expect.stringMatching(body ? message : /^$/) })],
+      });
     });
 
     it('stores JWT-mode secrets only as a salted scrypt hash and HMAC-mode secrets only sealed', async () => {
@@ -339,7 +348,9 @@ describe('Partner identity: token exchange, bearer and HMAC authentication, merc
       // The same route in a REST app whose configuration keeps credentials 300 ms.
       const shortCache = await stack.startRestApp(
         { ...stack.config, partnerCredentialCacheMs: 300 },
-        { adapters: [{ name: 'partner-test', description: 'test only', routes: [probe('GET')] }] },
+        {
+          adapters: [{ name: 'partner-test', description: 'test only', times: () => UTC_TIMES, tags: PROBE_TAGS, routes: [probe('GET')] }],
+        },
       );
       try {
         const key = await issue();

@@ -24,6 +24,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
   let outsider: string; // no access
   let withdrawn: string; // consent, withdrawn later
   const tokens: Record<string, string> = {};
+  const outletsOf: Record<string, string[]> = {};
 
   const issue = async (contract: 'A' | 'B', scopes: string[]) => {
     const key = await issuePartnerCredential(stack.config, url, {
@@ -89,16 +90,17 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
     stack = await startTestStack();
     url = stack.database.adminUrl;
     partnerId = (await createPartner(stack.config, url, { code: 'PTX', name: 'Partner Test', referralCode: 'PTXREF' })).partner_id;
-    const merchant = async (name: string, nmid: string, referralCode?: string) =>
-      (
-        await onboardMerchant(stack.config, url, {
-          name,
-          bankCode: 'BDEMO',
-          nmids: [nmid],
-          outlets: 1,
-          ...(referralCode ? { referralCode } : {}),
-        })
-      ).merchant_id;
+    const merchant = async (name: string, nmid: string, referralCode?: string) => {
+      const onboarded = await onboardMerchant(stack.config, url, {
+        name,
+        bankCode: 'BDEMO',
+        nmids: [nmid],
+        outlets: 1,
+        ...(referralCode ? { referralCode } : {}),
+      });
+      outletsOf[onboarded.merchant_id] = onboarded.outlets.map((o) => o.outlet_id);
+      return onboarded.merchant_id;
+    };
     referred = await merchant('Toko Rujukan', 'ID4026112400001', 'PTXREF');
     consented = await merchant('Toko Setuju', 'ID4026112400002');
     assigned = await merchant('Toko Tugas', 'ID4026112400003', 'DEMOREF');
@@ -152,13 +154,15 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         merchant_status: 'active',
         referral_code: 'PTXREF',
         access_type: 'referral',
-        granted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+        granted_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?\+07:00$/),
+        default_outlet_id: outletsOf[referred][0],
       });
       expect(byId[consented]).toMatchObject({ access_type: 'consent', referral_code: null, merchant_status: 'active' });
       expect(byId[assigned]).toMatchObject({ access_type: 'assignment', referral_code: 'DEMOREF', merchant_status: 'suspended' });
       for (const item of body.items)
         expect(Object.keys(item).sort()).toEqual([
           'access_type',
+          'default_outlet_id',
           'granted_at',
           'merchant_code',
           'merchant_id',
@@ -182,6 +186,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         merchant_name: 'Toko Rujukan',
         status: 'active',
         referral_partner_id: partnerId,
+        default_outlet_id: outletsOf[referred][0],
       });
       expect(byId[consented].referral_partner_id).toBeNull();
       expect(byId[assigned]).toMatchObject({ status: 'suspended', referral_partner_id: DEMO.partner.id });
@@ -220,13 +225,25 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         active_count: 3,
         gross_amount: 99_999 + 10_000 + 20_000 + 30_000 + 55 * 1_000,
         transaction_count: 59,
+        // Transactions recorded without an outlet are the entry without one.
+        outlet_breakdown: [
+          { merchant_id: referred, outlet_id: null, gross_amount: 99_999 + 10_000 + 20_000 + 30_000 + 55 * 1_000, transaction_count: 59 },
+        ],
       });
     });
 
     it('contract B: counts only', async () => {
       const res = await get(tokens.B, `/partners/${partnerId}/referral-merchants/summary`, 'B');
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ partner_id: partnerId, merchant_count: 4, active_count: 3, inactive_count: 1 });
+      expect(res.json()).toEqual({
+        partner_id: partnerId,
+        merchant_count: 4,
+        active_count: 3,
+        inactive_count: 1,
+        outlet_breakdown: [
+          { merchant_id: referred, outlet_id: null, gross_amount: 99_999 + 10_000 + 20_000 + 30_000 + 55 * 1_000, transaction_count: 59 },
+        ],
+      });
     });
   });
 
@@ -235,6 +252,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       'external_reference',
       'gross_amount',
       'id',
+      'outlet_id',
       'payment_channel',
       'payment_method',
       'settled_at',
@@ -250,6 +268,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       'mdr_rate',
       'merchant_id',
       'net_amount_after_mdr',
+      'outlet_id',
       'payment_channel',
       'payment_method',
       'settled_at',
@@ -280,7 +299,11 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         period: 'monthly',
         period_start_at: '2026-11-01T00:00:00+07:00',
         period_end_at: '2026-11-30T23:59:59.999+07:00',
-        summary: { gross_amount: 10_000 + 20_000 + 55 * 1_000, transaction_count: 57 },
+        summary: {
+          gross_amount: 10_000 + 20_000 + 55 * 1_000,
+          transaction_count: 57,
+          outlet_breakdown: [{ outlet_id: null, gross_amount: 10_000 + 20_000 + 55 * 1_000, transaction_count: 57 }],
+        },
       });
       expect(body.items).toHaveLength(50);
       for (const item of body.items) {
@@ -299,6 +322,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         gross_amount: 20_000,
         transaction_at: '2026-11-30T23:59:59.999+07:00',
         settled_at: null,
+        outlet_id: null,
       });
     });
 
@@ -309,7 +333,11 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         period_start_at: '2026-11-01T00:00:00+07:00',
         period_end_at: '2026-11-01T23:59:59.999+07:00',
       });
-      expect(daily.summary).toEqual({ gross_amount: 10_000, transaction_count: 1 });
+      expect(daily.summary).toEqual({
+        gross_amount: 10_000,
+        transaction_count: 1,
+        outlet_breakdown: [{ outlet_id: null, gross_amount: 10_000, transaction_count: 1 }],
+      });
       expect(daily.items).toEqual([
         expect.objectContaining({
           transaction_at: '2026-11-01T00:00:00+07:00',
@@ -324,7 +352,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         period_start_at: '2026-11-02T00:00:00+07:00',
         period_end_at: '2026-11-08T23:59:59.999+07:00',
       });
-      expect(weekly.summary).toEqual({ gross_amount: 0, transaction_count: 0 });
+      expect(weekly.summary).toEqual({ gross_amount: 0, transaction_count: 0, outlet_breakdown: [] });
       expect(weekly.items.map((i: { transaction_status: string; gross_amount: number }) => [i.transaction_status, i.gross_amount])).toEqual(
         [
           ['pending', 8_000],
@@ -367,6 +395,7 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
         transaction_at: '2026-10-31T17:00:00.000Z',
         settled_at: '2026-11-01T03:00:00.000Z',
         settlement_status: 'settled',
+        outlet_id: null,
       });
 
       const failed = (await get(tokens.B, `/merchants/${referred}/transactions?${range}&status=failed`, 'B')).json();
@@ -414,7 +443,13 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
     ] as const)('contract %s: %s is 400 bad_request', async (contract, query) => {
       const res = await get(contract === 'A' ? tokens.A2 : tokens.B2, `/merchants/${referred}/transactions?${query}`);
       expect(res.statusCode).toBe(400);
-      expect(res.json()).toEqual({ error: expect.any(String), code: 'bad_request' });
+      // A query value the schema refuses is also named in details; a check of the handler (from after to) has none.
+      const body = res.json();
+      expect(body).toEqual({
+        error: expect.any(String),
+        code: 'bad_request',
+        ...(body.details ? { details: [expect.objectContaining({ pointer: expect.stringMatching(/^\/query\/[a-z_]+$/) })] } : {}),
+      });
     });
 
     it('refuses a missing scope, a merchant outside scope, a deleted one, an unknown id and a withdrawn consent with 403', async () => {
@@ -570,6 +605,105 @@ describe('Partner API data endpoints (referral merchants, summary, transactions,
       expect(res.data.partnerMerchants).toEqual([
         { merchant: { id: referred, transactionTotals: { count: 59 }, merchantTransactions: [{ id: UUID }, { id: UUID }] } },
       ]);
+    });
+  });
+
+  describe('outlet fields for integrators (partner-api.md §1 multi-outlet model), a merchant with three outlets', () => {
+    let chain: string;
+    let outlets: string[];
+    const multi: Record<'A' | 'B', string> = { A: '', B: '' };
+    const sum = (entries: { gross_amount: number; transaction_count: number }[]) => ({
+      gross_amount: entries.reduce((n, e) => n + e.gross_amount, 0),
+      transaction_count: entries.reduce((n, e) => n + e.transaction_count, 0),
+    });
+
+    beforeAll(async () => {
+      await createPartner(stack.config, url, { code: 'PTM', name: 'Partner Cabang', referralCode: 'PTMREF' });
+      const onboarded = await onboardMerchant(stack.config, url, {
+        name: 'Toko Banyak Cabang',
+        bankCode: 'BDEMO',
+        nmids: ['ID4026112400011', 'ID4026112400012', 'ID4026112400013'],
+        outlets: 3,
+        referralCode: 'PTMREF',
+      });
+      chain = onboarded.merchant_id;
+      outlets = onboarded.outlets.map((o) => o.outlet_id);
+      await tx(chain, '2026-11-03T02:00:00Z', 'success', 10_000, { outlet_id: outlets[0] });
+      await tx(chain, '2026-11-04T02:00:00Z', 'success', 12_000, { outlet_id: outlets[0] });
+      await tx(chain, '2026-11-05T02:00:00Z', 'success', 25_000, { outlet_id: outlets[1] });
+      await tx(chain, '2026-11-06T02:00:00Z', 'success', 7_000, { outlet_id: outlets[2] });
+      await tx(chain, '2026-11-07T02:00:00Z', 'failed', 5_000, { outlet_id: outlets[2] }); // never counted
+      for (const contract of ['A', 'B'] as const) {
+        const key = await issuePartnerCredential(stack.config, url, {
+          partnerCode: 'PTM',
+          name: `multi-${contract}`,
+          contract,
+          scopes: ['merchant.read', 'transaction.read'],
+          mode: 'jwt',
+        });
+        const res = await stack.rest.inject({
+          method: 'POST',
+          url: `${BASE}/auth/token`,
+          payload: { credential_key: key.credential_key, credential_secret: key.credential_secret },
+        });
+        multi[contract] = res.json().access_token;
+      }
+    });
+
+    it('merchant responses carry default_outlet_id: the merchant’s default outlet, in both contracts', async () => {
+      const [stored] = await adminQuery<{ id: string }>(url, `select id from outlet.outlets where merchant_id = $1 and is_default`, [
+        chain,
+      ]);
+      expect(stored.id).toBe(outlets[0]);
+      const ptm = (await adminQuery<{ id: string }>(url, `select id from merchant.partners where code = 'PTM'`))[0].id;
+      for (const contract of ['A', 'B'] as const) {
+        const res = await get(multi[contract], `/partners/${ptm}/referral-merchants`, contract);
+        expect(res.statusCode).toBe(200);
+        expect(res.json().items).toEqual([expect.objectContaining({ merchant_id: chain, default_outlet_id: outlets[0] })]);
+      }
+    });
+
+    it('transactions carry their outlet_id, and the summary’s outlet_breakdown adds up to the summary (contract A)', async () => {
+      const a = (await get(multi.A, `/merchants/${chain}/transactions?period=monthly&anchor_date=2026-11-15`, 'A')).json();
+      expect(a.items.map((i: { gross_amount: number; outlet_id: string }) => [i.gross_amount, i.outlet_id])).toEqual([
+        [5_000, outlets[2]],
+        [7_000, outlets[2]],
+        [25_000, outlets[1]],
+        [12_000, outlets[0]],
+        [10_000, outlets[0]],
+      ]);
+      expect(a.summary.outlet_breakdown).toEqual([
+        { outlet_id: outlets[1], gross_amount: 25_000, transaction_count: 1 },
+        { outlet_id: outlets[0], gross_amount: 22_000, transaction_count: 2 },
+        { outlet_id: outlets[2], gross_amount: 7_000, transaction_count: 1 },
+      ]);
+      expect(sum(a.summary.outlet_breakdown)).toEqual({
+        gross_amount: a.summary.gross_amount,
+        transaction_count: a.summary.transaction_count,
+      });
+      expect(a.summary).toMatchObject({ gross_amount: 54_000, transaction_count: 4 });
+
+      const b = (await get(multi.B, `/merchants/${chain}/transactions?status=success`, 'B')).json();
+      expect(b.items.map((i: { gross_amount: number; outlet_id: string }) => [i.gross_amount, i.outlet_id])).toEqual([
+        [7_000, outlets[2]],
+        [25_000, outlets[1]],
+        [12_000, outlets[0]],
+        [10_000, outlets[0]],
+      ]);
+    });
+
+    it('the dashboard summary’s outlet_breakdown: per merchant and outlet, adding up to the summary (both contracts)', async () => {
+      const ptm = (await adminQuery<{ id: string }>(url, `select id from merchant.partners where code = 'PTM'`))[0].id;
+      const breakdown = [
+        { merchant_id: chain, outlet_id: outlets[1], gross_amount: 25_000, transaction_count: 1 },
+        { merchant_id: chain, outlet_id: outlets[0], gross_amount: 22_000, transaction_count: 2 },
+        { merchant_id: chain, outlet_id: outlets[2], gross_amount: 7_000, transaction_count: 1 },
+      ];
+      const a = (await get(multi.A, `/partners/${ptm}/referral-merchants/summary`, 'A')).json();
+      expect(a).toMatchObject({ merchant_count: 1, gross_amount: 54_000, transaction_count: 4, outlet_breakdown: breakdown });
+      expect(sum(a.outlet_breakdown)).toEqual({ gross_amount: a.gross_amount, transaction_count: a.transaction_count });
+      const b = (await get(multi.B, `/partners/${ptm}/referral-merchants/summary`, 'B')).json();
+      expect(b).toEqual({ partner_id: ptm, merchant_count: 1, active_count: 1, inactive_count: 0, outlet_breakdown: breakdown });
     });
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPartner, issuePartnerCredential, onboardMerchant } from '@scripts/database-tasks';
 import { NEVER, NEVER_IN_A, OUTLET_IDENTIFIERS, keysOf } from '../support/partner-masking';
+import { gql, operatorHeaders } from '../support/graphql';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -77,6 +78,18 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
       [outlets[0].outlet_id],
     );
 
+    // Settlement accounts, corporate and one outlet's own, set by an operator: partners must never see them.
+    const operator = await operatorHeaders(stack, ['admin']);
+    for (const outletId of [null, outlets[0].outlet_id]) {
+      const set = await gql(
+        stack,
+        `mutation ($input: SetSettlementAccountInput!) { setSettlementAccount(input: $input) { current { accountNumber } pending { accountNumber } } }`,
+        { input: { merchantId: merchant, outletId, bankCode: '014', accountNumber: '5550001234', holderName: 'PEMILIK CABANG' } },
+        operator,
+      );
+      const { current, pending } = set.data?.setSettlementAccount ?? {};
+      expect((current ?? pending)?.accountNumber).toBe('5550001234');
+    }
     await tx(outlets[0].outlet_id, '2026-11-02T03:00:00Z', 'success', 10_000);
     await tx(outlets[0].outlet_id, '2026-11-03T03:00:00Z', 'failed', 4_000);
     await tx(outlets[1].outlet_id, '2026-11-04T03:00:00Z', 'success', 25_000);
@@ -183,9 +196,16 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
       outlet_id: outlets[0].outlet_id,
       period: 'monthly',
       period_start_at: '2026-11-01T00:00:00+07:00',
-      summary: { gross_amount: 10_000, transaction_count: 1 },
+      summary: {
+        gross_amount: 10_000,
+        transaction_count: 1,
+        outlet_breakdown: [{ outlet_id: outlets[0].outlet_id, gross_amount: 10_000, transaction_count: 1 }],
+      },
     });
-    expect(a.json().items.map((i: { gross_amount: number }) => i.gross_amount)).toEqual([4_000, 10_000]);
+    expect(a.json().items.map((i: { gross_amount: number; outlet_id: string }) => [i.gross_amount, i.outlet_id])).toEqual([
+      [4_000, outlets[0].outlet_id],
+      [10_000, outlets[0].outlet_id],
+    ]);
 
     const b = await get(
       tokens.B,
@@ -196,7 +216,7 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
       merchant_id: merchant,
       outlet_id: outlets[1].outlet_id,
       count: 1,
-      items: [{ gross_amount: 25_000, mdr_fee_amount: 175, currency: 'IDR' }],
+      items: [{ gross_amount: 25_000, mdr_fee_amount: 175, currency: 'IDR', outlet_id: outlets[1].outlet_id }],
     });
 
     expect((await get(tokens.B, `/merchants/${merchant}/outlets/${outlets[1].outlet_id}/transactions?period=daily`)).statusCode).toBe(400);
@@ -230,6 +250,8 @@ describe('Partner API outlet endpoints and the per-credential rate limit', () =>
       );
       expect({ path, leaked }).toEqual({ path, leaked: [] });
       expect(JSON.stringify(body)).not.toMatch(/998877665544|A\*\*\* B\*\*/);
+      // No settlement account in any form: number, holder or masked number.
+      expect(JSON.stringify(body)).not.toMatch(/5550001234|\*+1234|PEMILIK CABANG/);
     }
   });
 

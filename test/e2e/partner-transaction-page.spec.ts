@@ -221,6 +221,7 @@ describe('merchantTransactionPage and the partner transaction routes that read i
       transaction_at: t.transactionAt,
       settled_at: t.settledAt,
       settlement_status: t.settlementStatus,
+      outlet_id: t.outletId,
     });
     const range = `transaction_at_from=${encodeURIComponent(NOVEMBER.from)}&transaction_at_to=${encodeURIComponent(NOVEMBER.to)}&limit=500`;
     const body = await route('B', `/merchants/${merchant}/transactions?${range}`);
@@ -260,6 +261,7 @@ describe('merchantTransactionPage and the partner transaction routes that read i
       gross_amount: t.grossAmount,
       transaction_at: jakartaIso(new Date(t.transactionAt)),
       settled_at: t.settledAt ? jakartaIso(new Date(t.settledAt)) : null,
+      outlet_id: t.outletId,
     });
     const { typed } = await both(window);
     const body = await route('A', `/merchants/${merchant}/transactions?period=monthly&anchor_date=2026-11-15`);

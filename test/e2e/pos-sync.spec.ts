@@ -84,7 +84,7 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
         outlet_id: OUTLET,
         status: 'completed',
         source: 'offline',
-        transacted_at: '2026-11-24T03:00:00.000Z',
+        transacted_at: '2026-11-24T11:00:00+08:00', // the core API's times are Asia/Makassar
         subtotal_amount: 35000,
         total_amount: 35000,
         paid_amount: 40000,

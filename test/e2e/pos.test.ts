@@ -5,5 +5,6 @@
 import { shareStacks } from '../support/test-stack';
 import './pos-sync.spec';
 import './pos-catalog.spec';
+import './pos-till-close.spec';
 
 shareStacks();

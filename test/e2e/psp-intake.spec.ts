@@ -423,7 +423,17 @@ describe('PSP intake: events, settlements, NMID assignment', () => {
           headers: signEvent(eventKeyA, '/psp/v1/events', raw),
         });
         expect(res.statusCode).toBe(status);
-        expect(res.json()).toEqual({ error: expect.any(String), code: status === 413 ? 'payload_too_large' : 'bad_request' });
+        const body = res.json();
+        // A field the schema refuses is named in details (broken JSON and the intake's own checks have none).
+        expect(body).toEqual({
+          error: expect.any(String),
+          code: status === 413 ? 'payload_too_large' : 'bad_request',
+          ...(body.details
+            ? {
+                details: [expect.objectContaining({ pointer: expect.stringMatching(/^\/(gross_amount|event_type|nmid|transaction_at)$/) })],
+              }
+            : {}),
+        });
         expect(await before()).toBe(n);
       });
     });

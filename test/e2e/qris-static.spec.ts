@@ -43,7 +43,7 @@ describe('Static QRIS per outlet (issue 17 §1)', () => {
     expect(tag('01')).toBe('11');
     expect(tag('51', '00')).toBe('ID.CO.QRIS.WWW');
     expect(tag('51', '02')).toBe(PUSAT.nmid);
-    expect(tag('51', '03')).toBe('URE'); // the demo merchant has no business scale
+    expect(tag('51', '03')).toBe('UMI'); // the demo merchant is a micro business
     expect(tag('52')).toBe('5814');
     expect(tag('53')).toBe('360');
     expect(tag('54')).toBeUndefined();

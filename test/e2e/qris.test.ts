@@ -6,6 +6,7 @@ import { shareStacks } from '../support/test-stack';
 import './qris-static.spec';
 import './qris-dynamic.spec';
 import './payments-live.spec';
+import './payments-live-wakeup.spec';
 import './payment-feed-retention.spec';
 
 shareStacks();

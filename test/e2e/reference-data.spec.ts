@@ -117,7 +117,11 @@ describe('core API: reference data and legal documents (full path: REST → gate
   ])('%s without %s answers 400 with the error body', async (url, param) => {
     const res = await get(url);
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: expect.stringContaining(param), code: 'bad_request' });
+    expect(res.json()).toEqual({
+      error: expect.stringContaining(param),
+      code: 'bad_request',
+      details: [{ pointer: `/query/${param}`, rule: 'required', message: `must have required property '${param}'` }],
+    });
   });
 
   it.each(['abc', '-1', '0', '1.5', "31' or 1=1--"])('rejects province_id=%s with 400', async (value) => {
@@ -153,7 +157,7 @@ describe('core API: reference data and legal documents (full path: REST → gate
           'updated_at',
         ].sort(),
       );
-      expect(doc).toMatchObject({ code, status: 'published', version: '1.0.0', published_at: '2026-10-31T17:00:00.000Z' });
+      expect(doc).toMatchObject({ code, status: 'published', version: '1.0.0', published_at: '2026-11-01T01:00:00+08:00' });
       expect(doc.sections.length).toBeGreaterThanOrEqual(9);
       for (const section of doc.sections) expect(Object.keys(section).sort()).toEqual(['body', 'title']);
     }

@@ -333,7 +333,7 @@ describe('Sandbox (issue 16 §3)', () => {
       pushed()
         .map((r) => r.json.message.notification.body)
         .sort(),
-    ).toEqual(['Pembayaran diterima Rp 12.345', 'Pembayaran diterima Rp 25.000']);
+    ).toEqual(['Pembayaran diterima Rp12.345', 'Pembayaran diterima Rp25.000']);
   });
 
   it('a simulated event with the bill number marks a pending dynamic QRIS of a sandbox outlet paid, on its stream', async () => {
@@ -402,6 +402,26 @@ describe('Sandbox (issue 16 §3)', () => {
       bank_code: DEMO.sandbox.bank.code,
       merchant_id: DEMO.sandbox.merchantId,
     });
+  });
+
+  it('the API guide’s sandbox bank curl (docs/api/sandbox.md): payment, settlement, clock and reset signed with ek_sandbox', async () => {
+    const [, block] = [...readFileSync(path.join(apiPagesDir(), 'sandbox.md'), 'utf8').matchAll(/```bash\n([\s\S]*?)```/g)].map(
+      (m) => m[1],
+    );
+    const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', block], {
+      env: { ...process.env, BASE: base },
+      timeout: 20_000,
+    });
+    const [payment, settlement, advanced, clock, reset] = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(payment).toMatchObject({ status: 'success', bank_code: DEMO.sandbox.bank.code, merchant_id: DEMO.sandbox.merchantId });
+    expect(settlement).toMatchObject({ status: 'success', reconciled: true, settlement: { nmid: DEMO.sandbox.outlets[0].nmid } });
+    expect(settlement.matched_count).toBeGreaterThanOrEqual(1);
+    expect([advanced.offset_secs, clock.offset_secs]).toEqual([3600, 3600]);
+    expect(reset).toMatchObject({ merchant_ids: [DEMO.sandbox.merchantId], deleted: { settlements: 1 } });
+    expect(reset.deleted.transactions).toBeGreaterThanOrEqual(1);
   });
 
   it('every live bank, partner and operator list, search, score, count and rollup is byte-identical after the sandbox activity', async () => {

@@ -6,7 +6,7 @@ import { signUserAccessToken } from '@lib/auth/user-token';
 import { type Config, DEV_SECRETS, loadConfig } from '@lib/config/config';
 import { SecretBox } from '@lib/crypto/secret-box';
 import { DEMO } from '@lib/domain/demo/demo-ids';
-import { SEALED_COLUMNS } from '@subgraphs/merchant/src/modules/sealed-secret/reencryption.service';
+import { SEALED_COLUMNS } from '@lib/crypto/reencryption';
 import { postDemoBankEvent } from '@test/support/bank-events';
 import { sessionFor } from '@test/support/core-auth';
 import { ops } from '@test/support/ops-cli';
@@ -78,12 +78,22 @@ describe('rotating secrets with an overlap, under traffic', () => {
 
   it('opens values sealed under the old key, re-encrypts everything under the new one while bank events flow, and needs only the new key after', async () => {
     const url = stack.database.adminUrl;
+    // A corporate settlement account of the demo merchant, its number sealed under the old key (the outlet subgraph's).
+    await adminQuery(
+      url,
+      `insert into outlet.settlement_accounts (id, merchant_id, outlet_id, bank_code, account_number_sealed, account_number_last4,
+         holder_name, status, effective_at, requested_at, requested_by)
+       values (gen_random_uuid(), $1, null, '014', $2, '7890', 'Pemilik Demo', 'scheduled', now(), now(), 'test')`,
+      [DEMO.merchantId, new SecretBox(OLD.SECRETS_ENCRYPTION_KEY).seal('1234567890')],
+    );
     const sealedValues = async () =>
       (
         await Promise.all(
-          SEALED_COLUMNS.map(({ table }) => adminQuery(url, `select secret_sealed from merchant.${table} where secret_sealed is not null`)),
+          SEALED_COLUMNS.map(({ subgraph, table, column }) =>
+            adminQuery(url, `select ${column} as sealed from ${subgraph}.${table} where ${column} is not null`),
+          ),
         )
-      ).flatMap((rows) => (rows as { secret_sealed: string }[]).map((row) => row.secret_sealed));
+      ).flatMap((rows) => (rows as { sealed: string }[]).map((row) => row.sealed));
     const newOnly = new SecretBox(NEW.SECRETS_ENCRYPTION_KEY);
     const opensWithNewOnly = (sealed: string) => {
       try {
@@ -121,9 +131,8 @@ describe('rotating secrets with an overlap, under traffic', () => {
     expect(statuses.filter((status) => status < 200 || status >= 300)).toEqual([]);
     const sealed = await sealedValues();
     expect(report.bank_credentials.unreadable).toEqual([]);
-    expect(report.bank_credentials.resealed + report.bank_webhook_endpoints.resealed + report.partner_credentials.resealed).toBe(
-      sealed.length,
-    );
+    expect(report.settlement_accounts.resealed).toBe(1);
+    expect(SEALED_COLUMNS.reduce((sum, { table }) => sum + report[table].resealed, 0)).toBe(sealed.length);
     expect(sealed.filter((value) => !opensWithNewOnly(value))).toEqual([]);
 
     // Again: nothing left to do. With the new key alone: every value readable.

@@ -185,7 +185,7 @@ describe('the federated stack', () => {
       const rest = await createRestApp({
         config: stack.config,
         adapters: REST_ADAPTERS,
-        operations: restOperations(stack.config, { subgraphs: { transport: 'embedded', definitions: SUBGRAPHS } }),
+        operations: restOperations(stack.config, { subgraphs: { transport: 'embedded', definitions: SUBGRAPHS }, warmUp: false }),
         logStream: { write: (line: string) => void stack.logs.push(JSON.parse(line)) },
       });
       await stack.subgraphs.merchant.app.close();
@@ -205,13 +205,13 @@ describe('the federated stack', () => {
     });
 
     it('answer 503 with the error body when the subgraphs are unreachable', async () => {
-      const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_TIMEOUT_MS: '500' });
+      const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', GATEWAY_TIMEOUT_MS: '500', REST_SUBGRAPHS: 'http' });
       const nowhere = 'http://127.0.0.1:9/graphql';
       const urls = { merchant: nowhere, outlet: nowhere, transaction: nowhere, catalog: nowhere };
       const app = await createRestApp({
         config,
         adapters: REST_ADAPTERS,
-        operations: restOperations(config, { subgraphs: { transport: 'http', urls } }),
+        operations: restOperations(config, { subgraphs: { transport: 'http', urls }, warmUp: false }),
       });
       try {
         const res = await app.inject({ method: 'GET', url: '/references/provinces' });

@@ -6,5 +6,6 @@ import { shareStacks } from '../support/test-stack';
 import '../e2e/pos-sync.spec';
 import '../e2e/pos-catalog.spec';
 import '../e2e/qris-dynamic.spec';
+import '../e2e/pos-till-close.spec';
 
 shareStacks();

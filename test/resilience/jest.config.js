@@ -15,5 +15,7 @@ module.exports = {
   transformIgnorePatterns: root.transformIgnorePatterns,
   setupFiles: ['reflect-metadata'],
   testTimeout: 180_000,
-  maxWorkers: 1,
+  // Two files at once: each has its own database, servers and ports (freePort), and most of their time is waiting
+  // (boots, drains, failovers); all 32 pass so on a loaded 2-core machine, in 7 minutes instead of 11.5.
+  maxWorkers: 2,
 };

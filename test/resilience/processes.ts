@@ -61,7 +61,8 @@ export class StackProcess {
     return this.child?.pid;
   }
 
-  async start(timeoutMs = 60_000): Promise<void> {
+  /** Starts the process and waits for its /health (120 s: REST's startup probe allows as much; CI machines are shared). */
+  async start(timeoutMs = 120_000): Promise<void> {
     const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, this.entry)], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -231,19 +232,34 @@ export class ProcessTestDatabase {
 }
 
 /**
- * A round-robin HTTP load balancer for tests, as the compose file's nginx is in production: each request goes to the
- * next upstream; one that refuses the connection (a killed copy) is skipped, as nginx's `proxy_next_upstream error`
- * does. Responses are streamed (Server-Sent Events pass through).
+ * A round-robin HTTP load balancer for tests. Two ways to pick upstreams:
+ * - as the compose file's nginx (the default): each request goes to the next upstream; one that refuses the connection
+ *   (a killed copy) is skipped for 2 s, as nginx's `proxy_next_upstream error` with `max_fails=1 fail_timeout=2s` does;
+ * - as a Kubernetes Service with an ingress controller in front (`readinessPollMs`): every upstream's `/readyz` is
+ *   polled every `readinessPollMs` on a fresh connection, as the kubelet's readiness probe is, and only upstreams whose
+ *   last probe answered 200 get requests (a copy starts unready, so a restarted one gets traffic only once ready); with
+ *   none ready the request is answered 503, as a Service without endpoints is. A request whose connection was refused
+ *   (nothing was sent) is retried on the next ready upstream, as ingress-nginx's `proxy_next_upstream error` does;
+ *   any other error is the client's 502.
+ * Responses are streamed (Server-Sent Events pass through).
  */
 export class RoundRobinBalancer {
   private next = 0;
   /** Upstreams that refused a connection, skipped until this time (nginx's max_fails=1 fail_timeout=2s). */
   private readonly downUntil = new Map<number, number>();
+  /** Readiness mode: the upstreams whose last /readyz answered 200. */
+  private readonly ready = new Set<number>();
+  private poller?: NodeJS.Timeout;
   private server?: http.Server;
+  /** Requests answered by the balancer itself (no ready upstream, or an upstream error after bytes were sent). */
+  readonly errors: { port?: number; code: string; at: number }[] = [];
+  /** Requests retried on another upstream after a refused connection. */
+  retried = 0;
 
   constructor(
     private readonly upstreams: number[],
     readonly port: number,
+    private readonly options: { readinessPollMs?: number } = {},
   ) {}
 
   async start(): Promise<void> {
@@ -254,30 +270,90 @@ export class RoundRobinBalancer {
     });
     this.server.keepAliveTimeout = 30_000;
     await new Promise<void>((resolve) => this.server!.listen(this.port, '127.0.0.1', resolve));
+    const pollMs = this.options.readinessPollMs;
+    if (pollMs !== undefined) {
+      const poll = () => {
+        for (const port of this.upstreams) void this.probe(port);
+      };
+      poll();
+      this.poller = setInterval(poll, pollMs);
+    }
   }
 
-  /** This request's upstreams in the order to try: round robin over those up, then those marked down. */
+  /** Readiness mode: whether the balancer sends requests to the upstream on `port` now. */
+  isReady(port: number): boolean {
+    return this.ready.has(port);
+  }
+
+  /** Waits until the balancer has seen the upstream on `port` ready (readiness mode) or `timeoutMs` passed. */
+  async routable(port: number, timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.ready.has(port)) {
+      if (Date.now() > deadline) throw new Error(`the balancer on ${this.port} never saw upstream ${port} ready`);
+      await sleep(50);
+    }
+  }
+
+  /** One readiness probe (a connection of its own, 2 s timeout as the manifests' timeoutSeconds). */
+  private probe(port: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        if (ok) this.ready.add(port);
+        else this.ready.delete(port);
+        resolve();
+      };
+      const req = http.get({ host: '127.0.0.1', port, path: '/readyz', agent: false, timeout: 2000 }, (answer) => {
+        answer.resume();
+        done(answer.statusCode === 200);
+      });
+      req.once('timeout', () => req.destroy(new Error('readiness probe timed out')));
+      req.once('error', () => done(false));
+    });
+  }
+
+  /** This request's upstreams in the order to try. */
   private order(): number[] {
     const start = this.next++;
     const all = this.upstreams.map((_, i) => this.upstreams[(start + i) % this.upstreams.length]);
+    if (this.options.readinessPollMs !== undefined) return all.filter((port) => this.ready.has(port));
+    // Round robin over those up, then those marked down.
     const now = Date.now();
     const up = all.filter((port) => (this.downUntil.get(port) ?? 0) <= now);
     return [...up, ...all.filter((port) => !up.includes(port))];
   }
 
   private forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, order: number[]): void {
+    if (order.length === 0) {
+      this.errors.push({ code: 'no ready upstream', at: Date.now() });
+      res.writeHead(503, { 'content-type': 'text/plain' }).end('no ready upstream');
+      return;
+    }
     const [port, ...rest] = order;
     const upstream = http.request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
-      res.once('close', () => answer.destroy());
+      let clientGone = false;
+      answer.once('error', () => undefined); // an upstream answer cut short ends the client's response below
+      answer.once('close', () => {
+        if (answer.complete || clientGone) return;
+        this.errors.push({ port, code: 'upstream answer cut short', at: Date.now() });
+        res.destroy();
+      });
+      res.once('close', () => {
+        clientGone = !res.writableFinished;
+        answer.destroy();
+      });
     });
     upstream.once('error', (error: NodeJS.ErrnoException) => {
       // Refused: nothing was sent, so the next upstream may take it. Anything else may have reached the copy.
       if (error.code === 'ECONNREFUSED') {
         this.downUntil.set(port, Date.now() + 2000);
-        if (rest.length > 0) return this.forward(req, res, body, rest);
+        if (rest.length > 0) {
+          this.retried += 1;
+          return this.forward(req, res, body, rest);
+        }
       }
+      this.errors.push({ port, code: error.code ?? error.message, at: Date.now() });
       if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end('bad gateway');
       else res.destroy();
     });
@@ -285,6 +361,7 @@ export class RoundRobinBalancer {
   }
 
   async close(): Promise<void> {
+    clearInterval(this.poller);
     this.server?.closeAllConnections();
     await new Promise((resolve) => this.server?.close(resolve));
   }
@@ -295,20 +372,33 @@ export type Tier = 'rest' | 'gateway' | SubgraphName;
 /**
  * The built stack as separate processes: `copies` of every tier, each tier behind a RoundRobinBalancer when there
  * is more than one copy (the gateway reaches subgraphs, and REST the gateway, through them). `env` is added to every
- * process's environment.
+ * process's environment. `readinessPollMs`: the balancers route by readiness, as Kubernetes Services do (see
+ * RoundRobinBalancer); start() returns once every balancer sees every copy ready.
  */
 export class ProcessStack {
   readonly copies: Record<Tier, StackProcess[]>;
-  private readonly balancers: RoundRobinBalancer[];
+  /** Each tier's balancer (with more than one copy). */
+  readonly balancers: Partial<Record<Tier, RoundRobinBalancer>>;
   readonly restOrigin: string;
+  /** The gateway's address for clients: its balancer, or its one copy. */
+  readonly gatewayOrigin: string;
 
-  private constructor(copies: Record<Tier, StackProcess[]>, balancers: RoundRobinBalancer[], restOrigin: string) {
+  private constructor(
+    copies: Record<Tier, StackProcess[]>,
+    balancers: Partial<Record<Tier, RoundRobinBalancer>>,
+    restOrigin: string,
+    gatewayOrigin: string,
+  ) {
     this.copies = copies;
     this.balancers = balancers;
     this.restOrigin = restOrigin;
+    this.gatewayOrigin = gatewayOrigin;
   }
 
-  static async start(adminUrl: string, options: { copies?: number; env?: NodeJS.ProcessEnv } = {}): Promise<ProcessStack> {
+  static async start(
+    adminUrl: string,
+    options: { copies?: number; env?: NodeJS.ProcessEnv; readinessPollMs?: number } = {},
+  ): Promise<ProcessStack> {
     const count = options.copies ?? 1;
     const tiers: Tier[] = [...SUBGRAPH_NAMES, 'gateway', 'rest'];
     // Each tier's copies, then its balancer's (with copies): one allocation, so no two of them share a port.
@@ -318,13 +408,13 @@ export class ProcessStack {
       Tier,
       number[]
     >;
-    const balancers: RoundRobinBalancer[] = [];
+    const balancers: Partial<Record<Tier, RoundRobinBalancer>> = {};
     const front: Partial<Record<Tier, number>> = {};
     for (const [t, tier] of tiers.entries()) {
       if (count === 1) front[tier] = ports[tier][0];
       else {
-        const balancer = new RoundRobinBalancer(ports[tier], allocated[t * perTier + count]);
-        balancers.push(balancer);
+        const balancer = new RoundRobinBalancer(ports[tier], allocated[t * perTier + count], { readinessPollMs: options.readinessPollMs });
+        balancers[tier] = balancer;
         await balancer.start();
         front[tier] = balancer.port;
       }
@@ -357,11 +447,13 @@ export class ProcessStack {
         ),
       ]),
     ) as Record<Tier, StackProcess[]>;
-    const stack = new ProcessStack(copies, balancers, `http://127.0.0.1:${front.rest}`);
+    const stack = new ProcessStack(copies, balancers, `http://127.0.0.1:${front.rest}`, `http://127.0.0.1:${front.gateway}`);
     try {
       await Promise.all(SUBGRAPH_NAMES.flatMap((name) => copies[name].map((p) => p.start())));
       await Promise.all(copies.gateway.map((p) => p.start()));
       await Promise.all(copies.rest.map((p) => p.start()));
+      if (options.readinessPollMs !== undefined)
+        await Promise.all(tiers.flatMap((tier) => copies[tier].map((p) => balancers[tier]!.routable(p.port, 30_000))));
     } catch (error) {
       await stack.stop();
       throw error;
@@ -382,7 +474,7 @@ export class ProcessStack {
 
   async stop(): Promise<void> {
     await Promise.all(this.all().map((p) => p.stop()));
-    await Promise.all(this.balancers.map((b) => b.close()));
+    await Promise.all(Object.values(this.balancers).map((b) => b.close()));
   }
 }
 

@@ -67,10 +67,20 @@ describe('npm start when a child dies', () => {
       while (!output.includes('ready in') && Date.now() < readyBy && start.exitCode === null) await sleep(250);
       expect(output).toContain('ready in');
 
-      const children = childrenOf(start.pid!);
-      const outlet = children.find((child) => child.command.includes('subgraphs/outlet/src/main.js'));
-      const postgres = children.find((child) => child.command.includes('postgres'));
-      expect([outlet, postgres].map(Boolean)).toEqual([true, true]);
+      // Every child is listed (read again for a moment if one is missing); the output says why when one is not.
+      let children = childrenOf(start.pid!);
+      const find = (part: string) => children.find((child) => child.command.includes(part));
+      for (let tries = 0; !(find('subgraphs/outlet/src/main.js') && find('postgres')) && tries < 20; tries++) {
+        await sleep(250);
+        children = childrenOf(start.pid!);
+      }
+      const outlet = find('subgraphs/outlet/src/main.js');
+      const postgres = find('postgres');
+      expect({ found: [outlet, postgres].map(Boolean), children, output }).toEqual({
+        found: [true, true],
+        children: expect.anything(),
+        output: expect.anything(),
+      });
       process.kill(outlet!.pid, 'SIGKILL');
 
       const killedAt = Date.now();

@@ -12,14 +12,15 @@ const OTHER = DEMO.otherMerchants[0];
 
 type Role = 'owner' | 'admin' | 'staff' | 'viewer';
 /**
- * What each outlet holds: its id and the ids of a transaction, a sales order and a QRIS payment made there, and a
- * product and a category of its merchant (the catalog is merchant-wide: decision 0061).
+ * What each outlet holds: its id and the ids of a transaction, a sales order, a QRIS payment and a till close made
+ * there, and a product and a category of its merchant (the catalog is merchant-wide: decision 0061).
  */
 interface Objects {
   outlet: string;
   transaction: string;
   order: string;
   payment: string;
+  close: string;
   product: string;
   category: string;
 }
@@ -33,6 +34,15 @@ type Ids = Record<'pusat' | 'menteng' | 'other', Objects>;
 const READS: Record<string, { list?: string[]; one?: (o: Objects) => string; merchantWide?: true }> = {
   'GET /merchant/transactions': { list: ['/merchant/transactions?period=today'] },
   'GET /merchant/payment-terminal': { list: ['/merchant/payment-terminal'] },
+  // Owners only (decision 0244): the others' answers are 403; a statement of no merchant is 404.
+  'GET /merchant/statements': { list: ['/merchant/statements'] },
+  'GET /merchant/statements/:id/download': { list: [`/merchant/statements/${randomUUID()}/download`] },
+  // Owners only (decision 0241): the others' answers are 403.
+  'GET /merchant/fee-overcharges': { list: ['/merchant/fee-overcharges'] },
+  // Owners all outlets, admins and viewers theirs, staff 403 (decision 0242).
+  'GET /merchant/reconciliation': {
+    list: [`/merchant/reconciliation?business_day=${new Date(Date.now() - 86_400_000).toISOString().slice(0, 10)}`],
+  },
   'GET /merchant/payments/events': { list: ['/merchant/payments/events?last_event_id=0'] },
   'GET /merchant/poslite/catalog/outlets': { list: ['/merchant/poslite/catalog/outlets'] },
   'GET /merchant/poslite/catalog/outlets/:id': { one: (o) => `/merchant/poslite/catalog/outlets/${o.outlet}` },
@@ -48,6 +58,8 @@ const READS: Record<string, { list?: string[]; one?: (o: Objects) => string; mer
   'GET /merchant/poslite/sales/orders': { list: ['/merchant/poslite/sales/orders'] },
   'GET /merchant/poslite/sales/orders/:id': { one: (o) => `/merchant/poslite/sales/orders/${o.order}` },
   'GET /merchant/poslite/payments/qris/:id': { one: (o) => `/merchant/poslite/payments/qris/${o.payment}` },
+  'GET /merchant/poslite/till/closes': { list: ['/merchant/poslite/till/closes'] },
+  'GET /merchant/poslite/till/closes/:id': { one: (o) => `/merchant/poslite/till/closes/${o.close}` },
   'GET /merchant/poslite/payments/qris/:id/events': { one: (o) => `/merchant/poslite/payments/qris/${o.payment}/events` },
 };
 /** App routes that read no merchant data: the user's own account. */
@@ -58,6 +70,10 @@ const WRITES: { route: string; send: (o: Objects) => { method: 'POST' | 'PATCH';
   {
     route: 'POST /merchant/poslite/payments/qris',
     send: (o) => ({ method: 'POST', url: '/merchant/poslite/payments/qris', payload: { outlet_id: o.outlet, amount: 5000 } }),
+  },
+  {
+    route: 'POST /merchant/poslite/till/closes',
+    send: (o) => ({ method: 'POST', url: '/merchant/poslite/till/closes', payload: { outlet_id: o.outlet, kind: 'day', counted_cash: 0 } }),
   },
   {
     route: 'PATCH /merchant/poslite/catalog/outlets/:id',
@@ -106,6 +122,14 @@ describe('app and POS scope matrix (role × outlet × route)', () => {
       const payment = await posRequest(stack, 'service', actor)('POST', '/payments/qris', { outlet_id: outlet.id, amount: 5000 });
       expect(payment.status).toBe(201);
       const category = await posRequest(stack, 'service', actor)('POST', '/catalog/categories', { name: `Kategori ${code}` });
+      const close = await posRequest(stack, 'service', actor)('POST', '/till/closes', {
+        outlet_id: outlet.id,
+        kind: 'shift',
+        shift_start: new Date(Date.now() - 3_600_000).toISOString(),
+        cashier_name: 'Scope',
+        counted_cash: 0,
+      });
+      expect(close.status).toBe(201);
       const [{ transaction, product }] = await adminQuery<{ transaction: string; product: string }>(
         stack.database.adminUrl,
         `select (select id from "transaction".transactions where transaction_code = $1) as transaction,
@@ -113,7 +137,7 @@ describe('app and POS scope matrix (role × outlet × route)', () => {
                   where i.sales_order_id = $2 limit 1) as product`,
         [code, order],
       );
-      return { outlet: outlet.id, transaction, order, payment: payment.body.id, product, category: category.body.id };
+      return { outlet: outlet.id, transaction, order, payment: payment.body.id, close: close.body.id, product, category: category.body.id };
     };
     ids.pusat = await made(DEMO.merchantId, PUSAT);
     ids.menteng = await made(DEMO.merchantId, MENTENG);

@@ -21,7 +21,7 @@ import { DEMO } from '@lib/domain/demo/demo-ids';
  * Property-based malformed requests for every REST route (REST_ADAPTERS), with valid credentials: wrong types,
  * missing fields, huge, unicode and NUL strings, lone surrogates, deep JSON (beyond MAX_JSON_DEPTH: always 400),
  * dates of years PostgreSQL cannot hold, broken JSON, wrong content types, junk query parameters, malformed path ids. Never a 5xx; every error is the error body; a request malformed by construction
- * is a 4xx; and no table gains or loses a row unless some request of that route was accepted (2xx).
+ * is a 4xx (a 400's `details` each with a JSON pointer and rule); and no table gains or loses a row unless some request of that route was accepted (2xx).
  */
 const RUNS_PER_ROUTE = 20;
 const SEED = 20261124;
@@ -262,10 +262,25 @@ describe('bad input: malformed requests for every REST route', () => {
           const documented = (route.schema.response[res.statusCode] as { properties?: Record<string, unknown> } | undefined)?.properties;
           expect([
             context,
-            Object.keys(body).filter((k) => !['error', 'code', 'retry_after_secs', ...Object.keys(documented ?? {})].includes(k)),
+            Object.keys(body).filter(
+              (k) => !['error', 'code', 'retry_after_secs', 'details', ...Object.keys(documented ?? {})].includes(k),
+            ),
             typeof body.error,
             typeof body.code,
           ]).toEqual([context, [], 'string', 'string']);
+          // A 400's details: each failing field by JSON pointer and rule (the first is the one `error` names).
+          if (body.details !== undefined) {
+            expect([context, res.statusCode]).toEqual([context, 400]);
+            for (const detail of body.details as Record<string, unknown>[]) {
+              expect([context, typeof detail.pointer, typeof detail.rule, typeof detail.message]).toEqual([
+                context,
+                'string',
+                'string',
+                'string',
+              ]);
+              expect([context, detail.pointer === '' || String(detail.pointer).startsWith('/')]).toEqual([context, true]);
+            }
+          }
         } else {
           accepted += 1;
         }

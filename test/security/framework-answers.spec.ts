@@ -131,31 +131,38 @@ describe('REST: framework answers use the documented error body', () => {
     }
   });
 
-  it('while draining on close, a request on an open connection is 503 with code, retry_after_secs and Retry-After', async () => {
-    // The first request's body is still arriving when close starts; the second, pipelined behind it, arrives during the drain.
-    let closed: Promise<void> | undefined;
-    const { payload, headers } = demoBankEventRequest({ transaction_id: 'TX-DRAIN' });
-    const head = `POST /psp/v1/events HTTP/1.1\r\nHost: x\r\n${Object.entries(headers)
-      .map(([name, value]) => `${name}: ${value}`)
-      .join('\r\n')}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n`;
-    const raw = await rawExchange(
-      port,
-      { text: head + payload.slice(0, 10) },
-      {
-        text: `${payload.slice(10)}GET /references/provinces HTTP/1.1\r\nHost: x\r\n\r\n`,
-        afterMs: 300,
-        then: () => {
-          closed = rest.close();
+  // A route, and a probe: registered before the app's error handler, its 503 must be the documented body too.
+  it.each(['/references/provinces', '/readyz'])(
+    'while draining on close, a request on an open connection is 503 with code, retry_after_secs and Retry-After (%s)',
+    async (path) => {
+      const app = await stack.startRestApp(stack.config);
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      // The first request's body is still arriving when close starts; the second, pipelined behind it, arrives during the drain.
+      let closed: Promise<void> | undefined;
+      const { payload, headers } = demoBankEventRequest({ transaction_id: 'TX-DRAIN' });
+      const head = `POST /psp/v1/events HTTP/1.1\r\nHost: x\r\n${Object.entries(headers)
+        .map(([name, value]) => `${name}: ${value}`)
+        .join('\r\n')}\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n\r\n`;
+      const raw = await rawExchange(
+        (app.server.address() as AddressInfo).port,
+        { text: head + payload.slice(0, 10) },
+        {
+          text: `${payload.slice(10)}GET ${path} HTTP/1.1\r\nHost: x\r\n\r\n`,
+          afterMs: 300,
+          then: () => {
+            closed = app.close();
+          },
         },
-      },
-    );
-    await closed;
-    const answers = answersOf(raw);
-    const draining = answers.at(-1)!;
-    expect(draining.status).toBe(503);
-    expect(draining.headers['retry-after']).toBe('5');
-    expect(draining.body).toEqual({ error: expect.any(String), code: 'service_unavailable', retry_after_secs: 5 });
-  });
+      );
+      await closed;
+      const answers = answersOf(raw);
+      expect(answers).toHaveLength(2);
+      const draining = answers.at(-1)!;
+      expect(draining.status).toBe(503);
+      expect(draining.headers['retry-after']).toBe('5');
+      expect(draining.body).toEqual({ error: expect.any(String), code: 'service_unavailable', retry_after_secs: 5 });
+    },
+  );
 });
 
 /** The gateway's framework answers are GraphQL errors like its others: 431, a malformed request, 503 while draining. */
@@ -167,7 +174,12 @@ describe('Gateway: framework answers are GraphQL errors', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     const subgraphUrls = stack.subgraphUrls();
-    gateway = await createGatewayApp({ config: stack.config, subgraphs: { transport: 'http', urls: subgraphUrls } });
+    gateway = await createGatewayApp({
+      config: stack.config,
+      subgraphs: { transport: 'http', urls: subgraphUrls },
+      warmUp: false,
+      logStream: { write: () => undefined },
+    });
     await gateway.listen({ host: '127.0.0.1', port: 0 });
     port = (gateway.server.address() as AddressInfo).port;
   });

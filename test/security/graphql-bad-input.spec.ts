@@ -89,6 +89,7 @@ describe('GraphQL: invalid scalar values are BAD_USER_INPUT', () => {
     await new Promise<void>((resolve) => subgraph.listen(0, '127.0.0.1', resolve));
     const gateway = await createGatewayApp({
       config: stack.config,
+      logStream: { write: () => undefined },
       subgraphs: {
         transport: 'http',
         urls: {
@@ -96,6 +97,7 @@ describe('GraphQL: invalid scalar values are BAD_USER_INPUT', () => {
           merchant: `http://127.0.0.1:${(subgraph.address() as AddressInfo).port}/graphql`,
         },
       },
+      warmUp: false,
     });
     try {
       const answer = await gateway.inject({ method: 'POST', url: '/graphql', payload: { query: '{ cities(provinceId: 31) { id } }' } });
@@ -113,6 +115,7 @@ describe('GraphQL: invalid scalar values are BAD_USER_INPUT', () => {
     const gateway = await createGatewayApp({
       config: production,
       subgraphs: { transport: 'http', urls: stack.subgraphUrls() },
+      warmUp: false,
     });
     try {
       const token = await issueServiceToken('test', production.secrets.serviceTokenSecret);

@@ -178,7 +178,10 @@ describe('limits', () => {
         const app = await createRestApp({
           config,
           adapters: REST_ADAPTERS,
-          operations: restOperations(config, { subgraphs: { transport: 'http', urls: { ...stack.subgraphUrls(), catalog: fakeUrl } } }),
+          operations: restOperations(config, {
+            subgraphs: { transport: 'http', urls: { ...stack.subgraphUrls(), catalog: fakeUrl } },
+            warmUp: false,
+          }),
         });
         apps.push(app);
         return { app, config };

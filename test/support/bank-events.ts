@@ -21,14 +21,23 @@ export function demoBankEventRequest(event: Record<string, unknown>): { payload:
 
 /** `body` for `POST path` of the bank API (events, settlements), signed with the demo bank's event key. */
 export function demoBankSignedRequest(path: string, body: Record<string, unknown>): { payload: string; headers: Record<string, string> } {
+  return bankSignedRequest({ keyId: DEMO.bank.eventKeyId, secret: DEMO.bank.eventSecret }, path, body);
+}
+
+/** `body` for `POST path` of the bank API (events, settlements), signed with a bank's event key (psp-api.md §5). */
+export function bankSignedRequest(
+  key: { keyId: string; secret: string },
+  path: string,
+  body: Record<string, unknown>,
+): { payload: string; headers: Record<string, string> } {
   const raw = JSON.stringify(body);
   const timestamp = jakartaNow();
-  const signature = createHmac('sha256', DEMO.bank.eventSecret).update(`POST\n${path}\n${timestamp}\n${raw}`).digest('hex');
+  const signature = createHmac('sha256', key.secret).update(`POST\n${path}\n${timestamp}\n${raw}`).digest('hex');
   return {
     payload: raw,
     headers: {
       'content-type': 'application/json',
-      'x-psp-key-id': DEMO.bank.eventKeyId,
+      'x-psp-key-id': key.keyId,
       'x-psp-timestamp': timestamp,
       'x-psp-signature': signature,
       'x-request-id': randomUUID(),

@@ -7,7 +7,7 @@ import { ensureDatabase } from '@lib/db/bootstrap';
 import { withDatabase } from '@lib/db/database-urls';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@lib/db/embedded-postgres';
 import { migrateAll, seedDemo, seedReference, syncBankView } from '@scripts/database-tasks';
-import { ADMIN_URL_ENV, TEMPLATE_ENV, TEST_DB_PREFIX, adminQuery } from './test-database';
+import { ADMIN_URL_ENV, TEMPLATE_ENV, TEST_DB_PREFIX, adminQuery, applyTestSettings } from './test-database';
 
 declare global {
   var __qrisTestEmbedded: EmbeddedServer | undefined;
@@ -42,6 +42,7 @@ async function prepareTemplate(): Promise<void> {
   const template = `qris_tpl_${process.pid}`;
   await adminQuery(maintenance, `DROP DATABASE IF EXISTS ${template} WITH (FORCE)`);
   await adminQuery(maintenance, `CREATE DATABASE ${template}`);
+  await applyTestSettings(maintenance, template);
   const templateUrl = withDatabase(adminUrl, template);
   await migrateAll(config, templateUrl);
   await seedReference(config, templateUrl);

@@ -1,4 +1,5 @@
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
@@ -54,4 +55,32 @@ export class HttpRecorder {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server!.close(() => resolve()));
   }
+}
+
+/**
+ * Local messaging (WhatsApp Cloud API shape), push (FCM shape) and email providers that answer every request with
+ * success, and the stack settings that point the platform at them.
+ */
+export async function startMessageProviders(): Promise<{
+  messaging: HttpRecorder;
+  push: HttpRecorder;
+  email: HttpRecorder;
+  env: Record<string, string>;
+}> {
+  const messaging = await new HttpRecorder(() => ({
+    status: 200,
+    body: { messaging_product: 'whatsapp', messages: [{ id: `wamid.${randomUUID()}` }] },
+  })).start();
+  const push = await new HttpRecorder(() => ({ status: 200, body: { name: `projects/demo/messages/${randomUUID()}` } })).start();
+  const email = await new HttpRecorder(() => ({ status: 200, body: { id: `email-${randomUUID()}` } })).start();
+  return {
+    messaging,
+    push,
+    email,
+    env: {
+      MESSAGING_PROVIDER_URL: `${messaging.url}/v1/messages`,
+      PUSH_PROVIDER_URL: `${push.url}/v1/send`,
+      EMAIL_PROVIDER_URL: `${email.url}/v1/email`,
+    },
+  };
 }

@@ -26,6 +26,11 @@ export const NEVER = [
   'national_id',
   'account_number',
   'account_name',
+  // Settlement accounts (docs/decisions/0238-settlement-accounts.md): banks and the app see them, partners never.
+  'settlement_account',
+  'settlement_accounts',
+  'holder_name',
+  'account_number_masked',
   'settlement_ref',
 ];
 /** Contract A omits every fee and MDR breakdown. */

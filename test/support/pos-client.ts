@@ -39,6 +39,31 @@ export async function posMember(
   return { merchantId, token: authorization.slice('Bearer '.length) };
 }
 
+/**
+ * POST `path` (below `/poslite`) on a surface with extra headers (an Idempotency-Key), answering the raw response:
+ * for creations whose headers and status the test reads.
+ */
+export function posPost(
+  stack: TestStack,
+  surface: Surface,
+  actor: PosActor,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return stack.rest.inject({
+    method: 'POST',
+    url: `${surface === 'service' ? '/poslite' : '/merchant/poslite'}${path}`,
+    headers: {
+      ...(surface === 'service'
+        ? { 'x-internal-api-key': stack.config.secrets.internalApiKey, 'x-merchant-id': actor.merchantId }
+        : { authorization: `Bearer ${actor.token}` }),
+      ...headers,
+    },
+    payload: body as object,
+  });
+}
+
 export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) {
   return async (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, payload?: unknown) => {
     const headers: Record<string, string> =
@@ -60,6 +85,22 @@ export function posRequest(stack: TestStack, surface: Surface, actor: PosActor) 
  * POST …/sync/push, with a cash part of `paid` (0: no payment yet); its id.
  */
 export async function pushOpenOrder(stack: TestStack, actor: PosActor, outletId: string, total: number, paid = 0): Promise<string> {
+  return pushSalesOrder(stack, actor, { outletId, status: 'open', total, payments: paid > 0 ? [{ method: 'cash', amount: paid }] : [] });
+}
+
+/** A sales order of one product line of `total` pushed by a device (the service surface); its id. Default: made now. */
+export async function pushSalesOrder(
+  stack: TestStack,
+  actor: PosActor,
+  order: {
+    outletId: string;
+    status: 'open' | 'completed';
+    total: number;
+    payments: { method: string; amount: number }[];
+    transactedAt?: Date;
+  },
+): Promise<string> {
+  const { outletId, status, total, payments } = order;
   const push = posRequest(stack, 'service', actor);
   const product = await push('POST', '/catalog/products', { name: 'Nasi Goreng', sku: `NG-${randomUUID()}`, sell_price_amount: total });
   const [{ id: variantId }] = await adminQuery<{ id: string }>(
@@ -68,6 +109,7 @@ export async function pushOpenOrder(stack: TestStack, actor: PosActor, outletId:
     [product.body.id],
   );
   const orderId = randomUUID();
+  const paid = payments.reduce((sum, p) => sum + p.amount, 0);
   const res = await push('POST', '/sync/push', {
     items: [
       {
@@ -77,18 +119,18 @@ export async function pushOpenOrder(stack: TestStack, actor: PosActor, outletId:
         op: 'create',
         payload: {
           outlet_id: outletId,
-          status: 'open',
-          transacted_at: Date.now(),
+          status,
+          transacted_at: (order.transactedAt ?? new Date()).getTime(),
           items: [{ line_no: 1, variant_id: variantId, quantity: 1, unit_price_amount: total, line_total_amount: total }],
-          payments: paid > 0 ? [{ method: 'cash', amount: paid }] : [],
+          payments,
           subtotal_amount: total,
           total_amount: total,
           paid_amount: paid,
-          change_amount: 0,
+          change_amount: Math.max(paid - total, 0),
         },
       },
     ],
   });
-  if (res.status !== 200 || res.body.accepted.length !== 1) throw new Error(`open order not accepted: ${JSON.stringify(res.body)}`);
+  if (res.status !== 200 || res.body.accepted.length !== 1) throw new Error(`${status} order not accepted: ${JSON.stringify(res.body)}`);
   return orderId;
 }

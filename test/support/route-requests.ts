@@ -98,20 +98,22 @@ export function authHeaders(
   rawBody: string,
 ): Record<string, string> {
   const timestamp = rfc3339Now();
+  // The sandbox routes answer only a sandbox bank (docs/api/sandbox.md): the demo sandbox bank signs them.
+  const bank = target.startsWith('/psp/v1/sandbox/') ? DEMO.sandbox.bank : DEMO.bank;
   switch (kind) {
     case 'public':
       return {};
     case 'bank-lookup':
       return {
-        'x-api-key-id': DEMO.bank.lookupKeyId,
+        'x-api-key-id': bank.lookupKeyId,
         'x-timestamp': timestamp,
-        'x-signature': hmacHex(DEMO.bank.lookupSecret, `${method}\n${target}\n${timestamp}\n${rawBody}`),
+        'x-signature': hmacHex(bank.lookupSecret, `${method}\n${target}\n${timestamp}\n${rawBody}`),
       };
     case 'bank-event':
       return {
-        'x-psp-key-id': DEMO.bank.eventKeyId,
+        'x-psp-key-id': bank.eventKeyId,
         'x-psp-timestamp': timestamp,
-        'x-psp-signature': hmacHex(DEMO.bank.eventSecret, `${method}\n${target}\n${timestamp}\n${rawBody}`),
+        'x-psp-signature': hmacHex(bank.eventSecret, `${method}\n${target}\n${timestamp}\n${rawBody}`),
       };
     case 'partner':
       return { authorization: credentials.partnerAuthorization };

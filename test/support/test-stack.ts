@@ -7,6 +7,7 @@ import { createRestApp } from '@lib/rest/rest-app';
 import type { OperationExecutor } from '@lib/rest/operation-executor';
 import type { RestAdapter } from '@lib/rest/route';
 import type { LogStream } from '@lib/logging/logger';
+import { ZonedCalendar } from '@lib/time/zoned-time';
 import { createGatewayApp } from '@gateway/src/app';
 import type { SubgraphTransportChoice } from '@gateway/src/executor';
 import { REST_ADAPTERS } from '@rest-adapters';
@@ -46,13 +47,15 @@ export interface TestStack {
   subgraphs: Record<SubgraphName, { app: FastifyInstance; url: string }>;
   /** Each subgraph server's /graphql URL. */
   subgraphUrls(): Record<SubgraphName, string>;
+  /** REST's base URL on a port of its own, listening at the first call (specs sharing the stack share the port). */
+  restUrl(): Promise<string>;
   /** Every log line of every server, parsed. */
   logs: LogLine[];
   /** Fetches REST's query plans have sent to a subgraph so far. */
   restFetches(subgraph: SubgraphName): Promise<number>;
   /** The ORM that answers a subgraph's fetches (its server's, shared by the subgraph run in process). */
   restOrm(subgraph: SubgraphName): Orm;
-  /** A further REST app on this stack's subgraphs, with its own configuration (closed by the caller; REST's adapters unless given). */
+  /** A further REST app on this stack's subgraphs, with its own configuration (closed by the caller; REST's adapters and the stack's log lines unless given). */
   startRestApp(config: Config, options?: { adapters?: RestAdapter[]; logStream?: LogStream }): Promise<FastifyInstance>;
   /** Starts a subgraph's server again (after a test stopped it) on its former port. */
   /**
@@ -105,9 +108,18 @@ async function startStack(env: Record<string, string>, options: TestStackOptions
     ...process.env,
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
-    // Connections for two workers, each with its file's shared stack and a spec's own beside it, within PostgreSQL's 100.
+    // Connections for two workers, each with its file's shared stack and a spec's own beside it, within PostgreSQL's 100:
+    // small pools that close a connection idle for a second (a stack holds about 45 at most, 10 to 15 between bursts).
     DB_POOL_MAX: '5',
+    DB_POOL_IDLE_MS: '1000',
     JOBS_CONCURRENCY: '2',
+    // The daily summary's send time half a day away, so that no stack sends one on its own while its tests run
+    // (test/e2e/core-daily-summary.spec.ts queues its runs itself).
+    DAILY_SUMMARY_SEND_AT: new ZonedCalendar('Asia/Makassar').iso(new Date(Date.now() + 12 * 3600_000)).slice(11, 16),
+    // The same for the automatic suspension's daily run (test/e2e/core-automatic-suspension.spec.ts queues its runs itself).
+    SUSPENSION_RUN_AT: new ZonedCalendar('Asia/Makassar').iso(new Date(Date.now() + 12 * 3600_000)).slice(11, 16),
+    // And for the daily reconciliation's run (test/e2e/core-reconciliation.spec.ts runs its days itself).
+    RECONCILIATION_RUN_AT: new ZonedCalendar('Asia/Jakarta').iso(new Date(Date.now() + 12 * 3600_000)).slice(11, 16),
     DATABASE_URL: database.adminUrl,
     ...env,
   };
@@ -141,6 +153,7 @@ async function startStack(env: Record<string, string>, options: TestStackOptions
   const startRestApp: TestStack['startRestApp'] = (appConfig, appOptions = {}) =>
     createRestApp({
       adapters: REST_ADAPTERS,
+      logStream,
       ...appOptions,
       config: appConfig,
       operations: restOperations(appConfig, { subgraphs: transport, warmUp }),
@@ -153,6 +166,7 @@ async function startStack(env: Record<string, string>, options: TestStackOptions
     operations: async (app) => (restExecutor = await restOperations(restConfig, { subgraphs: transport, warmUp })(app)),
   });
   await rest.ready();
+  let restUrl: Promise<string> | undefined;
 
   return {
     config: restConfig,
@@ -163,6 +177,7 @@ async function startStack(env: Record<string, string>, options: TestStackOptions
     subgraphs,
     subgraphUrls,
     logs,
+    restUrl: () => (restUrl ??= rest.listen({ host: '127.0.0.1', port: 0 })),
     startRestApp,
     restFetches: async (subgraph) => {
       const text = await rest.metricsRegistry.metrics();

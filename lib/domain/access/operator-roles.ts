@@ -15,6 +15,8 @@ export const OPERATOR_WRITES = {
   banks: ['admin', 'bank-manager'],
   /** Re-sending webhook deliveries. */
   webhookRedelivery: ['admin', 'bank-manager', 'support'],
+  /** Resolving and annotating reconciliation differences (docs/decisions/0242-daily-reconciliation.md). */
+  reconciliation: ['admin', 'support'],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 
 /** FORBIDDEN for an operator without one of `roles`; other principals pass (their kinds are checked by @Authorized). */

@@ -19,6 +19,8 @@ export const QRIS_MAX_AMOUNT = 10_000_000;
 
 /** Merchant criteria, sub-tag 03: micro, small, medium, large (UMKM law scales) or regular (none known). */
 export type QrisMerchantCriteria = 'UMI' | 'UKE' | 'UME' | 'UBE' | 'URE';
+/** Every criteria, in the order of the scales. */
+export const QRIS_CRITERIA: readonly QrisMerchantCriteria[] = ['UMI', 'UKE', 'UME', 'UBE', 'URE'];
 
 const CRITERIA_BY_SCALE: Record<string, QrisMerchantCriteria> = { micro: 'UMI', small: 'UKE', medium: 'UME', large: 'UBE' };
 

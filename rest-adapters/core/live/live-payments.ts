@@ -1,8 +1,12 @@
+import { inTimeRule } from '@lib/time/api-time';
+import { CORE_TIMES } from '../times';
 import type { FastifyInstance } from 'fastify';
 import type { Principal } from '@lib/auth/principal';
 import type { Config } from '@lib/config/config';
+import { subgraphDirectDatabaseUrl } from '@lib/db/database-urls';
 import { RedisSignalSubscriber } from '@lib/events/redis-signal';
-import { LiveFeedHub } from '@lib/events/live-feed';
+import { LiveFeedHub, PAYMENT_FEED_PG_CHANNEL } from '@lib/events/live-feed';
+import { PgListener } from '@lib/events/pg-listener';
 import { type SseWriter, frameOf } from '@lib/events/sse';
 import { HttpError } from '@lib/rest/error-body';
 import type { BackgroundRuntime } from '@lib/rest/route';
@@ -30,14 +34,15 @@ export const MAX_REPLAY_EVENTS = 1000;
 
 /**
  * The live payment feed in one REST process (docs/decisions/0202-live-payment-events.md): the hub that fans the
- * feed out to the open streams, woken by the Redis signal (when REDIS_URL is set) and a periodic re-read, the
- * per-user stream count and the dispatcher that has paid QRIS payments mark their sales orders paid. (The push
- * notifications of the feed are jobs of the merchant process: 0205-job-queue.md.)
+ * feed out to the open streams, woken by PostgreSQL's NOTIFY on the feed's channel (when this process runs the
+ * subgraphs, `REST_SUBGRAPHS=in-process`, the default) or else by the Redis signal (when REDIS_URL is set), and a
+ * slow periodic re-read as the safety net; the per-user stream count and the dispatcher that has paid QRIS payments
+ * mark their sales orders paid. (The push notifications of the feed are jobs of the merchant process: 0205-job-queue.md.)
  */
 export class LivePayments {
   readonly hub: LiveFeedHub<FeedEvent>;
   private readonly open = new Map<string, number>();
-  private subscriber?: RedisSignalSubscriber;
+  private readonly wakeUp?: PgListener | RedisSignalSubscriber;
   private readonly orders: OrderSettlementDispatcher;
 
   constructor(
@@ -54,35 +59,42 @@ export class LivePayments {
       log,
     });
     this.orders = new OrderSettlementDispatcher(runtime, log);
-    if (config.redisUrl) {
-      this.subscriber = new RedisSignalSubscriber(
-        config.redisUrl,
+    // One read of the whole feed serves every merchant: what the signal names does not matter here.
+    const wake = () => {
+      this.hub.wake();
+      this.orders.wake();
+    };
+    // Signals may have been missed while disconnected.
+    const wakeAll = () => {
+      this.hub.wakeAll();
+      this.orders.wake();
+    };
+    if (config.restSubgraphs === 'in-process') {
+      // This process runs the transaction subgraph on its own database role: one more session of that role LISTENs.
+      this.wakeUp = new PgListener({
+        databaseUrl: subgraphDirectDatabaseUrl(config, 'transaction'),
+        channel: PAYMENT_FEED_PG_CHANNEL,
+        what: 'live payment feed',
         log,
-        () => {
-          // One read of the whole feed serves every merchant: the signal's merchant id does not matter here.
-          this.hub.wake();
-          this.orders.wake();
-        },
-        // Signals may have been missed while disconnected.
-        () => {
-          this.hub.wakeAll();
-          this.orders.wake();
-        },
-      );
+        onNotify: wake,
+        onListening: wakeAll,
+      });
+    } else if (config.redisUrl) {
+      this.wakeUp = new RedisSignalSubscriber(config.redisUrl, log, wake, wakeAll);
     }
   }
 
   async start(): Promise<void> {
     this.hub.start();
     this.orders.start(this.config.live.pollMs);
-    await this.subscriber?.start();
+    await this.wakeUp?.start();
   }
 
   /** Ends every open stream with a reconnect hint of RECONNECT_AFTER_DRAIN_MS: the client comes back (Last-Event-ID) to another copy. */
   async close(): Promise<void> {
     this.hub.close(RECONNECT_AFTER_DRAIN_MS);
     await this.orders.stop();
-    await this.subscriber?.close();
+    await this.wakeUp?.close();
   }
 
   /** Ends `sse` after LIVE_MAX_STREAM_MS: the client reconnects (Last-Event-ID), authenticated and scoped afresh. */
@@ -126,7 +138,7 @@ export function feedEventFrame(e: FeedEvent): string {
   return frame;
 }
 
-/** The JSON of a feed event on the streams (snake_case, as the REST APIs). */
+/** The JSON of a feed event on the streams (snake_case and times in the core API's rule, as its REST answers). */
 export function feedEventBody(e: FeedEvent) {
   return {
     event_id: e.id,
@@ -139,8 +151,8 @@ export function feedEventBody(e: FeedEvent) {
     reference_number: e.referenceNumber,
     nmid: e.nmid,
     amount: e.amount,
-    transaction_at: e.transactionAt,
+    transaction_at: inTimeRule(CORE_TIMES, e.transactionAt) as string,
     qris_payment: e.qrisPaymentId ? { id: e.qrisPaymentId, bill_number: e.billNumber, sales_order_id: e.salesOrderId } : null,
-    created_at: e.createdAt,
+    created_at: inTimeRule(CORE_TIMES, e.createdAt) as string,
   };
 }

@@ -42,16 +42,24 @@ export const DEMO_PARTNER_TRANSACTION = {
   gross_amount: 25000,
   transaction_at: '2026-11-25T09:41:27+07:00',
   settled_at: '2026-11-26T02:15:00+07:00',
+  outlet_id: DEMO.outlets[0].id,
+};
+
+/** Contract A's summary of the example day: the one transaction, at the demo merchant's default outlet. */
+export const DEMO_PARTNER_SUMMARY = {
+  gross_amount: 25000,
+  transaction_count: 1,
+  outlet_breakdown: [{ outlet_id: DEMO.outlets[0].id, gross_amount: 25000, transaction_count: 1 }],
 };
 
 export const DEMO_REFERRALS = [
-  { id: DEMO.merchantId, code: DEMO.merchantCode, name: 'Warung Kopi Demo' },
-  { id: minimarket.id, code: minimarket.code, name: minimarket.name },
+  { id: DEMO.merchantId, code: DEMO.merchantCode, name: 'Warung Kopi Demo', defaultOutletId: DEMO.outlets[0].id },
+  { id: minimarket.id, code: minimarket.code, name: minimarket.name, defaultOutletId: minimarket.outlets[0].id },
 ];
 
 /**
  * The names of a response's two examples, one per contract (`namedResponses`, lib/rest/route.ts): the credential's
- * contract decides which one a partner gets. Contract B renders times as the gateway gives them (UTC).
+ * contract decides which one a partner gets. Contract B's times are UTC (the partner adapter's time rule).
  */
 export const CONTRACT_A = 'Contract A';
 export const CONTRACT_B = 'Contract B';
@@ -72,6 +80,7 @@ export const DEMO_PARTNER_TRANSACTION_B = {
   transaction_at: '2026-11-25T02:41:27.000Z',
   settled_at: '2026-11-25T19:15:00.000Z',
   settlement_status: 'settled',
+  outlet_id: DEMO.outlets[0].id,
 };
 
 /** The demo merchant's two outlets (Pusat, the default, and Menteng) as contract A renders them (+07:00), and B (UTC). */

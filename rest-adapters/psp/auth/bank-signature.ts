@@ -55,7 +55,8 @@ export function bankSignature(scheme: Scheme) {
       const expected = hmacHex(credential.secret, signedString(req.method, req.url, timestamp, rawBody));
       if (!signatureMatches(expected, signature)) throw unauthorized('signature does not match');
       req.rateLimitKey = `psp:${credential.keyId}`;
-      return { kind: 'bank', bankId: credential.bank.id, bankCode: credential.bank.code, tier: credential.bank.tier };
+      const { id: bankId, code: bankCode, tier, sandbox } = credential.bank;
+      return { kind: 'bank', bankId, bankCode, tier, ...(sandbox ? { sandbox: true as const } : {}) };
     },
   );
 }

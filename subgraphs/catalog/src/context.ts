@@ -6,6 +6,7 @@ import { ProductService } from './modules/product/product.service';
 import { QrisSettlementService } from './modules/sales-order/qris-settlement.service';
 import { SalesOrderService } from './modules/sales-order/sales-order.service';
 import { SyncService } from './modules/sync/sync.service';
+import { TillCloseService } from './modules/till-close/till-close.service';
 
 export function catalogRequestScope(em: EntityManager) {
   return {
@@ -16,6 +17,7 @@ export function catalogRequestScope(em: EntityManager) {
       salesOrder: new SalesOrderService(em),
       qrisSettlement: new QrisSettlementService(em),
       sync: new SyncService(em),
+      tillClose: new TillCloseService(em),
     },
   };
 }

@@ -6,10 +6,21 @@ import { PosCategoryResolver } from './modules/category/pos-category.resolver';
 import { ProductResolver } from './modules/product/product.resolver';
 import { SalesOrderResolver } from './modules/sales-order/sales-order.resolver';
 import { SyncResolver } from './modules/sync/sync.resolver';
+import { TillCloseResolver } from './modules/till-close/till-close.resolver';
 
 export function buildCatalogSchema(): Promise<GraphQLSchema> {
   return buildFederatedSchema(
-    { resolvers: [CategoryResolver, MerchantCategoriesResolver, PosCategoryResolver, ProductResolver, SalesOrderResolver, SyncResolver] },
+    {
+      resolvers: [
+        CategoryResolver,
+        MerchantCategoriesResolver,
+        PosCategoryResolver,
+        ProductResolver,
+        SalesOrderResolver,
+        SyncResolver,
+        TillCloseResolver,
+      ],
+    },
     categoryReference,
   );
 }

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '@lib/config/config';
-import { SecretBox } from '@lib/crypto/secret-box';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { BankService } from './modules/bank/bank.service';
 import { LegalDocumentService } from './modules/legal-document/legal-document.service';
@@ -23,15 +23,8 @@ import { SessionService } from './modules/session/session.service';
 import { MemberService } from './modules/member/member.service';
 import { OutboundUrlPolicy } from './modules/webhook/outbound-url';
 import { WebhookService } from './modules/webhook/webhook.service';
-
-const boxes = new Map<string, SecretBox>();
-/** One SecretBox per set of accepted keys for the process (key derivation is not per request). */
-export function secretBoxFor(config: Config): SecretBox {
-  const keys = config.secrets.accepted.encryptionKey;
-  let box = boxes.get(keys.join('\n'));
-  if (!box) boxes.set(keys.join('\n'), (box = new SecretBox(keys)));
-  return box;
-}
+import { SuspensionService } from './modules/suspension/suspension.service';
+import { SandboxService } from './modules/sandbox/sandbox.service';
 
 const otpHashers = new Map<string, OtpHasher>();
 function otpHasherFor(config: Config): OtpHasher {
@@ -43,7 +36,7 @@ function otpHasherFor(config: Config): OtpHasher {
 
 /** The request scope of the merchant subgraph: one instance of each service around the request's EntityManager. */
 export function merchantRequestScope(em: EntityManager, config: Config) {
-  const lifecycle = new MerchantLifecycleService(em);
+  const lifecycle = new MerchantLifecycleService(em, undefined, config.suspension.kycValidityMonths);
   const membership = new MembershipService(em);
   const accountSettings = new AccountSettingsService(em);
   const notification = new NotificationService(em, config);
@@ -53,7 +46,7 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
   return {
     services: {
       bank: new BankService(em, secretBoxFor(config)),
-      merchant: new MerchantService(em),
+      merchant: new MerchantService(em, config.suspension.kycValidityMonths),
       lifecycle,
       reference: new ReferenceService(em),
       legalDocument: new LegalDocumentService(em),
@@ -70,6 +63,8 @@ export function merchantRequestScope(em: EntityManager, config: Config) {
       auth: new AuthService(em, otp, session, device, notification, secretBoxFor(config)),
       accountSettings,
       member: new MemberService(em),
+      suspension: new SuspensionService(em, config, lifecycle, notification),
+      sandbox: new SandboxService(em),
       webhook: new WebhookService(em, secretBoxFor(config), new OutboundUrlPolicy(config.outboundUrls)),
     },
   };

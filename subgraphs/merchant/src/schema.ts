@@ -19,6 +19,8 @@ import { AccountSettingsResolver } from './modules/account-settings/account-sett
 import { ViewerResolver } from './modules/viewer/viewer.resolver';
 import { MemberResolver, MerchantMembersResolver } from './modules/member/member.resolver';
 import { MerchantConsentsResolver, PartnerConsentResolver } from './modules/partner/partner-consent.resolver';
+import { SuspensionResolver } from './modules/suspension/suspension.resolver';
+import { SandboxResolver } from './modules/sandbox/sandbox.resolver';
 import { OperatorResolver, PartnerCredentialsResolver, WebhookDeliveryMerchantResolver } from './modules/operator/operator.resolver';
 
 export function buildMerchantSchema(): Promise<GraphQLSchema> {
@@ -48,6 +50,8 @@ export function buildMerchantSchema(): Promise<GraphQLSchema> {
         OperatorResolver,
         PartnerCredentialsResolver,
         WebhookDeliveryMerchantResolver,
+        SuspensionResolver,
+        SandboxResolver,
       ],
     },
     merchantReference,

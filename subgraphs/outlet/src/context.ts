@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '@lib/config/config';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import type { SubgraphContext } from '@lib/federation/subgraph-context';
 import { OutletService } from './modules/outlet/outlet.service';
 import { PosOutletService } from './modules/pos-outlet/pos-outlet.service';
@@ -7,10 +9,12 @@ import { DeviceActivityService } from './modules/device-activity/device-activity
 import { PaymentTargetService } from './modules/payment-target/payment-target.service';
 import { PspPairingService } from './modules/psp-pairing/psp-pairing.service';
 import { MerchantProfileService } from './modules/merchant-profile/merchant-profile.service';
+import { SettlementAccountService } from './modules/settlement-account/settlement-account.service';
 
-export function outletRequestScope(em: EntityManager) {
+export function outletRequestScope(em: EntityManager, config: Config) {
   const outlet = new OutletService(em);
   const terminal = new TerminalService(em);
+  const settlementAccount = new SettlementAccountService(em, secretBoxFor(config), config.settlementAccounts.coolingOffMs, outlet);
   return {
     services: {
       outlet,
@@ -19,7 +23,8 @@ export function outletRequestScope(em: EntityManager) {
       deviceActivity: new DeviceActivityService(em),
       paymentTarget: new PaymentTargetService(em, outlet),
       posOutlet: new PosOutletService(em),
-      merchantProfile: new MerchantProfileService(em, outlet, terminal),
+      merchantProfile: new MerchantProfileService(em, outlet, terminal, settlementAccount),
+      settlementAccount,
     },
   };
 }

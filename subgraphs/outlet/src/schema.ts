@@ -8,6 +8,11 @@ import { MerchantDeviceActivityResolver } from './modules/device-activity/device
 import { PaymentTargetResolver } from './modules/payment-target/payment-target.resolver';
 import { PspOutletResolver } from './modules/merchant-profile/merchant-profile.resolver';
 import { MerchantPspPairingsResolver } from './modules/psp-pairing/psp-pairing.resolver';
+import {
+  MerchantSettlementAccountResolver,
+  OutletSettlementAccountResolver,
+  SettlementAccountResolver,
+} from './modules/settlement-account/settlement-account.resolver';
 import { terminalReference } from './modules/terminal/terminal.reference';
 import { MerchantTerminalResolver, OutletTerminalsResolver, TerminalResolver } from './modules/terminal/terminal.resolver';
 
@@ -25,6 +30,9 @@ export function buildOutletSchema(): Promise<GraphQLSchema> {
         PaymentTargetResolver,
         PosOutletResolver,
         PspOutletResolver,
+        SettlementAccountResolver,
+        MerchantSettlementAccountResolver,
+        OutletSettlementAccountResolver,
       ],
     },
     { ...outletReference, ...terminalReference, ...posOutletReference },

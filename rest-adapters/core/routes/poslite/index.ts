@@ -26,6 +26,9 @@ import orderList from './sales/orders/list';
 import orderUpdate from './sales/orders/update';
 import syncPull from './sync/pull';
 import syncPush from './sync/push';
+import tillCloseCreate from './till/closes/create';
+import tillCloseGet from './till/closes/get';
+import tillCloseList from './till/closes/list';
 
 /** Every point-of-sale route, each on both surfaces (`/poslite/...` service, `/merchant/poslite/...` app). */
 export const posliteRoutes: RestRoute<any>[] = [
@@ -56,4 +59,7 @@ export const posliteRoutes: RestRoute<any>[] = [
   qrisPaymentGet,
   qrisPaymentEvents,
   qrisPaymentCancel,
+  tillCloseCreate,
+  tillCloseList,
+  tillCloseGet,
 ].flat();

@@ -1,5 +1,7 @@
-import { addDays, mondayOf, nextMonthStart } from '@lib/time/zoned-time';
-import { MAKASSAR } from './user-profile';
+import { ZonedCalendar, addDays, mondayOf, nextMonthStart } from '@lib/time/zoned-time';
+
+/** The core API's calendar: periods are Asia/Makassar days, weeks, months and years (core-api.md §4). */
+const MAKASSAR = new ZonedCalendar('Asia/Makassar');
 
 export const PERIODS = ['today', 'week', 'month', 'year'] as const;
 export type MerchantPeriod = (typeof PERIODS)[number];

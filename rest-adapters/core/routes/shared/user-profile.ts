@@ -1,10 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ZonedCalendar } from '@lib/time/zoned-time';
 import { Nullable } from '@lib/rest/schema-helpers';
 import type { ReviewMerchantRegistrationMutation, UserProfileFieldsFragment } from '@rest-adapters/generated/operations';
-
-/** The core API renders its times in Asia/Makassar (+08:00), core-api.md §2. */
-export const MAKASSAR = new ZonedCalendar('Asia/Makassar');
 
 const S = Nullable(Type.String());
 /** core-api.md §2 Profile: the user's fields and the merchant snapshot (all null without a merchant or registration). */
@@ -39,7 +35,7 @@ export const ProfileBody = Type.Object(
     merchant_business_scale_name: S,
     merchant_average_monthly_revenue: Nullable(Type.Integer()),
     merchant_employee_count: Nullable(Type.Integer()),
-    merchant_reviewed_at: Nullable(Type.String({ format: 'date-time', description: '+08:00.' })),
+    merchant_reviewed_at: Nullable(Type.String({ format: 'date-time' })),
     merchant_device_fee_service_accepted: Nullable(Type.Boolean()),
     merchant_terms_of_service_accepted: Nullable(Type.Boolean()),
     merchant_privacy_policy_accepted: Nullable(Type.Boolean()),
@@ -79,7 +75,7 @@ export function toProfileBody(p: UserProfileFieldsFragment): ProfileBody {
     merchant_business_scale_name: m?.businessScaleName ?? null,
     merchant_average_monthly_revenue: m?.averageMonthlyRevenue ?? null,
     merchant_employee_count: m?.employeeCount ?? null,
-    merchant_reviewed_at: m?.reviewedAt ? MAKASSAR.iso(new Date(m.reviewedAt)) : null,
+    merchant_reviewed_at: m?.reviewedAt ?? null,
     merchant_device_fee_service_accepted: m?.deviceFeeServiceAccepted ?? null,
     merchant_terms_of_service_accepted: m?.termsOfServiceAccepted ?? null,
     merchant_privacy_policy_accepted: m?.privacyPolicyAccepted ?? null,

@@ -5,14 +5,13 @@ import type { RouteRuntime } from '@lib/rest/route';
 import type { FixedOperationDocument } from '@lib/rest/operation';
 import type { PartnerOutletFieldsFragment } from '@rest-adapters/generated/operations';
 import type { PartnerPrincipal } from '@rest-adapters/partner/auth/partner-auth';
-import { jakartaIso } from '../jakarta-time';
 import { scopedTo } from '../partner-data';
 
 /**
  * Outlet payloads of the partner API (partner-api.md §1 multi-outlet model; §2 leaves them open, designed in
  * docs/decisions/0037-partner-bodies-and-outlet-endpoints.md). The identifiers §1 names for outlets and devices (nmid,
  * mid, tid, serial_number) are returned; the raw device id, the QRIS payload and settlement accounts never are.
- * Both contracts share these objects; times follow the contract (A: +07:00, B: UTC).
+ * Both contracts share these objects; their times are written by the partner adapter's rule (A: +07:00, B: UTC).
  */
 export const OutletParams = Type.Object(
   { merchant_id: Type.String({ minLength: 1, maxLength: 64 }), outlet_id: Type.String({ minLength: 1, maxLength: 64 }) },
@@ -42,15 +41,7 @@ export type PartnerOutlet = Static<typeof PartnerOutlet>;
 
 export type OutletData = PartnerOutletFieldsFragment;
 
-/** An instant as the contract renders it: A in Asia/Jakarta local time with offset, B as the gateway gives it (UTC). */
-export function contractTime(principal: PartnerPrincipal, iso: string): string;
-export function contractTime(principal: PartnerPrincipal, iso: string | null): string | null;
-export function contractTime(principal: PartnerPrincipal, iso: string | null): string | null {
-  if (iso === null) return null;
-  return principal.contract === 'A' ? jakartaIso(new Date(iso)) : iso;
-}
-
-export function toPartnerOutlet(principal: PartnerPrincipal, merchantId: string, o: OutletData): PartnerOutlet {
+export function toPartnerOutlet(merchantId: string, o: OutletData): PartnerOutlet {
   return {
     outlet_id: o.id,
     merchant_id: merchantId,
@@ -65,7 +56,7 @@ export function toPartnerOutlet(principal: PartnerPrincipal, merchantId: string,
     province: o.province,
     postal_code: o.postalCode,
     device_count: o.terminals.filter((t) => t.status !== 'inactive').length,
-    created_at: contractTime(principal, o.createdAt),
+    created_at: o.createdAt,
   };
 }
 

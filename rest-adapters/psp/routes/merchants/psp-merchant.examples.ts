@@ -30,6 +30,22 @@ export const DEMO_PSP_OUTLETS: PspOutlet[] = DEMO.outlets.map((outlet) => ({
   nmid_status: 'active',
   is_default: outlet.isDefault,
   address: { line: 'Jl. Medan Merdeka Barat No. 1', city: 'Jakarta Pusat', province: 'DKI Jakarta', postal_code: '10110' },
+  // The first outlet has an account of its own; the others are paid into the corporate account.
+  settlement_account: outlet.isDefault
+    ? {
+        source: 'outlet',
+        bank_code: '014',
+        account_number: '8730012345',
+        holder_name: 'BUDI SANTOSO',
+        effective_since: '2026-11-03T10:00:00+07:00',
+      }
+    : {
+        source: 'corporate',
+        bank_code: '009',
+        account_number: '0123456789',
+        holder_name: 'PT TOKO DEMO SEJAHTERA',
+        effective_since: '2026-11-02T09:30:00+07:00',
+      },
 }));
 
 export const DEMO_PSP_OWNER: PspOwner = {

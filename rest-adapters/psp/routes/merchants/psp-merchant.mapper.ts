@@ -52,6 +52,13 @@ export function toPspOutlet(o: PspOutletFieldsFragment): PspOutlet {
     nmid_status: o.nmidStatus,
     is_default: o.isDefault,
     address: { line: o.addressLine, city: o.city, province: o.province, postal_code: o.postalCode },
+    settlement_account: o.effectiveSettlementAccount && {
+      source: o.effectiveSettlementAccount.source === 'outlet' ? 'outlet' : 'corporate',
+      bank_code: o.effectiveSettlementAccount.bankCode,
+      account_number: o.effectiveSettlementAccount.accountNumber,
+      holder_name: o.effectiveSettlementAccount.holderName,
+      effective_since: o.effectiveSettlementAccount.effectiveAt,
+    },
   };
 }
 

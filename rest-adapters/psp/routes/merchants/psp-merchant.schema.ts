@@ -32,6 +32,26 @@ export const PspMerchant = Type.Object(
 export type PspMerchant = Static<typeof PspMerchant>;
 
 /** Outlets of a merchant (include_outlets): the spec leaves their fields open; these are ours. */
+/**
+ * The account the bank pays an outlet's settlements into (partner-api.md §1, docs/decisions/0238-settlement-accounts.md):
+ * the outlet's own, else the merchant's corporate account. A change requested by the merchant shows here only once its
+ * cooling-off has passed.
+ */
+export const PspSettlementAccount = Type.Object(
+  {
+    source: Type.Union([Type.Literal('outlet'), Type.Literal('corporate')], {
+      description:
+        "outlet: the outlet's own account; corporate: the merchant's pooled account, which an outlet without its own falls back to.",
+    }),
+    bank_code: Type.String({ description: "The receiving bank's 3-digit code (Bank Indonesia's sandi bank, e.g. 014)." }),
+    account_number: Type.String({ description: 'The account number, 6 to 20 digits.' }),
+    holder_name: Type.String({ description: "The account holder's name." }),
+    effective_since: Type.String({ format: 'date-time', description: 'Since when this account is the one to pay into.' }),
+  },
+  { $id: 'PspSettlementAccount', title: 'PspSettlementAccount' },
+);
+export type PspSettlementAccount = Static<typeof PspSettlementAccount>;
+
 export const PspOutlet = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
@@ -46,6 +66,9 @@ export const PspOutlet = Type.Object(
       city: Nullable(Type.String()),
       province: Nullable(Type.String()),
       postal_code: Nullable(Type.String()),
+    }),
+    settlement_account: Type.Union([Type.Ref(PspSettlementAccount), Type.Null()], {
+      description: 'The effective settlement account of the outlet (its own, else the corporate one); null when the merchant has set none.',
     }),
   },
   { $id: 'PspOutlet', title: 'PspOutlet' },
@@ -88,4 +111,4 @@ export const IncludeQuery = {
   include_owners: Type.Boolean({ default: false }),
 };
 
-export const PSP_SCHEMAS = [PspMerchant, PspOutlet, PspOwner];
+export const PSP_SCHEMAS = [PspMerchant, PspSettlementAccount, PspOutlet, PspOwner];

@@ -23,6 +23,8 @@ export interface PaymentTarget {
   merchantId: string;
   merchantStatus: string;
   categoryCode: string | null;
+  /** Only from the owners (resolve-nmid.graphql): the transaction subgraph's copy has it otherwise. */
+  businessScaleCode?: string | null;
   outletId: string;
   multiOutlet: boolean;
   terminalId: string | null;
@@ -78,6 +80,7 @@ function targetOf(outlet: ResolvedOutlet | null, { mid, tid }: NmidReference): P
     merchantId: outlet.merchant.id,
     merchantStatus: outlet.merchant.status,
     categoryCode: outlet.merchant.categoryCode,
+    ...('businessScaleCode' in outlet.merchant ? { businessScaleCode: outlet.merchant.businessScaleCode as string | null } : {}),
     outletId: outlet.id,
     multiOutlet: outlet.merchant.outlets.length > 1,
     terminalId: (tid && outlet.terminals.find((t) => t.tid === tid)?.id) || null,

@@ -15,6 +15,9 @@ import { Migration20261202100000_merchant_profile_jobs } from './Migration202612
 import { Migration20261204100000_payment_target_merchant_jobs } from './Migration20261204100000_payment_target_merchant_jobs';
 import { Migration20261207100000_payment_target_qris_fields } from './Migration20261207100000_payment_target_qris_fields';
 import { Migration20261210100000_webhook_attempts_without_bodies } from './Migration20261210100000_webhook_attempts_without_bodies';
+import { Migration20261212100000_daily_summary_and_language } from './Migration20261212100000_daily_summary_and_language';
+import { Migration20261213100000_automatic_suspension } from './Migration20261213100000_automatic_suspension';
+import { Migration20261214100000_sandbox_clock } from './Migration20261214100000_sandbox_clock';
 
 /** Every migration of the merchant schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -34,4 +37,7 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261204100000_payment_target_merchant_jobs', class: Migration20261204100000_payment_target_merchant_jobs },
   { name: 'Migration20261207100000_payment_target_qris_fields', class: Migration20261207100000_payment_target_qris_fields },
   { name: 'Migration20261210100000_webhook_attempts_without_bodies', class: Migration20261210100000_webhook_attempts_without_bodies },
+  { name: 'Migration20261212100000_daily_summary_and_language', class: Migration20261212100000_daily_summary_and_language },
+  { name: 'Migration20261213100000_automatic_suspension', class: Migration20261213100000_automatic_suspension },
+  { name: 'Migration20261214100000_sandbox_clock', class: Migration20261214100000_sandbox_clock },
 ];

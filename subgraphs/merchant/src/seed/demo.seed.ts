@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '@lib/config/config';
 import { DEMO } from '@lib/domain/demo/demo-ids';
-import { secretBoxFor } from '../context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
+import { addMonths } from '../modules/merchant/merchant-lifecycle.service';
 import { PartnerService } from '../modules/partner/partner.service';
 import { bankKeyRows, partnerCredentialRows } from './seed-rows';
 
@@ -53,6 +54,8 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
       status: 'active',
       category_code: '5814',
       category_name: 'Kedai Kopi',
+      // A micro business (QRIS criteria UMI): its payments up to Rp500.000 pay 0 % MDR (docs/decisions/0240-mdr-policy.md).
+      business_scale_code: 'micro',
       phone: '+6281234567890',
       email: 'halo@kopidemo.example',
       npwp: '012345678901000',
@@ -62,6 +65,7 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
       address_postal_code: '10110',
       kyc_status: 'verified',
       kyc_verified_at: now,
+      kyc_expires_at: addMonths(now, config.suspension.kycValidityMonths),
       bank_id: DEMO.bank.id,
       psp_visible_at: now,
       primary_nmid: DEMO.outlets[0].nmid,
@@ -77,6 +81,8 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
     .where({ id: DEMO.merchantId })
     .whereNull('primary_nmid')
     .update({ primary_nmid: DEMO.outlets[0].nmid, nmid_assigned_at: knex.raw('coalesce(nmid_assigned_at, psp_visible_at, ?)', [now]) });
+  // A demo merchant seeded before it had a business scale is the micro business it is.
+  await knex('merchant.merchants').where({ id: DEMO.merchantId }).whereNull('business_scale_code').update({ business_scale_code: 'micro' });
   const others = await knex('merchant.merchants')
     .insert(
       DEMO.otherMerchants.map((m) => ({
@@ -93,6 +99,7 @@ export async function seedMerchantDemo(em: EntityManager, config: Config): Promi
         address_province: 'DKI Jakarta',
         kyc_status: 'verified',
         kyc_verified_at: now,
+        kyc_expires_at: addMonths(now, config.suspension.kycValidityMonths),
         bank_id: DEMO.bank.id,
         primary_nmid: m.outlets[0].nmid,
         nmid_assigned_at: now,

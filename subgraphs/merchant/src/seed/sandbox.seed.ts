@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '@lib/config/config';
 import { DEMO } from '@lib/domain/demo/demo-ids';
-import { secretBoxFor } from '../context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
+import { addMonths } from '../modules/merchant/merchant-lifecycle.service';
 import { bankKeyRows, partnerCredentialRows } from './seed-rows';
 
 /**
@@ -57,6 +58,7 @@ export async function seedMerchantSandbox(em: EntityManager, config: Config): Pr
       address_province: 'DKI Jakarta',
       kyc_status: 'verified',
       kyc_verified_at: now,
+      kyc_expires_at: addMonths(now, config.suspension.kycValidityMonths),
       bank_id: bank.id,
       sandbox: true,
       referral_code: partner.referralCode,

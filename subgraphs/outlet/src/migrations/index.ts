@@ -7,6 +7,7 @@ import { Migration20261126100000_sync_time } from './Migration20261126100000_syn
 import { Migration20261202100000_merchant_profiles } from './Migration20261202100000_merchant_profiles';
 import { Migration20261204100000_payment_target_jobs } from './Migration20261204100000_payment_target_jobs';
 import { Migration20261207100000_payment_target_qris_fields } from './Migration20261207100000_payment_target_qris_fields';
+import { Migration20261215100000_settlement_accounts } from './Migration20261215100000_settlement_accounts';
 
 /** Every migration of the outlet schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261202100000_merchant_profiles', class: Migration20261202100000_merchant_profiles },
   { name: 'Migration20261204100000_payment_target_jobs', class: Migration20261204100000_payment_target_jobs },
   { name: 'Migration20261207100000_payment_target_qris_fields', class: Migration20261207100000_payment_target_qris_fields },
+  { name: 'Migration20261215100000_settlement_accounts', class: Migration20261215100000_settlement_accounts },
 ];

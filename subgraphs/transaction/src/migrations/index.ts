@@ -16,6 +16,10 @@ import { Migration20261205100000_merchant_pages_by_window } from './Migration202
 import { Migration20261206100000_archive_month_partitions } from './Migration20261206100000_archive_month_partitions';
 import { Migration20261207100000_payment_target_outlet_index } from './Migration20261207100000_payment_target_outlet_index';
 import { Migration20261207200000_payment_target_qris_fields } from './Migration20261207200000_payment_target_qris_fields';
+import { Migration20261208490000_payment_feed_notify } from './Migration20261208490000_payment_feed_notify';
+import { Migration20261210100000_statements } from './Migration20261210100000_statements';
+import { Migration20261216100000_mdr_policy } from './Migration20261216100000_mdr_policy';
+import { Migration20261220100000_reconciliation } from './Migration20261220100000_reconciliation';
 
 /** Every migration of the transaction schema, in order. Append new ones; never edit an applied one. */
 export const migrations: MigrationObject[] = [
@@ -36,4 +40,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261206100000_archive_month_partitions', class: Migration20261206100000_archive_month_partitions },
   { name: 'Migration20261207100000_payment_target_outlet_index', class: Migration20261207100000_payment_target_outlet_index },
   { name: 'Migration20261207200000_payment_target_qris_fields', class: Migration20261207200000_payment_target_qris_fields },
+  { name: 'Migration20261208490000_payment_feed_notify', class: Migration20261208490000_payment_feed_notify },
+  { name: 'Migration20261210100000_statements', class: Migration20261210100000_statements },
+  { name: 'Migration20261216100000_mdr_policy', class: Migration20261216100000_mdr_policy },
+  { name: 'Migration20261220100000_reconciliation', class: Migration20261220100000_reconciliation },
 ];

@@ -6,8 +6,11 @@ import { ensurePartitions } from '../modules/partition/partition.service';
 import { HISTORY_DAYS, seedTransactionHistory } from './history.seed';
 
 const HOUR = 3_600_000;
-/** The demo merchant's MCC (5814, coffee shop) is in the regular MDR segment. */
-const DEMO_MDR_RATE = '0.0070';
+/**
+ * The demo merchant (a coffee shop, MCC 5814: the regular segment) is a micro business (UMI), and its demo payments are
+ * all below Rp500.000: the policy's 0 % band since 1 December 2024 (docs/decisions/0240-mdr-policy.md).
+ */
+const DEMO_MDR_RATE = '0.0000';
 
 /** Twelve transactions of the demo bank over the last days, mostly successful, spread over both demo outlets; then the referred merchants' history. */
 export async function seedTransactionDemo(em: EntityManager): Promise<Record<string, number>> {
@@ -42,7 +45,7 @@ export async function seedTransactionDemo(em: EntityManager): Promise<Record<str
       gross_amount: gross,
       payer_bank_code: 'BDEMO',
       payer_bank_name: 'Bank Demo',
-      mdr_rate: mdrFee > 0 ? DEMO_MDR_RATE : '0.0000',
+      mdr_rate: DEMO_MDR_RATE,
       mdr_fee_amount: mdrFee,
       net_amount_after_mdr: gross - mdrFee,
       refunded_amount: status === 'refunded' ? gross : 0,

@@ -9,14 +9,16 @@ import { DEMO_PROFILE, OPERATOR_USER_ID } from '@rest-adapters/core/examples';
 
 /**
  * core-api.md §3: active → suspended | deleted, suspended → active | deleted, through the merchant lifecycle
- * service (which queues the bank's webhook in the same transaction). Anything else is 409 `invalid_transition`.
+ * service (which queues the bank's webhook in the same transaction). Anything else is 409 `invalid_transition`; a
+ * reactivation of a merchant whose KYC has expired is 409 `kyc_expired` (renewed by an operator instead:
+ * docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md).
  */
 export default defineRoute({
   method: 'POST',
   url: '/internal/merchant/status',
   summary: 'Change a merchant’s status',
   tags: ['core: internal'],
-  errors: { 409: ['invalid_transition'] },
+  errors: { 409: ['invalid_transition', 'kyc_expired'] },
   schema: { body: MerchantStatusBody, response: { 200: MerchantDecisionResponse, ...errorResponses(400, 401, 404, 409) } },
   operationId: 'ReviewMerchantStatus',
   examples: {
@@ -34,7 +36,10 @@ export default defineRoute({
         profile: { ...DEMO_PROFILE, merchant_status: 'suspended', merchant_reviewed_at: '2026-11-25T16:00:00.000+08:00' },
       },
     },
-    errors: { invalid_transition: 'cannot move a merchant from deleted to active' },
+    errors: {
+      invalid_transition: 'cannot move a merchant from deleted to active',
+      kyc_expired: "the merchant's KYC expired at 2026-11-01T00:00:00.000Z: renew it first",
+    },
   },
   authenticate: internalAuth,
   run: async ({ body }, { execute }) => {

@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { Principal } from '@lib/auth/principal';
 import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import { HttpError } from '@lib/rest/error-body';
 import type { RouteRuntime } from '@lib/rest/route';
@@ -8,6 +9,9 @@ import { toEventRejection, toRecordInput } from '@rest-adapters/psp/routes/event
 import type { EventRejection, PaymentEvent } from '@rest-adapters/psp/routes/events/record/schema';
 import { resolvePaymentTarget } from '@rest-adapters/psp/routes/shared/payment-target';
 import type { SandboxPaymentRequest, SandboxPaymentResult } from './schema';
+
+/** Who resolves the NMID of a sandbox bank's own simulation: the adapter as an internal caller. */
+const SANDBOX_RESOLVER: Principal = { kind: 'internal', service: 'psp-sandbox' };
 
 /** Banks send Jakarta times (psp-api.md §2). */
 const JAKARTA = new ZonedCalendar('Asia/Jakarta');
@@ -28,10 +32,18 @@ export type SandboxPaymentOutcome = { status: 200; body: SandboxPaymentResult } 
 export async function simulateSandboxPayment(
   runtime: RouteRuntime,
   input: SandboxPaymentRequest,
-  now = new Date(),
+  options: { now?: Date; caller?: BankPrincipal } = {},
 ): Promise<SandboxPaymentOutcome> {
-  const { outletByNmid: outlet } = await runtime.execute(SandboxPaymentTargetDocument, { nmid: input.nmid });
-  if (!outlet?.merchant) throw new HttpError(404, 'not_found', `no outlet has NMID ${input.nmid}`);
+  const { caller, now = new Date() } = options;
+  // A sandbox bank's own call (POST /psp/v1/sandbox/payments) resolves the NMID as an internal caller too, and any NMID
+  // not its own is unknown to it, live or another sandbox bank's, as on its other paths.
+  const { outletByNmid: outlet } = await runtime.execute(
+    SandboxPaymentTargetDocument,
+    { nmid: input.nmid },
+    caller ? { acting: SANDBOX_RESOLVER } : undefined,
+  );
+  if (!outlet?.merchant || (caller && outlet.merchant.bank?.id !== caller.bankId))
+    throw new HttpError(404, 'not_found', `no outlet has NMID ${input.nmid}`);
   const bank = outlet.merchant.bank;
   if (!outlet.merchant.sandbox || !bank?.sandbox || outlet.nmidBankCode !== bank.code)
     throw new HttpError(
@@ -40,7 +52,7 @@ export async function simulateSandboxPayment(
       `NMID ${input.nmid} is a live merchant's: the sandbox simulates payments to sandbox NMIDs only (ID99 followed by 13 digits)`,
     );
 
-  const acting: BankPrincipal = { kind: 'bank', bankId: bank.id, bankCode: bank.code, tier: bank.tier };
+  const acting: BankPrincipal = { kind: 'bank', bankId: bank.id, bankCode: bank.code, tier: bank.tier, sandbox: true };
   const asBank: RouteRuntime = {
     config: runtime.config,
     execute: (operation, variables, options) => runtime.execute(operation, variables, { ...options, acting }),

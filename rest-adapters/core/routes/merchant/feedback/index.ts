@@ -1,7 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { userAuth } from '@rest-adapters/core/auth/user-auth';
-import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { SubmitFeedbackDocument } from '@rest-adapters/generated/operations';
 import { FeedbackBody, FeedbackResponse } from './schema';
 import { DEMO } from '@lib/domain/demo/demo-ids';
@@ -63,7 +62,7 @@ export default defineRoute({
         message: f.message,
         allow_follow_up: f.allowFollowUp,
         source: f.source as 'mobile_app',
-        created_at: MAKASSAR.iso(new Date(f.createdAt)),
+        created_at: f.createdAt,
       },
     };
   },

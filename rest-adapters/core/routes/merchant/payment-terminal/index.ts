@@ -1,7 +1,6 @@
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { type UserPrincipal, userAuth } from '@rest-adapters/core/auth/user-auth';
-import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { ViewerPaymentTerminalDocument } from '@rest-adapters/generated/operations';
 import { PaymentTerminalResponse } from './schema';
@@ -108,7 +107,7 @@ export default defineRoute({
             nmid: t.outlet.nmid,
             placement_name: t.placementName,
             status: t.status,
-            last_seen_at: t.lastSeenAt ? MAKASSAR.iso(new Date(t.lastSeenAt)) : null,
+            last_seen_at: t.lastSeenAt ?? null,
           }
         : null,
       psp_pairings: m.pspPairings.map((p) => ({
@@ -124,7 +123,7 @@ export default defineRoute({
         event_type: l.eventType,
         event_title: l.eventTitle,
         severity: l.severity,
-        occurred_at: MAKASSAR.iso(new Date(l.occurredAt)),
+        occurred_at: l.occurredAt,
       })),
     };
   },

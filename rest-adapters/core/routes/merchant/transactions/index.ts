@@ -2,7 +2,6 @@ import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { type UserPrincipal, userAuth } from '@rest-adapters/core/auth/user-auth';
 import { makassarPeriod } from '@rest-adapters/core/routes/shared/merchant-period';
-import { MAKASSAR } from '@rest-adapters/core/routes/shared/user-profile';
 import { actingForMerchant } from '@rest-adapters/core/routes/shared/viewer-membership';
 import { ViewerMerchantTransactionsDocument } from '@rest-adapters/generated/operations';
 import { MerchantTransactionsResponse, TransactionsQuery } from './schema';
@@ -107,7 +106,7 @@ export default defineRoute({
         mdr_fee_amount: t.mdrFeeAmount,
         net_amount_after_mdr: t.netAmountAfterMdr,
         daily_service_fee_amount: t.platformFee,
-        transaction_at: MAKASSAR.iso(new Date(t.transactionAt)),
+        transaction_at: t.transactionAt,
       })),
     };
   },

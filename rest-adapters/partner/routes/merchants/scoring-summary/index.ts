@@ -14,7 +14,7 @@ export default defineRoute({
   url: '/api/partner/v1/merchants/:merchant_id/scoring-summary',
   summary: 'Scoring summary of a merchant in the calling partner’s scope',
   description:
-    'Scope scoring.read or risk-summary.read. Definitions: docs/scoring.md. No value is ever null: where the data is too thin ' +
+    'Scope scoring.read or risk-summary.read. Contract A: 12-month averages, ratios 0..1; contract B: the last month, percentages and stepped buckets. No value is ever null: where the data is too thin ' +
     '(no base for a growth, nothing settled to judge, fewer than 3 months) the field carries its no-data value (growth 0; ' +
     'Contract A scores 0; Contract B the lowest bucket, 35 and 40) and is named in insufficient_data, which is empty when ' +
     'every value was computed.',

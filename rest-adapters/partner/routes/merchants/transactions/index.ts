@@ -9,6 +9,7 @@ import { DEMO } from '@lib/domain/demo/demo-ids';
 import {
   CONTRACT_A,
   CONTRACT_B,
+  DEMO_PARTNER_SUMMARY,
   DEMO_PARTNER_TRANSACTION,
   DEMO_PARTNER_TRANSACTION_B,
 } from '@rest-adapters/partner/routes/partner.examples';
@@ -46,7 +47,7 @@ export default defineRoute({
             period: 'daily',
             period_start_at: '2026-11-25T00:00:00+07:00',
             period_end_at: '2026-11-25T23:59:59+07:00',
-            summary: { gross_amount: 25000, transaction_count: 1 },
+            summary: DEMO_PARTNER_SUMMARY,
             items: [DEMO_PARTNER_TRANSACTION],
           },
         },

@@ -1,4 +1,4 @@
-import { jakartaIso, type PeriodWindow, type Period } from '@rest-adapters/partner/routes/jakarta-time';
+import type { PeriodWindow, Period } from '@rest-adapters/partner/routes/jakarta-time';
 import { toPartnerMerchantStatus, toPartnerTransactionStatus } from '@rest-adapters/partner/routes/partner-data';
 import type { PartnerMerchantTransactionsQuery, PartnerTransactionFieldsFragment } from '@rest-adapters/generated/operations';
 import type { TransactionsA, TransactionsB } from './schema';
@@ -16,6 +16,12 @@ function rowsOf(m: MerchantTransactionsData): PartnerTransactionFieldsFragment[]
   return m.merchantTransactionPage as PartnerTransactionFieldsFragment[];
 }
 
+/** One outlet's success totals (TransactionTotals.outletBreakdown) as partner-api.md §1's outlet_breakdown entry. */
+export function toOutletTotals(o: { outlet: { id: string } | null; grossAmount: number; count: number }) {
+  return { outlet_id: o.outlet?.id ?? null, gross_amount: o.grossAmount, transaction_count: o.count };
+}
+
+/** Contract A; its times are rendered by the adapter's time rule (Asia/Jakarta, lib/time/api-time.ts). */
 export function toTransactionsA(m: MerchantTransactionsData, period: Period, window: PeriodWindow): TransactionsA {
   return {
     merchant_id: m.id,
@@ -24,7 +30,11 @@ export function toTransactionsA(m: MerchantTransactionsData, period: Period, win
     period,
     period_start_at: window.startAt,
     period_end_at: window.endAt,
-    summary: { gross_amount: m.transactionTotals?.grossAmount ?? 0, transaction_count: m.transactionTotals?.count ?? 0 },
+    summary: {
+      gross_amount: m.transactionTotals?.grossAmount ?? 0,
+      transaction_count: m.transactionTotals?.count ?? 0,
+      outlet_breakdown: (m.transactionTotals?.outletBreakdown ?? []).map(toOutletTotals),
+    },
     items: rowsOf(m).map((t) => ({
       id: t.id,
       transaction_code: t.transactionCode,
@@ -33,8 +43,9 @@ export function toTransactionsA(m: MerchantTransactionsData, period: Period, win
       payment_method: t.paymentMethod,
       payment_channel: t.paymentChannel,
       gross_amount: t.grossAmount,
-      transaction_at: jakartaIso(new Date(t.transactionAt)),
-      settled_at: t.settledAt ? jakartaIso(new Date(t.settledAt)) : null,
+      transaction_at: t.transactionAt,
+      settled_at: t.settledAt,
+      outlet_id: t.outletId,
     })),
   };
 }
@@ -55,6 +66,7 @@ export function toTransactionsB(m: MerchantTransactionsData): TransactionsB {
     transaction_at: t.transactionAt,
     settled_at: t.settledAt,
     settlement_status: t.settlementStatus,
+    outlet_id: t.outletId,
   }));
   return { merchant_id: m.id, items, count: items.length };
 }

@@ -25,7 +25,23 @@ const Common = {
   payment_method: Type.String(),
   payment_channel: Nullable(Type.String({ description: 'Issuer; null when the bank did not report it.' })),
   gross_amount: Type.Integer(),
+  outlet_id: Nullable(
+    Type.String({
+      format: 'uuid',
+      description: 'The outlet that received the payment (store it next to merchant_id); null when recorded without one.',
+    }),
+  ),
 };
+
+/** Success transactions of one outlet of the merchant in the window (partner-api.md §1 outlet_breakdown). */
+export const OutletTotals = Type.Object(
+  {
+    outlet_id: Nullable(Type.String({ format: 'uuid', description: 'null: transactions recorded without an outlet.' })),
+    gross_amount: Type.Integer(),
+    transaction_count: Type.Integer(),
+  },
+  { additionalProperties: false },
+);
 
 /** Contract A: no fee or MDR fields; times in +07:00. */
 export const TransactionsA = Type.Object(
@@ -36,7 +52,16 @@ export const TransactionsA = Type.Object(
     period: Type.Union([Type.Literal('daily'), Type.Literal('weekly'), Type.Literal('monthly')]),
     period_start_at: Type.String({ format: 'date-time' }),
     period_end_at: Type.String({ format: 'date-time' }),
-    summary: Type.Object({ gross_amount: Type.Integer(), transaction_count: Type.Integer() }, { additionalProperties: false }),
+    summary: Type.Object(
+      {
+        gross_amount: Type.Integer(),
+        transaction_count: Type.Integer(),
+        outlet_breakdown: Type.Array(OutletTotals, {
+          description: 'The summary per outlet, highest gross first: its gross_amount and transaction_count add up to the summary’s.',
+        }),
+      },
+      { additionalProperties: false },
+    ),
     items: Type.Array(
       Type.Object(
         {
@@ -49,6 +74,7 @@ export const TransactionsA = Type.Object(
           gross_amount: Common.gross_amount,
           transaction_at: Type.String({ format: 'date-time' }),
           settled_at: Nullable(Type.String({ format: 'date-time' })),
+          outlet_id: Common.outlet_id,
         },
         { additionalProperties: false },
       ),
@@ -80,6 +106,7 @@ export const TransactionsB = Type.Object(
           transaction_at: Type.String({ format: 'date-time' }),
           settled_at: Nullable(Type.String({ format: 'date-time' })),
           settlement_status: Type.String({ description: 'unsettled or settled.' }),
+          outlet_id: Common.outlet_id,
         },
         { additionalProperties: false },
       ),

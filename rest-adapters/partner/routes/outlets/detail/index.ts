@@ -36,6 +36,6 @@ export default defineRoute({
     requireOutletsEnabled(ctx.request);
     const principal = requireScope(ctx.principal, 'merchant.read');
     const merchant = await loadScopedMerchant(ctx, principal, PartnerMerchantOutletDocument, params.merchant_id, {});
-    return toPartnerOutlet(principal, merchant.id, outletOf(merchant.outlets, params.outlet_id));
+    return toPartnerOutlet(merchant.id, outletOf(merchant.outlets, params.outlet_id));
   },
 });

@@ -2,7 +2,7 @@ import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireOutletsEnabled, requireScope } from '@rest-adapters/partner/auth/partner-auth';
 import { PartnerOutletDevicesDocument } from '@rest-adapters/generated/operations';
-import { OutletParams, contractTime, loadScopedMerchant, outletOf } from '../partner-outlet';
+import { OutletParams, loadScopedMerchant, outletOf } from '../partner-outlet';
 import { DevicesResponse } from './schema';
 import { DEMO } from '@lib/domain/demo/demo-ids';
 import { CONTRACT_A, CONTRACT_B } from '@rest-adapters/partner/routes/partner.examples';
@@ -15,7 +15,7 @@ export default defineRoute({
   description: [
     'Scope `merchant.read`. The outlet endpoints are enabled per credential by an operator (`outlets_enabled`); that switch is checked first, so without it every outlet endpoint answers 403 `forbidden`.',
     '',
-    '- Every device (terminal) of the outlet, inactive ones included, oldest first, with the identifiers partner-api.md §1 names (`tid`, `serial_number`); the internal terminal id and the payment gateway’s ids are never returned. Contract B adds `count`. Times: contract A in Asia/Jakarta (+07:00), B in UTC.',
+    '- Every device (terminal) of the outlet, inactive ones included, oldest first, with their identifiers (`tid`, `serial_number`); the internal terminal id and the payment gateway’s ids are never returned. Contract B adds `count`. Times: contract A in Asia/Jakarta (+07:00), B in UTC.',
     '- 403 `forbidden`: outlet endpoints not enabled, scope missing, or the merchant is outside the partner’s scope.',
     '- 404 `not_found`: any `outlet_id` that is not a live outlet of this merchant (another merchant’s, deleted, unknown or malformed).',
   ].join('\n'),
@@ -77,7 +77,7 @@ export default defineRoute({
       model: t.model,
       firmware_version: t.firmwareVersion,
       status: t.status as 'online' | 'offline' | 'inactive',
-      last_seen_at: contractTime(principal, t.lastSeenAt),
+      last_seen_at: t.lastSeenAt,
     }));
     return principal.contract === 'A'
       ? { merchant_id: merchant.id, outlet_id: outlet.id, items }

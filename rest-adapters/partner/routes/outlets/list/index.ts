@@ -16,7 +16,7 @@ export default defineRoute({
   description: [
     'Scope `merchant.read`. The outlet endpoints are enabled per credential by an operator (`outlets_enabled`); that switch is checked first, so without it every outlet endpoint answers 403 `forbidden`.',
     '',
-    '- The merchant’s live (not deleted) outlets: the default outlet first, then by `outlet_code`. `default_outlet_id` is the first item’s id (the default outlet; null when the merchant has no outlet); integrators store it next to `merchant_id`.',
+    '- The merchant’s live (not deleted) outlets: the default outlet first, then by `outlet_code`. `default_outlet_id` is the default outlet (else the oldest live outlet; null when the merchant has no outlet), as the referral merchant list gives it; integrators store it next to `merchant_id`.',
     '- One outlet object for both contracts; the wrapper follows the contract’s other lists (A with `merchant_name`, B with `count`). Times: contract A in Asia/Jakarta (+07:00), B in UTC.',
     '- 403 `forbidden`: outlet endpoints not enabled, scope missing, or the merchant is outside the partner’s scope.',
   ].join('\n'),
@@ -54,8 +54,8 @@ export default defineRoute({
     requireOutletsEnabled(ctx.request);
     const principal = requireScope(ctx.principal, 'merchant.read');
     const merchant = await loadScopedMerchant(ctx, principal, PartnerMerchantOutletsDocument, params.merchant_id, {});
-    const items = merchant.outlets.map((o) => toPartnerOutlet(principal, merchant.id, o));
-    const defaultOutletId = merchant.outlets[0]?.id ?? null;
+    const items = merchant.outlets.map((o) => toPartnerOutlet(merchant.id, o));
+    const defaultOutletId = merchant.defaultOutlet?.id ?? null;
     return principal.contract === 'A'
       ? { merchant_id: merchant.id, merchant_name: merchant.name, default_outlet_id: defaultOutletId, items }
       : { merchant_id: merchant.id, default_outlet_id: defaultOutletId, items, count: items.length };

@@ -10,6 +10,7 @@ import { DEMO } from '@lib/domain/demo/demo-ids';
 import {
   CONTRACT_A,
   CONTRACT_B,
+  DEMO_PARTNER_SUMMARY,
   DEMO_PARTNER_TRANSACTION,
   DEMO_PARTNER_TRANSACTION_B,
 } from '@rest-adapters/partner/routes/partner.examples';
@@ -25,7 +26,7 @@ export default defineRoute({
   description: [
     'Scope `transaction.read`. The outlet endpoints are enabled per credential by an operator (`outlets_enabled`); that switch is checked first, so without it every outlet endpoint answers 403 `forbidden`.',
     '',
-    '- Exactly `GET /api/partner/v1/merchants/{merchant_id}/transactions` (same parameters, bodies and totals per contract) restricted to this outlet, with `outlet_id` after `merchant_id` in the body. Transaction bodies carry no outlet, device or gateway identifiers.',
+    '- Exactly `GET /api/partner/v1/merchants/{merchant_id}/transactions` (same parameters, bodies and totals per contract) restricted to this outlet, with `outlet_id` after `merchant_id` in the body. Items carry `outlet_id` (our outlet id) and no device or gateway identifiers (no NMID, MID, TID or terminal id).',
     '- 403 `forbidden`: outlet endpoints not enabled, scope missing, or the merchant is outside the partner’s scope.',
     '- 404 `not_found`: any `outlet_id` that is not a live outlet of this merchant (another merchant’s, deleted, unknown or malformed).',
   ].join('\n'),
@@ -51,7 +52,7 @@ export default defineRoute({
             period: 'daily',
             period_start_at: '2026-11-25T00:00:00+07:00',
             period_end_at: '2026-11-25T23:59:59+07:00',
-            summary: { gross_amount: 25000, transaction_count: 1 },
+            summary: DEMO_PARTNER_SUMMARY,
             items: [DEMO_PARTNER_TRANSACTION],
           },
         },

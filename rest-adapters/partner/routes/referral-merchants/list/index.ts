@@ -1,8 +1,8 @@
 import { errorResponses } from '@lib/rest/error-body';
 import { defineRoute } from '@lib/rest/route';
 import { PARTNER_RATE_LIMIT, partnerAuth, requireScope } from '@rest-adapters/partner/auth/partner-auth';
-import { PartnerIdParams, partnerCodeOf, requireOwnPartner } from '@rest-adapters/partner/routes/partner-data';
-import { PartnerReferralMerchantsDocument } from '@rest-adapters/generated/operations';
+import { PartnerIdParams, partnerCodeOf, requireOwnPartner, scopedTo } from '@rest-adapters/partner/routes/partner-data';
+import { PartnerReferralDefaultOutletsDocument, PartnerReferralMerchantsDocument } from '@rest-adapters/generated/operations';
 import { toReferralMerchantsA, toReferralMerchantsB } from './mapper';
 import { ReferralMerchantsResponse } from './schema';
 import { DEMO } from '@lib/domain/demo/demo-ids';
@@ -13,7 +13,11 @@ export default defineRoute({
   method: 'GET',
   url: '/api/partner/v1/partners/:partner_id/referral-merchants',
   summary: "List the merchants in the calling partner's scope",
-  description: 'Scope merchant.read. Body by the credential’s contract (A or B). Deleted merchants are not listed.',
+  description: [
+    'Scope merchant.read. Body by the credential’s contract (A or B). Deleted merchants are not listed.',
+    '',
+    '- `default_outlet_id` (both contracts; the multi-outlet model): the merchant’s default outlet, which integrators store next to `merchant_id`; transactions carry `outlet_id` and summaries `outlet_breakdown`. The outlet endpoints (enabled per credential) describe the outlets.',
+  ].join('\n'),
   tags: ['partner: merchants'],
   schema: { params: PartnerIdParams, response: { 200: ReferralMerchantsResponse, ...errorResponses(400, 401, 403, 429) } },
   operationId: 'PartnerReferralMerchants',
@@ -34,6 +38,7 @@ export default defineRoute({
               referral_code: DEMO.partner.referralCode,
               access_type: 'referral' as const,
               granted_at: '2026-11-02T09:00:00+07:00',
+              default_outlet_id: m.defaultOutletId,
             })),
           },
         },
@@ -47,6 +52,7 @@ export default defineRoute({
               merchant_name: m.name,
               status: 'active' as const,
               referral_partner_id: DEMO.partner.id,
+              default_outlet_id: m.defaultOutletId,
             })),
             count: DEMO_REFERRALS.length,
           },
@@ -60,8 +66,19 @@ export default defineRoute({
     const principal = requireScope(ctx.principal, 'merchant.read');
     requireOwnPartner(principal, params.partner_id);
     const { partnerMerchants } = await ctx.execute(PartnerReferralMerchantsDocument, {});
+    // The default outlets are read as the partner narrowed to the merchants just listed, which the outlet subgraph requires.
+    const defaults = new Map<string, string>();
+    if (partnerMerchants.length > 0) {
+      const merchantIds = partnerMerchants.map((m) => m.merchantId);
+      const outlets = await ctx.execute(
+        PartnerReferralDefaultOutletsDocument,
+        { merchantIds },
+        { acting: scopedTo(principal, merchantIds) },
+      );
+      for (const m of outlets.partnerMerchants) if (m.merchant.defaultOutlet) defaults.set(m.merchantId, m.merchant.defaultOutlet.id);
+    }
     return principal.contract === 'A'
-      ? toReferralMerchantsA(principal.partnerId, partnerCodeOf(ctx.request), partnerMerchants)
-      : toReferralMerchantsB(principal.partnerId, partnerMerchants);
+      ? toReferralMerchantsA(principal.partnerId, partnerCodeOf(ctx.request), partnerMerchants, defaults)
+      : toReferralMerchantsB(principal.partnerId, partnerMerchants, defaults);
   },
 });

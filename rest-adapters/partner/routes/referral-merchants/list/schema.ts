@@ -2,6 +2,15 @@ import { type Static, Type } from '@sinclair/typebox';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { MerchantStatusSchema } from '@rest-adapters/partner/routes/partner-data';
 
+/** partner-api.md §1: merchant responses carry default_outlet_id, which integrators store next to merchant_id. */
+export const DefaultOutletId = Nullable(
+  Type.String({
+    format: 'uuid',
+    description:
+      'The merchant’s default outlet (its live default outlet, else its oldest live outlet); null for a registration under review or a merchant without an outlet. Store it next to merchant_id.',
+  }),
+);
+
 /** Contract A (partner-api.md §2 "Referral merchant item"). */
 export const ReferralMerchantsA = Type.Object(
   {
@@ -17,6 +26,7 @@ export const ReferralMerchantsA = Type.Object(
           referral_code: Nullable(Type.String()),
           access_type: Type.Union([Type.Literal('referral'), Type.Literal('consent'), Type.Literal('assignment')]),
           granted_at: Type.String({ format: 'date-time' }),
+          default_outlet_id: DefaultOutletId,
         },
         { additionalProperties: false },
       ),
@@ -38,6 +48,7 @@ export const ReferralMerchantsB = Type.Object(
           merchant_name: Type.String(),
           status: MerchantStatusSchema,
           referral_partner_id: Nullable(Type.String({ format: 'uuid' })),
+          default_outlet_id: DefaultOutletId,
         },
         { additionalProperties: false },
       ),

@@ -13,8 +13,9 @@ export default defineRoute({
   url: '/api/psp/v1/merchants/by-nmid/:nmid',
   summary: 'Find the merchant of an NMID (any of its outlets)',
   description:
-    'The most frequent call. Answers are cached for 30 s per bank (psp-api.md §8).' +
-    ' include_outlets=true fills outlets; include_owners=true fills owners (PspOwner: user_id, full_name, phone and email masked, role, since), otherwise both are empty.',
+    'The most frequent call. Answers are cached for 30 s per bank.' +
+    ' include_outlets=true fills outlets; include_owners=true fills owners (PspOwner: user_id, full_name, phone and email masked, role, since), otherwise both are empty.' +
+    " Each outlet carries settlement_account: the account to pay it into, its own or else the merchant's corporate one (source), null when none is set; a merchant's change shows only after its cooling-off (48 h).",
   tags: ['psp: lookups'],
   schema: { params: ByNmidParams, querystring: ByNmidQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operationId: 'PspMerchantByNmid',

@@ -13,8 +13,9 @@ export default defineRoute({
   url: '/api/psp/v1/merchants/:id',
   summary: "Get one of the calling bank's merchants",
   description:
-    'Answers are cached for 30 s per bank, as psp-api.md §8 allows.' +
-    ' include_outlets=true fills outlets; include_owners=true fills owners (PspOwner: user_id, full_name, phone and email masked, role, since), otherwise both are empty.',
+    'Answers are cached for 30 s per bank.' +
+    ' include_outlets=true fills outlets; include_owners=true fills owners (PspOwner: user_id, full_name, phone and email masked, role, since), otherwise both are empty.' +
+    " Each outlet carries settlement_account: the account to pay it into, its own or else the merchant's corporate one (source), null when none is set; a merchant's change shows only after its cooling-off (48 h).",
   tags: ['psp: lookups'],
   schema: { params: DetailParams, querystring: DetailQuery, response: { 200: PspMerchantDetail, ...errorResponses(400, 401, 404, 429) } },
   operationId: 'PspMerchantDetail',

@@ -10,7 +10,9 @@ export default defineRoute({
   method: 'GET',
   url: '/api/psp/v1/merchants',
   summary: "List the calling bank's active merchants",
-  description: 'Keyset-paged by creation order: a page never repeats or skips a merchant while others are added or updated.',
+  description:
+    'Keyset-paged by creation order: a page never repeats or skips a merchant while others are added or updated.' +
+    " With include_outlets=true each outlet carries settlement_account (its own, else the merchant's corporate account; null when none).",
   tags: ['psp: lookups'],
   schema: { querystring: ListQuery, response: { 200: ListResponse, ...errorResponses(400, 401, 429) } },
   operationId: 'PspMerchantList',

@@ -38,7 +38,11 @@ export class AccountSettingsService {
   /** Saves the given fields over the current values (the defaults when none are saved yet). */
   async update(userId: string, input: AccountSettingsInput): Promise<AccountSettingsType> {
     if (input.appLanguage != null && !APP_LANGUAGES.includes(input.appLanguage))
-      throw new BadInputError(`app_language must be one of ${APP_LANGUAGES.join(', ')}`);
+      throw new BadInputError(`app_language must be one of ${APP_LANGUAGES.join(', ')}`, {
+        field: 'app_language',
+        rule: 'enum',
+        allowed: APP_LANGUAGES,
+      });
     const current = await this.of(userId);
     const next: Record<string, unknown> = { updatedAt: this.clock() };
     for (const field of FIELDS) next[field] = input[field] ?? current[field];

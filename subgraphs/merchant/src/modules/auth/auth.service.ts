@@ -7,6 +7,7 @@ import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
 import type { DeviceInfo } from '../device/device.repository';
 import type { DeviceService } from '../device/device.service';
+import { messageText } from '../notification/message-catalogue';
 import { NotificationRepository } from '../notification/notification.repository';
 import type { NotificationService } from '../notification/notification.service';
 import type { OtpService } from '../otp/otp.service';
@@ -79,11 +80,15 @@ export class AuthService {
     return { status: 'verification_required', phone, reason: 'new_device', verificationChannel: VERIFICATION_CHANNEL };
   }
 
-  /** A login code by the messaging provider (template `otp`); an undelivered code is discarded (503). */
+  /**
+   * A login code by the messaging provider (template `otp`, in the language of the phone's user; Indonesian before the
+   * first login); an undelivered code is discarded (503).
+   */
   async requestLoginOtp(input: { phone: string; method?: string | null; clientAddress?: string | null } & DeviceInput) {
     const phone = requirePhone(input.phone);
     const method = input.method ?? 'messaging';
-    if (!(OTP_METHODS as readonly string[]).includes(method)) throw new BadInputError(`method must be one of ${OTP_METHODS.join(', ')}`);
+    if (!(OTP_METHODS as readonly string[]).includes(method))
+      throw new BadInputError(`method must be one of ${OTP_METHODS.join(', ')}`, { field: 'method', rule: 'enum', allowed: OTP_METHODS });
     const device = deviceOf(input);
     const issued = await this.otp.issue({ purpose: 'login', subject: phone, method, clientAddress: input.clientAddress, ...device });
     const sent = await this.notifications.sendMessage(phone, 'otp', { code: issued.code });
@@ -147,7 +152,7 @@ export class AuthService {
     });
   }
 
-  /** An email change code for the user (template `email_otp` by the email provider). */
+  /** An email change code for the user (template `email_otp` by the email provider, in the user's language). */
   async requestEmailOtp(userId: string, rawEmail: string, clientAddress?: string | null) {
     const email = requireEmail(rawEmail);
     const issued = await this.otp.issue({ purpose: 'email', subject: userId, method: 'email', email, clientAddress });
@@ -174,13 +179,13 @@ export class AuthService {
     const others = await tx.peer(NotificationRepository).countLiveTokensOf(grant.userId, device.deviceHash);
     if (others === 0) return;
     const cancelToken = await this.sessions.cancelLink(grant.sessionId, tx);
+    const language = await this.notifications.languageOf(grant.userId);
     await this.notifications.queuePushToUser(
       tx,
       this.box,
       grant.userId,
       {
-        title: 'Login baru di akun Anda',
-        body: `Akun Anda baru saja masuk di ${device.deviceName ?? 'perangkat baru'}. Bukan Anda? Batalkan login ini.`,
+        ...messageText('login_alert', language, { deviceName: device.deviceName }),
         data: { type: 'login_alert', device_name: device.deviceName ?? '', platform_code: device.platformCode },
         sensitive: { cancel_token: cancelToken },
       },
@@ -196,7 +201,7 @@ export class AuthService {
 
 function requirePhone(phone: string): string {
   const e164 = toIndonesianE164(phone);
-  if (!e164) throw new BadInputError('phone must be an Indonesian number (08…, 628… or +628…)');
+  if (!e164) throw new BadInputError('phone must be an Indonesian number (08…, 628… or +628…)', { field: 'phone', rule: 'format' });
   return e164;
 }
 

@@ -37,7 +37,8 @@ export class FeedbackService {
     let contactPhone: string | null = null;
     if (input.contactPhone?.trim()) {
       contactPhone = toIndonesianE164(input.contactPhone);
-      if (!contactPhone) throw new BadInputError('contact_phone must be an Indonesian phone number');
+      if (!contactPhone)
+        throw new BadInputError('contact_phone must be an Indonesian phone number', { field: 'contact_phone', rule: 'format' });
     }
     const membership = await this.memberships.currentOf(userId);
     const feedback = this.repo.create({

@@ -8,7 +8,7 @@ import { DEMO } from '@lib/domain/demo/demo-ids';
 import { createSubgraphApp, openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { merchantSubgraph } from '@subgraphs/merchant/src/app';
-import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import { Bank } from '../bank/bank.entity';
 import { BankService } from '../bank/bank.service';
 import { OutboundUrlPolicy } from '../webhook/outbound-url';

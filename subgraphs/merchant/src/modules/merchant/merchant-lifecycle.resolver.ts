@@ -1,4 +1,5 @@
 import { OPERATOR_WRITES, assertOperatorRole } from '@lib/domain/access/operator-roles';
+import { DateTimeResolver } from 'graphql-scalars';
 import { Arg, Authorized, Ctx, ID, Mutation, Resolver } from 'type-graphql';
 import type { MerchantContext } from '@subgraphs/merchant/src/context';
 import type { LifecycleOutcome } from './merchant-lifecycle.service';
@@ -28,6 +29,21 @@ export class MerchantLifecycleResolver {
   async verifyMerchantKyc(@Arg('merchantId', () => ID) merchantId: string, @Ctx() ctx: MerchantContext): Promise<MerchantType> {
     assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
     return logged(ctx, 'merchant kyc verified', await ctx.services.lifecycle.verifyKyc(merchantId));
+  }
+
+  @Authorized('internal', 'operator')
+  @Mutation(() => MerchantType, {
+    description:
+      'Renews the merchant’s KYC after a review: it holds until expiresAt (future, at most 10 years ahead). An expired KYC is verified again; a merchant suspended for kyc_expired comes back (merchant.reactivated, reason kyc_renewed). CONFLICT kyc_not_verified for a pending or rejected KYC.',
+  })
+  async renewMerchantKyc(
+    @Arg('merchantId', () => ID) merchantId: string,
+    @Arg('expiresAt', () => DateTimeResolver) expiresAt: Date,
+    @Ctx() ctx: MerchantContext,
+  ): Promise<MerchantType> {
+    assertOperatorRole(ctx.principal, OPERATOR_WRITES.merchantLifecycle);
+    const outcome = await ctx.services.lifecycle.renewKyc({ merchantId, expiresAt });
+    return logged(ctx, 'merchant kyc renewed', outcome, { kyc_expires_at: expiresAt.toISOString() });
   }
 
   @Authorized('internal', 'operator', 'bank')

@@ -4,13 +4,13 @@ import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, adminQuery, cloneTemplateDatabase } from '@test/support/test-database';
 import { merchantSubgraph } from '@subgraphs/merchant/src/app';
-import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import { Bank } from '../bank/bank.entity';
 import { BankService } from '../bank/bank.service';
 import type { WebhookEnvelope } from '../webhook/webhook.entity';
 import { OutboundUrlPolicy } from '../webhook/outbound-url';
 import { WebhookService } from '../webhook/webhook.service';
-import { MerchantLifecycleService, TRANSITIONS } from './merchant-lifecycle.service';
+import { MerchantLifecycleService, TRANSITIONS, addMonths } from './merchant-lifecycle.service';
 import { MERCHANT_STATUSES, Merchant, type KycStatus, type MerchantStatus } from './merchant.entity';
 import { MerchantService, newMerchantCode } from './merchant.service';
 
@@ -337,6 +337,85 @@ describe('MerchantLifecycleService (real PostgreSQL)', () => {
         extensions: { code: 'CONFLICT', reason: 'merchant_deleted' },
       });
       expect(await deliveriesOf(id)).toEqual([]);
+    });
+  });
+
+  describe('KYC expiry, renewal and the automatic suspension (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md)', () => {
+    const DAY = 86_400_000;
+    const setExpiry = (id: string, at: Date) => sql('update merchant.merchants set kyc_expires_at = ? where id = ?', [at, id]);
+
+    it('adds calendar months as PostgreSQL does, the day clipped to the month', async () => {
+      expect(addMonths(new Date('2026-01-31T10:00:00Z'), 1).toISOString()).toBe('2026-02-28T10:00:00.000Z');
+      expect(addMonths(new Date('2026-08-31T23:59:59.500Z'), 6).toISOString()).toBe('2027-02-28T23:59:59.500Z');
+      expect(addMonths(new Date('2026-05-15T00:00:00Z'), 24).toISOString()).toBe('2028-05-15T00:00:00.000Z');
+      const [{ pg }] = await sql<{ pg: Date }>(
+        `select ('2026-01-31T10:00:00Z'::timestamptz at time zone 'UTC' + interval '1 month') at time zone 'UTC' as pg`,
+      );
+      expect(new Date(pg).toISOString()).toBe('2026-02-28T10:00:00.000Z');
+    });
+
+    it('verification sets the expiry KYC_VALIDITY_MONTHS ahead', async () => {
+      const id = await newMerchant({ status: 'active' });
+      const { merchant } = await new MerchantLifecycleService(fork(), undefined, 12).verifyKyc(id);
+      expect(merchant.kycExpiresAt!.getTime()).toBe(addMonths(merchant.kycVerifiedAt!, 12).getTime());
+    });
+
+    it('suspendIfDue suspends once, only while due; kyc_expired marks the KYC expired', async () => {
+      const id = await newMerchant({ status: 'active', kycStatus: 'verified', visible: true });
+      const notDue = await lifecycle().suspendIfDue(id, 'kyc_expired', async () => false);
+      expect(notDue).toBeNull();
+      const [first, second] = await Promise.all([
+        lifecycle().suspendIfDue(id, 'kyc_expired', async () => true),
+        lifecycle().suspendIfDue(id, 'kyc_expired', async () => true),
+      ]);
+      expect([first, second].filter(Boolean)).toHaveLength(1);
+      expect(await merchantRow(id)).toMatchObject({ status: 'suspended', kyc_status: 'expired', status_reason: 'kyc_expired' });
+      const deliveries = await deliveriesOf(id);
+      expect(
+        deliveries.map((d) => [
+          d.event,
+          d.payload.change.reason,
+          'kyc_status' in d.payload.merchant ? d.payload.merchant.kyc_status : null,
+        ]),
+      ).toEqual([['merchant.suspended', 'kyc_expired', 'expired']]);
+    });
+
+    it('a reactivation of an expired KYC is refused; a renewal brings the merchant back once; a valid one only moves the date', async () => {
+      const id = await newMerchant({ status: 'active', kycStatus: 'verified', visible: true });
+      await setExpiry(id, new Date(Date.now() - DAY));
+      await lifecycle().suspendIfDue(id, 'kyc_expired', async () => true);
+      expect(await errorOf(lifecycle().changeStatus({ merchantId: id, targetStatus: 'active' }))).toMatchObject({
+        code: 'CONFLICT',
+        reason: 'kyc_expired',
+      });
+      expect(await errorOf(lifecycle().renewKyc({ merchantId: id, expiresAt: new Date(Date.now() - 1000) }))).toMatchObject({
+        code: 'BAD_USER_INPUT',
+      });
+      expect(await errorOf(lifecycle().renewKyc({ merchantId: id, expiresAt: new Date(Date.now() + 11 * 365 * DAY) }))).toMatchObject({
+        code: 'BAD_USER_INPUT',
+      });
+      const expiresAt = new Date(Date.now() + 365 * DAY);
+      const renewed = await lifecycle().renewKyc({ merchantId: id, expiresAt });
+      expect(renewed.webhook?.event).toBe('merchant.reactivated');
+      expect(await merchantRow(id)).toMatchObject({ status: 'active', kyc_status: 'verified', status_reason: 'kyc_renewed' });
+      expect((await merchantRow(id)).reactivated_at).not.toBeNull();
+      const again = await lifecycle().renewKyc({ merchantId: id, expiresAt: new Date(expiresAt.getTime() + DAY) });
+      expect(again.webhook).toBeNull();
+      expect((await deliveriesOf(id)).map((d) => [d.event, d.payload.change.reason])).toEqual([
+        ['merchant.suspended', 'kyc_expired'],
+        ['merchant.reactivated', 'kyc_renewed'],
+      ]);
+    });
+
+    it('renews only a verified or expired KYC, never a deleted merchant’s', async () => {
+      const pending = await newMerchant({ status: 'active', kycStatus: 'pending' });
+      const future = new Date(Date.now() + 30 * DAY);
+      expect(await errorOf(lifecycle().renewKyc({ merchantId: pending, expiresAt: future }))).toMatchObject({
+        code: 'CONFLICT',
+        reason: 'kyc_not_verified',
+      });
+      const deleted = await newMerchant({ status: 'deleted', kycStatus: 'verified' });
+      expect(await errorOf(lifecycle().renewKyc({ merchantId: deleted, expiresAt: future }))).toMatchObject({ reason: 'merchant_deleted' });
     });
   });
 

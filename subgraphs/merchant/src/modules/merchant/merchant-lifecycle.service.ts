@@ -7,11 +7,24 @@ import { enqueueWebhook } from '../webhook/webhook-outbox';
 import type { WebhookChange, WebhookEvent } from '../webhook/webhook.entity';
 import { WebhookRepository } from '../webhook/webhook.repository';
 import { MERCHANT_STATUSES, type Merchant, type MerchantStatus } from './merchant.entity';
-import { InvalidTransitionError, MerchantDeletedError, MerchantWithoutBankError, NmidTakenError } from './merchant.errors';
+import {
+  InvalidTransitionError,
+  KycExpiredError,
+  KycNotVerifiedError,
+  MerchantDeletedError,
+  MerchantWithoutBankError,
+  NmidTakenError,
+} from './merchant.errors';
 import { MerchantRepository } from './merchant.repository';
 
 export const NMID_PATTERN = /^ID[0-9]{10,15}$/;
 export const SUSPENSION_REASONS = ['kyc_expired', 'violation', 'operator_action', 'inactivity'] as const;
+/** The suspensions the daily run makes by itself (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md). */
+export type AutomaticSuspensionReason = 'kyc_expired' | 'inactivity';
+/** KYC_VALIDITY_MONTHS's default, for callers without the configuration (tests, benchmarks). */
+export const DEFAULT_KYC_VALIDITY_MONTHS = 24;
+/** The furthest an operator may move a KYC expiry ahead. */
+const MAX_KYC_RENEWAL_YEARS = 10;
 const MAX_TEXT = 500;
 
 export type Transition = 'approval' | 'suspension' | 'reactivation' | 'termination';
@@ -68,8 +81,15 @@ export class MerchantLifecycleService {
   constructor(
     em: EntityManager,
     private readonly clock: () => Date = () => new Date(),
+    /** KYC_VALIDITY_MONTHS: how long a verification holds from the moment it is made. */
+    private readonly kycValidityMonths: number = DEFAULT_KYC_VALIDITY_MONTHS,
   ) {
     this.repo = new MerchantRepository(em);
+  }
+
+  /** The expiry of a KYC verification made at `at`. */
+  kycExpiryFrom(at: Date): Date {
+    return addMonths(at, this.kycValidityMonths);
   }
 
   /**
@@ -84,6 +104,10 @@ export class MerchantLifecycleService {
       const from = merchant.status;
       const transition = TRANSITIONS[from][target];
       if (!transition || (input.transitions && !input.transitions.includes(transition))) throw new InvalidTransitionError(from, target);
+      // A merchant whose KYC has expired comes back by a renewal (renewKyc), not by a reactivation the next run would undo.
+      if (transition === 'reactivation' && merchant.kycExpiresAt && merchant.kycExpiresAt.getTime() <= now.getTime())
+        throw new KycExpiredError(merchant.kycExpiresAt);
+      if (transition === 'reactivation') merchant.reactivatedAt = now;
       merchant.status = target;
       merchant.statusReason = reason;
       if (input.review) {
@@ -109,9 +133,78 @@ export class MerchantLifecycleService {
         }
         merchant.kycStatus = 'verified';
         merchant.kycVerifiedAt = now;
+        merchant.kycExpiresAt = this.kycExpiryFrom(now);
       }
       return commitLifecycleChange(tx, merchant, merchant.status, announcement, now);
     });
+  }
+
+  /**
+   * An operator's KYC renewal (the owner's data reviewed again): the verification holds until `expiresAt` (in the
+   * future, at most 10 years ahead). An expired KYC is verified again; a merchant the daily run suspended for it
+   * (`kyc_expired`) comes back (suspended → active, `merchant.reactivated` with reason `kyc_renewed`); another whose KYC
+   * status changes and whose bank sees it gets `merchant.profile_updated`. Moving a valid KYC's expiry sends nothing:
+   * banks do not see the date.
+   */
+  async renewKyc(input: { merchantId: string; expiresAt: Date }): Promise<LifecycleOutcome> {
+    const expiresAt = input.expiresAt;
+    if (Number.isNaN(expiresAt.getTime())) throw new BadInputError('expiresAt must be a date-time');
+    const latest = addMonths(this.clock(), MAX_KYC_RENEWAL_YEARS * 12);
+    if (expiresAt.getTime() > latest.getTime()) throw new BadInputError(`expiresAt must be at most ${MAX_KYC_RENEWAL_YEARS} years ahead`);
+    return this.locked(input.merchantId, async (tx, merchant, now) => {
+      if (expiresAt.getTime() <= now.getTime()) throw new BadInputError('expiresAt must be in the future');
+      if (merchant.status === 'deleted') throw new MerchantDeletedError();
+      if (merchant.kycStatus !== 'verified' && merchant.kycStatus !== 'expired') throw new KycNotVerifiedError(merchant.kycStatus);
+      const from = merchant.status;
+      const wasExpired = merchant.kycStatus === 'expired';
+      merchant.kycExpiresAt = expiresAt;
+      let announcement: Announcement | null = null;
+      if (wasExpired) {
+        merchant.kycStatus = 'verified';
+        merchant.kycVerifiedAt = now;
+      }
+      if (from === 'suspended' && merchant.statusReason === 'kyc_expired') {
+        merchant.status = 'active';
+        merchant.statusReason = 'kyc_renewed';
+        merchant.reactivatedAt = now;
+        announcement = {
+          event: 'merchant.reactivated',
+          change: { field: 'status', old_value: 'suspended', new_value: 'active', reason: 'kyc_renewed' },
+        };
+      } else if (wasExpired) {
+        announcement = {
+          event: 'merchant.profile_updated',
+          change: { field: 'kyc_status', old_value: 'expired', new_value: 'verified', reason: 'kyc_renewed' },
+        };
+      }
+      return commitLifecycleChange(tx, merchant, from, merchant.pspVisibleAt ? announcement : null, now);
+    });
+  }
+
+  /**
+   * The daily run's suspension (active → suspended, `reason`), made only when `stillDue` says so under the merchant's
+   * row lock, with what is stored now: another copy's run, a reactivation or a renewal that came first wins, so a
+   * merchant is suspended, and announced, once. A suspension for `kyc_expired` also marks the KYC `expired`, which the
+   * webhook's merchant object carries. Answers null when nothing was done.
+   */
+  async suspendIfDue(
+    merchantId: string,
+    reason: AutomaticSuspensionReason,
+    stillDue: (tx: MerchantRepository, merchant: Merchant, now: Date) => Promise<boolean>,
+  ): Promise<LifecycleOutcome | null> {
+    try {
+      return await this.locked(merchantId, async (tx, merchant, now) => {
+        if (merchant.status !== 'active' || !(await stillDue(tx, merchant, now))) throw new NothingDue();
+        merchant.status = 'suspended';
+        merchant.statusReason = reason;
+        if (reason === 'kyc_expired') merchant.kycStatus = 'expired';
+        const announcement = merchant.pspVisibleAt ? statusAnnouncement('suspension', 'active', 'suspended', reason) : null;
+        return commitLifecycleChange(tx, merchant, 'active', announcement, now);
+      });
+    } catch (error) {
+      if (error instanceof NothingDue) return null;
+      throw error;
+    }
   }
 
   /**
@@ -195,6 +288,18 @@ export class MerchantLifecycleService {
       return work(tx, merchant, this.clock());
     });
   }
+}
+
+/** Leaves suspendIfDue's transaction without a change. */
+class NothingDue extends Error {}
+
+/** `at` plus `months` calendar months (UTC), the day clipped to the target month's last, as PostgreSQL adds an interval. */
+export function addMonths(at: Date, months: number): Date {
+  const target = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
+  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
+  target.setUTCDate(Math.min(at.getUTCDate(), lastDay));
+  target.setUTCHours(at.getUTCHours(), at.getUTCMinutes(), at.getUTCSeconds(), at.getUTCMilliseconds());
+  return target;
 }
 
 /**

@@ -77,6 +77,25 @@ export class Merchant {
   @Property({ type: 'datetime', nullable: true })
   kycVerifiedAt?: Date | null;
 
+  /**
+   * When the KYC verification stops holding (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md,
+   * "Automatic suspension"): KYC_VALIDITY_MONTHS after approval or verification, moved by an operator's renewal. An
+   * active merchant past it is suspended (reason `kyc_expired`) by the daily run.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  kycExpiresAt?: Date | null;
+
+  /** The last reactivation (suspended → active): the inactivity window starts again there. */
+  @Property({ type: 'datetime', nullable: true })
+  reactivatedAt?: Date | null;
+
+  /**
+   * The merchant's last successful transaction as the transaction subgraph answered the daily run that last asked
+   * (a copy, written by that run only).
+   */
+  @Property({ type: 'datetime', nullable: true })
+  lastSuccessAt?: Date | null;
+
   /** The acquiring bank whose NMIDs the merchant's outlets carry. */
   @ManyToOne(() => Bank, { fieldName: 'bank_id', nullable: true })
   bank?: Bank | null;

@@ -26,3 +26,17 @@ export class NmidTakenError extends AppError {
     super(`nmid ${nmid} belongs to another merchant`, ErrorCode.CONFLICT, { reason: 'nmid_taken' });
   }
 }
+
+/** A merchant whose KYC has expired is brought back by a renewal (renewMerchantKyc, `ops merchant:kyc-renew`). */
+export class KycExpiredError extends AppError {
+  constructor(expiredAt: Date) {
+    super(`the merchant's KYC expired at ${expiredAt.toISOString()}: renew it first`, ErrorCode.CONFLICT, { reason: 'kyc_expired' });
+  }
+}
+
+/** Only a verified (or expired) KYC can be renewed; a pending or rejected one is verified first. */
+export class KycNotVerifiedError extends AppError {
+  constructor(status: string) {
+    super(`the merchant's KYC is ${status}, not verified`, ErrorCode.CONFLICT, { reason: 'kyc_not_verified' });
+  }
+}

@@ -24,13 +24,14 @@ const MERCHANT_ROW_FIELDS = [
   'addressCountry',
   'kycStatus',
   'kycVerifiedAt',
+  'kycExpiresAt',
   'pspVisibleAt',
   'sandbox',
   'createdAt',
   'updatedAt',
 ] as const;
 const MERCHANT_ROW_COLUMNS = `${columnsAs('m', MERCHANT_ROW_FIELDS)}, m.bank_id as "bankId"`;
-const MERCHANT_DATES = ['kycVerifiedAt', 'pspVisibleAt', 'createdAt', 'updatedAt'];
+const MERCHANT_DATES = ['kycVerifiedAt', 'kycExpiresAt', 'pspVisibleAt', 'createdAt', 'updatedAt'];
 
 /** The fields of a merchant toMerchantType reads (an entity, or a plain row). */
 export type MerchantFields = Pick<Merchant, Exclude<(typeof MERCHANT_ROW_FIELDS)[number], 'pspVisibleAt'>> & {

@@ -11,7 +11,7 @@ import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { BankRepository } from '../bank/bank.repository';
 import type { User } from '../user/user.entity';
 import { UserRepository } from '../user/user.repository';
-import { NMID_PATTERN, commitLifecycleChange } from './merchant-lifecycle.service';
+import { DEFAULT_KYC_VALIDITY_MONTHS, NMID_PATTERN, addMonths, commitLifecycleChange } from './merchant-lifecycle.service';
 import type { Merchant } from './merchant.entity';
 import { NmidTakenError } from './merchant.errors';
 import { type MerchantFields, MerchantRepository } from './merchant.repository';
@@ -34,6 +34,8 @@ export interface OnboardedMerchantInput {
   bankCode: string;
   categoryCode?: string;
   categoryName?: string;
+  /** micro, small, medium or large (reference data): its QRIS criteria, which its MDR depends on. */
+  businessScaleCode?: string;
   phone?: string;
   email?: string;
   npwp?: string;
@@ -56,7 +58,11 @@ export class MerchantService {
 
   private readonly repo: MerchantRepository;
 
-  constructor(em: EntityManager) {
+  constructor(
+    em: EntityManager,
+    /** KYC_VALIDITY_MONTHS: an onboarded merchant's KYC holds this long. */
+    private readonly kycValidityMonths: number = DEFAULT_KYC_VALIDITY_MONTHS,
+  ) {
     this.repo = new MerchantRepository(em);
     // Read-only, and on every federated path (a bank batch resolves dozens at once): plain rows, no entities.
     this.byId = loaderByKey(
@@ -175,6 +181,7 @@ export class MerchantService {
           status: 'active',
           categoryCode: input.categoryCode ?? null,
           categoryName: input.categoryName ?? null,
+          businessScaleCode: input.businessScaleCode ?? null,
           phone: input.phone ?? null,
           email: input.email ?? null,
           npwp: input.npwp ?? null,
@@ -184,6 +191,7 @@ export class MerchantService {
           addressPostalCode: input.address?.postalCode ?? null,
           kycStatus: 'verified',
           kycVerifiedAt: now,
+          kycExpiresAt: addMonths(now, this.kycValidityMonths),
           bank,
           sandbox: bank.sandbox,
           referralCode: input.referralCode ?? null,
@@ -242,6 +250,7 @@ export function toMerchantType(m: MerchantFields): MerchantType {
     },
     kycStatus: m.kycStatus,
     kycVerifiedAt: m.kycVerifiedAt ?? null,
+    kycExpiresAt: m.kycExpiresAt ?? null,
     bankCode: m.bank?.code ?? null,
     sandbox: m.sandbox,
     createdAt: m.createdAt,

@@ -81,6 +81,13 @@ export class MerchantType {
   @Field(() => DateTimeResolver, { nullable: true })
   kycVerifiedAt!: Date | null;
 
+  @Field(() => DateTimeResolver, {
+    nullable: true,
+    description:
+      'When the KYC verification stops holding: set at approval or verification, moved by an operator’s renewal (renewMerchantKyc). An active merchant past it is suspended (reason kyc_expired) by the daily run.',
+  })
+  kycExpiresAt!: Date | null;
+
   @Directive('@shareable')
   @Field(() => String, { nullable: true, description: 'The acquiring bank.' })
   bankCode!: string | null;

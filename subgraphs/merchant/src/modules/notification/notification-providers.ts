@@ -1,18 +1,20 @@
 import { request } from 'undici';
 import { v7 as uuidv7 } from 'uuid';
 import type { Config, ProviderEndpoint } from '@lib/config/config';
+import type { Language } from './message-catalogue';
 
 /**
  * The outside parties that deliver notifications, as HTTP clients (JSON, `Authorization: Bearer <token>`), or
  * the log provider when no URL is configured (development: the message is only recorded).
  *
  * Messaging, WhatsApp Cloud API-like: POST url `{messaging_product: 'whatsapp', to: '62…', type: 'template',
- *   template: {name, language: {code: 'id'}, components: [{type: 'body', parameters: [{type: 'text',
- *   parameter_name, text}]}]}}` → 2xx `{messages: [{id}]}`.
+ *   template: {name, language: {code: 'id' | 'en'}, components: [{type: 'body', parameters: [{type: 'text',
+ *   parameter_name, text}]}]}}` → 2xx `{messages: [{id}]}` (the recipient's language, message-catalogue.ts).
  * Push, FCM HTTP v1-like: POST url `{message: {token, notification: {title, body}, data: {…strings}}}` → 2xx
  *   `{name: '…/messages/<id>'}`; a dead token → 404 (or 400) `{error: {status, details: [{errorCode:
  *   'UNREGISTERED'}]}}`, and only UNREGISTERED invalidates the token (other errors may be transient).
- * Email: POST url `{to, template, parameters}` → 2xx `{id}`.
+ * Email: POST url `{to, template, language, subject, text, parameters}` → 2xx `{id}` (subject and text rendered from the
+ *   message catalogue in the recipient's language).
  */
 export type SendOutcome =
   | { ok: true; messageId: string }
@@ -21,7 +23,13 @@ export type SendOutcome =
 export interface TemplateMessage {
   to: string;
   template: string;
+  language: Language;
   parameters: Record<string, string>;
+}
+
+export interface EmailMessage extends TemplateMessage {
+  subject: string | null;
+  text: string | null;
 }
 
 export interface PushMessage {
@@ -33,7 +41,7 @@ export interface PushMessage {
 
 export interface Providers {
   messaging: { name: string; send(message: TemplateMessage): Promise<SendOutcome> };
-  email: { name: string; send(message: TemplateMessage): Promise<SendOutcome> };
+  email: { name: string; send(message: EmailMessage): Promise<SendOutcome> };
   push: { name: string; send(message: PushMessage): Promise<SendOutcome> };
 }
 
@@ -75,7 +83,7 @@ function messagingProvider(endpoint: ProviderEndpoint, timeoutMs: number): Provi
   if (!url) return { name: LOG_PROVIDER, send: logged };
   return {
     name: 'messaging-http',
-    send: ({ to, template, parameters }) =>
+    send: ({ to, template, language, parameters }) =>
       attempt(async () => {
         const { status, json } = await postJson(
           { ...endpoint, url },
@@ -85,7 +93,7 @@ function messagingProvider(endpoint: ProviderEndpoint, timeoutMs: number): Provi
             type: 'template',
             template: {
               name: template,
-              language: { code: 'id' },
+              language: { code: language },
               components: [
                 {
                   type: 'body',
@@ -108,9 +116,10 @@ function emailProvider(endpoint: ProviderEndpoint, timeoutMs: number): Providers
   if (!url) return { name: LOG_PROVIDER, send: logged };
   return {
     name: 'email-http',
-    send: (message) =>
+    send: ({ to, template, language, subject, text, parameters }) =>
       attempt(async () => {
-        const { status, json } = await postJson({ ...endpoint, url }, message, timeoutMs);
+        const body = { to, template, language, subject, text, parameters };
+        const { status, json } = await postJson({ ...endpoint, url }, body, timeoutMs);
         if (status >= 200 && status < 300 && typeof json?.id === 'string') return { ok: true, messageId: json.id };
         return { ok: false, error: `provider answered ${status}` };
       }),

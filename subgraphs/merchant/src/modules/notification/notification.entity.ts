@@ -69,6 +69,10 @@ export class NotificationMessage {
   @Property({ type: 'json' })
   parameters!: Record<string, unknown>;
 
+  /** The recipient's language the message was sent in (messaging, email); null for pushes (their text is rendered by the caller). */
+  @Property({ type: 'text', nullable: true })
+  language?: string | null;
+
   @Property({ type: 'text', nullable: true })
   providerMessageId?: string | null;
 

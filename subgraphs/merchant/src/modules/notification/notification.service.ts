@@ -2,7 +2,8 @@
  * NotificationService — `ctx.services.notification` in the merchant subgraph (request scope). Stable API:
  *
  *   sendMessage(phone, template, parameters)          → { status, messageId }
- *       One messaging (WhatsApp-like) template message to a phone (08…, 628…, +628…; BadInputError otherwise).
+ *       One messaging (WhatsApp-like) template message to a phone (08…, 628…, +628…; BadInputError otherwise), in the
+ *       language of the phone's user (`id` when the phone has no user yet: an OTP before the first login).
  *       Templates: `otp` {code}, `merchant_transaction_alert` {…strings}, others as the provider knows them.
  *       status: 'logged' (log provider) | 'accepted' (provider took it) | 'failed' (not delivered). Never throws
  *       for a provider failure: the caller decides what a failed send means.
@@ -12,6 +13,8 @@
  *       (FCM); `data.type` names the message (e.g. `login_alert`, `transaction`). Tokens the provider reports
  *       UNREGISTERED are invalidated (counted in invalidatedCount, not in failedCount).
  *   sendEmail(email, template, parameters, userId?)    → { status, messageId }
+ *       In the user's language: subject and text from the message catalogue (message-catalogue.ts).
+ *   languageOf(userId)                                 → 'id' | 'en', the user's app_language (default `id`)
  *
  *   queuePushToUser(tx, userId, { title, body, data, sensitive }, { exceptDeviceHash?, key? })  → jobs queued
  *       The same push as jobs (one per live token, `notification.push`) on `tx`'s connection: enqueued inside the
@@ -19,7 +22,8 @@
  *       sealed in the job; a failed send is retried (10 s, 1 min, 5 min, plus jitter), a dead token is not.
  *
  * Every send is recorded in merchant.notification_messages (channel, recipient, template, parameters,
- * provider message id, delivery status); `npm run ops -- dev:outbox [--phone P]` lists them. Values named in
+ * provider message id, delivery status, language); `npm run ops -- dev:outbox [--phone P]` lists them. Push texts are
+ * the caller's, rendered from the message catalogue in the recipient's language (`languageOf`). Values named in
  * SENSITIVE_PARAMETERS (codes, link tokens) are stored only by the log provider outside production, so
  * operators never read a live OTP. Account settings (notification_*_enabled) are the caller's to check.
  */
@@ -33,7 +37,9 @@ import { DEFAULT_JITTER, type RetrySchedule, retryDelayMs } from '@lib/jobs/retr
 import { BadInputError } from '@lib/errors/app-error';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { deviceHash, requireDeviceId } from '../device/device-hash';
+import { AccountSettingsRepository } from '../account-settings/account-settings.repository';
 import { UserRepository } from '../user/user.repository';
+import { type Language, languageOf, templateText } from './message-catalogue';
 import { LOG_PROVIDER, type Providers, type SendOutcome, providersFor } from './notification-providers';
 import type { MessageStatus, NotificationChannel } from './notification.entity';
 import { NotificationRepository } from './notification.repository';
@@ -108,6 +114,7 @@ interface Recorded {
   userId: string | null;
   template: string;
   parameters: Record<string, unknown>;
+  language: Language | null;
   outcome: SendOutcome;
 }
 
@@ -128,8 +135,9 @@ export class NotificationService {
     const e164 = requirePhone(phone);
     checkTemplate(template);
     const provider = this.providers.messaging;
-    const outcome = await provider.send({ to: e164, template, parameters });
     const userId = await this.userIdOf(e164);
+    const language = userId ? await this.languageOf(userId) : 'id';
+    const outcome = await provider.send({ to: e164, template, language, parameters });
     return this.record({
       channel: 'messaging',
       provider: provider.name,
@@ -138,8 +146,14 @@ export class NotificationService {
       userId,
       template,
       parameters,
+      language,
       outcome,
     });
+  }
+
+  /** The user's app language (core-api.md §2 `app_language`): `id` when none is saved. */
+  async languageOf(userId: string): Promise<Language> {
+    return languageOf(await this.repo.peer(AccountSettingsRepository).appLanguageOf(userId));
   }
 
   async sendEmail(
@@ -150,9 +164,28 @@ export class NotificationService {
   ): Promise<MessageResult> {
     checkTemplate(template);
     const provider = this.providers.email;
-    const outcome = await provider.send({ to: email, template, parameters });
+    const language = userId ? await this.languageOf(userId) : 'id';
+    const text = templateText(template, language, parameters);
+    const outcome = await provider.send({
+      to: email,
+      template,
+      language,
+      subject: text?.title ?? null,
+      text: text?.body ?? null,
+      parameters,
+    });
     const phone = userId ? await this.phoneOf(userId) : null;
-    return this.record({ channel: 'email', provider: provider.name, recipient: email, phone, userId, template, parameters, outcome });
+    return this.record({
+      channel: 'email',
+      provider: provider.name,
+      recipient: email,
+      phone,
+      userId,
+      template,
+      parameters,
+      language,
+      outcome,
+    });
   }
 
   async sendPushToPhone(phone: string, content: PushContent): Promise<PushResult> {
@@ -244,6 +277,7 @@ export class NotificationService {
       userId,
       template: data.type ?? 'push',
       parameters: { title, body, data },
+      language: null,
       outcome,
     };
     if (then) await this.repo.sqlTransaction(async (tx) => (await this.record(message, tx), await then(tx, outcome)));
@@ -322,6 +356,7 @@ export class NotificationService {
       user_id: message.userId,
       template: message.template,
       parameters: JSON.stringify(keepSecrets ? message.parameters : redact(message.template, message.parameters)),
+      language: message.language,
       provider_message_id: outcome.ok ? outcome.messageId : null,
       status,
       error: outcome.ok ? null : outcome.error,

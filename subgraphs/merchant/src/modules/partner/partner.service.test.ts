@@ -4,7 +4,7 @@ import type { Orm } from '@lib/db/orm';
 import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { merchantSubgraph } from '@subgraphs/merchant/src/app';
-import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import { MerchantRepository } from '../merchant/merchant.repository';
 import { toMerchantType } from '../merchant/merchant.service';
 import { PartnerService } from './partner.service';

@@ -246,6 +246,7 @@ export class PartnerService {
         address: { line: null, city: null, province: null, postalCode: null, country: 'ID' },
         kycStatus: 'pending',
         kycVerifiedAt: null,
+        kycExpiresAt: null,
         bankCode: null,
         sandbox: false,
         createdAt: new Date(r.created_at),

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError, NotFoundError } from '@lib/errors/app-error';
+import { BadInputError, InputProblems, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import { toIndonesianE164 } from '@lib/phone/indonesian-phone';
 import { BankRepository } from '../bank/bank.repository';
@@ -45,18 +45,26 @@ export class RegistrationService {
 
   /** Validates everything, derives type, scale and referral, and stores the request as `pending`. */
   async submit(userId: string, input: SubmitMerchantRegistrationInput): Promise<UserProfileType> {
-    const merchantName = requiredText('merchant_name', input.merchantName, MAX_NAME);
-    checkBusinessFigures(input);
+    // Every field is checked before answering, so that a refusal lists all of them.
+    const problems = new InputProblems();
+    const merchantName = problems.check(() => requiredText('merchant_name', input.merchantName, MAX_NAME)) ?? '';
+    problems.check(() => checkBusinessFigures(input));
     const contactPhone = toIndonesianE164(input.contactPhone ?? '');
-    if (!contactPhone) throw new BadInputError('contact_phone must be an Indonesian phone number');
-    const contactEmail = optionalText('contact_email', input.contactEmail, 254)?.toLowerCase() ?? null;
-    if (contactEmail && !EMAIL_PATTERN.test(contactEmail)) throw new BadInputError('contact_email must be an email address');
-    const postalCode = optionalText('postal_code', input.postalCode, 5);
-    if (postalCode && !/^[0-9]{5}$/.test(postalCode)) throw new BadInputError('postal_code must be 5 digits');
+    if (!contactPhone) problems.add('contact_phone must be an Indonesian phone number', { field: 'contact_phone', rule: 'format' });
+    const contactEmail = problems.check(() => optionalText('contact_email', input.contactEmail, 254))?.toLowerCase() ?? null;
+    if (contactEmail && !EMAIL_PATTERN.test(contactEmail))
+      problems.add('contact_email must be an email address', { field: 'contact_email', rule: 'format' });
+    const postalCode = problems.check(() => optionalText('postal_code', input.postalCode, 5));
+    if (postalCode && !/^[0-9]{5}$/.test(postalCode))
+      problems.add('postal_code must be 5 digits', { field: 'postal_code', rule: 'pattern' });
 
     const reference = this.repo.peer(ReferenceRepository);
     const businessType = await reference.qrisBusinessType(input.businessTypeId);
-    if (!businessType) throw new BadInputError('business_type_id is not an active business type that accepts QRIS');
+    if (!businessType) {
+      problems.add('business_type_id is not an active business type that accepts QRIS', { field: 'business_type_id', rule: 'reference' });
+    }
+    problems.throwIfAny();
+    if (!contactPhone || !businessType) throw new BadInputError('contact_phone and business_type_id are required'); // recorded above
     const scale = deriveBusinessScale(await reference.allBusinessScales(), input.averageMonthlyRevenue, input.employeeCount);
     const referralCode = await this.activeReferralCode(input.referralCode);
 
@@ -185,6 +193,7 @@ export class RegistrationService {
         regionIds: registration.regionIds,
         kycStatus: 'verified',
         kycVerifiedAt: now,
+        kycExpiresAt: this.lifecycle.kycExpiryFrom(now),
         bank,
         referralCode: registration.referralCode ?? null,
         businessEntityType: registration.businessEntityType,
@@ -282,34 +291,43 @@ export class RegistrationService {
 
 function requiredText(name: string, value: string | null | undefined, max: number): string {
   const text = optionalText(name, value, max);
-  if (!text) throw new BadInputError(`${name} is required`);
+  if (!text) throw new BadInputError(`${name} is required`, { field: name, rule: 'required' });
   return text;
 }
 
 function optionalText(name: string, value: string | null | undefined, max: number): string | null {
   const trimmed = value?.trim();
   if (!trimmed) return null;
-  if (trimmed.length > max) throw new BadInputError(`${name} must be at most ${max} characters`);
+  if (trimmed.length > max) throw new BadInputError(`${name} must be at most ${max} characters`, { field: name, rule: 'maxLength' });
   return trimmed;
 }
 
 function optionalUuid(name: string, value: string | null | undefined): string | null {
   if (!value) return null;
-  if (!UUID_PATTERN.test(value)) throw new BadInputError(`${name} must be a UUID`);
+  if (!UUID_PATTERN.test(value)) throw new BadInputError(`${name} must be a UUID`, { field: name, rule: 'format' });
   return value;
 }
 
 /** The business entity type, revenue and employee count the scale is derived from, checked. */
 function checkBusinessFigures(input: SubmitMerchantRegistrationInput): void {
+  const problems = new InputProblems();
   if (!(BUSINESS_ENTITY_TYPES as readonly string[]).includes(input.businessEntityType)) {
-    throw new BadInputError(`business_entity_type must be one of ${BUSINESS_ENTITY_TYPES.join(', ')}`);
+    problems.add(`business_entity_type must be one of ${BUSINESS_ENTITY_TYPES.join(', ')}`, {
+      field: 'business_entity_type',
+      rule: 'enum',
+      allowed: BUSINESS_ENTITY_TYPES,
+    });
   }
   if (!Number.isSafeInteger(input.averageMonthlyRevenue) || input.averageMonthlyRevenue < 0 || input.averageMonthlyRevenue > MAX_REVENUE) {
-    throw new BadInputError(`average_monthly_revenue must be a whole number of rupiah between 0 and ${MAX_REVENUE}`);
+    problems.add(`average_monthly_revenue must be a whole number of rupiah between 0 and ${MAX_REVENUE}`, {
+      field: 'average_monthly_revenue',
+      rule: 'maximum',
+    });
   }
   if (!Number.isInteger(input.employeeCount) || input.employeeCount < 0 || input.employeeCount > MAX_EMPLOYEES) {
-    throw new BadInputError(`employee_count must be a whole number between 0 and ${MAX_EMPLOYEES}`);
+    problems.add(`employee_count must be a whole number between 0 and ${MAX_EMPLOYEES}`, { field: 'employee_count', rule: 'maximum' });
   }
+  problems.throwIfAny();
 }
 
 /** The region ids the request names (each optional, at most 32 characters), by field name. */

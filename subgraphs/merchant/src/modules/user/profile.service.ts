@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BadInputError, NotFoundError } from '@lib/errors/app-error';
+import { BadInputError, InputProblems, NotFoundError } from '@lib/errors/app-error';
 import type { Merchant } from '../merchant/merchant.entity';
 import type { MerchantRegistration } from '../registration/registration.entity';
 import { RegistrationRepository } from '../registration/registration.repository';
@@ -46,15 +46,21 @@ export class ProfileService {
   async update(userId: string, input: UpdateProfileInput): Promise<UserProfileType> {
     const user = await this.repo.byId(userId);
     if (!user) throw new NotFoundError('user');
-    const text = (name: string, value: string | null | undefined, max: number, check?: (v: string) => string | null) => {
-      if (value === undefined || value === null) return undefined;
-      const trimmed = value.trim();
-      if (trimmed === '') return null;
-      if (trimmed.length > max) throw new BadInputError(`${name} must be at most ${max} characters`);
-      const problem = check?.(trimmed);
-      if (problem) throw new BadInputError(`${name} ${problem}`);
-      return trimmed;
-    };
+    // Every field is checked before answering, so that a refusal lists all of them.
+    const problems = new InputProblems();
+    const text = (name: string, value: string | null | undefined, max: number, check?: (v: string) => string | null) =>
+      problems.check(() => {
+        if (value === undefined || value === null) return undefined;
+        const trimmed = value.trim();
+        if (trimmed === '') return null;
+        if (trimmed.length > max) throw new BadInputError(`${name} must be at most ${max} characters`, { field: name, rule: 'maxLength' });
+        const problem = check?.(trimmed);
+        if (problem) {
+          const field = name === 'gender' ? { field: name, rule: 'enum', allowed: GENDERS } : { field: name, rule: 'format' };
+          throw new BadInputError(`${name} ${problem}`, field);
+        }
+        return trimmed;
+      });
     const fullName = text('full_name', input.fullName, 100);
     const nik = text('nik', input.nik, 16, (v) => (NIK_PATTERN.test(v) ? null : 'must be 16 digits'));
     const gender = text('gender', input.gender, 10, (v) =>
@@ -63,6 +69,7 @@ export class ProfileService {
     const addressLine = text('address_line', input.addressLine, 300);
     const avatarUrl = text('avatar_url', input.avatarUrl, 2000, (v) => (isHttpsUrl(v) ? null : 'must be an https URL'));
     const email = text('email', input.email, 254, (v) => (EMAIL_PATTERN.test(v) ? null : 'must be an email address'))?.toLowerCase();
+    problems.throwIfAny();
     if (fullName !== undefined) {
       user.fullName = fullName;
       user.displayName = fullName;

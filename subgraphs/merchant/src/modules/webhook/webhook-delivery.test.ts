@@ -16,7 +16,7 @@ import { runOps } from '@scripts/ops';
 import { changeMerchantStatus, listWebhookDeliveries, setBankWebhook } from '@scripts/database-tasks';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { merchantSubgraph } from '@subgraphs/merchant/src/app';
-import { secretBoxFor } from '@subgraphs/merchant/src/context';
+import { secretBoxFor } from '@lib/crypto/secret-box';
 import { merchantJobs } from '@subgraphs/merchant/src/jobs';
 import { BankService } from '../bank/bank.service';
 import { MerchantLifecycleService } from '../merchant/merchant-lifecycle.service';
@@ -158,6 +158,7 @@ describe('Webhook deliveries on the job queue (real PostgreSQL, graphile-worker,
       concurrency: 4,
       pollIntervalMs: 25,
       recoverySecs: 60,
+      poolIdleMs: 1000,
       tasks: jobs.tasks,
       log,
     });

@@ -1,6 +1,11 @@
 import { withDates } from '@lib/db/plain-rows';
 import { Repository } from '@lib/db/repository';
 import { OUTLET_ROW_COLUMNS, OUTLET_ROW_DATES, type OutletRow, outletSubqueries } from '../outlet/outlet.repository';
+import {
+  type EffectiveAccountRow,
+  SETTLEMENT_ACCOUNT_DATES,
+  settlementAccountSubqueries,
+} from '../settlement-account/settlement-account.repository';
 import { TERMINAL_ROW_DATES, type TerminalRow, terminalSubqueries } from '../terminal/terminal.repository';
 
 /** A row of `outlet.merchant_profiles`, under its column names (the `merchant_profiles` job's item format). */
@@ -39,6 +44,8 @@ export interface ReadAhead {
   merchantNmid: boolean;
   /** The merchant's primary terminal (`Merchant.terminal`). */
   primaryTerminal: boolean;
+  /** The effective settlement account of each of the merchant's live outlets (`Merchant.outlets.effectiveSettlementAccount`). */
+  merchantSettlementAccounts: boolean;
 }
 
 /** An NMID's live outlet with its merchant's profile, and what was read ahead (absent unless asked). */
@@ -49,6 +56,7 @@ export interface BankViewRow {
   merchantOutlets?: OutletRow[];
   merchantNmid?: string | null;
   primaryTerminal?: TerminalRow | null;
+  merchantSettlementAccounts?: EffectiveAccountRow[];
 }
 
 const PROFILE_DATES = ['psp_visible_at', 'kyc_verified_at', 'created_at', 'updated_at'];
@@ -66,6 +74,10 @@ export class MerchantProfileRepository extends Repository {
       [ahead.merchantOutlets, `${outletSubqueries.outletsOf('o.merchant_id')} as "merchantOutlets"`],
       [ahead.merchantNmid, `${outletSubqueries.nmidOf('o.merchant_id')} as "merchantNmid"`],
       [ahead.primaryTerminal, `${terminalSubqueries.primaryOf('o.merchant_id')} as "primaryTerminal"`],
+      [
+        ahead.merchantSettlementAccounts,
+        `${settlementAccountSubqueries.effectiveOfMerchant('o.merchant_id')} as "merchantSettlementAccounts"`,
+      ],
     ];
     const extras = reads.filter(([wanted]) => wanted).map(([, sql]) => sql);
     // A prepared statement per combination (bank_view_1010, …): planning it cost more than running it. One NMID (a
@@ -81,16 +93,21 @@ export class MerchantProfileRepository extends Repository {
         where o.nmid = ${one ? '?' : 'any(?::text[])'} and o.deleted_at is null`,
       [one ? nmids[0] : nmids],
     );
-    return rows.map(({ profile, outletTerminals, merchantOutlets, merchantNmid, primaryTerminal, ...outlet }) => ({
-      outlet: withDates(outlet, OUTLET_ROW_DATES) as OutletRow,
-      profile: withDates(profile as MerchantProfileRow, PROFILE_DATES),
-      outletTerminals: (outletTerminals as TerminalRow[] | undefined)?.map((t) => withDates(t, TERMINAL_ROW_DATES)),
-      merchantOutlets: (merchantOutlets as OutletRow[] | undefined)?.map((o) => withDates(o, OUTLET_ROW_DATES)),
-      merchantNmid: merchantNmid as string | null | undefined,
-      primaryTerminal: primaryTerminal
-        ? withDates(primaryTerminal as TerminalRow, TERMINAL_ROW_DATES)
-        : (primaryTerminal as null | undefined),
-    }));
+    return rows.map(
+      ({ profile, outletTerminals, merchantOutlets, merchantNmid, primaryTerminal, merchantSettlementAccounts, ...outlet }) => ({
+        outlet: withDates(outlet, OUTLET_ROW_DATES) as OutletRow,
+        profile: withDates(profile as MerchantProfileRow, PROFILE_DATES),
+        outletTerminals: (outletTerminals as TerminalRow[] | undefined)?.map((t) => withDates(t, TERMINAL_ROW_DATES)),
+        merchantOutlets: (merchantOutlets as OutletRow[] | undefined)?.map((o) => withDates(o, OUTLET_ROW_DATES)),
+        merchantNmid: merchantNmid as string | null | undefined,
+        primaryTerminal: primaryTerminal
+          ? withDates(primaryTerminal as TerminalRow, TERMINAL_ROW_DATES)
+          : (primaryTerminal as null | undefined),
+        merchantSettlementAccounts: (merchantSettlementAccounts as EffectiveAccountRow[] | undefined)?.map((a) =>
+          withDates(a, SETTLEMENT_ACCOUNT_DATES),
+        ),
+      }),
+    );
   }
 
   /** Keeps each merchant's highest version of the given profiles (jobs may run in any order); returns rows written. */

@@ -56,11 +56,12 @@ export class PspOutletResolver {
 
 /** What the rest of the operation asks of the outlets and merchants found, read in the same statement. */
 function readAheadOf(info: GraphQLResolveInfo): ReadAhead {
-  const paths = selectedPaths(info);
+  const paths = selectedPaths(info, 3);
   return {
     outletTerminals: paths.has('terminals'),
     merchantOutlets: paths.has('merchant.outlets'),
     merchantNmid: paths.has('merchant.nmid'),
     primaryTerminal: paths.has('merchant.terminal'),
+    merchantSettlementAccounts: paths.has('merchant.outlets.effectiveSettlementAccount'),
   };
 }

@@ -3,6 +3,7 @@ import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { MerchantRef } from '@subgraphs/outlet/src/references/merchant.ref';
 import { NMID_PATTERN, type OutletService } from '../outlet/outlet.service';
 import type { OutletType } from '../outlet/outlet.type';
+import type { SettlementAccountService } from '../settlement-account/settlement-account.service';
 import type { TerminalService } from '../terminal/terminal.service';
 import { type BankViewRow, type MerchantProfileRow, MerchantProfileRepository, type ReadAhead } from './merchant-profile.repository';
 
@@ -25,6 +26,7 @@ export class MerchantProfileService {
     em: EntityManager,
     private readonly outlets: OutletService,
     private readonly terminals: TerminalService,
+    private readonly settlementAccounts: SettlementAccountService,
   ) {
     this.repo = new MerchantProfileRepository(em);
   }
@@ -54,12 +56,24 @@ export class MerchantProfileService {
     );
   }
 
-  private remember({ outlet, outletTerminals, merchantOutlets, merchantNmid, primaryTerminal }: BankViewRow): void {
+  private remember({
+    outlet,
+    outletTerminals,
+    merchantOutlets,
+    merchantNmid,
+    primaryTerminal,
+    merchantSettlementAccounts,
+  }: BankViewRow): void {
     this.outlets.rememberByNmid(outlet);
     if (outletTerminals) this.terminals.rememberOfOutlet(outlet.id, outletTerminals);
     if (merchantOutlets) this.outlets.rememberOfMerchant(outlet.merchantId, merchantOutlets);
     if (merchantNmid !== undefined) this.outlets.rememberNmidOfMerchant(outlet.merchantId, merchantNmid);
     if (primaryTerminal !== undefined) this.terminals.rememberPrimary(outlet.merchantId, primaryTerminal);
+    if (merchantSettlementAccounts && merchantOutlets)
+      this.settlementAccounts.rememberEffective(
+        merchantSettlementAccounts,
+        merchantOutlets.map((o) => o.id),
+      );
   }
 
   /** Applies one `merchant_profiles` job; returns the rows that changed. */

@@ -106,13 +106,14 @@ export class MerchantOutletsResolver {
     return withinScope(scope, await ctx.services.outlet.ofMerchant(merchant.id), (o) => o.id);
   }
 
-  @Authorized('service', 'internal', 'operator', 'bank', 'user')
+  @Authorized('service', 'internal', 'operator', 'bank', 'partner', 'user')
   @FieldResolver(() => OutletType, {
     nullable: true,
     description:
-      'The live default outlet, else the oldest live outlet. For an app user bound to outlets: the default one if it is theirs, else their first.',
+      'The live default outlet, else the oldest live outlet. A partner principal needs the merchant in its merchantIds; for an app user bound to outlets: the default one if it is theirs, else their first.',
   })
   async defaultOutlet(@Root() merchant: MerchantRef, @Ctx() ctx: OutletContext): Promise<OutletType | null> {
+    assertPartnerMayRead(ctx.principal, merchant.id);
     const scope = assertUserMay(ctx.principal, 'read', { merchantId: merchant.id });
     const outlet = await ctx.services.outlet.defaultOfMerchant(merchant.id);
     if (!scope || scope.outletIds === null || (outlet && outletInScope(scope, outlet.id))) return outlet;

@@ -1,4 +1,4 @@
-import { mdrFeeOf } from './mdr';
+import { type MdrPolicyRow, mdrFeeOf, mdrRateAt } from './mdr';
 
 describe('mdrFeeOf', () => {
   it('is gross × rate rounded half up, in whole rupiah', () => {
@@ -28,5 +28,37 @@ describe('mdrFeeOf', () => {
       expect(() => mdrFeeOf(1_000, rate)).toThrow(RangeError);
     }
     for (const gross of [-1, 1.5, Number.MAX_SAFE_INTEGER + 1]) expect(() => mdrFeeOf(gross, '0.0070')).toThrow(RangeError);
+  });
+});
+
+describe('mdrRateAt', () => {
+  const at = (iso: string) => new Date(iso);
+  const ms = (iso: string) => Date.parse(iso);
+  const row = (criteria: string | null, amount_from: number, amount_to: number | null, from: string, to: string | null, rate: string) =>
+    ({ criteria, amount_from, amount_to, from_ms: ms(from), to_ms: to === null ? null : ms(to), rate }) satisfies MdrPolicyRow;
+  const policy = [
+    row(null, 0, null, '2020-04-01T00:00:00+07:00', null, '0.0070'),
+    row('UMI', 0, 100_000, '2023-07-01T00:00:00+07:00', '2024-12-01T00:00:00+07:00', '0.0000'),
+    row('UMI', 100_001, null, '2023-07-01T00:00:00+07:00', '2024-12-01T00:00:00+07:00', '0.0030'),
+    row('UMI', 0, 500_000, '2024-12-01T00:00:00+07:00', null, '0.0000'),
+    row('UMI', 500_001, null, '2024-12-01T00:00:00+07:00', null, '0.0030'),
+  ];
+  const micro = { criteria: 'UMI', policy };
+
+  it('takes the band of the merchant criteria in force at the time, both band ends inclusive', () => {
+    expect(mdrRateAt(micro, 100_000, at('2024-06-01T12:00:00+07:00'))).toBe('0.0000');
+    expect(mdrRateAt(micro, 100_001, at('2024-06-01T12:00:00+07:00'))).toBe('0.0030');
+    expect(mdrRateAt(micro, 500_000, at('2024-06-01T12:00:00+07:00'))).toBe('0.0030');
+    expect(mdrRateAt(micro, 500_000, at('2024-12-01T00:00:00+07:00'))).toBe('0.0000');
+    expect(mdrRateAt(micro, 500_000, at('2024-11-30T23:59:59.999+07:00'))).toBe('0.0030');
+    expect(mdrRateAt(micro, 500_001, at('2025-01-01T00:00:00+07:00'))).toBe('0.0030');
+  });
+
+  it('falls back to the rows for every criteria, and before every period to the earliest row', () => {
+    expect(mdrRateAt({ criteria: 'UKE', policy }, 50_000, at('2025-01-01T00:00:00Z'))).toBe('0.0070');
+    // No UMI row in force in 2022 here: the rows for every criteria decide.
+    expect(mdrRateAt(micro, 50_000, at('2022-01-01T00:00:00Z'))).toBe('0.0070');
+    expect(mdrRateAt({ criteria: 'URE', policy }, 50_000, at('2019-01-01T00:00:00Z'))).toBe('0.0070');
+    expect(mdrRateAt({ criteria: 'URE', policy: [] }, 50_000, at('2025-01-01T00:00:00Z'))).toBeUndefined();
   });
 });

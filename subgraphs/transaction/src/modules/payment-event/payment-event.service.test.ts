@@ -6,6 +6,7 @@ import { openSubgraphOrm } from '@lib/federation/subgraph-definition';
 import { type TestDatabase, cloneTemplateDatabase } from '@test/support/test-database';
 import { transactionSubgraph } from '@subgraphs/transaction/src/app';
 import { MdrRepository } from '../mdr/mdr.repository';
+import { mdrRateAt } from '../mdr/mdr';
 import { PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
 import { TransactionService } from '../transaction/transaction.service';
 import { type BatchItem, PaymentEventService } from './payment-event.service';
@@ -98,7 +99,12 @@ describe('PaymentEventService (real PostgreSQL)', () => {
         ['8398', '0.0000'],
         ['8661', '0.0000'],
       ];
-      for (const [mcc, rate] of cases) expect([mcc, await mdr.rateOf(mcc)]).toEqual([mcc, rate]);
+      // A merchant the copy does not hold has the regular criteria (URE): the segment's rate for every amount.
+      for (const [mcc, rate] of cases) {
+        const merchantId = uuidv7();
+        const mdrOf = (await mdr.ofMerchants([{ merchantId, categoryCode: mcc }])).get(merchantId)!;
+        expect([mcc, mdrRateAt(mdrOf, 100_000, new Date()), mdrRateAt(mdrOf, 900_000, new Date())]).toEqual([mcc, rate, rate]);
+      }
     });
 
     it('applies the rate of the merchant MCC to a success, rounded half up', async () => {

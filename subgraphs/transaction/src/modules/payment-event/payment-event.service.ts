@@ -3,7 +3,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { BadInputError, isConnectionFailure, isRefusedValue } from '@lib/errors/app-error';
 import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import { UUID_PATTERN } from '@lib/federation/loaders';
-import { mdrFeeOf } from '../mdr/mdr';
+import { type MerchantMdr, mdrFeeOf, mdrRateAt } from '../mdr/mdr';
 import { MdrRepository } from '../mdr/mdr.repository';
 import { type NewPaymentFeedRow, PaymentFeedRepository } from '../payment-feed/payment-feed.repository';
 import { feedRowOf } from '../payment-feed/payment-feed.service';
@@ -73,13 +73,13 @@ interface Outcome {
 }
 
 /**
- * One item of a batch: an event and the bank it acts for (already checked against the caller); `mdrRate`, the rate of
- * its target's MCC where the caller has it (else the batch reads the MDR table).
+ * One item of a batch: an event and the bank it acts for (already checked against the caller); `mdr`, what its
+ * merchant's MDR is chosen from where the caller has it (else the batch reads the MDR policy).
  */
 export interface BatchItem {
   input: PaymentEventInput;
   bankCode: string;
-  mdrRate?: string | null;
+  mdr?: MerchantMdr | null;
 }
 
 export interface WarnLog {
@@ -97,8 +97,8 @@ interface Draft {
   apply: { kind: EventKind; target: PaymentTargetInput } | null;
   records: TransactionStatus | null;
 }
-/** A draft of a batch, with its position there and its MDR rate if known. */
-type BatchDraft = Draft & { index: number; mdrRate: string | null };
+/** A draft of a batch, with its position there and its merchant's MDR inputs if known. */
+type BatchDraft = Draft & { index: number; mdr: MerchantMdr | null };
 
 const rejected = (errorCode: EventErrorCode, transactionId: string | null = null): Outcome => ({
   status: 'rejected',
@@ -184,9 +184,9 @@ export class PaymentEventService {
     const outcomes: PaymentEventOutcome[] = new Array(items.length);
     const answer = (d: BatchDraft, result: PaymentEventResult) => (outcomes[d.index] = { result, inputError: null, unresolved: false });
     let pending: BatchDraft[] = [];
-    items.forEach(({ input, bankCode, mdrRate = null }, index) => {
+    items.forEach(({ input, bankCode, mdr = null }, index) => {
       try {
-        pending.push({ ...draftOf(input, bankCode), index, mdrRate });
+        pending.push({ ...draftOf(input, bankCode), index, mdr });
       } catch (error) {
         if (!(error instanceof BadInputError)) throw error;
         outcomes[index] = { result: null, inputError: error.message, unresolved: false };
@@ -254,9 +254,7 @@ export class PaymentEventService {
     );
     const resolved = items.flatMap(({ input, bank }, i) => {
       const resolution = targets[i];
-      return resolution
-        ? [{ input: { ...input, target: resolution.target }, bankCode: bank.bankCode, mdrRate: resolution.mdrRate, i }]
-        : [];
+      return resolution ? [{ input: { ...input, target: resolution.target }, bankCode: bank.bankCode, mdr: resolution.mdr, i }] : [];
     });
     const outcomes: PaymentEventOutcome[] = items.map(() => ({ result: null, inputError: null, unresolved: true }));
     const recorded = resolved.length > 0 ? await this.recordBatch(resolved, log) : [];
@@ -366,7 +364,10 @@ export class PaymentEventService {
     bankCode: string,
     transactionId: string,
   ): Promise<boolean> {
-    const mdrRate = status === 'success' ? await tx.peer(MdrRepository).rateOf(target.categoryCode) : '0.0000';
+    const mdrRate =
+      status === 'success'
+        ? rateOf((await tx.peer(MdrRepository).ofMerchants([target])).get(target.merchantId.toLowerCase()), input)
+        : '0.0000';
     // The unique (bank_code, transaction_code) decides concurrent events with one code: one wins.
     return tx.insertTransaction(transactionRow(status, input, target, bankCode, transactionId, mdrRate, new Date()));
   }
@@ -502,8 +503,8 @@ const eventKeyOf = (d: Draft): [string, string] => [d.bankCode, d.input.external
  * success, failed and cancelled ones, in one statement (PaymentEventRepository.claimAndRecord): keys in key order and
  * codes in code order, so concurrent batches lock them in one order. Of the stored events with one bank's
  * transaction_code the first in the batch tries; the others, and one whose code was taken before, are stored rejected
- * (duplicate_transaction_code). A success pays the MDR rate of its MCC: the caller's, else read for all of them in
- * one query. Returns the drafts stored (any other is a replay, of an earlier delivery or of an event earlier in the
+ * (duplicate_transaction_code). A success pays the MDR rate the policy gives its merchant, amount and time, from the
+ * caller's policy rows, else from those read for all of them in one query. Returns the drafts stored (any other is a replay, of an earlier delivery or of an event earlier in the
  * batch) and the ids of the transactions created. With `appendFeed` (a batch inOneStatement, outside a transaction) the
  * statement also appends the feed rows of the transactions it created, returned as `appended`.
  */
@@ -514,13 +515,14 @@ async function claimAndRecord<D extends BatchDraft>(
 ): Promise<{ stored: D[]; created: Set<string>; appended: NewPaymentFeedRow[] }> {
   const firsts = firstPer(drafts, eventKeyOf);
   const recording = firsts.filter((d) => d.records);
-  const unrated = recording.filter((d) => d.records === 'success' && d.mdrRate == null);
-  const rates = await tx.peer(MdrRepository).ratesOf(unrated.map((d) => d.apply!.target.categoryCode));
-  const rateOf = (d: D): string => (d.records !== 'success' ? '0.0000' : (d.mdrRate ?? rates.get(d.apply!.target.categoryCode ?? null)!));
+  const unrated = recording.filter((d) => d.records === 'success' && d.mdr == null);
+  const mdrs = await tx.peer(MdrRepository).ofMerchants(unrated.map((d) => d.apply!.target));
+  const rateOfDraft = (d: D): string =>
+    d.records !== 'success' ? '0.0000' : rateOf(d.mdr ?? mdrs.get(d.apply!.target.merchantId.toLowerCase()), d.input);
   const now = new Date();
   // A stable sort: of one code, batch order.
   const transactions = sortedBy(recording, (d) => [d.bankCode, d.input.transactionCode!]).map((d) =>
-    transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, rateOf(d), now),
+    transactionRow(d.records!, d.input, d.apply!.target, d.bankCode, d.event.transactionId!, rateOfDraft(d), now),
   );
   // The feed rows of the successes (no bill to settle: inOneStatement), in the order applyBatch appends them.
   const feedRowOfSuccess = (d: D) =>
@@ -551,6 +553,16 @@ async function claimAndRecord<D extends BatchDraft>(
     created,
     appended: feed?.filter((row) => created.has(row.transaction_id!)) ?? [],
   };
+}
+
+/**
+ * The MDR rate a success pays: the policy's rate for its merchant's criteria and segment, its amount and its
+ * transaction time (mdrRateAt, docs/decisions/0240-mdr-policy.md).
+ */
+function rateOf(mdr: MerchantMdr | undefined, input: PaymentEventInput): string {
+  const rate = mdr && mdrRateAt(mdr, input.grossAmount!, input.transactionAt);
+  if (rate === undefined) throw new Error('the MDR policy has no rate for this payment');
+  return rate;
 }
 
 /** The order a batch's successes settle bills and append the feed in: bill number (reference), then key. */
@@ -628,6 +640,7 @@ function validateTarget(target: PaymentTargetInput): void {
     throw new BadInputError(`target.merchantStatus must be one of ${MERCHANT_STATUSES.join(', ')}`);
   if (!NMID_STATUSES.includes(target.nmidStatus)) throw new BadInputError('target.nmidStatus must be active or suspended');
   optionalText('target.categoryCode', target.categoryCode, MAX_ID_LENGTH);
+  optionalText('target.businessScaleCode', target.businessScaleCode, MAX_ID_LENGTH);
 }
 
 function requireText(field: string, value: string, max: number): void {
@@ -639,7 +652,7 @@ function optionalText(field: string, value: string | null | undefined, max: numb
 }
 
 /**
- * A success, failed or cancelled transaction: a success pays the MDR of the merchant's MCC (`mdrRate`, round
+ * A success, failed or cancelled transaction: a success pays the MDR the policy gives it (`mdrRate`, round
  * half up); failed and cancelled ones carry no MDR (rate 0, fee 0). Fees the bank reports are kept as sent
  * (0 when absent).
  */

@@ -9,8 +9,15 @@ export class PaymentTargetInput {
   @Field({ description: 'Stored merchant status: draft, inactive, active, suspended or deleted.' })
   merchantStatus!: string;
 
-  @Field(() => String, { nullable: true, description: "The merchant's MCC; decides the MDR rate." })
+  @Field(() => String, { nullable: true, description: "The merchant's MCC: its MDR segment." })
   categoryCode?: string | null;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "The merchant's business scale (micro, small, medium, large): its QRIS criteria, which its MDR depends on; when null, this subgraph's copy says.",
+  })
+  businessScaleCode?: string | null;
 
   @Field(() => ID)
   outletId!: string;

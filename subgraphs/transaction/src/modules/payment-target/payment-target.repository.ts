@@ -1,5 +1,6 @@
 import { Repository } from '@lib/db/repository';
-import { mdrRateOf } from '../mdr/mdr.repository';
+import type { MdrPolicyRow } from '../mdr/mdr';
+import { mdrPolicyOf } from '../mdr/mdr.repository';
 
 /** An NMID's row of the copy joined with its merchant's (`resolve`): what an event's resolution needs. */
 export interface PaymentTargetRow {
@@ -17,8 +18,9 @@ export interface PaymentTargetRow {
   psp_visible_at: string | null;
   status: string;
   category_code: string | null;
-  /** The MDR rate of the merchant's MCC (MdrRepository.rateOf's rule), as numeric(6, 4) text. */
-  mdr_rate: string | null;
+  business_scale_code: string | null;
+  /** The MDR policy rows of the segment of the merchant's MCC (mdrPolicyOf). */
+  mdr_policy: MdrPolicyRow[];
 }
 
 /** An outlet's row of the copy with what its static QRIS is built from (`ofOutlet`); merchant fields null until its job ran. */
@@ -41,15 +43,16 @@ export interface OutletQrisRow {
  */
 export class PaymentTargetRepository extends Repository {
   /**
-   * The copy's rows of these NMIDs that have both parts (outlet set and merchant), with the MDR rate of the merchant's
-   * MCC, which a success pays (so that intake needs no query of its own for it); one prepared statement.
+   * The copy's rows of these NMIDs that have both parts (outlet set and merchant), with the merchant's business scale
+   * and the MDR policy of its MCC's segment, from which a success's rate is chosen (so that intake needs no query of its
+   * own for it); one prepared statement.
    */
   resolve(nmids: readonly string[]): Promise<PaymentTargetRow[]> {
     return this.preparedRows<PaymentTargetRow>(
       'payment_targets_resolve',
       `select t.nmid, t.merchant_id, t.outlet_id, t.mid, t.nmid_status, t.nmid_bank_code, t.terminals, s.live_outlets,
               m.bank_id, m.bank_code, m.psp_visible_at, m.status, m.category_code,
-              ${mdrRateOf('m.category_code')} as mdr_rate
+              m.business_scale_code, ${mdrPolicyOf('m.category_code')} as mdr_policy
          from "transaction".payment_targets t
          join "transaction".payment_target_outlet_sets s on s.merchant_id = t.merchant_id
          join "transaction".payment_target_merchants m on m.merchant_id = t.merchant_id

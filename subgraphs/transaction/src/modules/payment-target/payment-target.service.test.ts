@@ -80,9 +80,11 @@ describe('PaymentTargetService (real PostgreSQL)', () => {
       nmidStatus: 'active',
     });
     expect(await resolve(a)).toMatchObject({ terminalId: null });
-    // With the rate a success of the merchant's MCC pays, by the MDR table's rule.
+    // With what a success's MDR is chosen from: the merchant's criteria and its MCC's policy, as the MDR policy reads them.
     const [resolution] = await service().fromCopy([{ bank: BANK, nmid: a }]);
-    expect(resolution?.mdrRate).toBe(await new MdrRepository(orm.em.fork()).rateOf('5812'));
+    expect(resolution?.mdr).toEqual(
+      (await new MdrRepository(orm.em.fork()).ofMerchants([{ merchantId: id, categoryCode: '5812' }])).get(id),
+    );
     // Unknown here, another bank's, a MID or TID the copy does not know: the owners decide.
     expect(await resolve(nextNmid())).toBeUndefined();
     expect(await resolve(a, { bank: { ...BANK, bankCode: 'BOTHER', bankId: uuidv7() } })).toBeUndefined();

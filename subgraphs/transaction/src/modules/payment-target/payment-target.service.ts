@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { BankPrincipal } from '@lib/domain/access/bank-scope';
+import { qrisCriteriaOf } from '@lib/domain/qris/qris-payload';
+import type { MerchantMdr } from '../mdr/mdr';
 import type { PaymentTargetInput } from '../payment-event/payment-event.type';
 import { PaymentTargetRepository, type PaymentTargetRow } from './payment-target.repository';
 
@@ -21,10 +23,10 @@ export interface TargetRequest {
   tid?: string | null;
 }
 
-/** An event's target as the copy resolves it, with the MDR rate its merchant's MCC pays (null: the MDR table has no default). */
+/** An event's target as the copy resolves it, with what its merchant's MDR is chosen from (criteria and policy). */
 export interface ResolvedTarget {
   target: PaymentTargetInput;
-  mdrRate: string | null;
+  mdr: MerchantMdr;
 }
 
 /**
@@ -79,5 +81,5 @@ function targetOf(row: PaymentTargetRow | undefined, { bank, mid, tid }: TargetR
     terminalId,
     nmidStatus: row.nmid_status,
   };
-  return { target, mdrRate: row.mdr_rate };
+  return { target, mdr: { criteria: qrisCriteriaOf(row.business_scale_code), policy: row.mdr_policy } };
 }

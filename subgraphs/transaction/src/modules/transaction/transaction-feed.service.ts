@@ -5,7 +5,7 @@ import { BadInputError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import type { Visibility } from '@lib/domain/access/user-scope';
 import { TransactionRepository, type TransactionRow } from './transaction.repository';
-import { fromRow } from './transaction.service';
+import { fromRow, totalsPerMerchant } from './transaction.service';
 import type { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
 
 /** Largest page of the app's transaction connection. */
@@ -103,17 +103,7 @@ export class TransactionFeedService {
           { from: period.from, before: period.before, outletId: period.outletId ?? null },
           visibility,
         );
-        return merchantIds.map((id) => {
-          const outletBreakdown = rows
-            .filter((r) => r.merchant_id === id)
-            .map((r) => ({ outlet: r.outlet_id ? { id: r.outlet_id } : null, grossAmount: Number(r.gross), count: Number(r.count) }))
-            .sort((a, b) => b.grossAmount - a.grossAmount || (a.outlet?.id ?? '').localeCompare(b.outlet?.id ?? ''));
-          return {
-            grossAmount: outletBreakdown.reduce((sum, o) => sum + o.grossAmount, 0),
-            count: outletBreakdown.reduce((sum, o) => sum + o.count, 0),
-            outletBreakdown,
-          };
-        });
+        return totalsPerMerchant(merchantIds, rows);
       });
       this.summaries.set(key, loader);
     }

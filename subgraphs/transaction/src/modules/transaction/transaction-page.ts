@@ -21,6 +21,7 @@ export const PAGE_ROW_FIELDS = [
   'transactionAt',
   'settledAt',
   'settlementStatus',
+  'outletId',
 ] as const satisfies readonly (keyof TransactionType)[];
 
 type PageRowField = (typeof PAGE_ROW_FIELDS)[number];
@@ -53,5 +54,6 @@ export function toPageRow(row: TransactionPageDbRow): TransactionPageRow {
     transactionAt: row.transaction_at_iso,
     settledAt: row.settled_at_iso,
     settlementStatus: row.settlement_status,
+    outletId: row.outlet_id,
   };
 }

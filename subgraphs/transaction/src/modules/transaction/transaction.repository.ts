@@ -60,6 +60,7 @@ const PAGE_COLUMNS = [
   `${isoUtc('transaction_at')} as transaction_at_iso`,
   `${isoUtc('settled_at')} as settled_at_iso`,
   'p.settlement_status',
+  'p.outlet_id',
 ].join(', ');
 
 /** A row of PAGE_COLUMNS: bigint and numeric as strings (the ORM's type parsers), the instants as ISO text. */
@@ -78,6 +79,7 @@ export interface TransactionPageDbRow {
   transaction_at_iso: string;
   settled_at_iso: string | null;
   settlement_status: string;
+  outlet_id: string | null;
 }
 
 export interface TransactionFilter {
@@ -186,18 +188,22 @@ export class TransactionRepository extends Repository {
     );
   }
 
-  /** Gross (as text) and count of the `success` transactions of each merchant that has any in the window. */
+  /**
+   * Gross (as text) and count of the `success` transactions in the window, per merchant and outlet (a null outlet:
+   * recorded without one) of each merchant that has any.
+   */
   async successTotals(
     merchantIds: readonly string[],
     filter: Pick<TransactionFilter, 'from' | 'to' | 'before' | 'outletId'>,
-  ): Promise<{ merchant_id: string; gross: string; count: string }[]> {
+  ): Promise<{ merchant_id: string; outlet_id: string | null; gross: string; count: string }[]> {
     const qb = this.em
       .getKnex()('transaction.transactions')
       .whereIn('merchant_id', merchantIds as string[])
       .where('status', 'success')
-      .groupBy('merchant_id')
-      .select<{ merchant_id: string; gross: string; count: string }[]>(
+      .groupBy('merchant_id', 'outlet_id')
+      .select<{ merchant_id: string; outlet_id: string | null; gross: string; count: string }[]>(
         'merchant_id',
+        'outlet_id',
         this.em.getKnex().raw('coalesce(sum(gross_amount), 0)::text as gross'),
         this.em.getKnex().raw('count(*)::text as count'),
       );

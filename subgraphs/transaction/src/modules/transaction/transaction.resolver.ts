@@ -10,7 +10,7 @@ import { PAGE_ROW_FIELDS, type TransactionPageRow } from './transaction-page';
 import { readVisibility } from '@lib/domain/access/user-scope';
 import { OutletRef } from '@subgraphs/transaction/src/references/outlet.ref';
 import { MAX_CONNECTION_PAGE } from './transaction-feed.service';
-import { TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
+import { OutletTotalsType, TransactionConnectionType, TransactionSummaryType } from './transaction-feed.type';
 
 @ObjectType('TransactionTotals', { description: 'Gross and count of success transactions.' })
 export class TransactionTotalsType {
@@ -19,6 +19,9 @@ export class TransactionTotalsType {
 
   @Field(() => Int)
   count!: number;
+
+  @Field(() => [OutletTotalsType], { description: 'Per outlet, highest gross first; grossAmount and count are its sums.' })
+  outletBreakdown!: OutletTotalsType[];
 }
 
 @Resolver(() => TransactionType)

@@ -21,6 +21,31 @@ const windowLimit = (limit: number): number => Math.min(Math.max(limit, 1), MAX_
 export interface TransactionTotals {
   grossAmount: number;
   count: number;
+  /** Per outlet (null: recorded without one), highest gross first; grossAmount and count are its sums. */
+  outletBreakdown: { outlet: { id: string } | null; grossAmount: number; count: number }[];
+}
+
+const NO_TOTALS: TransactionTotals = { grossAmount: 0, count: 0, outletBreakdown: [] };
+
+/**
+ * Each merchant's totals, in the order of `merchantIds`, from sums per merchant and outlet: the breakdown highest gross
+ * first (then by outlet id), the totals its sums, so that they always add up.
+ */
+export function totalsPerMerchant(
+  merchantIds: readonly string[],
+  rows: readonly { merchant_id: string; outlet_id: string | null; gross: string; count: string }[],
+): TransactionTotals[] {
+  return merchantIds.map((id) => {
+    const outletBreakdown = rows
+      .filter((r) => r.merchant_id === id)
+      .map((r) => ({ outlet: r.outlet_id ? { id: r.outlet_id } : null, grossAmount: Number(r.gross), count: Number(r.count) }))
+      .sort((a, b) => b.grossAmount - a.grossAmount || (a.outlet?.id ?? '').localeCompare(b.outlet?.id ?? ''));
+    return {
+      grossAmount: outletBreakdown.reduce((sum, o) => sum + o.grossAmount, 0),
+      count: outletBreakdown.reduce((sum, o) => sum + o.count, 0),
+      outletBreakdown,
+    };
+  });
 }
 
 export class TransactionService {
@@ -84,14 +109,13 @@ export class TransactionService {
     merchantId: string,
     filter: Pick<TransactionFilter, 'from' | 'to' | 'before' | 'outletId'>,
   ): Promise<TransactionTotals> {
-    if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return { grossAmount: 0, count: 0 };
+    if (!UUID_PATTERN.test(merchantId) || (filter.outletId && !UUID_PATTERN.test(filter.outletId))) return NO_TOTALS;
     const key = JSON.stringify([filter.from ?? null, filter.to ?? null, filter.before ?? null, filter.outletId ?? null]);
     let loader = this.totalsByWindow.get(key);
     if (!loader) {
       loader = new DataLoader(async (merchantIds: readonly string[]) => {
         const rows = await this.repo.successTotals(merchantIds, filter);
-        const byId = new Map(rows.map((r) => [r.merchant_id, { grossAmount: Number(r.gross), count: Number(r.count) }]));
-        return merchantIds.map((id) => byId.get(id) ?? { grossAmount: 0, count: 0 });
+        return totalsPerMerchant(merchantIds, rows);
       });
       this.totalsByWindow.set(key, loader);
     }

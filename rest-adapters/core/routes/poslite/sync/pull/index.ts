@@ -21,7 +21,7 @@ export default posRoutes({
     "since: epoch milliseconds (empty or 0: full pull); rows written in a later millisecond are returned — send back the previous server_time, or seed it from a clock or a row's updated_at. " +
     'server_time: epoch milliseconds up to which every row has been delivered; it may trail the clock by the age of the oldest write still open, and is never later than the clock. ' +
     'Rows: updated_at is the time of the last write (epoch milliseconds, like every *_at), booleans 0/1. A page ends on a millisecond boundary; a millisecond with more rows than limit comes whole. ' +
-    '`sales_orders` (beyond core-api.md’s six entities) are order headers as the order list answers them, plus customer_id, discount_amount, tax_amount, void_reason, created_at and updated_at: a device learns of an order the server completed (paid by dynamic QRIS) or that was voided.',
+    '`sales_orders` (beyond the contract’s six entities) are order headers as the order list answers them, plus customer_id, discount_amount, tax_amount, void_reason, created_at and updated_at: a device learns of an order the server completed (paid by dynamic QRIS) or that was voided.',
   schema: {
     querystring: Type.Object({
       entity: Type.Union(ENTITIES.map((e) => Type.Literal(e))),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { HttpError, errorResponses } from '@lib/rest/error-body';
+import { idempotencyKeyOf, idempotencyRule } from '@rest-adapters/core/routes/poslite/idempotency-key';
 import { Nullable } from '@lib/rest/schema-helpers';
 import { posRoutes } from '@rest-adapters/core/routes/poslite/pos-route';
 import { CreateQrisPaymentDocument, PosQrisPaymentOutletDocument, PosQrisPaymentTargetDocument } from '@rest-adapters/generated/operations';
@@ -27,7 +28,7 @@ export default posRoutes({
   description: [
     'A dynamic QRIS (point of initiation 12) for `amount` at `outlet_id`: the outlet’s static QRIS with the amount in tag 54 and a unique `bill_number` in tag 62.01, CRC recomputed. Staff, admins and owners of the outlet may create one (viewers: 403). 404 `not_found` for an outlet that is not the merchant’s; 409 `qris_unavailable` when the outlet has no QRIS (no NMID).',
     'Sales order: with `sales_order_id`, the order must be the merchant’s (else 404 `not_found`), of the same outlet (else 400 `bad_request`), `open` (pushed by the device with `status: open`; else 409 `sales_order_not_open`), and `amount` must be what is left to pay on it, `total_amount − paid_amount` (else 400 `bad_request`). An order has at most one live payment: another pending, unexpired one is 409 `sales_order_payment_pending` (cancel it first). When the payment is paid, the order is marked paid on the server: a payment of method `qris` for the amount, `paid_amount` up by it, `status` `completed` (shown by GET …/sales/orders/{id} and the sync pull of `sales_orders`, usually within a second).',
-    'Idempotency: with an `Idempotency-Key` header (1–255 visible ASCII characters), the same key and body answer 201 with the payment the first request created (header `Idempotent-Replayed: true`); the same key with another body is 409 `idempotency_key_reused`. Keys are per merchant.',
+    idempotencyRule('payment'),
     MATCHING_RULES,
   ].join('\n\n'),
   schema: { body: Body, response: { 201: QrisPayment, ...errorResponses(400, 401, 403, 404, 409, 429) } },
@@ -38,10 +39,7 @@ export default posRoutes({
   },
   status: 201,
   run: async ({ body }, { execute, header, request }) => {
-    const key = request.headers['idempotency-key'];
-    if (Array.isArray(key)) throw new HttpError(400, 'bad_request', 'one Idempotency-Key header');
-    if (key !== undefined && !/^[\x21-\x7E]{1,255}$/.test(key))
-      throw new HttpError(400, 'bad_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters');
+    const key = idempotencyKeyOf(request);
     const orderId = body.sales_order_id ?? null;
     const target =
       orderId === null
@@ -61,7 +59,7 @@ export default posRoutes({
           paidAmount: order.paidAmount,
         },
         expiresInSecs: body.expires_in_secs ?? null,
-        idempotencyKey: key ?? null,
+        idempotencyKey: key,
       },
     });
     if (payment.idempotentReplay) header('idempotent-replayed', 'true');

@@ -16,7 +16,7 @@ export default posRoutes({
     'Only `action: void` (any other action is 400 `bad_request`). Sets the order `voided` with `voided_at` now and `void_reason`, and returns the stock its tracked products took through `void` movements, in one transaction.',
     '',
     '- 404 `not_found`: no such order of the merchant.',
-    '- **500 `internal_error`** with the message `the sales order is already voided` when the order is already voided, as core-api.md §7 documents (a 409 would fit better; see docs/decisions/0057-sales-orders-and-receipt-numbers.md).',
+    '- **500 `internal_error`** with the message `the sales order is already voided` when the order is already voided, as the core API contract fixes it (a 409 would fit better).',
   ].join('\n'),
   schema: {
     params: IdParams,

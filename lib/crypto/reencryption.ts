@@ -1,12 +1,25 @@
 import type { Knex } from '@mikro-orm/postgresql';
-import type { SecretBox } from '@lib/crypto/secret-box';
+import type { SubgraphName } from '../config/config';
+import type { SecretBox } from './secret-box';
 
-/** Every column that holds a SecretBox-sealed value, with the key of its row. */
+/** A column holding SecretBox-sealed values: its subgraph (whose role may write it), table, column and row key. */
+export interface SealedColumn {
+  subgraph: SubgraphName;
+  table: string;
+  column: string;
+  key: string;
+}
+
+/**
+ * Every sealed column of the platform: the merchant subgraph's bank keys, webhook secrets and HMAC partner secrets,
+ * the outlet subgraph's settlement account numbers (docs/decisions/0238-settlement-accounts.md).
+ */
 export const SEALED_COLUMNS = [
-  { table: 'bank_credentials', key: 'id' },
-  { table: 'bank_webhook_endpoints', key: 'bank_id' },
-  { table: 'partner_credentials', key: 'id' },
-] as const;
+  { subgraph: 'merchant', table: 'bank_credentials', column: 'secret_sealed', key: 'id' },
+  { subgraph: 'merchant', table: 'bank_webhook_endpoints', column: 'secret_sealed', key: 'bank_id' },
+  { subgraph: 'merchant', table: 'partner_credentials', column: 'secret_sealed', key: 'id' },
+  { subgraph: 'outlet', table: 'settlement_accounts', column: 'account_number_sealed', key: 'id' },
+] as const satisfies readonly SealedColumn[];
 export type SealedTable = (typeof SEALED_COLUMNS)[number]['table'];
 
 export interface ReencryptionCounts {
@@ -25,7 +38,7 @@ export interface ReencryptionCounts {
 const BATCH = 500;
 
 /**
- * Moves every sealed secret of the merchant subgraph (bank keys, webhook secrets, HMAC partner secrets) to the current
+ * Moves the sealed values of `columns` (one subgraph's, on that subgraph's connection) to the current
  * SECRETS_ENCRYPTION_KEY (docs/operations.md, "Rotating secrets"). Row by row, each write a compare-and-swap on the
  * value read, so traffic that reads or replaces secrets meanwhile is never blocked and never loses its write; a value
  * already under the current key is left alone, so running it again changes nothing.
@@ -36,21 +49,17 @@ export class SealedSecretReencryption {
     private readonly box: SecretBox,
   ) {}
 
-  async run(): Promise<Record<SealedTable, ReencryptionCounts>> {
-    const result = {} as Record<SealedTable, ReencryptionCounts>;
-    for (const { table, key } of SEALED_COLUMNS) result[table] = await this.reencryptTable(table, key);
+  async run(columns: readonly SealedColumn[]): Promise<Partial<Record<SealedTable, ReencryptionCounts>>> {
+    const result: Partial<Record<string, ReencryptionCounts>> = {};
+    for (const column of columns) result[column.table] = await this.reencryptColumn(column);
     return result;
   }
 
-  private async reencryptTable(table: SealedTable, key: string): Promise<ReencryptionCounts> {
+  private async reencryptColumn({ subgraph, table, column, key }: SealedColumn): Promise<ReencryptionCounts> {
     const counts: ReencryptionCounts = { scanned: 0, resealed: 0, current: 0, changed_meanwhile: 0, unreadable: [] };
     let after: string | null = null;
     for (;;) {
-      const query = this.db(`merchant.${table}`)
-        .select({ key, sealed: 'secret_sealed' })
-        .whereNotNull('secret_sealed')
-        .orderBy(key)
-        .limit(BATCH);
+      const query = this.db(`${subgraph}.${table}`).select({ key, sealed: column }).whereNotNull(column).orderBy(key).limit(BATCH);
       if (after !== null) void query.where(key, '>', after);
       const rows = (await query) as { key: string; sealed: string }[];
       for (const row of rows) {
@@ -66,9 +75,9 @@ export class SealedSecretReencryption {
           counts.current++;
           continue;
         }
-        const updated = await this.db(`merchant.${table}`)
-          .where({ [key]: row.key, secret_sealed: row.sealed })
-          .update({ secret_sealed: resealed });
+        const updated = await this.db(`${subgraph}.${table}`)
+          .where({ [key]: row.key, [column]: row.sealed })
+          .update({ [column]: resealed });
         if (updated === 1) counts.resealed++;
         else counts.changed_meanwhile++;
       }
