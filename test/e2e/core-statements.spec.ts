@@ -9,6 +9,7 @@ import { gql, memberHeaders } from '../support/graphql';
 import { type HttpRecorder, startMessageProviders } from '../support/http-recorder';
 import { screenshotPdfPage } from '../support/pdf-screenshot';
 import { pdfText } from '../support/pdf-text';
+import { ops } from '../support/ops-cli';
 import { adminQuery } from '../support/test-database';
 import { type TestStack, startTestStack } from '../support/test-stack';
 
@@ -227,6 +228,30 @@ describe('Monthly statements: PDF and CSV, owner only, idempotent, emailed', () 
     expect(mail.json.text).toContain(`bersih ${rupiah(want.net)}`);
     expect(mail.json.text).toMatch(/\/merchant\/statements\/[0-9a-f-]{36}\/download\?format=pdf/);
     expect(JSON.stringify(mail.json)).not.toContain('JVBERi0'); // no PDF (base64 "%PDF-") travels in the email
+  });
+
+  it('shows the month’s reconciliation once days of it are reconciled: differences by class, as the database holds them', async () => {
+    const opsEnv = { ...process.env, NODE_ENV: 'test', DATABASE_URL: stack.database.adminUrl };
+    for (const day of [3, 17, 21]) {
+      const run = await ops(['reconciliation:run', '--day', `${month}-${String(day).padStart(2, '0')}`], opsEnv);
+      expect(run.code).toBe(0);
+    }
+    const standing = await sql<{ class: string; resolution: string; n: number }>(
+      `select class, resolution, count(*)::int as n from "transaction".reconciliation_differences
+        where merchant_id = $1 and to_char(business_day, 'YYYY-MM') = $2 and cleared_at is null group by 1, 2`,
+      [M, month],
+    );
+    const open = standing.filter((r) => r.resolution === 'open').reduce((n, r) => n + r.n, 0);
+    expect(open).toBeGreaterThan(0); // the payments of the 17th and the 21st have no settlement
+
+    const { id, generated_at } = (await list()).find((st) => st.outlet_id === null)!;
+    expect((await rest('POST', '/merchant/statements', owner.headers, { month })).statusCode).toBe(202);
+    await readyAfter(id, generated_at);
+    const all = (await pdfText((await download(id, 'pdf')).rawPayload)).text.join('\n');
+    expect(all).not.toContain('Hasil rekonsiliasi belum tersedia');
+    expect(all.match(/Selisih terbuka\s*(\d+)/)?.[1]).toBe(String(open));
+    expect(all.match(/Selisih terselesaikan\s*(\d+)/)?.[1]).toBe('0');
+    for (const r of standing) expect(all.match(new RegExp(`${r.class}\\s*(\\d+)`))?.[1]).toBe(String(r.n));
   });
 
   it('makes an outlet’s statement with only that outlet’s figures; another merchant’s outlet is 404', async () => {

@@ -30,7 +30,7 @@ export function transactionRequestScope(em: EntityManager, config?: Config) {
       feed: new TransactionFeedService(em),
       qrisPayment: new QrisPaymentService(em, feedSignalOf(config)),
       sandbox: new SandboxService(em),
-      statement: new StatementService(em),
+      statement: new StatementService(em, new ReconciliationService(em)),
       feeGuard: new FeeGuardService(em),
       reconciliation: new ReconciliationService(em, config),
     },

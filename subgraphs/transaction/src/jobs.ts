@@ -61,7 +61,10 @@ export function transactionJobs({ config, orm, log, metrics }: Pick<JobContext, 
     registers: [metrics],
   });
   const targets = () => transactionRequestScope(orm.em.fork() as EntityManager).services.paymentTarget;
-  const statements = () => new StatementService(orm.em.fork() as EntityManager);
+  const statements = () => {
+    const em = orm.em.fork() as EntityManager;
+    return new StatementService(em, new ReconciliationService(em));
+  };
   const reconciliation = () => new ReconciliationService(orm.em.fork() as EntityManager, config);
   return {
     // Small upserts that arrive in bursts (a bulk change, a rebuild): two at once keep up, with few connections.

@@ -396,6 +396,29 @@ export class ReconciliationRepository extends Repository {
     );
   }
 
+  /**
+   * A month's reconciliation of a merchant (one outlet when given): its reconciled outlet-days, and its differences
+   * still standing (not cleared by a later run) by class and resolution. Business days `from` inclusive, `to` exclusive.
+   */
+  async monthSummary(
+    merchantId: string,
+    outletId: string | null,
+    from: string,
+    to: string,
+  ): Promise<{ days: number; byClass: { class: string; resolution: string; n: number }[] }> {
+    const scope = `merchant_id = ? and business_day >= ?::date and business_day < ?::date and (?::uuid is null or outlet_id = ?::uuid)`;
+    const params = [merchantId, from, to, outletId, outletId];
+    const [[{ days }], byClass] = await Promise.all([
+      this.rows<{ days: number }>(`select count(*)::int as days from "transaction".reconciliation_days where ${scope}`, params),
+      this.rows<{ class: string; resolution: string; n: number }>(
+        `select class, resolution, count(*)::int as n from "transaction".reconciliation_differences
+          where ${scope} and cleared_at is null group by class, resolution order by class, resolution`,
+        params,
+      ),
+    ]);
+    return { days, byClass };
+  }
+
   /** One difference, locked for the caller's change. */
   async lockDifference(id: string): Promise<ReconciliationDifferenceRow | null> {
     const [row] = await this.rows<ReconciliationDifferenceRow>(

@@ -6,8 +6,9 @@ import type { ReconciliationPosOrdersPayload } from '@lib/domain/jobs/tasks';
 import { BadInputError, ForbiddenError, NotFoundError } from '@lib/errors/app-error';
 import { UUID_PATTERN } from '@lib/federation/loaders';
 import type { JobSpec } from '@lib/jobs/job-queue';
-import { type LocalTime, ZonedCalendar, addDays, nextWallClock } from '@lib/time/zoned-time';
+import { type LocalTime, ZonedCalendar, addDays, nextMonthStart, nextWallClock } from '@lib/time/zoned-time';
 import { SETTLEMENT_TIME_ZONE } from '../settlement/settlement.repository';
+import type { ReconciliationSummary } from '../statement/statement-model';
 import {
   type AuditRow,
   type OutletDay,
@@ -165,6 +166,23 @@ export class ReconciliationService {
         differences: list,
       };
     });
+  }
+
+  /**
+   * The statement's reconciliation section (a `ReconciliationProvider`): the month's differences still standing, open
+   * and resolved, by class; null when no day of the month was reconciled.
+   */
+  async summaryOf(merchantId: string, outletId: string | null, month: string): Promise<ReconciliationSummary | null> {
+    const from = `${month}-01`;
+    const { days, byClass } = await this.repo.monthSummary(merchantId, outletId, from, nextMonthStart(from));
+    if (days === 0) return null;
+    const summary: ReconciliationSummary = { open: 0, resolved: 0, byClass: {} };
+    for (const row of byClass) {
+      if (row.resolution === 'resolved') summary.resolved += row.n;
+      else summary.open += row.n;
+      summary.byClass[row.class] = (summary.byClass[row.class] ?? 0) + row.n;
+    }
+    return summary;
   }
 
   /**

@@ -2,8 +2,8 @@ import type { PeriodSummary } from '../transaction/transaction.service';
 
 /**
  * The reconciliation result of a statement's month (docs/decisions/0244-monthly-statements.md): the daily
- * reconciliation per outlet is built elsewhere; a statement shows this summary of it in a section of its own, fed by
- * one provider, so that wiring it is one change of `reconciliationProvider`.
+ * reconciliation per outlet (ReconciliationService, docs/decisions/0242-daily-reconciliation.md) summarised for the
+ * statement's section of its own.
  */
 export interface ReconciliationSummary {
   /** Discrepancies still open at generation. */
@@ -18,9 +18,6 @@ export interface ReconciliationProvider {
   /** The month's reconciliation of the merchant (one outlet when given); null when none is available. */
   summaryOf(merchantId: string, outletId: string | null, month: string): Promise<ReconciliationSummary | null>;
 }
-
-/** No reconciliation is recorded yet: every statement says "not available" in its section. */
-export const noReconciliation: ReconciliationProvider = { summaryOf: async () => null };
 
 export interface StatementTransactionRow {
   id: string;

@@ -10,7 +10,7 @@ import { addDays } from '@lib/time/zoned-time';
 import { type LocalTime, nextMonthlyRun } from './statement-schedule';
 import { TransactionPeriodService } from '../transaction/transaction.service';
 import { STATEMENT_CALENDAR, monthBounds, monthOf, previousMonth, requestableMonth } from './statement-month';
-import { type ReconciliationProvider, type StatementModel, noReconciliation, totalsOf } from './statement-model';
+import { type ReconciliationProvider, type StatementModel, totalsOf } from './statement-model';
 import { renderStatementCsv } from './statement-csv';
 import { renderStatementPdf } from './statement-pdf';
 import { type StatementFormat, StatementRepository, type StatementRow } from './statement.repository';
@@ -55,7 +55,7 @@ export class StatementService {
 
   constructor(
     em: EntityManager,
-    private readonly reconciliation: ReconciliationProvider = noReconciliation,
+    private readonly reconciliation: ReconciliationProvider,
     private readonly clock: () => Date = () => new Date(),
   ) {
     this.repo = new StatementRepository(em);
