@@ -177,7 +177,8 @@ async function main(): Promise<void> {
   if (pretty) log(rule);
 }
 
-async function waitForHealth(url: string, name: string, timeoutMs = 30_000): Promise<void> {
+/** A child that crashes stops everything at once (above); a slow one gets 2 minutes (a loaded 2-core machine boots six). */
+async function waitForHealth(url: string, name: string, timeoutMs = 120_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

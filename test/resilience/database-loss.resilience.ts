@@ -6,7 +6,7 @@ import { changeMerchantStatus, setBankWebhook } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { PgBouncer } from '../pooler/pgbouncer';
 import { PostgresServer, TcpForwarder, archiveSettings, removeFolders, serverFolder, serverSubfolder } from './postgres-cluster';
-import { ProcessStack, WebhookReceiver, freePorts, prepareDatabase, sleep } from './processes';
+import { ProcessStack, WebhookReceiver, eventually, freePorts, prepareDatabase, sleep } from './processes';
 import { type Kind, WriteTraffic, posOrderId, uncleanAnswers } from './traffic';
 
 /**
@@ -151,7 +151,8 @@ describe('resilience: the primary database machine dies, the synchronous standby
     const pids = stack!.all().map((p) => p.pid);
     const writes = traffic!;
     writes.start({ event: 3, settlement: 1, pos: 1 });
-    await sleep(2000);
+    // A baseline of a few answers of each kind first (2 s on a quiet machine; longer while another suite boots).
+    await eventually(() => writes.inPhase('baseline').length > 10, 30_000);
     const baseline = writes.inPhase('baseline');
     expect(baseline.length).toBeGreaterThan(10);
     expect(baseline.filter((a) => a.status !== 200)).toEqual([]);

@@ -16,6 +16,8 @@ module.exports = {
   setupFiles: ['reflect-metadata'],
   testTimeout: 180_000,
   // Two files at once: each has its own database, servers and ports (freePort), and most of their time is waiting
-  // (boots, drains, failovers); all 32 pass so on a loaded 2-core machine, in 7 minutes instead of 11.5.
+  // (boots, drains, failovers). Except the two that run twelve processes (two copies of every tier, the rolling
+  // restart): `npm run test:resilience` runs them after the others, one at a time (package.json) — beside them another
+  // file's stack missed its limits on a 2-core CI machine (the database-loss baseline, npm start's health wait).
   maxWorkers: 2,
 };

@@ -11,6 +11,7 @@ import {
   type StackProcess,
   type Tier,
   WebhookReceiver,
+  eventually,
   freePort,
   sleep,
 } from './processes';
@@ -182,7 +183,8 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
 
   it('streams events, survives each fault and recovers by restarting only what failed', async () => {
     stream.start();
-    await sleep(2000);
+    // A baseline first (2 s on a quiet machine; longer while another suite boots).
+    await eventually(() => stream.inPhase('baseline').length > 10, 30_000);
     const baseline = stream.inPhase('baseline');
     expect(baseline.length).toBeGreaterThan(10);
     expect(baseline.filter((a) => a.status !== 200)).toEqual([]);

@@ -63,7 +63,7 @@ describe('npm start when a child dies', () => {
     start.stderr.on('data', (data: Buffer) => (output += data.toString()));
     const exited = new Promise<number | null>((resolve) => start.once('exit', (code) => resolve(code)));
     try {
-      const readyBy = Date.now() + 150_000;
+      const readyBy = Date.now() + 200_000;
       while (!output.includes('ready in') && Date.now() < readyBy && start.exitCode === null) await sleep(250);
       expect(output).toContain('ready in');
 
@@ -94,5 +94,5 @@ describe('npm start when a child dies', () => {
       if (start.exitCode === null && start.signalCode === null) start.kill('SIGINT');
       await exited;
     }
-  });
+  }, 240_000);
 });
