@@ -6,7 +6,7 @@ import { projectRoot } from '@lib/config/project-root';
 
 /**
  * The compatibility promise of the REST APIs and the GraphQL schema (docs/api/versioning.md,
- * docs/decisions/0235-api-versioning-and-deprecation.md): the current OpenAPI document and the supergraph's API schema
+ * docs/decisions/0200-api-reference.md): the current OpenAPI document and the supergraph's API schema
  * against the last release's snapshot (docs/api/releases/<version>/), breaking changes named by a stable id, and the
  * ids CHANGELOG.md's Unreleased section announces.
  */

@@ -438,7 +438,7 @@ export async function rerateMdr(config: Config, adminUrl: string, input: RerateI
 
 /**
  * `fees:overcharges`: the merchants the banks overcharged in a month, or one merchant's month with its flagged
- * settlements (docs/decisions/0241-fee-guard.md).
+ * settlements (docs/decisions/0240-mdr-policy.md).
  */
 export async function listMdrOvercharges(config: Config, adminUrl: string, input: { month: string; merchantId?: string; first: number }) {
   const transaction = SUBGRAPHS.find((s) => s.name === 'transaction')!;

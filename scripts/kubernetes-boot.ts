@@ -25,7 +25,7 @@ import type { Probe, Workload } from './kubernetes/validate';
 
 /**
  * `npm run kubernetes:boot` (CI, after the build): the boot proof of the rendered Kubernetes manifests, as
- * scripts/image-boot.ts is the compose file's (docs/operations.md, "Kubernetes"; docs/decisions/0230-kubernetes-manifests.md).
+ * scripts/image-boot.ts is the compose file's (docs/operations.md, "Kubernetes"; docs/decisions/0203-compose-and-image-proof.md).
  *
  * 1. The image: the Dockerfile played into a folder, exactly as image-boot does (the same code).
  * 2. The manifests of deploy/kubernetes/<environment> (argument; production by default), as written: every Deployment

@@ -2,7 +2,7 @@
  * The operator CLI's human output (`npm run ops` on a terminal, or `--table`): an object as aligned `key  value`
  * lines, a list of objects as a table, nested ones indented under their key. Colours (bold headings, dim empty values)
  * only when writing to a terminal and NO_COLOR is unset. Scripts get JSON (`--json`, or any output that is not a
- * terminal): docs/decisions/0234-integrator-samples-and-operator-cli.md.
+ * terminal): docs/decisions/0015-demo-data-and-sandbox.md.
  */
 export interface Style {
   heading: (text: string) => string;

@@ -2,7 +2,7 @@
 // `npm run ops`: runs the built operator CLI (dist/scripts/ops.js) at once, and rebuilds first only when a source is
 // newer than the build: the newest modification time under the compiled folders (and the build's own settings)
 // against the newest under dist/. Plain JavaScript, so that it runs before anything is built; a cheap check (about
-// 2,000 stats). docs/decisions/0234-integrator-samples-and-operator-cli.md.
+// 2,000 stats). docs/decisions/0015-demo-data-and-sandbox.md.
 const { execFileSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync } = require('node:fs');
 const path = require('node:path');

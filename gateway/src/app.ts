@@ -78,7 +78,7 @@ export async function createGatewayApp({
 
   app.get('/health', { logLevel: 'warn' }, async () => ({ service: 'gateway', status: 'ok' }));
   // Ready unless draining: its dependencies are the subgraphs, services with readiness of their own (a subgraph's
-  // outage must not take every gateway copy out of the load balancer), and Redis, which is optional (decision 0229).
+  // outage must not take every gateway copy out of the load balancer), and Redis, which is optional (decision 0203).
   registerProbes(app);
   acceptTrustedDocuments(app, trustedDocuments);
   await app.register(fastifyApollo(executor.apollo), { path: '/graphql', context: requestContext(config, callers, executor) });

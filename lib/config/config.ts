@@ -136,7 +136,7 @@ const EnvSchema = Type.Object({
   /**
    * Every long-running process, on SIGTERM: /readyz answers 503 at once, and the process goes on serving this long
    * (load balancers stop sending) before it stops accepting, lets in-flight requests finish and exits, ms. 0 in
-   * development (Ctrl-C stops at once); docs/decisions/0229-probes-and-graceful-drain.md.
+   * development (Ctrl-C stops at once); docs/decisions/0203-compose-and-image-proof.md.
    */
   DRAIN_DELAY_MS: Type.Integer({ minimum: 0, maximum: 120000, default: 0 }),
   /** Bank calls (events, by-NMID lookups) sent to the graph together at most (the REST adapter's micro-batch); 1 sends each alone. */
@@ -167,7 +167,7 @@ const EnvSchema = Type.Object({
    */
   SUSPENSION_RUN_AT: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '09:00' }),
   /**
-   * Monthly statements (docs/decisions/0244-monthly-statements.md): the transaction process generates the past month's
+   * Monthly statements (docs/decisions/0242-daily-reconciliation.md): the transaction process generates the past month's
    * statements on the first day of each month at this local time of Asia/Makassar (HH:MM, 24 h).
    */
   STATEMENTS_RUN_AT: Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', default: '03:00' }),
@@ -297,7 +297,7 @@ export const SECRET_VARIABLES = [
   'EMAIL_PROVIDER_TOKEN',
   'MESSAGING_WEBHOOK_VERIFY_TOKEN',
   'MESSAGING_WEBHOOK_SECRET',
-  // Values still accepted while a secret rotates (docs/decisions/0231-rotating-secrets.md).
+  // Values still accepted while a secret rotates (docs/decisions/0024-bank-keys-and-signatures.md).
   'PRINCIPAL_SECRET_PREVIOUS',
   'SERVICE_TOKEN_SECRET_PREVIOUS',
   'SECRETS_ENCRYPTION_KEY_PREVIOUS',

@@ -5,7 +5,7 @@ import type { ReadinessCheck } from '../http/probes';
 export type Query = (sql: string) => Promise<{ name: string }[]>;
 
 /**
- * Readiness of one subgraph's database (docs/decisions/0229-probes-and-graceful-drain.md): it answers, and its
+ * Readiness of one subgraph's database (docs/decisions/0203-compose-and-image-proof.md): it answers, and its
  * schema holds every migration this build lists (`migrations`, in MikroORM's table). A newer release's migrations
  * beside them do not matter (expand/contract: the previous release runs on the expanded schema); a missing one
  * means the migration job has not run yet, and the copy gets no traffic. Once all were seen, only the connection is

@@ -53,7 +53,7 @@ export class SseWriter {
     if (!this.ended) this.raw.write(`: ${text}\n\n`);
   }
 
-  /** Ends the stream; `retryMs`: first tells the client to reconnect after that long (a draining process, decision 0229). */
+  /** Ends the stream; `retryMs`: first tells the client to reconnect after that long (a draining process, decision 0203). */
   end(retryMs?: number): void {
     if (this.ended) return;
     this.raw.end(retryMs === undefined ? undefined : `retry: ${retryMs}\n\n`);

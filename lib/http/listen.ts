@@ -8,7 +8,7 @@ import { collectProcessMetrics, serveMetrics } from './metrics';
  * (METRICS_PORT, unless 0); stops gracefully on a signal, then exits 0 (1 when closing failed). The entry of every
  * long-running process calls it once.
  *
- * SIGTERM (an orchestrator's stop, a rolling deploy) drains (docs/decisions/0229-probes-and-graceful-drain.md):
+ * SIGTERM (an orchestrator's stop, a rolling deploy) drains (docs/decisions/0203-compose-and-image-proof.md):
  * 1. /readyz answers 503 at once and every answer carries `Connection: close` (lib/http/probes.ts);
  * 2. the process goes on serving for DRAIN_DELAY_MS, while load balancers take it out of rotation;
  * 3. it stops accepting and closes (fastify's close): in-flight requests finish (one arriving on a kept-alive connection

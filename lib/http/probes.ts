@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 
 /**
- * Liveness and readiness of one process (docs/decisions/0229-probes-and-graceful-drain.md), beside its `/health`:
+ * Liveness and readiness of one process (docs/decisions/0203-compose-and-image-proof.md), beside its `/health`:
  * - `GET /livez`: the process serves; it checks no dependency, so a database outage restarts nothing;
  * - `GET /readyz`: it should get traffic: not draining, and every readiness check passes (its database answers and
  *   holds the migrations this build expects). 503 names what fails.

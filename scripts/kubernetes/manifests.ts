@@ -19,7 +19,7 @@ import { METRICS_PORT_DEFAULT, PROCESS_NAMES, type ProcessName, SECRET_VARIABLES
 import { LIVENESS_PATH, READINESS_PATH } from '@lib/http/probes';
 
 /**
- * The Kubernetes manifests of the platform (deploy/kubernetes/, docs/decisions/0230-kubernetes-manifests.md): one
+ * The Kubernetes manifests of the platform (deploy/kubernetes/, docs/decisions/0203-compose-and-image-proof.md): one
  * function of an environment's parameters (this module is the base; PRODUCTION and STAGING are the overlays), written
  * by `npm run kubernetes` as one Kustomize directory per environment and checked by `npm run kubernetes -- --check`.
  */
@@ -585,7 +585,7 @@ function postgresCluster(env: Environment): Manifest[] {
 }
 
 /**
- * Redis: wake-ups, shared rate-limit counters and cache invalidation, nothing durable (docs/decisions/0010, 0011,
+ * Redis: wake-ups, shared rate-limit counters and cache invalidation, nothing durable (docs/decisions/0010, 0008,
  * 0202): one pod without persistence; an outage degrades (per-copy counters; live streams are woken by PostgreSQL's
  * NOTIFY in REST copies that run the subgraphs) and drops nothing. An operator may point REDIS_URL at a managed Redis instead and delete these objects.
  */

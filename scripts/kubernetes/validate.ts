@@ -18,7 +18,7 @@ import {
 } from './manifests';
 
 /**
- * Checks of rendered manifests without a cluster (docs/decisions/0230-kubernetes-manifests.md):
+ * Checks of rendered manifests without a cluster (docs/decisions/0203-compose-and-image-proof.md):
  * - schemas: every built-in kind against the Kubernetes API's schema (kubernetes-models), every custom resource
  *   against its operator's CRD (deploy/kubernetes/crd-schemas/) in strict mode: a field the CRD does not define fails;
  * - drift, as scripts/image-boot.ts checks compose: every variable a container gets is one lib/config reads (or a

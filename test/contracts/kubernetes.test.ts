@@ -4,7 +4,7 @@ import { validateManifests } from '@scripts/kubernetes/validate';
 
 /**
  * The checks `node dist/scripts/kubernetes.js --check` runs in CI (scripts/kubernetes/validate.ts,
- * docs/decisions/0230-kubernetes-manifests.md) pass on both environments and catch what they are for.
+ * docs/decisions/0203-compose-and-image-proof.md) pass on both environments and catch what they are for.
  */
 const ROOT = projectRoot();
 type Edit = (objects: Manifest[]) => void;

@@ -30,7 +30,7 @@ interface Statement {
 }
 
 /**
- * Monthly statements (issue 50 §4, docs/decisions/0244-monthly-statements.md) through the app routes on a stack of its
+ * Monthly statements (issue 50 §4, docs/decisions/0242-daily-reconciliation.md) through the app routes on a stack of its
  * own (local email receiver): a past month of bank payments on two outlets, a refund and a settlement; the PDF read
  * back with pdf.js and the CSV parsed, both against an independent SQL computation; reruns, roles, bad months, the
  * owner's email and the monthly run.

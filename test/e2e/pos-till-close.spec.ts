@@ -22,7 +22,7 @@ interface Sale {
 }
 
 /**
- * Till closes (issue 50 §5, docs/decisions/0243-till-closes.md) through both POS surfaces, on a stack of its own with a
+ * Till closes (issue 50 §5, docs/decisions/0057-sales-orders-and-receipt-numbers.md) through both POS surfaces, on a stack of its own with a
  * local push provider: orders of a past business day of the Pusat outlet paid in cash, by a dynamic QRIS the platform
  * matched, by a QRIS the device recorded alone and by other methods, a void, two categories; each close's figures
  * against the test's own arithmetic over what it pushed.

@@ -12,7 +12,7 @@ interface Key {
 }
 
 /**
- * The MDR as a dated policy and the fee guard (docs/decisions/0240-mdr-policy.md, 0241-fee-guard.md), through the
+ * The MDR as a dated policy and the fee guard (docs/decisions/0240-mdr-policy.md), through the
  * bank API, GraphQL, the app route and the operator CLI. Its own stack: its payments of 2024 need months that
  * psp-intake.spec.ts archives in the shared one.
  */

@@ -6,7 +6,7 @@ import { adminQuery } from '../support/test-database';
 import { ProcessTestDatabase, StackProcess, freePorts, sleep } from './processes';
 
 /**
- * Probes and the graceful drain of a built process (docs/decisions/0229-probes-and-graceful-drain.md), on the merchant
+ * Probes and the graceful drain of a built process (docs/decisions/0203-compose-and-image-proof.md), on the merchant
  * subgraph (its job worker included): /livez checks nothing, /readyz fails until the database holds this build's
  * migrations; on SIGTERM /readyz answers 503 at once while the process goes on serving for DRAIN_DELAY_MS, then it
  * stops accepting, answers the request still in flight, and exits 0.

@@ -13,7 +13,7 @@ import { adminQuery } from '../support/test-database';
 import { ProcessStack, ProcessTestDatabase, type Tier, sleep } from './processes';
 
 /**
- * A rolling restart of every tier under a steady mixed load (issue 47 §4, docs/decisions/0229-probes-and-graceful-drain.md):
+ * A rolling restart of every tier under a steady mixed load (issue 47 §4, docs/decisions/0203-compose-and-image-proof.md):
  * two copies of every process (REST, gateway, the four subgraphs with their job workers) behind balancers that route
  * as a Kubernetes Service does (readiness polled every second, a refused connection retried on another copy; see
  * RoundRobinBalancer). Every tier rolls at once, as when a release changes every Deployment's image; within a tier

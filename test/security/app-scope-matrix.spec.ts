@@ -34,10 +34,10 @@ type Ids = Record<'pusat' | 'menteng' | 'other', Objects>;
 const READS: Record<string, { list?: string[]; one?: (o: Objects) => string; merchantWide?: true }> = {
   'GET /merchant/transactions': { list: ['/merchant/transactions?period=today'] },
   'GET /merchant/payment-terminal': { list: ['/merchant/payment-terminal'] },
-  // Owners only (decision 0244): the others' answers are 403; a statement of no merchant is 404.
+  // Owners only (decision 0242): the others' answers are 403; a statement of no merchant is 404.
   'GET /merchant/statements': { list: ['/merchant/statements'] },
   'GET /merchant/statements/:id/download': { list: [`/merchant/statements/${randomUUID()}/download`] },
-  // Owners only (decision 0241): the others' answers are 403.
+  // Owners only (decision 0240): the others' answers are 403.
   'GET /merchant/fee-overcharges': { list: ['/merchant/fee-overcharges'] },
   // Owners all outlets, admins and viewers theirs, staff 403 (decision 0242).
   'GET /merchant/reconciliation': {

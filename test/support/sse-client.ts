@@ -100,7 +100,7 @@ export class SseClient {
 /**
  * A Server-Sent Events client as a browser's EventSource behaves: when the stream ends it reconnects after the
  * server's last `retry:` hint, sending `Last-Event-ID` (the id of the last event it saw), so the server replays what
- * it missed (docs/decisions/0202-live-payment-events.md, 0229-probes-and-graceful-drain.md). It keeps every event, every
+ * it missed (docs/decisions/0202-live-payment-events.md, 0203-compose-and-image-proof.md). It keeps every event, every
  * connection's answer and how each stream ended.
  */
 export class ReconnectingSseClient {

@@ -106,7 +106,7 @@ export interface SettlementAccountChangedPayload {
 }
 
 /**
- * A monthly statement generated (docs/decisions/0244-monthly-statements.md): enqueued by the transaction subgraph with
+ * A monthly statement generated (docs/decisions/0242-daily-reconciliation.md): enqueued by the transaction subgraph with
  * the stored files, run by the merchant process, which emails every owner of the merchant whose address is verified
  * a notice with the month's figures and where the app downloads the files (no attachment: the files stay behind the
  * owner's sign-in).
@@ -127,7 +127,7 @@ export interface StatementReadyPayload {
 }
 
 /**
- * A till close whose counted cash differs from the expected cash (docs/decisions/0243-till-closes.md): enqueued by
+ * A till close whose counted cash differs from the expected cash (docs/decisions/0057-sales-orders-and-receipt-numbers.md): enqueued by
  * the catalog subgraph with the close, run by the merchant process, which pushes it to every owner of the merchant in
  * their language.
  */

@@ -25,7 +25,7 @@ export type FeedEvent = PaymentFeedEventFieldsFragment;
 /** The adapter reads the feed for all of a merchant's streams at once, as a service (each stream filters by its scope). */
 const FEED_READER: Principal = { kind: 'internal', service: 'live-events' };
 /**
- * The `retry:` hint of the streams a stopping process ends (docs/decisions/0229-probes-and-graceful-drain.md): by then
+ * The `retry:` hint of the streams a stopping process ends (docs/decisions/0203-compose-and-image-proof.md): by then
  * the load balancer sends new connections to the other copies, so the client may come back soon.
  */
 export const RECONNECT_AFTER_DRAIN_MS = 1000;

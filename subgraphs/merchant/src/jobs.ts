@@ -46,9 +46,9 @@ import { WebhookSender } from './modules/webhook/webhook-sender';
  * - `settlement_account.changed`: a settlement account requested or cancelled in the outlet subgraph, told to every
  *   owner by push, email and messaging (docs/decisions/0238-settlement-accounts.md).
  * - `statement.ready`: a monthly statement generated in the transaction subgraph, emailed to every owner whose address
- *   is verified (docs/decisions/0244-monthly-statements.md).
+ *   is verified (docs/decisions/0242-daily-reconciliation.md).
  * - `till_close.cash_difference`: a till close of the catalog subgraph whose counted cash differs from the expected,
- *   pushed to every owner (docs/decisions/0243-till-closes.md).
+ *   pushed to every owner (docs/decisions/0057-sales-orders-and-receipt-numbers.md).
  */
 export function merchantJobs({ config, orm, log, metrics }: JobContext): {
   tasks: TaskList;

@@ -44,7 +44,7 @@ import {
  *   answered with each one's last successful transaction (docs/decisions/0026-merchant-lifecycle-and-bank-visibility.md);
  * - `statement.plan`: the monthly run of the past month's statements, one job per month, each queuing the next (made
  *   sure of at start); `statement.generate`: one statement's files rendered and stored, the merchant process's
- *   `statement.ready` email queued with them (docs/decisions/0244-monthly-statements.md).
+ *   `statement.ready` email queued with them (docs/decisions/0242-daily-reconciliation.md).
  * - the daily reconciliation (docs/decisions/0242-daily-reconciliation.md): `reconciliation.pos_orders`, the point of
  *   sale's QRIS orders from the catalog subgraph; `reconciliation.outlets`, outlet-days whose settlements (or orders)
  *   arrived, a batch job; `reconciliation.plan`, the business day before, every outlet, once a day (made sure of at start).

@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * End-of-day and shift closes of an outlet's till (docs/decisions/0243-till-closes.md): one row per close with the
+ * End-of-day and shift closes of an outlet's till (docs/decisions/0057-sales-orders-and-receipt-numbers.md): one row per close with the
  * figures computed from the merchant's own sales orders at the close, the counted cash and its difference.
  * - A day close is unique per (merchant, outlet, business day); shift closes of one cashier at one outlet must not
  *   overlap, which the service checks under a transaction-level advisory lock per (merchant, outlet).

@@ -24,7 +24,7 @@ const FILTERS = `
 
 /**
  * `"transaction".merchant_pages` reads one merchant's page in windows of months, newest first
- * (docs/decisions/0036-partner-merchant-scope.md). A statement over the whole table is planned on every
+ * (docs/decisions/0018-transaction-lists-and-paging.md). A statement over the whole table is planned on every
  * partition (about 19 for 13 months kept, three ahead and the two catch-alls), and EXECUTE plans at every call: for
  * the newest 500 rows of a busy merchant, planning cost PostgreSQL about three times the reading. A window bounded by
  * month starts is planned on its own months only.

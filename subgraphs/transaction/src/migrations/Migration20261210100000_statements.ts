@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Monthly statements (docs/decisions/0244-monthly-statements.md): one row per merchant, outlet (null: the whole
+ * Monthly statements (docs/decisions/0242-daily-reconciliation.md): one row per merchant, outlet (null: the whole
  * merchant) and month, holding both files; a rerun replaces the row's files, never adds a second row.
  */
 export class Migration20261210100000_statements extends Migration {

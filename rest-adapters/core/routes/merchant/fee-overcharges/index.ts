@@ -7,7 +7,7 @@ import { ViewerFeeOverchargesDocument } from '@rest-adapters/generated/operation
 import { FeeOverchargesQuery, FeeOverchargesResponse } from './schema';
 
 /**
- * The owner's MDR fee guard (docs/decisions/0241-fee-guard.md): per month, the MDR fees the banks reported against the
+ * The owner's MDR fee guard (docs/decisions/0240-mdr-policy.md): per month, the MDR fees the banks reported against the
  * policy's, and what they charged above it. An addition to core-api.md (CHANGELOG.md).
  */
 export default defineRoute({

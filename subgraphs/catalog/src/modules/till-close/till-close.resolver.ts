@@ -10,7 +10,7 @@ export class TillCloseResolver {
   @Authorized('internal', 'user')
   @Mutation(() => TillCloseType, {
     description:
-      'Closes an outlet’s business day or a cashier’s shift (docs/decisions/0243-till-closes.md): the sell family on the outlet; CONFLICT till_already_closed for a second close of the day or an overlapping shift of the cashier; CONFLICT idempotency_key_reused for a key used with another request.',
+      'Closes an outlet’s business day or a cashier’s shift (docs/decisions/0057-sales-orders-and-receipt-numbers.md): the sell family on the outlet; CONFLICT till_already_closed for a second close of the day or an overlapping shift of the cashier; CONFLICT idempotency_key_reused for a key used with another request.',
   })
   closePosTill(
     @Arg('input', () => TillCloseInput) input: TillCloseInput,

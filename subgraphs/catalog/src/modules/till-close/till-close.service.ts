@@ -30,7 +30,7 @@ export interface TillCloseFilter {
 }
 
 /**
- * Till closes of one merchant (docs/decisions/0243-till-closes.md): the close of an outlet's business day or of a
+ * Till closes of one merchant (docs/decisions/0057-sales-orders-and-receipt-numbers.md): the close of an outlet's business day or of a
  * cashier's shift, made of the figures of the outlet's sales orders transacted in its window, the cash counted, and
  * the difference; a difference enqueues the owners' push with the close (the merchant process sends it).
  */

@@ -30,7 +30,7 @@ export class TillCategorySalesType {
 
 @ObjectType('PosTillClose', {
   description:
-    'The close of an outlet’s day or of a cashier’s shift (docs/decisions/0243-till-closes.md): figures of the sales orders of its window.',
+    'The close of an outlet’s day or of a cashier’s shift (docs/decisions/0057-sales-orders-and-receipt-numbers.md): figures of the sales orders of its window.',
 })
 export class TillCloseType {
   @Field(() => ID)

@@ -85,7 +85,7 @@ export interface StatementNotice extends Record<string, string> {
   path: string;
 }
 
-/** A till close whose counted cash differs from the expected cash (docs/decisions/0243-till-closes.md). */
+/** A till close whose counted cash differs from the expected cash (docs/decisions/0057-sales-orders-and-receipt-numbers.md). */
 export interface TillCashDifference {
   merchantName: string;
   kind: 'day' | 'shift';
@@ -207,7 +207,7 @@ export const MESSAGES = {
     }),
   }),
   /**
-   * Email `statement_ready`: a monthly statement generated (docs/decisions/0244-monthly-statements.md), sent to every
+   * Email `statement_ready`: a monthly statement generated (docs/decisions/0242-daily-reconciliation.md), sent to every
    * owner whose email is verified. A notice with the figures and where to download it, no attachment.
    */
   statement_ready: entry<StatementNotice>({
@@ -239,7 +239,7 @@ export const MESSAGES = {
   }),
   /**
    * Push `till_cash_difference`: a till close whose counted cash differs from the expected cash, to every owner of the
-   * merchant (docs/decisions/0243-till-closes.md).
+   * merchant (docs/decisions/0057-sales-orders-and-receipt-numbers.md).
    */
   till_cash_difference: entry<TillCashDifference>({
     id: (t) => ({

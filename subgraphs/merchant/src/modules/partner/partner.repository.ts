@@ -173,7 +173,7 @@ export class PartnerRepository extends Repository {
   /**
    * The merchants (not deleted) the active partner holds a live grant to, `merchantIds` narrowing them, in one
    * statement: each merchant once, with its grant that comes first in `priority` (the strongest relation), the fields
-   * toMerchantType reads, its referral code and the partner that code names (docs/decisions/0036-partner-merchant-scope.md).
+   * toMerchantType reads, its referral code and the partner that code names (docs/decisions/0033-partner-credentials-and-authentication.md).
    */
   grantedMerchantsOf(partnerId: string, merchantIds: string[] | null, priority: readonly AccessType[]): Promise<GrantedMerchantRow[]> {
     const narrowed = merchantIds !== null;

@@ -255,7 +255,7 @@ export class PartnerService {
     }));
   }
 
-  /** Merchants the partner holds a live grant to, with the strongest; a partner is not shown the acquiring bank (0036). */
+  /** Merchants the partner holds a live grant to, with the strongest; a partner is not shown the acquiring bank (0033). */
   private async grantedMerchantsOf(partnerId: string, merchantIds: string[] | null): Promise<PartnerMerchantType[]> {
     const rows = await this.repo.grantedMerchantsOf(partnerId, merchantIds, ACCESS_PRIORITY);
     return rows.map((row) => ({

@@ -14,7 +14,7 @@ const MONTH: Record<Language, Intl.DateTimeFormat> = {
 };
 
 /**
- * A monthly statement generated in the transaction subgraph (`statement.ready`, docs/decisions/0244-monthly-statements.md):
+ * A monthly statement generated in the transaction subgraph (`statement.ready`, docs/decisions/0242-daily-reconciliation.md):
  * an email to every live owner of the merchant whose address is verified, in their language — the month's figures and
  * the app's download path. No attachment: the files stay behind the owner's sign-in; an owner without a verified
  * address gets nothing (the statement is in the app all the same).

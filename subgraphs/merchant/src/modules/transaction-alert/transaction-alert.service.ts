@@ -87,7 +87,7 @@ export class TransactionAlertService {
 
   /**
    * A till close with a cash difference (the catalog subgraph's `till_close.cash_difference` job,
-   * docs/decisions/0243-till-closes.md): a `till_cash_difference` push ("Kas kurang Rp1.000", or in English) queued
+   * docs/decisions/0057-sales-orders-and-receipt-numbers.md): a `till_cash_difference` push ("Kas kurang Rp1.000", or in English) queued
    * for the devices of every live owner of the merchant whose push notifications are on, in each owner's language,
    * once per close (the push jobs' key).
    */

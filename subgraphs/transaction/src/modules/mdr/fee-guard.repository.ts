@@ -1,7 +1,7 @@
 import { Repository } from '@lib/db/repository';
 import { SETTLEMENT_TIME_ZONE } from '../settlement/settlement.repository';
 
-/** The statuses of the transactions a success created: they carry the MDR recorded at intake (0240, 0241). */
+/** The statuses of the transactions a success created: they carry the MDR recorded at intake (0240). */
 export const RATED_STATUSES = ['success', 'refunded', 'reversed'];
 
 /** A merchant's fee-guard figures of one month (Asia/Jakarta), whole rupiah. */
@@ -77,7 +77,7 @@ const overchargedSettlements = (merchantFilter: string) => `
      and s.settlement_date < (?::timestamptz at time zone '${SETTLEMENT_TIME_ZONE}')::date`;
 
 /**
- * The fee guard (docs/decisions/0241-fee-guard.md): each transaction keeps the bank's reported fee (`mdr_fee_bank`)
+ * The fee guard (docs/decisions/0240-mdr-policy.md): each transaction keeps the bank's reported fee (`mdr_fee_bank`)
  * beside the policy's (`mdr_fee_amount`); this compares them per transaction, per settlement and per merchant and month.
  * Also the operator's re-rating of a merchant's period and its audit (`mdr_rerates`).
  */

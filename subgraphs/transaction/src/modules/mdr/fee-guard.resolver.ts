@@ -9,7 +9,7 @@ import type { OverchargeMonthRow, RerateAuditRow, SettlementOverchargeRow } from
 import { MAX_MONTHS } from './fee-guard.service';
 import { MdrOverchargeMonthType, MdrPolicyRuleType, MdrRerateType, MdrSettlementOverchargeType } from './fee-guard.type';
 
-/** The MDR policy, the fee guard's figures and the re-ratings' audit (docs/decisions/0240-mdr-policy.md, 0241-fee-guard.md). */
+/** The MDR policy, the fee guard's figures and the re-ratings' audit (docs/decisions/0240-mdr-policy.md). */
 @Resolver()
 export class MdrPolicyResolver {
   @Authorized(PUBLIC)

@@ -51,7 +51,7 @@ export interface RerateInput {
 }
 
 /**
- * The fee guard and the MDR's re-rating (docs/decisions/0241-fee-guard.md, 0240-mdr-policy.md): the bank's reported
+ * The fee guard and the MDR's re-rating (docs/decisions/0240-mdr-policy.md): the bank's reported
  * fees against the policy's, per merchant and month, per settlement; an operator's deliberate re-rating of a period.
  */
 export class FeeGuardService {

@@ -4,7 +4,7 @@ import { MerchantRef } from '@subgraphs/transaction/src/references/merchant.ref'
 
 @ObjectType('MdrOverchargeMonth', {
   description:
-    'A merchant’s MDR fee guard of one month (Asia/Jakarta): the fees the banks reported against the MDR policy’s, whole rupiah (docs/decisions/0241-fee-guard.md).',
+    'A merchant’s MDR fee guard of one month (Asia/Jakarta): the fees the banks reported against the MDR policy’s, whole rupiah (docs/decisions/0240-mdr-policy.md).',
 })
 export class MdrOverchargeMonthType {
   @Field(() => MerchantRef, { description: 'The merchant.' })

@@ -12,7 +12,7 @@ function field(value: string | number | null): string {
 const row = (cells: (string | number | null)[]): string => cells.map(field).join(',');
 
 /**
- * The statement as CSV (RFC 4180, UTF-8, CRLF; docs/decisions/0244-monthly-statements.md): one line per transaction of
+ * The statement as CSV (RFC 4180, UTF-8, CRLF; docs/decisions/0242-daily-reconciliation.md): one line per transaction of
  * the month (`record` = `transaction`), then one per settlement (`settlement`), then the totals (`total`, one line per
  * figure). Amounts are whole rupiah integers, times ISO 8601 in +08:00 (WITA), so the file sums without parsing.
  */

@@ -1,7 +1,7 @@
 import type { PeriodSummary } from '../transaction/transaction.service';
 
 /**
- * The reconciliation result of a statement's month (docs/decisions/0244-monthly-statements.md): the daily
+ * The reconciliation result of a statement's month (docs/decisions/0242-daily-reconciliation.md): the daily
  * reconciliation per outlet (ReconciliationService, docs/decisions/0242-daily-reconciliation.md) summarised for the
  * statement's section of its own.
  */

@@ -32,7 +32,7 @@ const ACCENT = '#0f766e';
 const RULE = '#d1d5db';
 
 /**
- * The statement as a PDF (pdfkit; docs/decisions/0244-monthly-statements.md): A4, Indonesian labels, amounts in
+ * The statement as a PDF (pdfkit; docs/decisions/0242-daily-reconciliation.md): A4, Indonesian labels, amounts in
  * Rupiah (`rupiah`), times in WITA; the summary, a bar chart of the daily takings drawn with the library's vector
  * operators, settlements, the reconciliation section, then every transaction of the month.
  */

@@ -25,7 +25,7 @@ const ROW = `id, merchant_id, outlet_id, to_char(month, 'YYYY-MM') as month, sta
 /** `outlet_id` filter of one outlet, or none: `(?::uuid is null or outlet_id = ?::uuid)`. */
 const OUTLET = `(?::uuid is null or outlet_id = ?::uuid)`;
 
-/** Statements and the month's figures they show (docs/decisions/0244-monthly-statements.md). */
+/** Statements and the month's figures they show (docs/decisions/0242-daily-reconciliation.md). */
 export class StatementRepository extends Repository {
   /** Every transaction of [from, before) of the merchant (one outlet when given), all statuses, oldest first. */
   async transactionsOf(merchantId: string, outletId: string | null, from: Date, before: Date): Promise<StatementTransactionRow[]> {

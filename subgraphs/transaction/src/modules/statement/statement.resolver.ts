@@ -7,7 +7,7 @@ import { StatementFileType, StatementType } from './statement.type';
 
 const OWNER_ONLY = 'Owners only (FORBIDDEN for other roles): statements show the merchant’s money figures.';
 
-/** Statements (docs/decisions/0244-monthly-statements.md): the owner's merchant from the principal. */
+/** Statements (docs/decisions/0242-daily-reconciliation.md): the owner's merchant from the principal. */
 @Resolver()
 export class StatementResolver {
   @Authorized('user')

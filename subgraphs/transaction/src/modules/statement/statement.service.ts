@@ -42,7 +42,7 @@ export interface StatementFile {
 const CONTENT_TYPES: Record<StatementFormat, string> = { pdf: 'application/pdf', csv: 'text/csv; charset=utf-8' };
 
 /**
- * Monthly statements (issue 50 §4; docs/decisions/0244-monthly-statements.md): per merchant, and per outlet for
+ * Monthly statements (issue 50 §4; docs/decisions/0242-daily-reconciliation.md): per merchant, and per outlet for
  * merchants whose month had payments at two or more outlets, a PDF and a CSV of the month's opening figure, every
  * transaction and refund, fees, settlements, net and the reconciliation result. Generated on the job queue after each
  * month (the monthly plan) and on the owner's request, stored in `transaction.statements` (one row per merchant,

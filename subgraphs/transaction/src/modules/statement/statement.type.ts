@@ -33,7 +33,7 @@ export class StatementTotalsType {
 
 @ObjectType('Statement', {
   description:
-    'A monthly statement (docs/decisions/0244-monthly-statements.md) of a merchant, or of one of its outlets; its PDF and CSV come from `statementFile`.',
+    'A monthly statement (docs/decisions/0242-daily-reconciliation.md) of a merchant, or of one of its outlets; its PDF and CSV come from `statementFile`.',
 })
 export class StatementType {
   @Field(() => ID, { description: 'Kept across reruns: one statement per merchant, outlet and month.' })

@@ -17,7 +17,7 @@ interface Filters {
 
 /**
  * `"transaction".merchant_pages` on a real database with monthly partitions, catch-alls on both sides and rows in all
- * of them (docs/decisions/0036-partner-merchant-scope.md): one merchant's page, read in windows of
+ * of them (docs/decisions/0018-transaction-lists-and-paging.md): one merchant's page, read in windows of
  * months, holds exactly the rows one ordered statement over the whole table gives, for every filter the repository
  * passes and for limits that end inside a window, on its edge, or beyond every row; several merchants' pages too.
  */

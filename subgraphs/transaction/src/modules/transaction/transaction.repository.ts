@@ -158,7 +158,7 @@ export class TransactionRepository extends Repository {
    * monthly partitions newest first and stops at the limit, so it reads the rows it returns, not the merchant's whole
    * history (docs/decisions/0208-partitioned-history.md; docs/benchmarks.md, "Cost as data grows"). One merchant's
    * page is read in windows of months, each planned on its own months (Migration20261205100000_merchant_pages_by_window.ts,
-   * docs/decisions/0036-partner-merchant-scope.md).
+   * docs/decisions/0018-transaction-lists-and-paging.md).
    */
   private pages<T = TransactionRow>(
     merchantIds: readonly string[],

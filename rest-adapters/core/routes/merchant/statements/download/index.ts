@@ -17,7 +17,7 @@ const Query = Type.Object({
 });
 const File = Type.String({ description: 'The statement file (binary for pdf), with `Content-Disposition: attachment`.' });
 
-/** One file of a statement of the owner's merchant (docs/decisions/0244-monthly-statements.md). */
+/** One file of a statement of the owner's merchant (docs/decisions/0242-daily-reconciliation.md). */
 export default defineRoute({
   method: 'GET',
   url: '/merchant/statements/:id/download',

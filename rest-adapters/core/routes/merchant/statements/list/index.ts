@@ -10,7 +10,7 @@ import { Month, STATEMENT_EXAMPLE, STATEMENT_OWNER_NOTE, Statement, toStatement 
 const Query = Type.Object({ month: Type.Optional(Month) });
 const Response = Type.Object({ items: Type.Array(Statement) }, { additionalProperties: false });
 
-/** The owner's monthly statements (docs/decisions/0244-monthly-statements.md). */
+/** The owner's monthly statements (docs/decisions/0242-daily-reconciliation.md). */
 export default defineRoute({
   method: 'GET',
   url: '/merchant/statements',

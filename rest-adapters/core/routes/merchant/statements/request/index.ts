@@ -18,7 +18,7 @@ const Body = Type.Object(
   { additionalProperties: false },
 );
 
-/** The owner asks for a month's statement: queued on the job queue, answered pending (docs/decisions/0244-monthly-statements.md). */
+/** The owner asks for a month's statement: queued on the job queue, answered pending (docs/decisions/0242-daily-reconciliation.md). */
 export default defineRoute({
   method: 'POST',
   url: '/merchant/statements',

@@ -8,7 +8,7 @@ export const TILL_ZONE_CALENDAR = new ZonedCalendar('Asia/Makassar');
 
 const Rupiah = (description: string) => Type.Integer({ description: `Whole rupiah: ${description}` });
 
-/** The close of an outlet's business day or of a cashier's shift (docs/decisions/0243-till-closes.md). */
+/** The close of an outlet's business day or of a cashier's shift (docs/decisions/0057-sales-orders-and-receipt-numbers.md). */
 export const TillClose = Type.Object({
   id: Type.String({ format: 'uuid' }),
   outlet_id: Type.String({ format: 'uuid' }),

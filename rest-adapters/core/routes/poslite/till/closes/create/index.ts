@@ -36,7 +36,7 @@ const Body = Type.Object({
 
 /**
  * Two operations: the outlet (outlet subgraph: the merchant's, in the member's outlets, else 404/403), then the close
- * (catalog subgraph), which computes the figures from the merchant's sales orders (docs/decisions/0243-till-closes.md).
+ * (catalog subgraph), which computes the figures from the merchant's sales orders (docs/decisions/0057-sales-orders-and-receipt-numbers.md).
  */
 export default posRoutes({
   method: 'POST',
