@@ -97,7 +97,7 @@ describe('API compatibility with the last release', () => {
           'REST ENUM_VALUE_REMOVED POST /psp/v1/events body/event_type "transaction.reversed"',
         ]),
       );
-      expect(found.every((id) => id.includes('merchant_name') || id.includes('transaction.reversed'))).toBe(true);
+      expect(found.filter((id) => !id.includes('merchant_name') && !id.includes('transaction.reversed'))).toEqual([]);
     });
 
     it('finds nothing between the contract and itself', () => {
