@@ -303,6 +303,15 @@ const GIVEN_WHOLE_DAY = `
          where s.settlement_date = (select ?::date) and s.outlet_id is not null and s.status = 'success'
   union select o.outlet_id, o.business_day from "transaction".reconciliation_pos_orders o where o.business_day = (select ?::date)`;
 
+/**
+ * The statement of a whole day's run (`?` placeholders) and its parameters: what `runDay` sends after the day's lock;
+ * bench/reconciliation.ts explains it.
+ */
+export const wholeDayStatement = (day: string, settings: RunSettings): { sql: string; params: unknown[] } => ({
+  sql: runSql(GIVEN_WHOLE_DAY),
+  params: [settings.staticMatchSecs, settings.settlementDueSecs, day, day, day],
+});
+
 /** The reconciliation's statements: the copy of point-of-sale orders, the runs, their results and the operators' audit. */
 export class ReconciliationRepository extends Repository {
   /** Reconciles the outlet-days given (one statement), after taking each day's lock (runs of one day take turns). */
@@ -317,7 +326,8 @@ export class ReconciliationRepository extends Repository {
   async runDay(day: string, settings: RunSettings): Promise<RunCounts> {
     return this.sqlTransaction(async (tx) => {
       await tx.lockDays([day]);
-      return tx.run(GIVEN_WHOLE_DAY, [day, day, day], settings);
+      const { sql, params } = wholeDayStatement(day, settings);
+      return tx.counts(sql, params);
     });
   }
 
@@ -327,12 +337,12 @@ export class ReconciliationRepository extends Repository {
     ]);
   }
 
-  private async run(given: string, givenParams: unknown[], settings: RunSettings): Promise<RunCounts> {
-    const [row] = await this.rows<{ outlet_days: number; differences: number; dropped: number; cleared: number }>(runSql(given), [
-      settings.staticMatchSecs,
-      settings.settlementDueSecs,
-      ...givenParams,
-    ]);
+  private run(given: string, givenParams: unknown[], settings: RunSettings): Promise<RunCounts> {
+    return this.counts(runSql(given), [settings.staticMatchSecs, settings.settlementDueSecs, ...givenParams]);
+  }
+
+  private async counts(sql: string, params: unknown[]): Promise<RunCounts> {
+    const [row] = await this.rows<{ outlet_days: number; differences: number; dropped: number; cleared: number }>(sql, params);
     return { outletDays: row.outlet_days, differences: row.differences, dropped: row.dropped, cleared: row.cleared };
   }
 
