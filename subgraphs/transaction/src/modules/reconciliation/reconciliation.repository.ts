@@ -90,14 +90,22 @@ const DIFFERENCE_COLUMNS = `id, outlet_id, to_char(business_day, 'YYYY-MM-DD') a
   transaction_id, settlement_ref, sales_order_id, expected_amount, reported_amount, detail, resolution, note, resolved_at,
   resolved_by, first_found_at, last_found_at, cleared_at`;
 
-/** One round of one-to-one matching: each pair that is the other's closest candidate (ties broken by id). */
+/**
+ * One round of one-to-one matching over `candidates` (sales_order_id, transaction_id, gap): `best` marks each pair that
+ * is the other's closest candidate (ties broken by id); `order_taken` and `payment_taken` mark every candidate whose
+ * order or payment such a pair took, so the next round's candidates are those with neither. Window functions over the
+ * candidates, not an anti-join of the candidates with the round's pairs: both are CTEs, estimated at a row or so, and
+ * the planner ran that anti-join as a nested loop, candidates × pairs (131 million comparisons for 10,000 outlets, 18
+ * of the run's 20 s under EXPLAIN ANALYZE; docs/decisions/0242-daily-reconciliation.md, "Consequences").
+ */
 const mutualBest = (candidates: string) => `
-  select sales_order_id, transaction_id from (
-    select c.sales_order_id, c.transaction_id,
-           row_number() over (partition by c.sales_order_id order by c.gap, c.transaction_id) as by_order,
-           row_number() over (partition by c.transaction_id order by c.gap, c.sales_order_id) as by_payment
-      from ${candidates} c) ranked
-   where by_order = 1 and by_payment = 1`;
+  select r.*, bool_or(r.best) over (partition by r.sales_order_id) as order_taken,
+         bool_or(r.best) over (partition by r.transaction_id) as payment_taken
+    from (select ranked.*, by_order = 1 and by_payment = 1 as best from (
+            select c.sales_order_id, c.transaction_id, c.gap,
+                   row_number() over (partition by c.sales_order_id order by c.gap, c.transaction_id) as by_order,
+                   row_number() over (partition by c.transaction_id order by c.gap, c.sales_order_id) as by_payment
+              from ${candidates} c) ranked) r`;
 
 /**
  * The reconciliation of a set of outlet-days in one statement (docs/decisions/0242-daily-reconciliation.md): `given`
@@ -106,7 +114,12 @@ const mutualBest = (candidates: string) => `
  * differences found (by outlet, day, class and subject: an operator's resolution and note stay with the row);
  * differences no longer found are dropped, or kept as cleared when an operator touched them (their audit refers to them).
  * Every test of a row against another part is a join or an anti-join, never a correlated subquery over a CTE: a CTE has
- * no index, so such a subquery scans it once per row (quadratic over a day of 100,000 outlets).
+ * no index, so such a subquery scans it once per row (quadratic over a day of 100,000 outlets). A CTE has no statistics
+ * either (the planner takes a handful of rows), so a join of two CTEs may be planned as a nested loop, quadratic too:
+ * an order's being paid by a dynamic QRIS is an `exists` over the table qris_payments (by its index), not an anti-join
+ * with the CTE `bills` (a nested loop at 100,000 outlets: 1.7 billion comparisons); the rounds of matching are window
+ * functions over one CTE (`mutualBest`); the remaining joins of CTEs are on equal keys, which the plans of
+ * bench/reconciliation.ts show hashed at 10,000 and 100,000 outlets.
  */
 const runSql = (given: string) => `
   with settings as (select ?::int as match_secs, ?::int as due_secs, now() as run_at),
@@ -135,13 +148,14 @@ const runSql = (given: string) => `
     select x.settlement_ref as id, sum(x.mdr_fee_amount) as fee from day_tx x where x.settlement_ref is not null group by x.settlement_ref
   ),
   orders as (
-    select t.outlet_id, t.business_day, o.sales_order_id, o.merchant_id, o.receipt_number, o.transacted_at, o.qris_amount
+    select t.outlet_id, t.business_day, o.sales_order_id, o.merchant_id, o.receipt_number, o.transacted_at, o.qris_amount,
+           exists (select 1 from "transaction".qris_payments q where q.sales_order_id = o.sales_order_id) as dynamic
       from targets t join "transaction".reconciliation_pos_orders o on o.outlet_id = t.outlet_id and o.business_day = t.business_day
      where o.status in ('completed', 'refunded')
   ),
   bills as (
     select o.sales_order_id, o.outlet_id, q.bill_number
-      from orders o join "transaction".qris_payments q on q.sales_order_id = o.sales_order_id
+      from orders o join "transaction".qris_payments q on q.sales_order_id = o.sales_order_id where o.dynamic
   ),
   dynamic_match as (
     select distinct on (b.sales_order_id) b.sales_order_id, p.id as transaction_id, p.gross_amount
@@ -153,26 +167,18 @@ const runSql = (given: string) => `
       from orders o join pays p
         on p.outlet_id = o.outlet_id and p.business_day = o.business_day and p.gross_amount = o.qris_amount
      where abs(extract(epoch from p.transaction_at - o.transacted_at)) <= (select match_secs from settings)
-       and not exists (select 1 from bills b where b.sales_order_id = o.sales_order_id)
+       and not o.dynamic
        and not exists (select 1 from "transaction".qris_payments q where q.bill_number = p.external_reference)
   ),
   first_round as (${mutualBest('static_candidates')}),
-  second_candidates as (
-    select c.* from static_candidates c
-     where not exists (select 1 from first_round f where f.sales_order_id = c.sales_order_id)
-       and not exists (select 1 from first_round f where f.transaction_id = c.transaction_id)
-  ),
-  second_round as (${mutualBest('second_candidates')}),
+  second_round as (${mutualBest('(select * from first_round where not order_taken and not payment_taken)')}),
   matches as (
     select sales_order_id, transaction_id from dynamic_match
-    union all select sales_order_id, transaction_id from first_round
-    union all select sales_order_id, transaction_id from second_round
+    union all select sales_order_id, transaction_id from first_round where best
+    union all select sales_order_id, transaction_id from second_round where best
   ),
   order_state as (
-    select o.*, m.transaction_id is not null as matched, b.sales_order_id is not null as dynamic
-      from orders o
-      left join matches m on m.sales_order_id = o.sales_order_id
-      left join (select distinct sales_order_id from bills) b on b.sales_order_id = o.sales_order_id
+    select o.*, m.transaction_id is not null as matched from orders o left join matches m on m.sales_order_id = o.sales_order_id
   ),
   order_days as (select distinct outlet_id, business_day from orders),
   found as (
