@@ -25,6 +25,10 @@ import { envInt, progress } from './harness';
  * difference again: its upserts update) and its figures printed: elapsed, outlet-days and differences written, the
  * differences per class, the machine's load average before and after.
  *
+ * BENCH_RECON_DAYS (1) loads that many days, ending with the one measured (ids of their own, the same outlets), and
+ * reconciles the ones before it first, untimed: the tables then hold history, as a live database does, which a plan that
+ * scans whole partitions or every earlier difference would pay for.
+ *
  * BENCH_RECON_EXPLAIN=1 first runs the day's statement under `EXPLAIN (ANALYZE, BUFFERS)` in a transaction that is
  * rolled back, and prints the plan. The business day is BENCH_RECON_DAY (default: yesterday in Jakarta).
  *
@@ -37,6 +41,8 @@ const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 const SETTINGS = {
   outlets: envInt('BENCH_RECON_OUTLETS', 100_000),
   chunk: envInt('BENCH_RECON_CHUNK', 25_000),
+  /** Business days loaded, ending with `day`; the ones before it are reconciled (untimed) before it is. */
+  days: Math.max(1, envInt('BENCH_RECON_DAYS', 1)),
   runs: Math.max(1, envInt('BENCH_RECON_RUNS', 1)),
   day: process.env.BENCH_RECON_DAY ?? addDays(JAKARTA.dateOf(new Date()), -1),
   explain: process.env.BENCH_RECON_EXPLAIN === '1',
@@ -57,27 +63,27 @@ create or replace function bench_recon.bank_code(o bigint) returns text language
 `;
 
 /**
- * The day's payments of outlets [$1, $2) on day $3, one row per payment t = 4 × outlet + j, with what the statements
- * below derive from it; a temporary table, so the settlements, transactions and events agree. Two outlets per
- * merchant. Payment j is at 08:00 + 3 h × j + a few seconds to 3 h (Jakarta). Outlet numbers pick the differences:
+ * The payments of outlets [$1, $2) on day $3, one row per payment t = 4 × s + j, with what the statements below derive
+ * from it; a temporary table, so the settlements, transactions and events agree. s = $4 + o numbers the outlet-day
+ * (the ids of a day's rows; $4 is the day's place × the outlets), o the outlet (its ids). Two outlets per merchant. Payment j is at 08:00 + 3 h × j + a few seconds to 3 h (Jakarta). Outlet numbers pick the differences:
  * o % 50 = 7 has no settlement; o % 200 = 17 a settlement that settles none of its payments; o % 40 = 5 leaves payment
  * 3 unsettled; o % 97 = 3 a bank fee that differs on payment 0; o % 10 = 3 a dynamic QRIS (bill number) on payment 0;
  * o % 150 = 31 payment 3 with an unknown bill number.
  */
-const PLAN_TABLE_SQL = `create temp table plan_tx (t bigint, o bigint, j int, m bigint, at timestamptz, status text, gross bigint,
+const PLAN_TABLE_SQL = `create temp table plan_tx (t bigint, s bigint, o bigint, j int, m bigint, at timestamptz, status text, gross bigint,
   fee bigint, bank_fee bigint, ref text, settled boolean) on commit drop`;
 const PLAN_SQL = `
 insert into plan_tx
-select t, o, j, o / 2 as m, at, status, gross, fee,
+select t, s, o, j, o / 2 as m, at, status, gross, fee,
        fee + case when o % 97 = 3 and j = 0 then 100 else 0 end as bank_fee,
-       case when o % 10 = 3 and j = 0 then 'BILL-S' || o when o % 150 = 31 and j = 3 then 'BILL-U' || o else 'REF-R' || t end as ref,
+       case when o % 10 = 3 and j = 0 then 'BILL-S' || s when o % 150 = 31 and j = 3 then 'BILL-U' || s else 'REF-R' || t end as ref,
        status = 'success' and o % 50 <> 7 and o % 200 <> 17 and not (o % 40 = 5 and j = 3) as settled
-  from (select o * 4 + j as t, o, j,
+  from (select ($4::bigint + o) * 4 + j as t, $4::bigint + o as s, o, j,
                ($3::date + interval '8 hours' + j * interval '3 hours' + (1 + (o * 37 + j * 911) % 10790) * interval '1 second')
                  at time zone 'Asia/Jakarta' as at,
-               case when (o * 4 + j) % 53 = 0 then 'failed' else 'success' end as status,
-               10000 + ((o * 4 + j) * 977 % 200) * 500 as gross,
-               round((10000 + ((o * 4 + j) * 977 % 200) * 500) * 0.007)::bigint as fee
+               case when (o * 4 + j + $4::bigint) % 53 = 0 then 'failed' else 'success' end as status,
+               10000 + ((o * 4 + j + $4::bigint) * 977 % 200) * 500 as gross,
+               round((10000 + ((o * 4 + j + $4::bigint) * 977 % 200) * 500) * 0.007)::bigint as fee
           from generate_series($1::bigint, $2::bigint - 1) o, generate_series(0, 3) j) g`;
 
 /** The statements of one chunk after PLAN_SQL, in order (payment targets: $1, $2 the outlets; the others $1 the day, where they use it). */
@@ -95,12 +101,12 @@ const LOAD_SQL: [string, string][] = [
     'settlements',
     `insert into "transaction".settlements (id, bank_code, external_event_id, settlement_id, nmid, merchant_id, outlet_id, gross_amount,
          mdr_total, net_amount, settlement_date, completed_at, payload, status, error_code, matched_count, matched_amount, received_at)
-     select bench_recon.uid(${KIND.settlement}, p.o), bench_recon.bank_code(p.o), 'EVT-SETL-R' || p.o, 'SETL-R' || p.o, bench_recon.nmid(p.o),
+     select bench_recon.uid(${KIND.settlement}, p.s), bench_recon.bank_code(p.o), 'EVT-SETL-R' || p.s, 'SETL-R' || p.s, bench_recon.nmid(p.o),
             bench_recon.uid(${KIND.merchant}, p.o / 2), bench_recon.uid(${KIND.outlet}, p.o), a.gross, a.mdr, a.gross - a.mdr, $1::date,
             r.received_at - interval '1 hour', '{"synthetic": true}'::jsonb, 'success', null, p.n, p.amount, r.received_at
-       from (select o, count(*) filter (where settled) as n, coalesce(sum(gross) filter (where settled), 0) as amount,
+       from (select o, s, count(*) filter (where settled) as n, coalesce(sum(gross) filter (where settled), 0) as amount,
                     coalesce(sum(fee) filter (where settled), 0) as fee
-               from plan_tx where o % 50 <> 7 group by o) p,
+               from plan_tx where o % 50 <> 7 group by o, s) p,
             lateral (select case when p.o % 200 = 17 then 75000 else p.amount + case when p.o % 60 = 11 then 1000 else 0 end end as gross,
                             case when p.o % 200 = 17 then 525 else p.fee + case when p.o % 70 = 13 then 50 else 0 end end as mdr) a,
             lateral (select ($1::date + case when p.o % 80 = 19 then interval '2 days 10 hours' else interval '1 day 3 hours' end)
@@ -120,7 +126,7 @@ const LOAD_SQL: [string, string][] = [
             case when status = 'success' then fee / 5 else 0 end, 0,
             case when settled then 'settled' else 'unsettled' end,
             case when settled then ($1::date + interval '1 day 3 hours') at time zone 'Asia/Jakarta' end,
-            case when settled then bench_recon.uid(${KIND.settlement}, o) end
+            case when settled then bench_recon.uid(${KIND.settlement}, s) end
        from plan_tx`,
   ],
   [
@@ -147,9 +153,9 @@ const LOAD_SQL: [string, string][] = [
     'point-of-sale orders',
     `insert into "transaction".reconciliation_pos_orders (sales_order_id, merchant_id, outlet_id, receipt_number, status, transacted_at,
          business_day, total_amount, qris_amount, version, updated_at)
-     select bench_recon.uid(${KIND.order}, 2 * o + j), bench_recon.uid(${KIND.merchant}, m), bench_recon.uid(${KIND.outlet}, o),
-            'RCP-R' || (2 * o + j), case when o % 90 = 5 and j = 0 then 'cancelled' when o % 45 = 8 and j = 1 then 'refunded' else 'completed' end,
-            at - interval '20 seconds', $1::date, a.amount + 1500, a.amount, 1, now()
+     select bench_recon.uid(${KIND.order}, 2 * s + j), bench_recon.uid(${KIND.merchant}, m), bench_recon.uid(${KIND.outlet}, o),
+            'RCP-R' || (2 * s + j), case when o % 90 = 5 and j = 0 then 'cancelled' when o % 45 = 8 and j = 1 then 'refunded' else 'completed' end,
+            at - interval '20 seconds', (at at time zone 'Asia/Jakarta')::date, a.amount + 1500, a.amount, 1, now()
        from plan_tx,
             lateral (select gross + case when o % 30 = 1 and j = 1 then 7 when o % 100 = 23 and j = 0 then 500 else 0 end as amount) a
       where j < 2 and not (j = 1 and o % 5 = 0)`,
@@ -158,8 +164,8 @@ const LOAD_SQL: [string, string][] = [
     'dynamic QRIS',
     `insert into "transaction".qris_payments (id, merchant_id, outlet_id, nmid, amount, bill_number, qris_payload, sales_order_id, status,
          expires_at, paid_at, transaction_id, payment_event_id, created_at, updated_at)
-     select bench_recon.uid(${KIND.bill}, o), bench_recon.uid(${KIND.merchant}, m), bench_recon.uid(${KIND.outlet}, o), bench_recon.nmid(o),
-            gross + case when o % 100 = 23 then 500 else 0 end, ref, 'synthetic', bench_recon.uid(${KIND.order}, 2 * o),
+     select bench_recon.uid(${KIND.bill}, s), bench_recon.uid(${KIND.merchant}, m), bench_recon.uid(${KIND.outlet}, o), bench_recon.nmid(o),
+            gross + case when o % 100 = 23 then 500 else 0 end, ref, 'synthetic', bench_recon.uid(${KIND.order}, 2 * s),
             case when status = 'success' then 'paid' else 'pending' end, at + interval '10 minutes',
             case when status = 'success' then at end, case when status = 'success' then bench_recon.uid(${KIND.transaction}, t) end,
             case when status = 'success' then bench_recon.uid(${KIND.event}, t) end, at - interval '1 minute', at
@@ -169,7 +175,7 @@ const LOAD_SQL: [string, string][] = [
     'unmatched QRIS payments',
     `insert into "transaction".qris_unmatched_payments (id, payment_event_id, transaction_id, bank_code, nmid, merchant_id, outlet_id,
          bill_number, gross_amount, reason, qris_payment_id, transaction_at, created_at)
-     select bench_recon.uid(${KIND.unmatched}, o), bench_recon.uid(${KIND.event}, t), bench_recon.uid(${KIND.transaction}, t),
+     select bench_recon.uid(${KIND.unmatched}, s), bench_recon.uid(${KIND.event}, t), bench_recon.uid(${KIND.transaction}, t),
             bench_recon.bank_code(o), bench_recon.nmid(o), bench_recon.uid(${KIND.merchant}, m), bench_recon.uid(${KIND.outlet}, o), ref, gross,
             'unknown_bill_number', null, at, at + interval '2 seconds'
        from plan_tx where o % 150 = 31 and j = 3`,
@@ -198,38 +204,52 @@ function databaseUrl(): string {
   return url;
 }
 
-/** Outlets [0, SETTINGS.outlets), chunk by chunk, one transaction each; seconds per statement, summed. */
+/** Outlets per transaction on a day before yesterday: 2,000 merchants, 2,000 advisory locks. */
+const HISTORY_CHUNK = 4_000;
+
+/** The business days loaded, oldest first: SETTINGS.days of them, ending with SETTINGS.day. */
+const loadedDays = () => Array.from({ length: SETTINGS.days }, (_, i) => addDays(SETTINGS.day, i - SETTINGS.days + 1));
+
+/** Outlets [0, SETTINGS.outlets) on each day, chunk by chunk, one transaction each; seconds per statement, summed. */
 async function load(pg: PgClient): Promise<Record<string, number>> {
   const steps: Record<string, number> = {};
   const started = performance.now();
   await pg.query(`set work_mem = '256MB'; set synchronous_commit = off`);
-  for (let a = 0; a < SETTINGS.outlets; a += SETTINGS.chunk) {
-    const b = Math.min(SETTINGS.outlets, a + SETTINGS.chunk);
-    await pg.query('begin');
-    await pg.query(PLAN_TABLE_SQL);
-    for (const [step, sql] of [['plan', PLAN_SQL] as [string, string], ...LOAD_SQL]) {
-      const at = performance.now();
-      const params =
-        step === 'plan' ? [a, b, SETTINGS.day] : step === 'payment targets' ? [a, b] : sql.includes('$1') ? [SETTINGS.day] : [];
-      await pg.query(sql, params);
-      steps[step] = (steps[step] ?? 0) + (performance.now() - at) / 1000;
+  const yesterday = addDays(JAKARTA.dateOf(new Date()), -1);
+  for (const [i, day] of loadedDays().entries()) {
+    // Payments of a day before yesterday fire the rollup invalidation's advisory lock per merchant (its insert trigger),
+    // which the server's lock table (64 × 100 slots by default, shared by every session) must hold for the transaction.
+    const chunk = day < yesterday ? Math.min(SETTINGS.chunk, HISTORY_CHUNK) : SETTINGS.chunk;
+    for (let a = 0; a < SETTINGS.outlets; a += chunk) {
+      const b = Math.min(SETTINGS.outlets, a + chunk);
+      await pg.query('begin');
+      await pg.query(PLAN_TABLE_SQL);
+      for (const [step, sql] of [['plan', PLAN_SQL] as [string, string], ...LOAD_SQL]) {
+        if (step === 'payment targets' && i > 0) continue;
+        const at = performance.now();
+        const params =
+          step === 'plan' ? [a, b, day, i * SETTINGS.outlets] : step === 'payment targets' ? [a, b] : sql.includes('$1') ? [day] : [];
+        await pg.query(sql, params);
+        steps[step] = (steps[step] ?? 0) + (performance.now() - at) / 1000;
+      }
+      await pg.query('commit');
+      progress(
+        `  ${day}: outlets ${b.toLocaleString('en')} / ${SETTINGS.outlets.toLocaleString('en')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+      );
     }
-    await pg.query('commit');
-    progress(
-      `  outlets ${b.toLocaleString('en')} / ${SETTINGS.outlets.toLocaleString('en')} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-    );
   }
   await pg.query('reset all');
   return steps;
 }
 
-/** The day's statement under EXPLAIN (ANALYZE, BUFFERS), rolled back: its plan. */
+/** The day's statement under EXPLAIN (ANALYZE, BUFFERS), rolled back, without JIT as the run: its plan. */
 async function explain(pg: PgClient, settings: { staticMatchSecs: number; settlementDueSecs: number }): Promise<string> {
   const { sql, params } = wholeDayStatement(SETTINGS.day, settings);
   let n = 0;
   const native = sql.replace(/\?/g, () => `$${++n}`);
   await pg.query('begin');
   try {
+    await pg.query('set local jit = off'); // as the run does (ReconciliationRepository.counts)
     const { rows } = await pg.query<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${native}`, params);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   } finally {
@@ -255,7 +275,7 @@ async function main(): Promise<void> {
     await pg.connect();
     try {
       await pg.query(FUNCTIONS_SQL);
-      progress(`loading ${SETTINGS.outlets.toLocaleString('en')} outlets of ${SETTINGS.day} …`);
+      progress(`loading ${SETTINGS.outlets.toLocaleString('en')} outlets, ${SETTINGS.days} day(s) up to ${SETTINGS.day} …`);
       const loadStarted = performance.now();
       const steps = await load(pg);
       const loadSecs = (performance.now() - loadStarted) / 1000;
@@ -270,6 +290,11 @@ async function main(): Promise<void> {
         `loaded in ${loadSecs.toFixed(0)} s, vacuum/analyze ${((performance.now() - vacuumStarted) / 1000).toFixed(0)} s: ${JSON.stringify(rows)}`,
       );
       Object.assign(summary, { loadSecs, loadSteps: steps, rows });
+
+      for (const day of loadedDays().slice(0, -1)) {
+        const result = await runReconciliation(config, url, day);
+        progress(`history: ${day} reconciled in ${(result.elapsed_ms / 1000).toFixed(1)} s (${result.differences} differences)`);
+      }
 
       if (SETTINGS.explain) {
         progress('EXPLAIN (ANALYZE, BUFFERS) of the day’s statement (rolled back) …');
