@@ -90,14 +90,22 @@ const DIFFERENCE_COLUMNS = `id, outlet_id, to_char(business_day, 'YYYY-MM-DD') a
   transaction_id, settlement_ref, sales_order_id, expected_amount, reported_amount, detail, resolution, note, resolved_at,
   resolved_by, first_found_at, last_found_at, cleared_at`;
 
-/** One round of one-to-one matching: each pair that is the other's closest candidate (ties broken by id). */
+/**
+ * One round of one-to-one matching over `candidates` (sales_order_id, transaction_id, gap): `best` marks each pair that
+ * is the other's closest candidate (ties broken by id); `order_taken` and `payment_taken` mark every candidate whose
+ * order or payment such a pair took, so the next round's candidates are those with neither. Window functions over the
+ * candidates, not an anti-join of the candidates with the round's pairs: both are CTEs, estimated at a row or so, and
+ * the planner ran that anti-join as a nested loop, candidates × pairs (131 million comparisons for 10,000 outlets, 18
+ * of the run's 20 s under EXPLAIN ANALYZE; docs/decisions/0242-daily-reconciliation.md, "Consequences").
+ */
 const mutualBest = (candidates: string) => `
-  select sales_order_id, transaction_id from (
-    select c.sales_order_id, c.transaction_id,
-           row_number() over (partition by c.sales_order_id order by c.gap, c.transaction_id) as by_order,
-           row_number() over (partition by c.transaction_id order by c.gap, c.sales_order_id) as by_payment
-      from ${candidates} c) ranked
-   where by_order = 1 and by_payment = 1`;
+  select r.*, bool_or(r.best) over (partition by r.sales_order_id) as order_taken,
+         bool_or(r.best) over (partition by r.transaction_id) as payment_taken
+    from (select ranked.*, by_order = 1 and by_payment = 1 as best from (
+            select c.sales_order_id, c.transaction_id, c.gap,
+                   row_number() over (partition by c.sales_order_id order by c.gap, c.transaction_id) as by_order,
+                   row_number() over (partition by c.transaction_id order by c.gap, c.sales_order_id) as by_payment
+              from ${candidates} c) ranked) r`;
 
 /**
  * The reconciliation of a set of outlet-days in one statement (docs/decisions/0242-daily-reconciliation.md): `given`
@@ -106,7 +114,14 @@ const mutualBest = (candidates: string) => `
  * differences found (by outlet, day, class and subject: an operator's resolution and note stay with the row);
  * differences no longer found are dropped, or kept as cleared when an operator touched them (their audit refers to them).
  * Every test of a row against another part is a join or an anti-join, never a correlated subquery over a CTE: a CTE has
- * no index, so such a subquery scans it once per row (quadratic over a day of 100,000 outlets).
+ * no index, so such a subquery scans it once per row (quadratic over a day of 100,000 outlets). A CTE has no statistics
+ * either (the planner takes a handful of rows), so a join of two CTEs may be planned as a nested loop, quadratic too:
+ * an order's being paid by a dynamic QRIS is an `exists` over the table qris_payments (by its index), not an anti-join
+ * with the CTE `bills` (a nested loop at 100,000 outlets: 1.7 billion comparisons); the rounds of matching are window
+ * functions over one CTE (`mutualBest`); the remaining joins of CTEs are on equal keys, which the plans of
+ * bench/reconciliation.ts show hashed at 10,000 and 100,000 outlets. The day's transactions are read per outlet-day by
+ * the outlet's index (`day_tx`: a lateral subquery kept from being flattened by `offset 0`), so only the day's
+ * partition is probed: as a hash join the planner read every partition, the whole history, for one day.
  */
 const runSql = (given: string) => `
   with settings as (select ?::int as match_secs, ?::int as due_secs, now() as run_at),
@@ -120,8 +135,9 @@ const runSql = (given: string) => `
   day_tx as (
     select t.outlet_id, t.business_day, x.id, x.merchant_id, x.status, x.gross_amount, x.mdr_fee_amount, x.mdr_fee_bank,
            x.settlement_ref, x.external_reference, x.transaction_at
-      from targets t join "transaction".transactions x
-        on x.outlet_id = t.outlet_id and x.transaction_at >= t.from_at and x.transaction_at < t.before_at
+      from targets t cross join lateral (
+        select x.* from "transaction".transactions x
+         where x.outlet_id = t.outlet_id and x.transaction_at >= t.from_at and x.transaction_at < t.before_at offset 0) x
   ),
   pays as (select * from day_tx where status = 'success'),
   setts as (
@@ -135,13 +151,14 @@ const runSql = (given: string) => `
     select x.settlement_ref as id, sum(x.mdr_fee_amount) as fee from day_tx x where x.settlement_ref is not null group by x.settlement_ref
   ),
   orders as (
-    select t.outlet_id, t.business_day, o.sales_order_id, o.merchant_id, o.receipt_number, o.transacted_at, o.qris_amount
+    select t.outlet_id, t.business_day, o.sales_order_id, o.merchant_id, o.receipt_number, o.transacted_at, o.qris_amount,
+           exists (select 1 from "transaction".qris_payments q where q.sales_order_id = o.sales_order_id) as dynamic
       from targets t join "transaction".reconciliation_pos_orders o on o.outlet_id = t.outlet_id and o.business_day = t.business_day
      where o.status in ('completed', 'refunded')
   ),
   bills as (
     select o.sales_order_id, o.outlet_id, q.bill_number
-      from orders o join "transaction".qris_payments q on q.sales_order_id = o.sales_order_id
+      from orders o join "transaction".qris_payments q on q.sales_order_id = o.sales_order_id where o.dynamic
   ),
   dynamic_match as (
     select distinct on (b.sales_order_id) b.sales_order_id, p.id as transaction_id, p.gross_amount
@@ -153,26 +170,18 @@ const runSql = (given: string) => `
       from orders o join pays p
         on p.outlet_id = o.outlet_id and p.business_day = o.business_day and p.gross_amount = o.qris_amount
      where abs(extract(epoch from p.transaction_at - o.transacted_at)) <= (select match_secs from settings)
-       and not exists (select 1 from bills b where b.sales_order_id = o.sales_order_id)
+       and not o.dynamic
        and not exists (select 1 from "transaction".qris_payments q where q.bill_number = p.external_reference)
   ),
   first_round as (${mutualBest('static_candidates')}),
-  second_candidates as (
-    select c.* from static_candidates c
-     where not exists (select 1 from first_round f where f.sales_order_id = c.sales_order_id)
-       and not exists (select 1 from first_round f where f.transaction_id = c.transaction_id)
-  ),
-  second_round as (${mutualBest('second_candidates')}),
+  second_round as (${mutualBest('(select * from first_round where not order_taken and not payment_taken)')}),
   matches as (
     select sales_order_id, transaction_id from dynamic_match
-    union all select sales_order_id, transaction_id from first_round
-    union all select sales_order_id, transaction_id from second_round
+    union all select sales_order_id, transaction_id from first_round where best
+    union all select sales_order_id, transaction_id from second_round where best
   ),
   order_state as (
-    select o.*, m.transaction_id is not null as matched, b.sales_order_id is not null as dynamic
-      from orders o
-      left join matches m on m.sales_order_id = o.sales_order_id
-      left join (select distinct sales_order_id from bills) b on b.sales_order_id = o.sales_order_id
+    select o.*, m.transaction_id is not null as matched from orders o left join matches m on m.sales_order_id = o.sales_order_id
   ),
   order_days as (select distinct outlet_id, business_day from orders),
   found as (
@@ -303,6 +312,15 @@ const GIVEN_WHOLE_DAY = `
          where s.settlement_date = (select ?::date) and s.outlet_id is not null and s.status = 'success'
   union select o.outlet_id, o.business_day from "transaction".reconciliation_pos_orders o where o.business_day = (select ?::date)`;
 
+/**
+ * The statement of a whole day's run (`?` placeholders) and its parameters: what `runDay` sends after the day's lock;
+ * bench/reconciliation.ts explains it.
+ */
+export const wholeDayStatement = (day: string, settings: RunSettings): { sql: string; params: unknown[] } => ({
+  sql: runSql(GIVEN_WHOLE_DAY),
+  params: [settings.staticMatchSecs, settings.settlementDueSecs, day, day, day],
+});
+
 /** The reconciliation's statements: the copy of point-of-sale orders, the runs, their results and the operators' audit. */
 export class ReconciliationRepository extends Repository {
   /** Reconciles the outlet-days given (one statement), after taking each day's lock (runs of one day take turns). */
@@ -317,7 +335,8 @@ export class ReconciliationRepository extends Repository {
   async runDay(day: string, settings: RunSettings): Promise<RunCounts> {
     return this.sqlTransaction(async (tx) => {
       await tx.lockDays([day]);
-      return tx.run(GIVEN_WHOLE_DAY, [day, day, day], settings);
+      const { sql, params } = wholeDayStatement(day, settings);
+      return tx.counts(sql, params);
     });
   }
 
@@ -327,12 +346,18 @@ export class ReconciliationRepository extends Repository {
     ]);
   }
 
-  private async run(given: string, givenParams: unknown[], settings: RunSettings): Promise<RunCounts> {
-    const [row] = await this.rows<{ outlet_days: number; differences: number; dropped: number; cleared: number }>(runSql(given), [
-      settings.staticMatchSecs,
-      settings.settlementDueSecs,
-      ...givenParams,
-    ]);
+  private run(given: string, givenParams: unknown[], settings: RunSettings): Promise<RunCounts> {
+    return this.counts(runSql(given), [settings.staticMatchSecs, settings.settlementDueSecs, ...givenParams]);
+  }
+
+  /**
+   * Runs a run's statement (inside the caller's transaction) without JIT: its plan is large (some 470 functions) and
+   * its cost estimate passes every JIT threshold from a few thousand outlets on, so the server compiled it, inlined and
+   * optimised, each run: 8 of the 25 s of a day of 100,000 outlets, 5 of 8 s for 10,000 outlets with a month of history.
+   */
+  private async counts(sql: string, params: unknown[]): Promise<RunCounts> {
+    await this.rows('set local jit = off');
+    const [row] = await this.rows<{ outlet_days: number; differences: number; dropped: number; cleared: number }>(sql, params);
     return { outletDays: row.outlet_days, differences: row.differences, dropped: row.dropped, cleared: row.cleared };
   }
 
