@@ -181,11 +181,14 @@ describe('Sandbox for banks (issue 49 §4)', () => {
 
     // A lifecycle change of the sandbox merchant: merchant.suspended to the sandbox bank's endpoint, which fails.
     await changeStatus('suspended', 'operator_action');
-    await until(() => hooks.requests.length >= 1);
+    const deliveries = () =>
+      sql<{ attempts: number; next_attempt_at: Date }>(
+        `select d.attempts, d.next_attempt_at from merchant.webhook_deliveries d join merchant.banks b on b.id = d.bank_id where b.code = 'SBXC'`,
+      );
+    // The failed attempt is recorded after the receiver answered: wait for the row, not only the request.
+    await until(async () => (await deliveries())[0]?.attempts === 1);
     expect(hooks.requests).toHaveLength(1);
-    const [delivery] = await sql<{ attempts: number; next_attempt_at: Date }>(
-      `select d.attempts, d.next_attempt_at from merchant.webhook_deliveries d join merchant.banks b on b.id = d.bank_id where b.code = 'SBXC'`,
-    );
+    const [delivery] = await deliveries();
     expect(delivery.attempts).toBe(1);
     expect(new Date(delivery.next_attempt_at).getTime()).toBeGreaterThan(Date.now() + 15_000);
 
