@@ -91,6 +91,8 @@ const BY_NMID = '/api/psp/v1/merchants/by-nmid/{nmid}';
     if (tryOut && (await tryOut.evaluate((button) => button.textContent?.trim())) === 'Try it out') await tryOut.click();
     for (const [name, value] of Object.entries(params)) {
       const input = `${block} tr[data-param-name="${name}"] input`;
+      // Swagger UI renders the editable fields after "Try it out", a render later on a busy machine.
+      await page.waitForSelector(input);
       await page.$eval(input, (field) => ((field as unknown as Field).value = ''));
       await page.type(input, value);
     }
