@@ -67,10 +67,6 @@ export class JobWorker {
         noHandleSignals: true,
         logger: loggerOf(log, () => this.stopping),
         events,
-        // Completions and failures through graphile-worker's batch (0 ms: what one tick finishes), which retries a
-        // write that fails (a connection cut by a database restart, 57P01) with backoff; the direct path rejects a
-        // promise nothing awaits, and the job stays locked until recovery.
-        preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
       },
       tasks,
       this.pool,
