@@ -6,7 +6,8 @@ import { changeMerchantStatus, setBankWebhook } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 import { PgBouncer } from '../pooler/pgbouncer';
 import { PostgresServer, TcpForwarder, archiveSettings, removeFolders, serverFolder, serverSubfolder } from './postgres-cluster';
-import { ProcessStack, WebhookReceiver, eventually, freePorts, prepareDatabase, sleep } from './processes';
+import { ProcessStack, WebhookReceiver, freePorts, prepareDatabase, sleep } from './processes';
+import { eventually } from '../support/eventually';
 import { type Kind, WriteTraffic, posOrderId, uncleanAnswers } from './traffic';
 
 /**
@@ -152,7 +153,7 @@ describe('resilience: the primary database machine dies, the synchronous standby
     const writes = traffic!;
     writes.start({ event: 3, settlement: 1, pos: 1 });
     // A baseline of a few answers of each kind first (2 s on a quiet machine; longer while another suite boots).
-    await eventually(() => writes.inPhase('baseline').length > 10, 30_000);
+    await eventually('more than 10 baseline answers', async () => writes.inPhase('baseline').length > 10 || undefined, 30_000);
     const baseline = writes.inPhase('baseline');
     expect(baseline.length).toBeGreaterThan(10);
     expect(baseline.filter((a) => a.status !== 200)).toEqual([]);

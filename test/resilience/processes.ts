@@ -17,11 +17,6 @@ const DIST = path.resolve(__dirname, '../../dist');
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Waits until `done()` holds or `limitMs` has passed (the caller's assertion then says what was missing). */
-export async function eventually(done: () => boolean, limitMs: number): Promise<void> {
-  for (const until = Date.now() + limitMs; !done() && Date.now() < until;) await sleep(200);
-}
-
 /**
  * `count` distinct ports nobody listens on right now (the kernel's choices for port 0), all held open until every one
  * is known: a port closed at once can be the kernel's next choice too, and two processes given one port leave the

@@ -11,10 +11,10 @@ import {
   type StackProcess,
   type Tier,
   WebhookReceiver,
-  eventually,
   freePort,
   sleep,
 } from './processes';
+import { eventually } from '../support/eventually';
 import { uncleanAnswers } from './traffic';
 
 /**
@@ -184,7 +184,7 @@ describe('resilience: kill -9 and database restarts under streaming bank events'
   it('streams events, survives each fault and recovers by restarting only what failed', async () => {
     stream.start();
     // A baseline first (2 s on a quiet machine; longer while another suite boots).
-    await eventually(() => stream.inPhase('baseline').length > 10, 30_000);
+    await eventually('more than 10 baseline answers', async () => stream.inPhase('baseline').length > 10 || undefined, 30_000);
     const baseline = stream.inPhase('baseline');
     expect(baseline.length).toBeGreaterThan(10);
     expect(baseline.filter((a) => a.status !== 200)).toEqual([]);
