@@ -6,6 +6,7 @@ import path from 'node:path';
 import { Client as PgClient } from 'pg';
 import { request } from 'undici';
 import { PROCESS_NAMES, type ProcessName, loadConfig } from '@lib/config/config';
+import { SERVER_NODE_FLAGS } from '@lib/config/node-flags';
 import { syncBankView } from '@scripts/database-tasks';
 
 /**
@@ -39,7 +40,7 @@ const managed: Managed[] = [];
 
 /** A built entry point (relative to dist/) as a Node process. */
 export function launch(name: string, entry: string, env: NodeJS.ProcessEnv, onLine?: (line: string) => boolean): Managed {
-  return launchCommand(name, process.execPath, ['--enable-source-maps', path.join(DIST, entry)], env, onLine);
+  return launchCommand(name, process.execPath, ['--enable-source-maps', ...SERVER_NODE_FLAGS, path.join(DIST, entry)], env, onLine);
 }
 
 function launchCommand(name: string, file: string, args: string[], env: NodeJS.ProcessEnv, onLine?: (line: string) => boolean): Managed {

@@ -1,12 +1,12 @@
 import path from 'node:path';
 import Fastify from 'fastify';
 import type { HttpError } from '@lib/rest/error-body';
-import { OPERATIONS_IN_FLIGHT, OperationsThread } from './operations-thread';
+import { LeastBusy, OPERATIONS_IN_FLIGHT, OperationsThread } from './operations-thread';
 
 const ECHO = path.join(__dirname, '..', 'test', 'support', 'echo-operations-thread.js');
 const caller = (requestId: string) => ({ principal: { kind: 'service' as const, service: 'test' }, requestId });
-const run = (thread: OperationsThread, requestId: string, variables: Record<string, unknown> = {}) =>
-  thread.execute<{ requestId: string }>({ query: '{ x }', variables }, caller(requestId));
+const run = (thread: OperationsThread | LeastBusy, requestId: string, variables: Record<string, unknown> = {}) =>
+  thread.execute<{ requestId: string; thread: string }>({ query: '{ x }', variables }, caller(requestId));
 
 describe('an operations thread (a real worker thread speaking its messages)', () => {
   let thread: OperationsThread;
@@ -50,5 +50,27 @@ describe('an operations thread (a real worker thread speaking its messages)', ()
   it('adds its series to the scrape, or merges the scrape on the thread', async () => {
     expect(await thread.metricsParts([[]])).toEqual([[], [{ thread: 'app' }]]);
     expect(await thread.metrics([[], []])).toBe('# 3 parts merged by the app thread\n');
+  });
+});
+
+describe('threads of one role (LeastBusy)', () => {
+  let threads: OperationsThread[];
+  let pool: LeastBusy;
+  beforeAll(async () => {
+    const log = Fastify({ logger: false }).log;
+    threads = await Promise.all(['app-1', 'app-2'].map((name) => OperationsThread.start(log, name, ECHO)));
+    pool = new LeastBusy(threads);
+  });
+  afterAll(() => pool.close());
+
+  it('sends a call to the thread holding fewer, so a short call does not wait behind a long one', async () => {
+    const answered: string[] = [];
+    const long = run(pool, 'long', { delayMs: 1000 }).finally(() => answered.push('long'));
+    const short = await run(pool, 'short');
+    expect(short.result.data).toEqual({ requestId: 'short', thread: 'app-2' });
+    expect(answered).toEqual([]); // the long call is still on the other thread
+    expect((await long).result.data).toEqual({ requestId: 'long', thread: 'app-1' });
+    // Both idle again: the first takes the next call.
+    expect((await run(pool, 'next')).result.data?.thread).toBe('app-1');
   });
 });

@@ -14,8 +14,14 @@ import type { GraphQLResponse, GraphRunner } from '@lib/rest/operation-executor'
  */
 export type ThreadName = 'bank' | 'intake' | 'app';
 
-/** The REST process's operations threads (docs/decisions/0009-how-operations-execute.md). */
-export const THREADS: readonly ThreadName[] = ['bank', 'intake', 'app'];
+/**
+ * The REST process's operations threads per role (docs/decisions/0009-how-operations-execute.md): two for the bank's
+ * reads, one for its writes, two for the partner, core and point-of-sale APIs, each call to the thread of its role
+ * holding fewer (`LeastBusy`), so that a by-NMID lookup does not wait behind a merchant list, nor an app's light read
+ * behind a scoring summary or a month of transactions.
+ */
+export const THREADS: Readonly<Record<ThreadName, number>> = { bank: 2, intake: 1, app: 2 };
+const THREAD_COUNT = Object.values(THREADS).reduce((sum, n) => sum + n, 0);
 
 /** A message from the REST process's main thread to an operations thread. */
 export type ToThread =
@@ -68,15 +74,21 @@ export class OperationsThread implements GraphRunner {
 
   private constructor(
     private readonly log: FastifyBaseLogger,
-    private readonly name: ThreadName,
+    /** The thread's name in logs and in its series' `thread` label: its role, numbered where the role has several. */
+    private readonly name: string,
     private readonly entry: string,
   ) {}
 
   /** Starts the thread from its built entry (`entry`: another script speaking the same messages, in tests). */
-  static async start(log: FastifyBaseLogger, name: ThreadName, entry = ENTRY): Promise<OperationsThread> {
+  static async start(log: FastifyBaseLogger, name: string, entry = ENTRY): Promise<OperationsThread> {
     const thread = new OperationsThread(log, name, entry);
     await thread.spawn();
     return thread;
+  }
+
+  /** Calls sent and not yet answered. */
+  get inFlight(): number {
+    return this.pending.size;
   }
 
   async execute<TData>(
@@ -150,8 +162,20 @@ export class OperationsThread implements GraphRunner {
  * per subgraph (at least 2), so that the process holds the connections docs/operations.md sizes PostgreSQL for.
  */
 export function threadPools(config: Config): Config {
-  const poolMax = Math.max(2, Math.ceil(config.database.poolMax / THREADS.length));
+  const poolMax = Math.max(2, Math.ceil(config.database.poolMax / THREAD_COUNT));
   return { ...config, database: { ...config.database, poolMax } };
+}
+
+/** Threads of one role: each call goes to the thread holding the fewest calls (the first of them on a tie). */
+export class LeastBusy implements GraphRunner {
+  constructor(private readonly threads: readonly OperationsThread[]) {}
+
+  execute: GraphRunner['execute'] = (request, caller) =>
+    this.threads.reduce((least, thread) => (thread.inFlight < least.inFlight ? thread : least)).execute(request, caller);
+
+  async close(): Promise<void> {
+    await Promise.all(this.threads.map((thread) => thread.close()));
+  }
 }
 
 /** In the thread: runs `work` within the trace context the main thread sent. */

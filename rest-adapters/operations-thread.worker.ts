@@ -9,13 +9,13 @@ import { mergedMetrics } from '@lib/http/metrics';
 import { fastifyLoggingOptions } from '@lib/logging/logger';
 import { GraphExecutor } from '@gateway/src/executor';
 import { SUBGRAPHS } from '@subgraphs';
-import { type FromThread, type ThreadName, type ToThread, threadPools, withTrace } from './operations-thread';
+import { type FromThread, type ToThread, threadPools, withTrace } from './operations-thread';
 
 /**
  * An operations thread (operations-thread.ts): an executor of its own, on the subgraphs as REST_SUBGRAPHS says,
  * answering the main thread's operations and metrics.
  */
-async function main(port: NonNullable<typeof parentPort>, name: ThreadName): Promise<void> {
+async function main(port: NonNullable<typeof parentPort>, name: string): Promise<void> {
   const config = threadPools(loadConfig());
   const log = pino(fastifyLoggingOptions(config, 'rest').logger as pino.LoggerOptions).child({ thread: name });
   const registry = new Registry();
@@ -47,7 +47,7 @@ async function main(port: NonNullable<typeof parentPort>, name: ThreadName): Pro
 
 if (parentPort) {
   const port = parentPort;
-  main(port, (workerData as { name: ThreadName }).name).catch((error: Error) =>
+  main(port, (workerData as { name: string }).name).catch((error: Error) =>
     port.postMessage({ kind: 'failed', message: error.message } satisfies FromThread),
   );
 }

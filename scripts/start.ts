@@ -4,6 +4,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { request } from 'undici';
 import { DEV_SECRETS, type ProcessName, SUBGRAPH_NAMES, loadConfig, localMetricsPort } from '@lib/config/config';
+import { SERVER_NODE_FLAGS } from '@lib/config/node-flags';
 import { openDatabaseTarget } from '@lib/db/database-target';
 import { DEMO } from '@lib/domain/demo/demo-ids';
 import { migrateAll, seedDemo, seedReference } from './database-tasks';
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
   const pretty = await prettyLogs(config);
   const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };
   const launch = async (name: ProcessName, entry: string, port: number) => {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, entry)], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...SERVER_NODE_FLAGS, path.join(DIST, entry)], {
       env: { ...env, METRICS_PORT: String(localMetricsPort(config, name)) },
       stdio: ['ignore', pretty ? 'pipe' : 'inherit', 'inherit'],
     });

@@ -16,6 +16,7 @@ import type { IService } from 'kubernetes-models/v1/Service';
 import type { IServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
 import type { ITopologySpreadConstraint } from 'kubernetes-models/v1/TopologySpreadConstraint';
 import { METRICS_PORT_DEFAULT, PROCESS_NAMES, type ProcessName, SECRET_VARIABLES, SUBGRAPH_NAMES } from '@lib/config/config';
+import { SERVER_NODE_FLAGS } from '@lib/config/node-flags';
 import { LIVENESS_PATH, READINESS_PATH } from '@lib/http/probes';
 
 /**
@@ -121,10 +122,17 @@ export interface ProcessSpec {
 }
 
 export const PROCESSES: ProcessSpec[] = [
-  { name: 'rest', command: ['node', 'dist/rest-adapters/main.js'], port: 8080, portVariable: 'REST_PORT', public: true, startupSecs: 120 },
+  {
+    name: 'rest',
+    command: ['node', ...SERVER_NODE_FLAGS, 'dist/rest-adapters/main.js'],
+    port: 8080,
+    portVariable: 'REST_PORT',
+    public: true,
+    startupSecs: 120,
+  },
   {
     name: 'gateway',
-    command: ['node', 'dist/gateway/src/main.js'],
+    command: ['node', ...SERVER_NODE_FLAGS, 'dist/gateway/src/main.js'],
     port: 4000,
     portVariable: 'GATEWAY_PORT',
     public: true,
@@ -132,7 +140,7 @@ export const PROCESSES: ProcessSpec[] = [
   },
   ...SUBGRAPH_NAMES.map((name, i) => ({
     name,
-    command: ['node', `dist/subgraphs/${name}/src/main.js`],
+    command: ['node', ...SERVER_NODE_FLAGS, `dist/subgraphs/${name}/src/main.js`],
     port: 4001 + i,
     portVariable: `${name.toUpperCase()}_PORT`,
     public: false,

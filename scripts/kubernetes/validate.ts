@@ -266,7 +266,7 @@ function containerEnvironment(
 /** `node dist/x.js` (alone or inside `sh -c`): x.ts exists in the source tree (the build writes dist/x.js from it). */
 function commandProblems(container: Container, root: string, at: string): string[] {
   const command = (container.command ?? []).join(' ');
-  const entries = [...command.matchAll(/\bnode (dist\/\S+\.js)/g)].map((m) => m[1]);
+  const entries = [...command.matchAll(/\bnode (?:--\S+ )*(dist\/\S+\.js)/g)].map((m) => m[1]);
   if (entries.length === 0) return [`${at}: command ${JSON.stringify(command)} runs no node entry of dist/`];
   return entries
     .filter((entry) => !existsSync(path.join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '.ts'))))

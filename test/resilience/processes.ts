@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/config';
+import { SERVER_NODE_FLAGS } from '@lib/config/node-flags';
 import { ensureDatabase } from '@lib/db/bootstrap';
 import { withDatabase } from '@lib/db/database-urls';
 import { migrateAll, seedDemo, seedReference } from '@scripts/database-tasks';
@@ -63,7 +64,7 @@ export class StackProcess {
 
   /** Starts the process and waits for its /health (120 s: REST's startup probe allows as much; CI machines are shared). */
   async start(timeoutMs = 120_000): Promise<void> {
-    const child = spawn(process.execPath, ['--enable-source-maps', path.join(DIST, this.entry)], {
+    const child = spawn(process.execPath, ['--enable-source-maps', ...SERVER_NODE_FLAGS, path.join(DIST, this.entry)], {
       env: this.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
