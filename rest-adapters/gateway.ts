@@ -9,11 +9,11 @@ import { LeastBusy, OperationsThread, THREADS, type ThreadName } from './operati
 /**
  * The REST process's operations (docs/decisions/0009-how-operations-execute.md): the gateway's executor, on the four
  * subgraphs run in this process unless REST_SUBGRAPHS=http sends its fetches to their processes. The bank API's
- * reads run on one worker thread, its writes (event and settlement batches) on another, and the partner, core and
+ * reads run on two worker threads, its writes (event and settlement batches) on one, and the partner, core and
  * point-of-sale APIs' on two more (THREADS), each with its own executor, so that no bank lookup waits behind a batch of
- * events or an app's list, no app read behind another's long one, and the main thread stays free for HTTP. Tests, which run
- * from TypeScript sources (the threads' entry is built JavaScript), give `subgraphs`: one executor on this thread over
- * them; `warmUp: false` plans each operation at its first request (GraphExecutorOptions.warmUp).
+ * events, a list or an app's call, no app read behind another's long one, and the main thread stays free for HTTP.
+ * Tests, which run from TypeScript sources (the threads' entry is built JavaScript), give `subgraphs`: one executor on
+ * this thread over them; `warmUp: false` plans each operation at its first request (GraphExecutorOptions.warmUp).
  */
 export function restOperations(
   config: Config,

@@ -59,7 +59,7 @@ export const OPERATIONS_IN_FLIGHT = 64;
 
 /**
  * A worker thread of the REST process running operations on an executor of its own (`operations-thread.worker.ts`).
- * The REST process runs three: the bank API's reads, its writes and the others' (docs/decisions/0009-how-operations-execute.md).
+ * The REST process runs them by role, `THREADS` of each (docs/decisions/0009-how-operations-execute.md).
  * So a 500-item transaction list or a scoring summary computes beside bank calls, and a bank lookup beside a batch
  * of payment events, not after them; and the main thread,
  * which keeps HTTP, authentication, validation, mapping and the cached answers, is free within a millisecond or two
