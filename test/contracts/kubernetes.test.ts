@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
 import { projectRoot } from '@lib/config/project-root';
-import { type Manifest, PRODUCTION, STAGING, manifests } from '@scripts/kubernetes/manifests';
+import { type Manifest, PROCESSES, PRODUCTION, STAGING, manifests } from '@scripts/kubernetes/manifests';
 import { validateManifests } from '@scripts/kubernetes/validate';
 
 /**
@@ -21,6 +24,14 @@ const problemsAfter = (edit: Edit) => {
 describe('Kubernetes manifests, checked without a cluster', () => {
   it.each([PRODUCTION, STAGING])('$name: every object valid and in step with the code', (env) => {
     expect(validateManifests(manifests(env), ROOT)).toEqual([]);
+  });
+
+  it('docker-compose.yml runs every process with the manifests’ command (its Node flags included)', () => {
+    const compose = YAML.parse(readFileSync(path.join(ROOT, 'docker-compose.yml'), 'utf8')) as {
+      services: Record<string, { command?: string[] }>;
+    };
+    for (const process of PROCESSES)
+      expect([process.name, compose.services[process.name]?.command]).toEqual([process.name, process.command]);
   });
 
   it.each<[string, Edit, RegExp]>([
