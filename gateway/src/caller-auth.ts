@@ -1,6 +1,5 @@
 import { decodeJwt } from 'jose';
 import { InvalidatedCache } from '@lib/events/cache-invalidation';
-import { countLookup } from '@lib/http/cache-metrics';
 import { verifyOperatorToken } from '@lib/auth/operator-token';
 import { ACTING_PRINCIPAL_HEADER, PRINCIPAL_HEADER, type Principal, decodeActingPrincipal, signPrincipal } from '@lib/auth/principal';
 import { verifyServiceToken } from '@lib/auth/service-token';
@@ -39,8 +38,12 @@ interface Membership {
  * Every failure is UNAUTHENTICATED with HTTP 401.
  */
 export class CallerAuthenticator {
-  private readonly sessions = new InvalidatedCache<{ session: SessionStatus | null }>(100_000, 30_000);
-  private readonly memberships = new InvalidatedCache<{ membership: Membership | null }>(100_000, MEMBERSHIP_CACHE_MS);
+  private readonly sessions = new InvalidatedCache<{ session: SessionStatus | null }>(100_000, 30_000, 'gateway_sessions');
+  private readonly memberships = new InvalidatedCache<{ membership: Membership | null }>(
+    100_000,
+    MEMBERSHIP_CACHE_MS,
+    'gateway_memberships',
+  );
 
   constructor(
     private readonly config: Config,
@@ -113,23 +116,17 @@ export class CallerAuthenticator {
 
   private async session(sessionId: string): Promise<SessionStatus | null> {
     const cacheMs = this.config.userSessionCacheMs;
-    const cached = cacheMs > 0 ? this.sessions.get(sessionId) : undefined;
-    if (cacheMs > 0) countLookup('gateway_sessions', cached !== undefined);
-    if (cached) return cached.session;
     const fetch = async () => ({
       session: (
         await this.ask<{ authSession: SessionStatus | null }>({ kind: 'service', service: 'gateway' }, SESSION_QUERY, { sessionId })
       ).authSession,
     });
     if (cacheMs <= 0) return (await fetch()).session;
-    return (await this.sessions.load(sessionId, fetch, () => cacheMs)).session;
+    return (await this.sessions.fetch(sessionId, fetch, () => cacheMs)).session;
   }
 
   private async membership(user: UserPrincipal): Promise<Membership | null> {
-    const cached = this.memberships.get(user.sessionId!);
-    countLookup('gateway_memberships', cached !== undefined);
-    if (cached) return cached.membership;
-    const loaded = await this.memberships.load(user.sessionId!, async () => ({
+    const loaded = await this.memberships.fetch(user.sessionId!, async () => ({
       membership: (await this.ask<{ viewerMembership: Membership | null }>(user, MEMBERSHIP_QUERY, {})).viewerMembership,
     }));
     return loaded.membership;

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import { countLookup } from '../http/cache-metrics';
 import { PgListener } from './pg-listener';
 import { RedisSignalPublisher, RedisSignalSubscriber, type SignalChannel, type SignalLog } from './redis-signal';
 
@@ -61,14 +62,30 @@ export const cacheInvalidations = new InvalidationRegistry();
  * A bounded cache of this process that invalidation messages drop entries from (`follow`). An answer loaded while a
  * message arrived is returned but not stored: it may predate the change the message is for (a lookup that read
  * `active` just before a suspension committed must not be cached for the TTL).
+ *
+ * Callers ask through `fetch`: the callers of one key share one load (a key in steady use that expired would otherwise
+ * load once per request until the first load lands: at 90 events a second, a herd queued behind the operations
+ * threads), and a hit in the last sixth of its TTL reloads the key in the background, so that a key in steady use
+ * never makes a caller wait. Nothing served is older than the TTL.
  */
 export class InvalidatedCache<V extends object> {
-  private readonly entries: LRUCache<string, V>;
+  private readonly entries: LRUCache<string, { value: V; refreshAt: number }>;
+  /** Loads running, by key. */
+  private readonly loading = new Map<string, Promise<V>>();
   /** Counts forgets and clears, so a load can tell whether one happened while it ran. */
   private generation = 0;
 
-  constructor(max: number, ttlMs: number) {
-    this.entries = new LRUCache({ max, ttl: ttlMs });
+  /**
+   * `lookups`: the cache's name in `cache_lookups_total` (lib/http/cache-metrics.ts), counted by `fetch`; `clock`: the
+   * milliseconds TTLs are measured in (a test's own).
+   */
+  constructor(
+    max: number,
+    private readonly ttlMs: number,
+    private readonly lookups?: string,
+    private readonly clock: { now(): number } = performance,
+  ) {
+    this.entries = new LRUCache({ max, ttl: ttlMs, perf: clock });
   }
 
   /** Drops the entry a message of each kind names (`byKey`), or every entry; returns the unregistration. */
@@ -80,25 +97,52 @@ export class InvalidatedCache<V extends object> {
   }
 
   get(key: string): V | undefined {
-    return this.entries.get(key);
+    return this.entries.get(key)?.value;
   }
 
-  /** Runs `load` and keeps its answer for `ttlMs` (default: the cache's), unless an invalidation came meanwhile. */
-  async load(key: string, load: () => Promise<V>, ttlMs?: (value: V) => number): Promise<V> {
+  /**
+   * The cached value of `key`, else `load`'s, kept for `ttlMs` (default: the cache's). A hit due for a refresh starts
+   * `load` in the background; a failed refresh leaves the entry to expire (the next caller's load reports the error).
+   */
+  async fetch(key: string, load: () => Promise<V>, ttlMs?: (value: V) => number): Promise<V> {
+    const cached = this.entries.get(key);
+    if (this.lookups) countLookup(this.lookups, cached !== undefined);
+    if (!cached) return this.load(key, load, ttlMs);
+    if (this.clock.now() >= cached.refreshAt) this.load(key, load, ttlMs).catch(() => undefined);
+    return cached.value;
+  }
+
+  /** Runs `load` (or joins the one running for `key`) and keeps its answer, unless an invalidation came meanwhile. */
+  load(key: string, load: () => Promise<V>, ttlMs?: (value: V) => number): Promise<V> {
+    const running = this.loading.get(key);
+    if (running) return running;
     const generation = this.generation;
-    const value = await load();
-    if (generation === this.generation) this.entries.set(key, value, ttlMs ? { ttl: ttlMs(value) } : undefined);
-    return value;
+    const loaded = load()
+      .then((value) => {
+        if (generation === this.generation) {
+          const ttl = ttlMs?.(value) ?? this.ttlMs;
+          this.entries.set(key, { value, refreshAt: this.clock.now() + (ttl * 5) / 6 }, { ttl });
+        }
+        return value;
+      })
+      .finally(() => {
+        if (this.loading.get(key) === loaded) this.loading.delete(key);
+      });
+    this.loading.set(key, loaded);
+    return loaded;
   }
 
+  /** Drops `key`; a caller from now on does not join a load that started before (it may read what changed). */
   forget(key: string): void {
     this.generation += 1;
     this.entries.delete(key);
+    this.loading.delete(key);
   }
 
   clear(): void {
     this.generation += 1;
     this.entries.clear();
+    this.loading.clear();
   }
 }
 

@@ -8,7 +8,8 @@ export interface CachedResponse {
 
 /**
  * Serialised responses of cacheable routes keyed by URL, for `ttlSecs` (0 disables storing; ETags are
- * still computed). Bounded in entries, so a crawl of every district cannot grow it without limit.
+ * still computed). Bounded in entries, so a crawl of every district cannot grow it without limit. A key in steady use
+ * is computed again shortly before it expires, once, while the cached answer is still served (InvalidatedCache).
  */
 export class ResponseCache {
   private readonly entries?: InvalidatedCache<CachedResponse>;
@@ -18,17 +19,13 @@ export class ResponseCache {
     maxEntries = 20_000,
     private readonly visibility: 'public' | 'private' = 'public',
   ) {
-    if (ttlSecs > 0) this.entries = new InvalidatedCache(maxEntries, ttlSecs * 1000);
+    if (ttlSecs > 0) this.entries = new InvalidatedCache(maxEntries, ttlSecs * 1000, 'rest_responses');
   }
 
-  get(key: string): CachedResponse | undefined {
-    return this.entries?.get(key);
-  }
-
-  /** Serves `key` by computing its body, stored unless an invalidation came meanwhile (InvalidatedCache). */
-  async load(key: string, body: () => Promise<string>): Promise<CachedResponse> {
+  /** The answer of `key`: cached, or made by `body` and stored unless an invalidation came meanwhile. */
+  async fetch(key: string, body: () => Promise<string>): Promise<CachedResponse> {
     const compute = async () => entryOf(await body());
-    return this.entries ? this.entries.load(key, compute) : compute();
+    return this.entries ? this.entries.fetch(key, compute) : compute();
   }
 
   /** Drops every entry on a message of `kind` (a change they may hold was made elsewhere); returns the unregistration. */

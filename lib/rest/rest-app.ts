@@ -14,7 +14,6 @@ import { MAX_JSON_DEPTH, REST_BODY_LIMIT } from '../http/request-limits';
 import { jsonTooDeep, storableTime, unstorableText } from '../http/storable-input';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
 import { subscribeCacheInvalidation } from '../events/cache-invalidation';
-import { countLookup } from '../http/cache-metrics';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { apiDescription } from './api-pages';
 import { checkDeprecation, deprecationHeaders } from './deprecation';
@@ -339,9 +338,9 @@ async function serveCached(
 ): Promise<unknown> {
   const req = context.request;
   const key = `${scope}|${url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
-  let entry = cache.get(key);
-  if (cache.ttlSecs > 0) countLookup('rest_responses', entry !== undefined);
-  entry ??= await cache.load(key, async () => reply.serialize(await run()) as string);
+  // The 200 answer's serializer, not this reply's: a refresh runs after the reply went out, perhaps as a 304.
+  const serialize = reply.getSerializationFunction('200')!;
+  const entry = await cache.fetch(key, async () => serialize((await run()) as Record<string, unknown>));
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);

@@ -1,7 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { InvalidatedCache } from '@lib/events/cache-invalidation';
-import { countLookup } from '@lib/http/cache-metrics';
 import type { Principal } from '@lib/auth/principal';
 import { verifyUserAccessToken } from '@lib/auth/user-token';
 import { HttpError } from '@lib/rest/error-body';
@@ -24,7 +23,7 @@ type SessionStatus = NonNullable<CoreAuthSessionQuery['authSession']>;
  * revoked it (forgetSession). Unknown session ids are remembered too (as null), so forged `sid`s with a valid
  * signature — which would need the signing secret — cannot load the database either.
  */
-const sessions = new InvalidatedCache<{ session: SessionStatus | null }>(100_000, 30_000);
+const sessions = new InvalidatedCache<{ session: SessionStatus | null }>(100_000, 30_000, 'rest_sessions');
 sessions.follow([{ kind: 'session', byKey: true }]);
 
 /** Drops a session from this process's cache (after a logout or a revocation handled here). */
@@ -34,14 +33,11 @@ export function forgetSession(sessionId: string): void {
 
 async function sessionOf(sessionId: string, runtime: RouteRuntime): Promise<SessionStatus | null> {
   const cacheMs = runtime.config.userSessionCacheMs;
-  const cached = cacheMs > 0 ? sessions.get(sessionId) : undefined;
-  if (cacheMs > 0) countLookup('rest_sessions', cached !== undefined);
-  if (cached) return cached.session;
   const fetch = async () => ({
     session: (await runtime.execute(CoreAuthSessionDocument, { sessionId }, { acting: undefined })).authSession,
   });
   if (cacheMs <= 0) return (await fetch()).session;
-  return (await sessions.load(sessionId, fetch, () => cacheMs)).session;
+  return (await sessions.fetch(sessionId, fetch, () => cacheMs)).session;
 }
 
 /**

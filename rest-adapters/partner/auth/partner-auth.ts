@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidatedCache } from '@lib/events/cache-invalidation';
-import { countLookup } from '@lib/http/cache-metrics';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
 import type { Principal } from '@lib/auth/principal';
 import { verifyPartnerToken } from '@lib/auth/partner-token';
@@ -31,7 +30,7 @@ const UNKNOWN_TTL_MS = 10_000;
  * Credentials by key, each kept `PARTNER_CREDENTIAL_CACHE_MS` of the REST app that fetched it (an unknown key at
  * most 10 s), so a revoked credential stops within that time.
  */
-const credentials = new InvalidatedCache<{ credential: Credential | null }>(10_000, 60_000);
+const credentials = new InvalidatedCache<{ credential: Credential | null }>(10_000, 60_000, 'partner_credentials');
 credentials.follow([
   { kind: 'partner_credential', byKey: true },
   { kind: 'partner', byKey: false },
@@ -123,14 +122,11 @@ function usable(credential: Credential | null): credential is Credential {
 async function credentialOf(credentialKey: string, runtime: RouteRuntime): Promise<Credential | null> {
   if (credentialKey.length > 64) return null;
   const cacheMs = runtime.config.partnerCredentialCacheMs;
-  const cached = cacheMs > 0 ? credentials.get(credentialKey) : undefined;
-  if (cacheMs > 0) countLookup('partner_credentials', cached !== undefined);
-  if (cached) return cached.credential;
   const fetch = async () => ({
     credential: (await runtime.execute(PartnerCredentialDocument, { credentialKey }, { acting: undefined })).partnerCredential,
   });
   if (cacheMs <= 0) return (await fetch()).credential;
-  const loaded = await credentials.load(credentialKey, fetch, ({ credential }) =>
+  const loaded = await credentials.fetch(credentialKey, fetch, ({ credential }) =>
     credential ? cacheMs : Math.min(cacheMs, UNKNOWN_TTL_MS),
   );
   return loaded.credential;

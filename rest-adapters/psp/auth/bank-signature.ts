@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidatedCache } from '@lib/events/cache-invalidation';
-import { countLookup } from '@lib/http/cache-metrics';
 import type { BankPrincipal } from '@lib/domain/access/bank-scope';
 import type { Principal } from '@lib/auth/principal';
 import { SIGNATURE_WINDOW_SECS, hmacHex, signatureMatches, signedString, skewSecs } from '@lib/auth/hmac-signature';
@@ -22,7 +21,7 @@ export type Scheme = keyof typeof SCHEMES;
  * Credential material is cached for 60 s (DESIGN.md §7), so a revoked key stops working within a minute;
  * an unknown key id is remembered for 10 s so that guessing keys cannot load the database.
  */
-const credentials = new InvalidatedCache<{ credential: Credential | null }>(10_000, 60_000);
+const credentials = new InvalidatedCache<{ credential: Credential | null }>(10_000, 60_000, 'bank_credentials');
 credentials.follow([{ kind: 'bank_credential', byKey: true }]);
 const UNKNOWN_TTL_MS = 10_000;
 
@@ -63,10 +62,7 @@ export function bankSignature(scheme: Scheme) {
 
 async function credentialOf(keyId: string, runtime: RouteRuntime): Promise<Credential | null> {
   if (keyId.length > 64) return null;
-  const cached = credentials.get(keyId);
-  countLookup('bank_credentials', cached !== undefined);
-  if (cached) return cached.credential;
-  const loaded = await credentials.load(
+  const loaded = await credentials.fetch(
     keyId,
     async () => ({ credential: (await runtime.execute(PspBankCredentialDocument, { keyId }, { acting: undefined })).bankCredential }),
     ({ credential }) => (credential ? 60_000 : UNKNOWN_TTL_MS),
