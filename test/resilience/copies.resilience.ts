@@ -72,7 +72,9 @@ describe('two copies of every process', () => {
   };
 
   beforeAll(async () => {
-    db = await ProcessTestDatabase.create('qris_copies');
+    // A server of its own (200 connections): two copies of every tier at the production pool sizes, five operations
+    // threads in each REST copy, hold more at start than the machine's server of 100 leaves (as in rollout.resilience.ts).
+    db = await ProcessTestDatabase.create('qris_copies', { embedded: true });
     config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.adminUrl });
     stack = await ProcessStack.start(db.adminUrl, { copies: 2, env: { REDIS_URL, JOBS_RECOVERY_SECS: '3', JOBS_POLL_INTERVAL_MS: '200' } });
   }, 170_000);

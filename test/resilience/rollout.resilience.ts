@@ -52,7 +52,7 @@ describe('a rolling restart of every tier under load', () => {
 
   beforeAll(async () => {
     const began = Date.now();
-    // A server of its own (200 connections): two copies of every tier, three operations threads in each REST copy and a
+    // A server of its own (200 connections): two copies of every tier, five operations threads in each REST copy and a
     // third copy of a tier while it rolls must not share the machine's server with the suite's other file.
     db = await ProcessTestDatabase.create('qris_rollout', { embedded: true });
     config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: db.adminUrl });
