@@ -25,7 +25,7 @@ describe('an operations thread (a real worker thread speaking its messages)', ()
     const started = Date.now();
     const shed = (await run(thread, 'one-too-many').catch((e: unknown) => e)) as HttpError;
     expect([shed.status, shed.code, shed.retryAfterSecs]).toEqual([503, 'service_unavailable', expect.any(Number)]);
-    expect(Date.now() - started).toBeLessThan(100);
+    expect(Date.now() - started).toBeLessThan(250); // before any held call ends (300 ms)
     expect((await Promise.all(held)).length).toBe(OPERATIONS_IN_FLIGHT);
     expect((await run(thread, 'after')).result.data?.requestId).toBe('after');
   });
