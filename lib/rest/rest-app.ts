@@ -339,8 +339,8 @@ async function serveCached(
   const req = context.request;
   const key = `${scope}|${url}|${JSON.stringify(req.params ?? {})}|${JSON.stringify(req.query ?? {})}`;
   // The 200 answer's serializer, not this reply's: a refresh runs after the reply went out, perhaps as a 304.
-  const serialize = reply.getSerializationFunction('200')!;
-  const entry = await cache.fetch(key, async () => serialize((await run()) as Record<string, unknown>));
+  const body = async () => reply.getSerializationFunction('200')!((await run()) as Record<string, unknown>);
+  const entry = await cache.fetch(key, body);
   reply.header('etag', entry.etag).header('cache-control', cache.cacheControl);
   if (req.headers['if-none-match'] === entry.etag) return reply.code(304).send();
   return reply.type('application/json; charset=utf-8').send(entry.body);
