@@ -1,22 +1,21 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sleep } from './processes';
+import { freePorts, sleep } from './processes';
 
-/** `npm start` built (dist/scripts/start.js), on its own embedded PostgreSQL and ports. */
+/** `npm start` built (dist/scripts/start.js), on its own embedded PostgreSQL and free ports. */
 const START = path.resolve(__dirname, '../../dist/scripts/start.js');
 const DATA_DIR = path.resolve(__dirname, '../../.data-local/start-script');
-const BASE_PORT = Number(process.env.START_TEST_BASE_PORT ?? 34100);
 
 /**
  * The pids of a process's children, and each one's whole command line (from /proc: `ps` cuts it to the terminal's
- * width). A child that exits between the two reads (a short-lived helper process) is left out.
+ * width). A child that exits between the two reads (a short-lived helper process) is left out; no children (`ps`
+ * exits 1) is an empty list.
  */
 function childrenOf(pid: number): { pid: number; command: string }[] {
-  const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' })
-    .trim()
-    .split(/\s+/)
-    .map(Number);
+  const listed = spawnSync('ps', ['-o', 'pid=', '--ppid', String(pid)], { encoding: 'utf8' });
+  if (listed.status !== 0 && listed.status !== 1) throw new Error(`ps failed: ${listed.stderr}`);
+  const pids = listed.stdout.trim().split(/\s+/).filter(Boolean).map(Number);
   return pids.flatMap((child) => {
     try {
       return [{ pid: child, command: readFileSync(`/proc/${child}/cmdline`, 'utf8').split('\0').join(' ') }];
@@ -42,19 +41,22 @@ function alive(pid: number): boolean {
  */
 describe('npm start when a child dies', () => {
   it('stops every child and the embedded PostgreSQL within 15 s and exits 1', async () => {
+    // Ports chosen free now, as the other files' stacks choose theirs: fixed ones fell in the ephemeral range, where
+    // a stack beside this file could take them. No /metrics ports (METRICS_PORT 0): they need a consecutive range.
+    const [postgres, rest, gateway, merchant, outlet, transaction, catalog] = (await freePorts(7)).map(String);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NODE_ENV: 'development',
       LOG_LEVEL: 'warn',
       DATA_DIR,
-      EMBEDDED_PG_PORT: String(BASE_PORT),
-      REST_PORT: String(BASE_PORT + 1),
-      GATEWAY_PORT: String(BASE_PORT + 2),
-      MERCHANT_PORT: String(BASE_PORT + 3),
-      OUTLET_PORT: String(BASE_PORT + 4),
-      TRANSACTION_PORT: String(BASE_PORT + 5),
-      CATALOG_PORT: String(BASE_PORT + 6),
-      METRICS_PORT: String(BASE_PORT + 10),
+      EMBEDDED_PG_PORT: postgres,
+      REST_PORT: rest,
+      GATEWAY_PORT: gateway,
+      MERCHANT_PORT: merchant,
+      OUTLET_PORT: outlet,
+      TRANSACTION_PORT: transaction,
+      CATALOG_PORT: catalog,
+      METRICS_PORT: '0',
     };
     delete env.DATABASE_URL;
     const start = spawn(process.execPath, [START], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -70,18 +72,20 @@ describe('npm start when a child dies', () => {
       // Every child is listed (read again for a moment if one is missing); the output says why when one is not.
       let children = childrenOf(start.pid!);
       const find = (part: string) => children.find((child) => child.command.includes(part));
-      for (let tries = 0; !(find('subgraphs/outlet/src/main.js') && find('postgres')) && tries < 20; tries++) {
+      const listed = () => find('subgraphs/outlet/src/main.js') && find('postgres');
+      for (let tries = 0; !listed() && start.exitCode === null && tries < 20; tries++) {
         await sleep(250);
         children = childrenOf(start.pid!);
       }
-      const outlet = find('subgraphs/outlet/src/main.js');
-      const postgres = find('postgres');
-      expect({ found: [outlet, postgres].map(Boolean), children, output }).toEqual({
+      const outletChild = find('subgraphs/outlet/src/main.js');
+      const postgresChild = find('postgres');
+      expect({ found: [outletChild, postgresChild].map(Boolean), exitCode: start.exitCode, children, output }).toEqual({
         found: [true, true],
+        exitCode: null,
         children: expect.anything(),
         output: expect.anything(),
       });
-      process.kill(outlet!.pid, 'SIGKILL');
+      process.kill(outletChild!.pid, 'SIGKILL');
 
       const killedAt = Date.now();
       let timer: NodeJS.Timeout | undefined;
