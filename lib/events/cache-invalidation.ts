@@ -113,7 +113,7 @@ export class InvalidatedCache<V extends object> {
   }
 
   /** Runs `load` (or joins the one running for `key`) and keeps its answer, unless an invalidation came meanwhile. */
-  load(key: string, load: () => Promise<V>, ttlMs?: (value: V) => number): Promise<V> {
+  private load(key: string, load: () => Promise<V>, ttlMs?: (value: V) => number): Promise<V> {
     const running = this.loading.get(key);
     if (running) return running;
     const generation = this.generation;
