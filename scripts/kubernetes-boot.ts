@@ -36,7 +36,7 @@ import type { Probe, Workload } from './kubernetes/validate';
  *    fresh random values, the database URLs built as that recipe says), and each `<NAME>_FILE` points at its file there.
  * 3. One machine instead of a cluster, by these mechanical rules (the only departures from the manifests):
  *    - a pod's container port is served at 127.0.0.1 on a port of its own: the app Deployments in name order get
- *      KUBERNETES_BOOT_PORT_BASE (43100) + 10 × their index, + the port's index in the container's `ports`; the
+ *      KUBERNETES_BOOT_PORT_BASE (23100) + 10 × their index, + the port's index in the container's `ports`; the
  *      process is told so by HOST=127.0.0.1, its port variable (REST_PORT …) and METRICS_PORT;
  *    - an in-cluster URL `scheme://<service>:<port>` becomes the 127.0.0.1 port its Service's targetPort maps to
  *      (one copy per Deployment, so a Service is its one pod); `qris-postgres-rw` is the machine's PostgreSQL
@@ -59,7 +59,9 @@ const env = process.env;
 const ENVIRONMENT = process.argv[2] ?? 'production';
 const ADMIN_URL = env.KUBERNETES_BOOT_ADMIN_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const REDIS_ADDRESS = env.KUBERNETES_BOOT_REDIS ?? '127.0.0.1:6379';
-const PORT_BASE = Number(env.KUBERNETES_BOOT_PORT_BASE ?? 43100);
+// Below Linux's ephemeral ports (32768 up): there a connection this step opens to PostgreSQL or Redis could hold the
+// port a process is about to listen on (EADDRINUSE, seen in CI at 43120).
+const PORT_BASE = Number(env.KUBERNETES_BOOT_PORT_BASE ?? 23100);
 const DATABASE = 'qris_kubernetes_boot';
 const ROLE_PREFIX = 'qriskubeboot';
 const KEEP = env.KUBERNETES_BOOT_KEEP === '1';
