@@ -70,6 +70,9 @@ module.exports = {
   // run) for longer than Jest's default 500 ms, and Jest killed it and warned of a leak that was not there
   // (docs/benchmarks.md, "The test suite"). A worker that really hangs is still killed and reported, after 10 s.
   workerGracefulExitTimeout: 10_000,
+  // A worker whose heap is past 1 GB after a file is replaced by a fresh one: a heap grown by earlier files' stacks made
+  // every later collection slower (docs/benchmarks.md, "The test suite").
+  workerIdleMemoryLimit: '1GB',
   // A test file's beforeAll starts a whole stack (four subgraphs, gateway with warmed query plans, REST): seconds on an
   // idle machine, but past 30 s on a loaded 2-core CI runner (seen twice); 60 s keeps that from failing a green run.
   testTimeout: 60000,

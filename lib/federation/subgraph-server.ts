@@ -21,6 +21,7 @@ import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeou
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { mayReadReplica } from './replica-reads';
 import type { SubgraphContext } from './subgraph-context';
+import { scopedPlugin } from '../http/scoped-plugin';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,7 +105,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
   });
 
   const principals = new PrincipalVerifier(config.secrets.accepted.principalSecret);
-  await app.register(async (graphql) => {
+  const graphqlRoutes = scopedPlugin('subgraph-graphql', async (graphql) => {
     graphql.addHook('onRequest', async (req, reply) => {
       const header = req.headers[PRINCIPAL_HEADER];
       const principal = await principals.verify(typeof header === 'string' ? header : undefined);
@@ -126,6 +127,7 @@ export async function createSubgraphServer<Scope extends object>(options: Subgra
         ),
     });
   });
+  await app.register(graphqlRoutes);
 
   app.addHook('onClose', async () => {
     await replica?.close();

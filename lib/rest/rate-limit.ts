@@ -2,6 +2,7 @@ import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
 import { HttpError } from './error-body';
+import { scopedPlugin } from '../http/scoped-plugin';
 
 /**
  * Per-route, per-credential rate limits of the REST adapters (psp-api.md §8, partner-api.md §8).
@@ -165,10 +166,11 @@ function enforce(localLimiter: Limiter, sharedLimiter: Limiter | undefined, shar
  */
 async function limiterFactory(app: FastifyInstance, pluginOptions: { redis?: Redis; nameSpace?: string }): Promise<LimiterFactory> {
   let factory: LimiterFactory | undefined;
-  await app.register(async (child) => {
+  const store = scopedPlugin('rate-limit-store', async (child) => {
     await child.register(fastifyRateLimit, { global: false, skipOnError: false, ...pluginOptions });
     factory = child.createRateLimit.bind(child);
   });
+  await app.register(store);
   if (!factory) throw new Error('@fastify/rate-limit did not register');
   return factory;
 }

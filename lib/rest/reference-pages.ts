@@ -6,6 +6,7 @@ import { SAMPLES_PATH, apiDescription, apiPagesDir } from './api-pages';
 import { AUDIENCES, AUDIENCE_NAMES, type Audience, SIGNED_CREDENTIALS, audienceDocument, tagAudiences } from './audiences';
 import { CREDENTIALS, type CredentialKind, SECURITY_SCHEMES, requireCredential } from './openapi';
 import type { RestAdapter } from './route';
+import { scopedPlugin } from '../http/scoped-plugin';
 
 type Json = Record<string, any>;
 
@@ -91,7 +92,7 @@ export async function registerReferencePages(app: FastifyInstance, adapters: Res
       credentials: signedCredentials(adapters, page.audience),
     };
     // Each page in a context of its own: the plugin decorates its instance.
-    await app.register(async (scope) => {
+    const referencePage = scopedPlugin('reference-page', async (scope) => {
       await scope.register(swaggerUi, {
         routePrefix: page.prefix,
         staticCSP: REFERENCE_CSP,
@@ -129,6 +130,7 @@ export async function registerReferencePages(app: FastifyInstance, adapters: Res
         },
       });
     });
+    await app.register(referencePage);
   }
   await registerSamples(app);
 }
@@ -185,7 +187,7 @@ async function registerSamples(app: FastifyInstance): Promise<void> {
     if (!statSync(folder).isDirectory()) continue;
     for (const file of readdirSync(folder)) files.set(`${language}/${file}`, path.join(folder, file));
   }
-  await app.register(async (scope) => {
+  const samples = scopedPlugin('integrator-samples', async (scope) => {
     scope.addHook('onSend', async (_req, reply, payload) => {
       reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'self'").header('x-content-type-options', 'nosniff');
       return payload;
@@ -196,4 +198,5 @@ async function registerSamples(app: FastifyInstance): Promise<void> {
       );
     }
   });
+  await app.register(samples);
 }

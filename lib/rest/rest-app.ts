@@ -109,20 +109,21 @@ function newServer(config: Config, logStream: LogStream | undefined): FastifyIns
 }
 
 /**
- * fastify's response serializers (fast-json-stringify), each distinct schema compiled once: fastify asks for one per
- * route, status and encapsulation context (1,113 for this app, of 65 distinct schemas, `{"$ref":"ErrorBody"}` above
- * all), and each compile walks every shared schema: about 1 s of CPU at every start (docs/benchmarks.md, "The test suite").
+ * fastify's response serializers (fast-json-stringify), each distinct schema compiled once per process: fastify asks
+ * for one per route, status and encapsulation context (1,113 for this app, of 65 distinct schemas, `{"$ref":"ErrorBody"}`
+ * above all), and each compile walks every shared schema: about 1 s of CPU at every start. A further REST app in the
+ * process (a test's stacks) compiles nothing again (docs/benchmarks.md, "The test suite").
  */
+const SERIALIZERS = new Map<string, Serializer>();
 function serializerPerSchema(): SerializerFactory {
   const build = SerializerSelector();
-  const compiled = new Map<string, Serializer>();
   return (externalSchemas, options) => {
     const compile = build(externalSchemas, options);
-    const shared = Object.keys(externalSchemas ?? {}).join(',');
+    const shared = JSON.stringify(externalSchemas ?? {});
     return (route) => {
       const key = `${shared}\n${JSON.stringify(route.schema)}`;
-      let serializer = compiled.get(key);
-      if (!serializer) compiled.set(key, (serializer = compile(route)));
+      let serializer = SERIALIZERS.get(key);
+      if (!serializer) SERIALIZERS.set(key, (serializer = compile(route)));
       return serializer;
     };
   };
@@ -133,12 +134,10 @@ function parseAndValidateInput(app: FastifyInstance): void {
   // and must already have the right types ("100" is not an amount): two validators, one per kind of input.
   // Each fails fast, then collects every problem of input that failed (lib/rest/validation-details.ts): a 400 lists
   // them all, in every part of the request (fastify stops at the first part that fails; the error handler checks the rest).
-  const coercing = { fast: validator(true, false), collecting: validator(true, true) };
-  const strict = { fast: validator(false, false), collecting: validator(false, true) };
   app.setValidatorCompiler(({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    const validate = failFastThenCollect(ajv.fast.compile(schema), () => ajv.collecting.compile(schema));
-    VALIDATORS.set(schema, validate);
+    const { fast, collecting, compiled } = VALIDATION[httpPart === 'body' ? 'strict' : 'coercing'];
+    let validate = compiled.get(schema);
+    if (!validate) compiled.set(schema, (validate = failFastThenCollect(fast.compile(schema), () => collecting.compile(schema))));
     return validate;
   });
 
@@ -346,8 +345,15 @@ async function serveCached(
   return reply.type('application/json; charset=utf-8').send(entry.body);
 }
 
-/** The validator compiled for each schema, to check the parts of a request fastify did not reach. */
-const VALIDATORS = new WeakMap<object, ValidateFunction>();
+/**
+ * The process's validators, coercing for query strings and path parameters, strict for bodies, and what each compiled
+ * per schema: a further REST app in the process (a test's stacks) compiles nothing again, and the error handler checks
+ * the parts of a request fastify did not reach with them.
+ */
+const VALIDATION = {
+  coercing: { fast: validator(true, false), collecting: validator(true, true), compiled: new WeakMap<object, ValidateFunction>() },
+  strict: { fast: validator(false, false), collecting: validator(false, true), compiled: new WeakMap<object, ValidateFunction>() },
+};
 
 /**
  * The 400 of a request that failed validation: `error` names its first problem (as always), `details` lists every
@@ -360,7 +366,7 @@ function validationError(error: FastifyError, req: FastifyRequest): HttpError {
   const input: Record<ValidatedPart, unknown> = { params: req.params, body: req.body, querystring: req.query, headers: req.headers };
   for (const part of VALIDATED_PARTS.slice(VALIDATED_PARTS.indexOf(failed) + 1)) {
     const schema = schemas[part];
-    const validate = schema ? VALIDATORS.get(schema) : undefined;
+    const validate = schema ? VALIDATION[part === 'body' ? 'strict' : 'coercing'].compiled.get(schema) : undefined;
     if (validate && !validate(input[part] ?? null)) details.push(...detailsOf(part, validate.errors ?? []));
   }
   return new HttpError(400, 'bad_request', validationMessage(failed, details[0]), undefined, details.slice(0, MAX_ERROR_DETAILS));

@@ -1,6 +1,7 @@
 /**
  * Tenant scope: the isolation matrix, the app's role and outlet matrix, the bank adapter asking wrongly, QRIS outlets.
- * One Jest file, so the specs share one module graph and the stack of the default configuration (test/README.md).
+ * One Jest file, so the specs share one module graph, and the first two one stack of the security suites' settings
+ * (route-requests.ts), started once (test/README.md).
  */
 import { shareStacks } from '../support/test-stack';
 import './tenant-isolation.spec';

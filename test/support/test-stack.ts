@@ -67,21 +67,23 @@ export interface TestStack {
   close(): Promise<void>;
 }
 
-/** The default stack a Jest file's specs share; unset where each call starts its own. */
-let shared: { stack?: Promise<TestStack> } | undefined;
+/** The stacks a Jest file's specs share, by configuration; unset where each call starts its own. */
+let shared: Map<string, { stack: Promise<TestStack>; users: number }> | undefined;
 
 /**
- * Makes the specs of this Jest file share one stack of the default configuration: a spec's `close` leaves it running,
- * the file's last `afterAll` closes it. A stack of any other configuration is the spec's own, started and closed by it.
- * An area's Jest file (e.g. test/e2e/bank.test.ts) calls this and imports its specs, so that their module graph is
- * loaded once and the default stack started once, not once per spec (test/README.md).
+ * Makes the specs of this Jest file share stacks: a spec asking for a configuration another spec of the file has
+ * started (the default one above all) gets that stack, and its `close` leaves it running. The default stack stays up
+ * until the file's last `afterAll`; a stack of another configuration until a spec asks for a third one while none of
+ * its specs is running. `own: true` gives a stack of the caller's own. An area's Jest file (e.g. test/e2e/bank.test.ts)
+ * calls this and imports its specs, so that their module graph is loaded once and each stack started once, not once
+ * per spec (test/README.md).
  */
 export function shareStacks(): void {
-  const sharing: { stack?: Promise<TestStack> } = {};
+  const sharing: NonNullable<typeof shared> = new Map();
   shared = sharing;
   afterAll(async () => {
     shared = undefined;
-    await (await sharing.stack)?.close();
+    await Promise.all([...sharing.values()].map(async ({ stack }) => (await stack).close()));
   });
 }
 
@@ -90,14 +92,31 @@ export function shareStacks(): void {
  * subgraph's ORM, jobs and HTTP endpoint), the gateway and the REST app (used through `inject` or its listening port),
  * on ephemeral ports. Each subgraph's ORM is opened once: the gateway's and REST's query plans run it in process
  * (docs/decisions/0009-how-operations-execute.md) unless `subgraphs: 'http'`. Where the Jest file shares stacks
- * (`shareStacks`), a call with the default configuration answers the shared one.
+ * (`shareStacks`), a call answers the stack of its configuration if one is running.
  */
 export async function startTestStack(env: Record<string, string> = {}, options: TestStackOptions = {}): Promise<TestStack> {
-  const isDefault = Object.keys(env).length === 0 && !options.own && !options.subgraphs && !options.warmUp;
-  if (!shared || !isDefault) return startStack(env, options);
-  shared.stack ??= startStack(env, options);
-  return { ...(await shared.stack), close: async () => undefined };
+  if (!shared || options.own) return startStack(env, options);
+  const key = JSON.stringify([Object.entries(env).sort(), options.subgraphs ?? '', options.warmUp ?? false]);
+  let entry = shared.get(key);
+  if (!entry) {
+    const idle = [...shared].filter(([other, { users }]) => users === 0 && other !== DEFAULT_KEY);
+    for (const [other, { stack }] of idle) {
+      shared.delete(other);
+      await (await stack).close();
+    }
+    shared.set(key, (entry = { stack: startStack(env, options), users: 0 }));
+  }
+  entry.users++;
+  const using = entry;
+  return {
+    ...(await using.stack),
+    close: async () => {
+      using.users--;
+    },
+  };
 }
+
+const DEFAULT_KEY = JSON.stringify([[], '', false]);
 
 async function startStack(env: Record<string, string>, options: TestStackOptions): Promise<TestStack> {
   const database = await cloneTemplateDatabase();
