@@ -16,7 +16,10 @@ describe('GraphQL limits and trusted documents', () => {
   const viewerDocument = documents.find((d) => d.name === 'AppViewer')!;
 
   beforeAll(async () => {
-    stack = await startTestStack({ GATEWAY_MAX_DEPTH: '6', GATEWAY_MAX_COST: '500', GATEWAY_TRUSTED_DOCUMENTS_ONLY: 'true' });
+    stack = await startTestStack(
+      { GATEWAY_MAX_DEPTH: '6', GATEWAY_MAX_COST: '500', GATEWAY_TRUSTED_DOCUMENTS_ONLY: 'true' },
+      { onlyIn: 'gateway' },
+    );
     owner = await sessionFor(stack, DEMO.owner.userId);
     operator = await operatorHeaders(stack, ['support']);
   });

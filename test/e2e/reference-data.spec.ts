@@ -8,7 +8,7 @@ describe('core API: reference data and legal documents (full path: REST → gate
   const get = (url: string, headers: Record<string, string> = {}) => stack.rest.inject({ method: 'GET', url, headers });
 
   beforeAll(async () => {
-    stack = await startTestStack({ REFERENCE_CACHE_TTL_SECS: '0' });
+    stack = await startTestStack({ REFERENCE_CACHE_TTL_SECS: '0' }, { onlyIn: 'rest' });
   });
   afterAll(() => stack.close());
 
