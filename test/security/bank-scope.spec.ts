@@ -47,7 +47,7 @@ describe('bank scope in the subgraphs: an adapter asking wrongly gets nothing of
   const lookupVars = { includeOutlets: true, includeOwners: true };
 
   beforeAll(async () => {
-    stack = await startTestStack({ BANK_BATCH_IN_FLIGHT: '1' });
+    stack = await startTestStack({ BANK_BATCH_IN_FLIGHT: '1' }, { onlyIn: 'rest' });
     const url = stack.database.adminUrl;
     const a = await createBank(stack.config, url, { code: 'BANKA', name: 'Bank A', tier: 'external' });
     const b = await createBank(stack.config, url, { code: 'BANKB', name: 'Bank B', tier: 'external' });
