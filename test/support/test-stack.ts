@@ -76,11 +76,13 @@ export interface TestStack {
 
 /** The stacks a Jest file's specs share, by configuration; unset where each call starts its own. */
 let shared: Map<string, { stack: Promise<TestStack>; users: number }> | undefined;
+/** The default configuration's key in `shared`. */
+const DEFAULT_KEY = JSON.stringify([[], '', false]);
 
 /**
  * Makes the specs of this Jest file share stacks: a spec asking for a configuration another spec of the file has
  * started (the default one above all) gets that stack, and its `close` leaves it running. The default stack stays up
- * until the file's last `afterAll`; a stack of another configuration until a spec asks for a third one while none of
+ * until the file's last `afterAll`; a stack of other settings until a spec asks for yet other settings while none of
  * its specs is running. `own: true` gives a stack of the caller's own. An area's Jest file (e.g. test/e2e/bank.test.ts)
  * calls this and imports its specs, so that their module graph is loaded once and each stack started once, not once
  * per spec (test/README.md).
@@ -134,8 +136,6 @@ export async function startTestStack(env: Record<string, string> = {}, options: 
     },
   };
 }
-
-const DEFAULT_KEY = JSON.stringify([[], '', false]);
 
 async function startStack(env: Record<string, string>, options: TestStackOptions): Promise<TestStack> {
   const database = await cloneTemplateDatabase();
