@@ -18,10 +18,10 @@ import { metricsPlugin } from '../http/metrics';
 import { APOLLO_SERVER_SETTINGS, apolloBasePlugins } from './apollo-settings';
 import { SUBGRAPH_BODY_LIMIT } from '../http/request-limits';
 import { enforceBodyDeadline, serverTimeoutOptions } from '../http/server-timeouts';
+import { scopedPlugin } from '../http/scoped-plugin';
 import { type LogStream, fastifyLoggingOptions } from '../logging/logger';
 import { mayReadReplica } from './replica-reads';
 import type { SubgraphContext } from './subgraph-context';
-import { scopedPlugin } from '../http/scoped-plugin';
 
 declare module 'fastify' {
   interface FastifyRequest {

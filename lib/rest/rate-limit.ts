@@ -1,8 +1,8 @@
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions, preHandlerAsyncHookHandler } from 'fastify';
 import { Redis } from 'ioredis';
-import { HttpError } from './error-body';
 import { scopedPlugin } from '../http/scoped-plugin';
+import { HttpError } from './error-body';
 
 /**
  * Per-route, per-credential rate limits of the REST adapters (psp-api.md §8, partner-api.md §8).

@@ -2,11 +2,11 @@ import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { scopedPlugin } from '../http/scoped-plugin';
 import { SAMPLES_PATH, apiDescription, apiPagesDir } from './api-pages';
 import { AUDIENCES, AUDIENCE_NAMES, type Audience, SIGNED_CREDENTIALS, audienceDocument, tagAudiences } from './audiences';
 import { CREDENTIALS, type CredentialKind, SECURITY_SCHEMES, requireCredential } from './openapi';
 import type { RestAdapter } from './route';
-import { scopedPlugin } from '../http/scoped-plugin';
 
 type Json = Record<string, any>;
 
