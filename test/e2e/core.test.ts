@@ -1,10 +1,21 @@
 /**
- * The app's merchant routes, the internal endpoints, notifications, the generated OpenAPI client and the
- * integrators' signing samples.
+ * The core API's document (docs/api): sign-in (OTP, external identity, session cache, secret rotation), the app's
+ * merchant routes and its GraphQL gateway (batching, identity, limits, operators, roles, reference data), the
+ * internal endpoints, notifications, the generated OpenAPI client and the integrators' signing samples.
  * One Jest file, so the specs share one module graph and the stack of the default configuration (test/README.md).
  */
 import { shareStacks } from '../support/test-stack';
+import './graphql-dataloader.spec';
+import './graphql-roles.spec';
 import './core-merchant.spec';
+import './graphql-identity.spec';
+import './graphql-limits.spec';
+import './graphql-operators.spec';
+import './reference-data.spec';
+import './core-auth.spec';
+import './core-auth-external.spec';
+import './core-auth-session-cache.spec';
+import './secret-rotation.spec';
 import './core-internal.spec';
 import './core-notifications.spec';
 import './core-daily-summary.spec';

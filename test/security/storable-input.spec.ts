@@ -65,12 +65,12 @@ describe('input PostgreSQL cannot store', () => {
   beforeAll(async () => {
     stack = await startTestStack();
     for (const [code, nmid] of [
-      ['BANKA', NMID_A],
-      ['BANKB', NMID_B],
+      ['BSTRA', NMID_A],
+      ['BSTRB', NMID_B],
     ] as const) {
       const bank = await createBank(stack.config, stack.database.adminUrl, { code, name: code, tier: 'external' });
       await onboardMerchant(stack.config, stack.database.adminUrl, { name: `Toko ${code}`, bankCode: code, nmids: [nmid], outlets: 1 });
-      if (code === 'BANKA') keyA = { keyId: bank.event_key_id, secret: bank.event_secret };
+      if (code === 'BSTRA') keyA = { keyId: bank.event_key_id, secret: bank.event_secret };
       else keyB = { keyId: bank.event_key_id, secret: bank.event_secret };
     }
   });

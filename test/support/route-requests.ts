@@ -13,7 +13,7 @@ import { sessionFor } from './core-auth';
 import { adminQuery } from './test-database';
 import { exportJWK, generateKeyPair } from 'jose';
 import { HttpRecorder } from './http-recorder';
-import { type TestStack, startTestStack } from './test-stack';
+import { type TestStack, fileFixture, startTestStack } from './test-stack';
 
 /**
  * What the security suites share: every REST route of REST_ADAPTERS with the credentials it needs (a route
@@ -251,8 +251,10 @@ export function sampleValue(schema: TSchema, name: string): unknown {
  * external-phone-verify is configured, the messaging webhook configured, and demo credentials for every surface.
  */
 export async function startSecurityStack(): Promise<{ stack: TestStack; credentials: Credentials; close: () => Promise<void> }> {
-  const jwk = { ...(await exportJWK((await generateKeyPair('RS256')).publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
-  const idp = await new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();
+  const { fixture: idp, release } = await fileFixture('security-idp', async () => {
+    const jwk = { ...(await exportJWK((await generateKeyPair('RS256')).publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
+    return new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();
+  });
   const stack = await startTestStack({
     ...SECURITY_STACK_ENV,
     LOG_LEVEL: 'warn',
@@ -265,7 +267,7 @@ export async function startSecurityStack(): Promise<{ stack: TestStack; credenti
     credentials: await demoCredentials(stack),
     close: async () => {
       await stack.close();
-      await idp.stop();
+      await release();
     },
   };
 }

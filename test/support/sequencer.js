@@ -3,8 +3,8 @@ const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
 /** The suites that try every REST route: the longest files of the run, though not the largest. */
-const ROUTE_WIDE = /[\\/]test[\\/]security[\\/](bad-input|sql-injection)\.test\.ts$/;
-const SPEC_IMPORT = /^import '(\.\/[^']+\.spec)';$/gm;
+const ROUTE_WIDE = /[\\/]test[\\/]security[\\/]route-wide\.test\.ts$/;
+const SPEC_IMPORT = /^import '(\.\.?\/[^']+\.spec)';$/gm;
 
 /** A file's size with the specs it imports: an area's Jest file (test/e2e/bank.test.ts) is a few lines of imports. */
 function sizeWithSpecs(file) {

@@ -76,6 +76,8 @@ export interface TestStack {
 
 /** The stacks a Jest file's specs share, by configuration; unset where each call starts its own. */
 let shared: Map<string, { stack: Promise<TestStack>; users: number }> | undefined;
+/** The fixtures a Jest file's specs share (`fileFixture`), by name; set with `shared`. */
+let fixtures: Map<string, Promise<{ stop(): Promise<void> }>> | undefined;
 /** The default configuration's key in `shared`. */
 const DEFAULT_KEY = JSON.stringify([[], '', false]);
 
@@ -89,11 +91,32 @@ const DEFAULT_KEY = JSON.stringify([[], '', false]);
  */
 export function shareStacks(): void {
   const sharing: NonNullable<typeof shared> = new Map();
+  const sharedFixtures: NonNullable<typeof fixtures> = new Map();
   shared = sharing;
+  fixtures = sharedFixtures;
   afterAll(async () => {
     shared = undefined;
+    fixtures = undefined;
     await Promise.all([...sharing.values()].map(async ({ stack }) => (await stack).close()));
+    await Promise.all([...sharedFixtures.values()].map(async (fixture) => (await fixture).stop()));
   });
+}
+
+/**
+ * A fixture of this Jest file's specs, started at its first use and stopped after the file's stacks where the file
+ * shares stacks (`shareStacks`), else the caller's own, stopped by `release`: e.g. an identity provider whose URL is
+ * one of a stack's settings, so that the specs that ask for that stack ask for the same settings.
+ */
+export async function fileFixture<T extends { stop(): Promise<void> }>(
+  name: string,
+  start: () => Promise<T>,
+): Promise<{ fixture: T; release(): Promise<void> }> {
+  if (!fixtures) {
+    const fixture = await start();
+    return { fixture, release: () => fixture.stop() };
+  }
+  if (!fixtures.has(name)) fixtures.set(name, start());
+  return { fixture: (await fixtures.get(name)) as T, release: async () => undefined };
 }
 
 /**
