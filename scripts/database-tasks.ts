@@ -519,6 +519,10 @@ export async function syncBankView(config: Config, adminUrl: string, options: { 
           },
           noHandleSignals: true,
           logger: new Logger(() => () => undefined),
+          // Completions through graphile-worker's batcher (no delay): run-once then returns only after the last job's
+          // completion committed. Unbatched it does not wait for it, and the count below saw that job pending (once,
+          // on a loaded machine).
+          preset: { worker: { completeJobBatchDelay: 0, failJobBatchDelay: 0 } },
         });
       }),
     );

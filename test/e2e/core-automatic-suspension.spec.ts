@@ -277,10 +277,10 @@ describe('Automatic suspension (issue 48 §3)', () => {
           webhooksOf(idle.id, 'merchant.suspended').length > 0 &&
           webhooksOf(expired.id, 'merchant.suspended').length > 0,
       );
-      await new Promise((r) => setTimeout(r, 1500));
+      await stack.database.jobsIdle();
       await runDay(at, `rerun-${randomUUID()}`);
       await until(settled);
-      await new Promise((r) => setTimeout(r, 1000));
+      await stack.database.jobsIdle();
 
       const [idleSuspended] = webhooksOf(idle.id, 'merchant.suspended');
       expect(webhooksOf(idle.id, 'merchant.suspended')).toHaveLength(1);
@@ -365,7 +365,7 @@ describe('Automatic suspension (issue 48 §3)', () => {
       expect(webhooksOf(idle.id, 'merchant.reactivated')).toHaveLength(1);
       await runDay(new Date(Date.now() - 60_000), `next-day-${randomUUID()}`);
       await until(settled);
-      await new Promise((r) => setTimeout(r, 500));
+      await stack.database.jobsIdle();
       expect((await statusOf(idle.id)).status).toBe('active');
       expect(webhooksOf(idle.id, 'merchant.suspended')).toHaveLength(1);
       expect(warningsTo(tokens.idle)).toHaveLength(1);

@@ -136,7 +136,7 @@ describe('Daily summary (issue 48 §1)', () => {
 
     await runDay(justNow());
     await until(() => [owner, staffMenteng, viewerPusat].every((m) => summariesTo(m.token).length > 0));
-    await new Promise((r) => setTimeout(r, 500));
+    await stack.database.jobsIdle();
 
     const day = MAKASSAR.dateOf(new Date());
     for (const m of [owner, staffMenteng, viewerPusat]) {
@@ -203,7 +203,7 @@ describe('Daily summary (issue 48 §1)', () => {
     const witness = await member(SARI.id, 'staff');
     await runDay(justNow());
     await until(() => summariesTo(witness.token).length > 0);
-    await new Promise((r) => setTimeout(r, 500));
+    await stack.database.jobsIdle();
     expect(summariesTo(witness.token)).toHaveLength(1);
     expect(summariesTo(m.token)).toHaveLength(0);
   });
@@ -227,11 +227,11 @@ describe('Daily summary (issue 48 §1)', () => {
     // Three runs of one day at once (the chain's and two strays), on three merchant workers and two transaction workers.
     await Promise.all([runDay(at), runDay(at, `stray-1-${randomUUID()}`), runDay(at, `stray-2-${randomUUID()}`)]);
     await until(() => members.every((m) => summariesTo(m.token).length > 0));
-    await new Promise((r) => setTimeout(r, 1500));
+    await stack.database.jobsIdle();
     for (const m of members) expect(summariesTo(m.token)).toHaveLength(1);
     // A re-run of the day, later: nothing more.
     await runDay(at, `rerun-${randomUUID()}`);
-    await new Promise((r) => setTimeout(r, 2000));
+    await stack.database.jobsIdle();
     for (const m of members) expect(summariesTo(m.token)).toHaveLength(1);
     const day = MAKASSAR.dateOf(at);
     const rows = await sql(`select user_id from merchant.daily_summary_sends where business_day = $1::date and user_id = any($2::uuid[])`, [
@@ -261,7 +261,7 @@ describe('Daily summary (issue 48 §1)', () => {
     };
     await until(ran, 10_000);
     expect(await ran()).toBe(true);
-    await new Promise((r) => setTimeout(r, 1000));
+    await stack.database.jobsIdle();
     expect(summariesTo(tooLate.token)).toHaveLength(0);
     expect(await sql(`select 1 from merchant.daily_summary_sends where user_id = $1`, [tooLate.userId])).toEqual([]);
     // The chain goes on at the next send time.

@@ -37,6 +37,11 @@ export interface TestDatabase {
    * connection's first count loads the catalogue of the tables, about 0.3 s; a warm one takes about 20 ms.
    */
   tableCounts(): Promise<Record<string, number>>;
+  /**
+   * Waits until the job queue holds no job due now, as `tableCounts` does before counting: what a run's jobs were to
+   * send or write has been sent or written, so a check that nothing more comes need not sleep.
+   */
+  jobsIdle(): Promise<void>;
   drop(): Promise<void>;
 }
 
@@ -82,6 +87,10 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
     tableCounts: async () => {
       counting ??= connected(adminUrl);
       return tableCounts(await counting);
+    },
+    jobsIdle: async () => {
+      counting ??= connected(adminUrl);
+      await jobsDone(await counting);
     },
     drop: async () => {
       // A count whose connection failed has already reported it; the database is dropped all the same.
