@@ -1,5 +1,5 @@
 /**
- * The core API's document (docs/api): sign-in (OTP, external identity, session cache, secret rotation), the app's
+ * The core API (core-api.md): sign-in (OTP, external identity, session cache, secret rotation), the app's
  * merchant routes and its GraphQL gateway (batching, identity, limits, operators, roles, reference data), the
  * internal endpoints, notifications, the generated OpenAPI client and the integrators' signing samples.
  * One Jest file, so the specs share one module graph and the stack of the default configuration (test/README.md);

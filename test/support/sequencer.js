@@ -2,7 +2,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
 
-/** The suites that try every REST route: the longest files of the run, though not the largest. */
+/** The file whose suites walk every REST route: among the longest of the run, though small beside the area files' specs. */
 const ROUTE_WIDE = /[\\/]test[\\/]security[\\/]route-wide\.test\.ts$/;
 const SPEC_IMPORT = /^import '(\.\.?\/[^']+\.spec)';$/gm;
 
@@ -15,8 +15,8 @@ function sizeWithSpecs(file) {
 
 /**
  * Jest's own order (a file that failed last time first, then the longest by the last run's times) where it knows the
- * times; on a fresh clone, as on CI, it has none and orders by file size: the route-wide suites first, then by size
- * with the specs an area's file imports. Otherwise the run ended with one worker on a long file and the other idle.
+ * times; on a fresh clone, as on CI, it has none and orders by file size: the route-wide file first (beside `core`,
+ * the largest), then by size with the specs an area's file imports. Otherwise the run ended with one worker on a long file and the other idle.
  */
 module.exports = class LongestFirst extends Sequencer {
   sort(tests) {
