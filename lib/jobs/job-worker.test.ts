@@ -1,4 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Client } from 'pg';
 import { type Config, loadConfig } from '@lib/config/config';
 import { subgraphDatabaseUrl } from '@lib/db/database-urls';
 import { fastifyLoggingOptions } from '@lib/logging/logger';
@@ -27,8 +28,8 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
   let started = () => undefined as void;
   let worker: JobWorker;
 
-  /** Every other connection to the test database: the worker's pool and its LISTEN connection. */
-  const OTHER_CLIENTS = `from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = 'client backend'`;
+  /** The worker's connections to the test database (its pool and its LISTEN connection): those of its own role. */
+  const OTHER_CLIENTS = `from pg_stat_activity where datname = current_database() and usename <> current_user and backend_type = 'client backend'`;
   const dropConnections = () => adminQuery(db.adminUrl, `select pg_terminate_backend(pid) ${OTHER_CLIENTS}`);
   /** Resolves once the worker holds a connection again. */
   const connected = (what: string) =>
@@ -101,5 +102,55 @@ describe('JobWorker, its database connections lost (real PostgreSQL, graphile-wo
     await stopped;
     expect(connectionLines().filter(({ line }) => line.level >= 40)).toEqual([]);
     expect(connectionLines().map(({ line }) => line.level)).toContain(20);
+  });
+});
+
+/**
+ * graphile-worker 0.18 keeps a failed first query of its task list as the answer to every later fetch: the worker
+ * starts its runner afresh (`JobWorker.run`). Made certain here: that query waits on a lock until its session ends.
+ */
+describe('JobWorker, its first task list query failing (real PostgreSQL, graphile-worker)', () => {
+  it('starts its runner afresh and runs jobs once the database answers', async () => {
+    const db = await cloneTemplateDatabase();
+    const warnings: string[] = [];
+    const log = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_: object, msg: string) => void warnings.push(msg),
+    };
+    let ran = () => undefined as void;
+    const done = new Promise<void>((resolve) => (ran = resolve));
+    const holder = new Client({ connectionString: db.adminUrl });
+    await holder.connect();
+    const worker = new JobWorker({
+      connectionString: subgraphDatabaseUrl(loadConfig({ DATABASE_URL: db.adminUrl }), 'merchant', db.adminUrl),
+      concurrency: 1,
+      pollIntervalMs: 50,
+      recoverySecs: 60,
+      poolIdleMs: 1000,
+      tasks: { job_worker_test_fresh: async () => ran() },
+      log,
+    });
+    try {
+      await holder.query(`begin; lock table ${JOB_SCHEMA}._private_tasks in access exclusive mode`);
+      worker.start();
+      await eventually('the task list query waiting on the lock', async () => {
+        const [{ n }] = await adminQuery<{ n: number }>(
+          db.adminUrl,
+          `select count(pg_terminate_backend(pid))::int as n from pg_stat_activity
+            where datname = current_database() and wait_event_type = 'Lock' and query like '%_private_tasks%'`,
+        );
+        return n > 0 ? true : undefined;
+      });
+      await holder.query('rollback');
+      await adminQuery(db.adminUrl, `select ${JOB_SCHEMA}.add_job('job_worker_test_fresh', '{}'::json)`);
+      await done;
+      expect(warnings).toContain('job worker restarted: its task list failed to load');
+    } finally {
+      await holder.end();
+      await worker.stop();
+      await db.drop();
+    }
   });
 });

@@ -38,6 +38,8 @@ export class JobWorker {
   private readonly workerIds = new Set<string>();
   /** Set when the process stops: its database may be stopping too (`npm start`'s Ctrl-C reaches both). */
   private stopping = false;
+  /** A runner being started afresh (`run`). */
+  private restarting?: Promise<void>;
 
   constructor(private readonly options: JobWorkerOptions) {}
 
@@ -45,6 +47,32 @@ export class JobWorker {
     if (this.workers) return;
     this.stopping = false;
     const { connectionString, concurrency, pollIntervalMs, recoverySecs, poolIdleMs, tasks, log } = this.options;
+    // One connection LISTENs; the others fetch and complete jobs (the tasks use the subgraph's own pool). An idle worker
+    // polls every pollIntervalMs: its connection is kept between polls rather than reopened for each.
+    this.pool = new Pool({
+      connectionString,
+      max: Math.min(concurrency, 8) + 2,
+      idleTimeoutMillis: Math.max(poolIdleMs, 3 * pollIntervalMs),
+    });
+    const lost = (error: Error) => this.connectionLost(error);
+    this.pool.on('error', lost);
+    // A connection lost while checked out (a PostgreSQL restart) emits 'error' on its client, which graphile-worker
+    // does not always listen to yet (between connecting and LISTEN): unheard, it would end the process.
+    this.pool.on('connect', (client) => client.on('error', lost));
+    this.workers = this.run(this.pool);
+    this.heartbeat = setInterval(() => void this.beat(), Math.max(500, (recoverySecs * 1000) / 6));
+    this.heartbeat.unref();
+    log.info({ concurrency, poll_interval_ms: pollIntervalMs, tasks: Object.keys(tasks) }, 'job worker started');
+  }
+
+  /**
+   * graphile-worker's runner on `pool`. graphile-worker 0.18 keeps the promise of its first query of the task list
+   * (`getTaskDetails`) even when it rejects: a connection lost during that query (PostgreSQL restarting as the process
+   * starts) would fail every later fetch with that same error object, and no job would run again. The same error
+   * object reported twice is that state (a failure of its own is a new object each time): the runner starts afresh.
+   */
+  private run(pool: Pool): WorkerPool {
+    const { concurrency, pollIntervalMs, tasks, log } = this.options;
     const events = new EventEmitter() as WorkerEvents;
     // Jobs are locked by the pool's id or a worker's (graphile-worker takes them in batches per pool): both beat.
     events.on('pool:create', ({ workerPool }) => {
@@ -52,14 +80,12 @@ export class JobWorker {
       void this.beat();
     });
     events.on('worker:create', ({ worker }) => this.workerIds.add(worker.workerId));
-    // One connection LISTENs; the others fetch and complete jobs (the tasks use the subgraph's own pool).
-    this.pool = new Pool({ connectionString, max: Math.min(concurrency, 8) + 2, idleTimeoutMillis: poolIdleMs });
-    const lost = (error: Error) => this.connectionLost(error);
-    this.pool.on('error', lost);
-    // A connection lost while checked out (a PostgreSQL restart) emits 'error' on its client, which graphile-worker
-    // does not always listen to yet (between connecting and LISTEN): unheard, it would end the process.
-    this.pool.on('connect', (client) => client.on('error', lost));
-    this.workers = runTaskList(
+    let lastFetchError: unknown;
+    events.on('worker:getJob:error', ({ error }) => {
+      if (error === lastFetchError && this.workers === workers && !this.stopping) this.restarting = this.restart(workers, pool);
+      lastFetchError = error;
+    });
+    const workers = runTaskList(
       {
         schema: JOB_SCHEMA,
         concurrency,
@@ -69,12 +95,20 @@ export class JobWorker {
         events,
       },
       tasks,
-      this.pool,
+      pool,
     );
-    this.workers.promise.catch((error: unknown) => log.error({ err: error }, 'job worker stopped'));
-    this.heartbeat = setInterval(() => void this.beat(), Math.max(500, (recoverySecs * 1000) / 6));
-    this.heartbeat.unref();
-    log.info({ concurrency, poll_interval_ms: pollIntervalMs, tasks: Object.keys(tasks) }, 'job worker started');
+    workers.promise.catch((error: unknown) => log.error({ err: error }, 'job worker stopped'));
+    return workers;
+  }
+
+  private async restart(workers: WorkerPool, pool: Pool): Promise<void> {
+    this.options.log.warn({}, 'job worker restarted: its task list failed to load');
+    this.workers = undefined;
+    // After the failed fetch has scheduled its next try, which the shutdown then cancels (a worker released during
+    // the fetch would end with that error instead).
+    await new Promise((resolve) => setImmediate(resolve));
+    await Promise.resolve(workers.gracefulShutdown('task list failed to load')).catch(() => undefined);
+    if (!this.stopping) this.workers = this.run(pool);
   }
 
   /**
@@ -112,9 +146,10 @@ export class JobWorker {
   /** Takes no new job, waits for the running ones (graphile-worker aborts them after 5 s), closes its pool. */
   async stop(): Promise<void> {
     this.stopping = true;
+    clearInterval(this.heartbeat);
+    await this.restarting; // once stopping, a restart starts no new runner
     const workers = this.workers;
     this.workers = undefined;
-    clearInterval(this.heartbeat);
     if (workers) await workers.gracefulShutdown('process stopping');
     await this.pool
       ?.query(`delete from ${JOB_SCHEMA}.worker_heartbeats where worker_id = any($1::text[])`, [[...this.workerIds]])

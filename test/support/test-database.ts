@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
 import { withDatabase } from '@lib/db/database-urls';
 import { eventually } from './eventually';
 
@@ -33,8 +33,8 @@ export interface TestDatabase {
    * job's writes (the transaction subgraph's copy of merchants, say) land after the request that enqueued it, so a
    * count taken while one runs would credit them to the next request. Derived caches that reads fill on demand
    * (scoring's daily rollups) are not state a request changes, nor are the reconciliation's results (a settlement's
-   * arrival run is queued two seconds after it, docs/decisions/0242-daily-reconciliation.md). Over one connection kept until `drop`: a new
-   * connection's first count loads the catalogue of the tables, about 0.3 s; a warm one takes about 20 ms.
+   * arrival run is queued two seconds after it, docs/decisions/0242-daily-reconciliation.md). On the database's pooled admin
+   * sessions: a new session's first count loads the catalogue of the tables, about 0.3 s; a warm one takes about 20 ms.
    */
   tableCounts(): Promise<Record<string, number>>;
   /**
@@ -45,11 +45,24 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/**
+ * The admin sessions of the test databases this process cloned and has not dropped: a few pooled connections each.
+ * A new session costs PostgreSQL a fork and its catalogue caches (30-100 ms of its CPU on a 2-core runner), and the
+ * specs' checks ask a database hundreds of times, many inside `eventually` loops (docs/benchmarks.md, "The test suite").
+ */
+const clonePools = new Map<string, Pool>();
+
+/**
+ * `sql` as the server's superuser on `url`: on a pooled session when `url` is a live clone of this process, else on a
+ * session of its own (the resilience suites' servers fail over and restart under their sessions).
+ */
 export async function adminQuery<T extends object = Record<string, unknown>>(
   url: string,
   sql: string,
   params: unknown[] = [],
 ): Promise<T[]> {
+  const pool = clonePools.get(url);
+  if (pool) return (await pool.query(sql, params)).rows as T[];
   const client = await connected(url);
   try {
     return (await client.query(sql, params)).rows as T[];
@@ -70,7 +83,9 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
   const maintenance = withDatabase(admin, 'postgres');
   for (let attempt = 1; ; attempt++) {
     try {
-      await adminQuery(maintenance, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+      // FILE_COPY copies the template's files and checkpoints twice; the default (WAL_LOG) writes all of its 40 MB to the
+      // WAL, about twice the server's CPU per clone (docs/benchmarks.md, "The test suite").
+      await adminQuery(maintenance, `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
       break;
     } catch (error) {
       // Two workers cloning at the same instant can see each other as "accessing" the template.
@@ -80,24 +95,19 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
   }
   await applyTestSettings(maintenance, name);
   const adminUrl = withDatabase(admin, name);
-  let counting: Promise<Client> | undefined;
+  // Idle sessions stay 10 s: a spec's checks come in bursts seconds apart, and the counts' catalogue stays warm.
+  const pool = new Pool({ connectionString: adminUrl, max: 2, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
+  // An idle session ended by the server (a test terminating backends) is dropped from the pool; the next query opens one.
+  pool.on('error', () => undefined);
+  clonePools.set(adminUrl, pool);
   return {
     adminUrl,
     name,
-    tableCounts: async () => {
-      counting ??= connected(adminUrl);
-      return tableCounts(await counting);
-    },
-    jobsIdle: async () => {
-      counting ??= connected(adminUrl);
-      await jobsDone(await counting);
-    },
+    tableCounts: () => tableCounts(pool),
+    jobsIdle: () => jobsDone(pool),
     drop: async () => {
-      // A count whose connection failed has already reported it; the database is dropped all the same.
-      await counting?.then(
-        (client) => client.end(),
-        () => undefined,
-      );
+      clonePools.delete(adminUrl);
+      await pool.end();
       await adminQuery(maintenance, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
@@ -109,7 +119,7 @@ async function connected(url: string): Promise<Client> {
   return client;
 }
 
-async function tableCounts(client: Client): Promise<Record<string, number>> {
+async function tableCounts(client: Pool): Promise<Record<string, number>> {
   await jobsDone(client);
   // A partition's rows are counted in its partitioned table (266 partitions would double the work).
   const { rows: tables } = await client.query<{ name: string }>(
@@ -127,7 +137,7 @@ async function tableCounts(client: Client): Promise<Record<string, number>> {
  * once on a loaded machine would otherwise land between two counts); jobs retried later, or never, may stay. Fails
  * after 15 s, naming the jobs and their last errors.
  */
-async function jobsDone(client: Client): Promise<void> {
+async function jobsDone(client: Pool): Promise<void> {
   let due: { task: string; error: string | null }[] = [];
   await eventually(
     () => `jobs still due after 15 s: ${due.map((j) => (j.error ? `${j.task} (${j.error.split('\n')[0]})` : j.task)).join(', ')}`,
