@@ -170,7 +170,8 @@ async function startStack(env: Record<string, string>, options: TestStackOptions
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     // Connections for two workers, each with its file's shared stack and a spec's own beside it, within PostgreSQL's 100:
-    // small pools that close a connection idle for a second (a stack holds about 45 at most, 10 to 15 between bursts).
+    // small pools that close a connection idle for a second (a stack holds about 45 at most, 10 to 15 between bursts; idle
+    // 3 s: 88 sessions at peak, docs/benchmarks.md "The test suite").
     DB_POOL_MAX: '5',
     DB_POOL_IDLE_MS: '1000',
     JOBS_CONCURRENCY: '2',
