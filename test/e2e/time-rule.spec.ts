@@ -2,9 +2,8 @@ import { DEMO } from '@lib/domain/demo/demo-ids';
 import type { RestRoute } from '@lib/rest/route';
 import { JAKARTA_TIMES, MAKASSAR_TIMES, type TimeRule, UTC_TIMES, followsTimeRule } from '@lib/time/api-time';
 import { REST_ADAPTERS } from '@rest-adapters';
-import { type Credentials, SECURITY_STACK_ENV, authedRequest, pathOf, startSecurityStack } from '../support/route-requests';
+import { SECURITY_STACK_ENV, authedRequest, pathOf, securityStackOfSuite } from '../support/route-requests';
 import { adminQuery } from '../support/test-database';
-import type { TestStack } from '../support/test-stack';
 
 /**
  * The time rule of docs/api/index.md, checked on every JSON answer of every documented route: each route called with
@@ -126,17 +125,14 @@ function stringsOf(value: unknown, path = '$', into: { path: string; text: strin
 }
 
 describe('one time rule per API, on every JSON answer of every route', () => {
-  let stack: TestStack;
-  let close: () => Promise<void>;
-  let credentials: Credentials;
+  const suite = securityStackOfSuite();
   let contractB: string;
   const answers: { label: string; api: string; status: number; body: unknown }[] = [];
 
   beforeAll(async () => {
-    ({ stack, credentials, close } = await startSecurityStack());
-    await adminQuery(stack.database.adminUrl, `update merchant.partner_credentials set outlets_enabled = true`);
+    await adminQuery(suite.stack.database.adminUrl, `update merchant.partner_credentials set outlets_enabled = true`);
     const { contractB: b } = DEMO.partner.credentials;
-    const token = await stack.rest.inject({
+    const token = await suite.stack.rest.inject({
       method: 'POST',
       url: '/api/partner/v1/auth/token',
       payload: { credential_key: b.credentialKey, credential_secret: b.secret },
@@ -149,7 +145,7 @@ describe('one time rule per API, on every JSON answer of every route', () => {
       if (route.url.endsWith('/sync/push')) {
         // A variant of the merchant's catalog (the product created above), for the sales order the example pushes.
         const [variant] = await adminQuery<{ id: string }>(
-          stack.database.adminUrl,
+          suite.stack.database.adminUrl,
           `select id from catalog.variants where merchant_id = $1 and deleted_at is null order by created_at desc limit 1`,
           [DEMO.merchantId],
         );
@@ -170,8 +166,8 @@ describe('one time rule per API, on every JSON answer of every route', () => {
           q && Object.keys(q).length
             ? new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString()
             : undefined;
-        const creds = contract === 'B' ? { ...credentials, partnerAuthorization: contractB } : credentials;
-        const res = await stack.rest.inject(authedRequest(route, creds, { path, query, body, headers: examples.headers }));
+        const creds = contract === 'B' ? { ...suite.credentials, partnerAuthorization: contractB } : suite.credentials;
+        const res = await suite.stack.rest.inject(authedRequest(route, creds, { path, query, body, headers: examples.headers }));
         const api = contract ? `partner ${contract}` : apiOf(route);
         const label = `${route.method} ${route.url}${contract ? ` (contract ${contract})` : ''}`;
         const type = String(res.headers['content-type'] ?? '');
@@ -189,7 +185,6 @@ describe('one time rule per API, on every JSON answer of every route', () => {
       }
     }
   }, 120_000);
-  afterAll(() => close?.());
 
   it('calls every documented route with valid input: each answers 2xx but those whose input no example can give', () => {
     const failed = answers.filter((a) => a.status >= 300).map((a) => `${a.label} → ${a.status} ${JSON.stringify(a.body)}`);

@@ -4,7 +4,6 @@ import type { RestRoute } from '@lib/rest/route';
 import { sessionFor } from '../support/core-auth';
 import {
   ALL_ROUTES,
-  type Credentials,
   VALUES_BY_TYPE,
   acceptedTypes,
   authedRequest,
@@ -12,9 +11,8 @@ import {
   pathOf,
   propertiesOf,
   sampleValue,
-  startSecurityStack,
+  securityStackOfSuite,
 } from '../support/route-requests';
-import type { TestStack } from '../support/test-stack';
 import { DEMO } from '@lib/domain/demo/demo-ids';
 
 /**
@@ -230,14 +228,7 @@ function malformedRequests(route: RestRoute): fc.Arbitrary<Generated> {
 }
 
 describe('bad input: malformed requests for every REST route', () => {
-  let stack: TestStack;
-  let credentials: Credentials;
-
-  let close: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    ({ stack, credentials, close } = await startSecurityStack());
-  });
-  afterAll(() => close?.());
+  const suite = securityStackOfSuite();
 
   it('covers every route of every adapter', () => {
     expect(ALL_ROUTES.length).toBeGreaterThan(50);
@@ -248,12 +239,12 @@ describe('bad input: malformed requests for every REST route', () => {
 
   it.each(ALL_ROUTES.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {
     // A session of its own per route: a malformed request that still logs out must not starve the next route.
-    const routeCredentials = { ...credentials, userAuthorization: (await sessionFor(stack, DEMO.owner.userId)).authorization };
-    const before = await stack.database.tableCounts();
+    const routeCredentials = { ...suite.credentials, userAuthorization: (await sessionFor(suite.stack, DEMO.owner.userId)).authorization };
+    const before = await suite.stack.database.tableCounts();
     let accepted = 0;
     await fc.assert(
       fc.asyncProperty(malformedRequests(route), async (generated) => {
-        const res = await stack.rest.inject(authedRequest(route, routeCredentials, generated));
+        const res = await suite.stack.rest.inject(authedRequest(route, routeCredentials, generated));
         const context = `${generated.label} → ${res.statusCode} ${res.body.slice(0, 300)}`;
         expect([context, res.statusCode < 500]).toEqual([context, true]);
         if (res.statusCode >= 400) {
@@ -288,6 +279,6 @@ describe('bad input: malformed requests for every REST route', () => {
       }),
       { numRuns: RUNS_PER_ROUTE, seed: SEED, endOnFailure: true },
     );
-    if (accepted === 0 || route.method === 'GET') expect(await stack.database.tableCounts()).toEqual(before);
+    if (accepted === 0 || route.method === 'GET') expect(await suite.stack.database.tableCounts()).toEqual(before);
   });
 });

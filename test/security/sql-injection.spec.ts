@@ -4,16 +4,14 @@ import type { RestRoute } from '@lib/rest/route';
 import { adminQuery } from '../support/test-database';
 import {
   ALL_ROUTES,
-  type Credentials,
   acceptedTypes,
   authedRequest,
   paramNames,
   pathOf,
   propertiesOf,
   sampleValue,
-  startSecurityStack,
+  securityStackOfSuite,
 } from '../support/route-requests';
-import type { TestStack } from '../support/test-stack';
 
 /**
  * SQL-injection strings in every string parameter of every route (path, query, body), the rest of the request
@@ -51,18 +49,11 @@ function stringSlots(route: RestRoute): Slot[] {
 }
 
 describe('SQL injection in every string parameter', () => {
-  let stack: TestStack;
-  let credentials: Credentials;
-
-  let close: (() => Promise<void>) | undefined;
-  beforeAll(async () => {
-    ({ stack, credentials, close } = await startSecurityStack());
-  });
-  afterAll(() => close?.());
+  const suite = securityStackOfSuite();
 
   const routes = ALL_ROUTES.filter((route) => stringSlots(route).length > 0);
   it.each(routes.map((route) => [`${route.method} ${route.url}`, route] as const))('%s', async (_name, route) => {
-    const before = await stack.database.tableCounts();
+    const before = await suite.stack.database.tableCounts();
     const bodySchema = route.schema.body;
     for (const slot of stringSlots(route)) {
       for (const payload of PAYLOADS) {
@@ -70,22 +61,22 @@ describe('SQL injection in every string parameter', () => {
         if (slot.where === 'body' && body) body[slot.name] = payload;
         const query = slot.where === 'query' ? `${encodeURIComponent(slot.name)}=${encodeURIComponent(payload)}` : undefined;
         const path = slot.where === 'path' ? pathOf(route, { [slot.name]: payload }) : undefined;
-        const res = await stack.rest.inject(
-          authedRequest(route, credentials, { path, query, body: body ? JSON.stringify(body) : undefined }),
+        const res = await suite.stack.rest.inject(
+          authedRequest(route, suite.credentials, { path, query, body: body ? JSON.stringify(body) : undefined }),
         );
         const context = `${slot.where} ${slot.name} = ${JSON.stringify(payload)} → ${res.statusCode} ${res.body.slice(0, 200)}`;
         expect([context, res.statusCode < 500]).toEqual([context, true]);
         expect([context, FOREIGN.filter((marker) => res.body.includes(marker))]).toEqual([context, []]);
       }
     }
-    const after = await stack.database.tableCounts();
+    const after = await suite.stack.database.tableCounts();
     const shrunk = Object.keys(before).filter((table) => !(table in after) || after[table] < before[table]);
     expect(shrunk).toEqual([]);
   });
 
   it('leaves every table in place', async () => {
     const [{ n }] = await adminQuery<{ n: number }>(
-      stack.database.adminUrl,
+      suite.stack.database.adminUrl,
       `select count(*)::int as n from merchant.merchants where id = $1`,
       [DEMO.merchantId],
     );

@@ -246,11 +246,24 @@ export function sampleValue(schema: TSchema, name: string): unknown {
   }
 }
 
+/** The security stack (`startSecurityStack`) of the calling `describe`: started in its `beforeAll`, closed in its `afterAll`. */
+export function securityStackOfSuite(): { stack: TestStack; credentials: Credentials } {
+  const suite = {} as { stack: TestStack; credentials: Credentials };
+  let close: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    let stack: TestStack, credentials: Credentials;
+    ({ stack, credentials, close } = await startSecurityStack());
+    Object.assign(suite, { stack, credentials });
+  });
+  afterAll(() => close?.());
+  return suite;
+}
+
 /**
  * The stack the route-wide suites run against: a local identity provider (JWKS of a key made here) so that
  * external-phone-verify is configured, the messaging webhook configured, and demo credentials for every surface.
  */
-export async function startSecurityStack(): Promise<{ stack: TestStack; credentials: Credentials; close: () => Promise<void> }> {
+async function startSecurityStack(): Promise<{ stack: TestStack; credentials: Credentials; close: () => Promise<void> }> {
   const { fixture: idp, release } = await fileFixture('security-idp', async () => {
     const jwk = { ...(await exportJWK((await generateKeyPair('RS256')).publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' };
     return new HttpRecorder(() => ({ status: 200, body: { keys: [jwk] } })).start();

@@ -16,7 +16,8 @@ function sizeWithSpecs(file) {
 /**
  * Jest's own order (a file that failed last time first, then the longest by the last run's times) where it knows the
  * times; on a fresh clone, as on CI, it has none and orders by file size: the route-wide file first (beside `core`,
- * the largest), then by size with the specs an area's file imports. Otherwise the run ended with one worker on a long file and the other idle.
+ * the largest), then by size with the specs an area's file imports. Otherwise the run ended with one worker on a long
+ * file and the other idle.
  */
 module.exports = class LongestFirst extends Sequencer {
   sort(tests) {

@@ -119,16 +119,16 @@ async function connected(url: string): Promise<Client> {
   return client;
 }
 
-async function tableCounts(client: Pool): Promise<Record<string, number>> {
-  await jobsDone(client);
+async function tableCounts(pool: Pool): Promise<Record<string, number>> {
+  await jobsDone(pool);
   // A partition's rows are counted in its partitioned table (266 partitions would double the work).
-  const { rows: tables } = await client.query<{ name: string }>(
+  const { rows: tables } = await pool.query<{ name: string }>(
     `select format('%I.%I', n.nspname, c.relname) as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
       where n.nspname in ('merchant', 'outlet', 'transaction', 'catalog') and c.relkind in ('r', 'p') and not c.relispartition
         and c.relname not in ('mikro_orm_migrations', 'merchant_daily_rollups', 'reconciliation_days', 'reconciliation_differences') order by 1`,
   );
   const sql = tables.map((t) => `select '${t.name}' as name, count(*)::int as n from ${t.name}`).join(' union all ');
-  const { rows } = await client.query<{ name: string; n: number }>(sql);
+  const { rows } = await pool.query<{ name: string; n: number }>(sql);
   return Object.fromEntries(rows.map((r) => [r.name, r.n]));
 }
 
@@ -137,12 +137,12 @@ async function tableCounts(client: Pool): Promise<Record<string, number>> {
  * once on a loaded machine would otherwise land between two counts); jobs retried later, or never, may stay. Fails
  * after 15 s, naming the jobs and their last errors.
  */
-async function jobsDone(client: Pool): Promise<void> {
+async function jobsDone(pool: Pool): Promise<void> {
   let due: { task: string; error: string | null }[] = [];
   await eventually(
     () => `jobs still due after 15 s: ${due.map((j) => (j.error ? `${j.task} (${j.error.split('\n')[0]})` : j.task)).join(', ')}`,
     async () => {
-      ({ rows: due } = await client.query<{ task: string; error: string | null }>(
+      ({ rows: due } = await pool.query<{ task: string; error: string | null }>(
         `select task_identifier as task, last_error as error from graphile_worker.jobs
           where run_at <= now() or (attempts between 1 and max_attempts - 1 and run_at <= now() + interval '20 seconds')`,
       ));
