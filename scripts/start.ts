@@ -7,7 +7,7 @@ import { DEV_SECRETS, type ProcessName, SUBGRAPH_NAMES, loadConfig, localMetrics
 import { SERVER_NODE_FLAGS } from '@lib/config/node-flags';
 import { openDatabaseTarget } from '@lib/db/database-target';
 import { DEMO } from '@lib/domain/demo/demo-ids';
-import { migrateAll, seedDemo, seedReference } from './database-tasks';
+import { migrateAll, seedReferenceAndDemo } from './database-tasks';
 
 /**
  * `npm start`: database (embedded unless DATABASE_URL), migrations, reference and demo data, then the four
@@ -83,9 +83,8 @@ async function main(): Promise<void> {
   log(`database: ${target.source}${target.embedded ? ` (data in ${path.resolve(config.database.dataDir)})` : ''}`);
   const migrations = await migrateAll(config, target.adminUrl);
   log(`migrations: ${Object.values(migrations).flat().length} applied`);
-  const reference = await seedReference(config, target.adminUrl);
+  const reference = await seedReferenceAndDemo(config, target.adminUrl);
   log(`reference data: ${reference.imports.map((i) => `${i.source} ${i.skipped ? 'unchanged' : `${i.rows} rows`}`).join(', ')}`);
-  await seedDemo(config, target.adminUrl);
 
   const pretty = await prettyLogs(config);
   const env = { ...process.env, DATABASE_URL: target.adminUrl, NODE_ENV: config.env };

@@ -133,7 +133,9 @@ export class JobWorker {
       );
       if (rows.length > 0) this.options.log.warn({ workers: rows.map((r) => r.worker_id) }, 'jobs of dead workers released');
     } catch (error) {
-      this.options.log.warn({ err: error }, 'job worker heartbeat failed');
+      // A beat in flight as the process stops may lose its connection with the rest: expected then (debug).
+      if (this.stopping && isConnectionFailure(error)) this.options.log.debug({ err: error }, 'job worker heartbeat failed');
+      else this.options.log.warn({ err: error }, 'job worker heartbeat failed');
     }
   }
 

@@ -10,7 +10,7 @@ import { SUBGRAPH_NAMES, type SubgraphName, loadConfig } from '@lib/config/confi
 import { SERVER_NODE_FLAGS } from '@lib/config/node-flags';
 import { ensureDatabase } from '@lib/db/bootstrap';
 import { withDatabase } from '@lib/db/database-urls';
-import { migrateAll, seedDemo, seedReference } from '@scripts/database-tasks';
+import { migrateAll, seedReferenceAndDemo } from '@scripts/database-tasks';
 import { adminQuery } from '../support/test-database';
 
 /** The built entry points (`npm run build`); the resilience run kills and restarts them one by one. */
@@ -185,8 +185,7 @@ export async function prepareDatabase(adminUrl: string): Promise<void> {
   await ensureDatabase(adminUrl);
   const config = loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATABASE_URL: adminUrl });
   await migrateAll(config, adminUrl);
-  await seedReference(config, adminUrl);
-  await seedDemo(config, adminUrl);
+  await seedReferenceAndDemo(config, adminUrl);
 }
 
 /**

@@ -6,7 +6,7 @@ import { loadConfig } from '@lib/config/config';
 import { ensureDatabase } from '@lib/db/bootstrap';
 import { withDatabase } from '@lib/db/database-urls';
 import { type EmbeddedServer, startEmbeddedPostgres } from '@lib/db/embedded-postgres';
-import { migrateAll, seedDemo, seedReference, syncBankView } from '@scripts/database-tasks';
+import { migrateAll, seedReferenceAndDemo, syncBankView } from '@scripts/database-tasks';
 import { ADMIN_URL_ENV, TEMPLATE_ENV, TEST_DB_PREFIX, adminQuery, applyTestSettings } from './test-database';
 
 declare global {
@@ -45,8 +45,7 @@ async function prepareTemplate(): Promise<void> {
   await applyTestSettings(maintenance, template);
   const templateUrl = withDatabase(adminUrl, template);
   await migrateAll(config, templateUrl);
-  await seedReference(config, templateUrl);
-  await seedDemo(config, templateUrl);
+  await seedReferenceAndDemo(config, templateUrl);
   // The copies of the seeded merchants and outlets (0211, 0028), as a running system has them a moment after seeding.
   await syncBankView(config, templateUrl, { all: false });
 

@@ -214,6 +214,17 @@ export function propertiesOf(schema: TSchema | undefined): { properties: Record<
   return { properties: s.properties ?? {}, required: s.required ?? [] };
 }
 
+const samplesByPattern = new Map<string, string>();
+/** One string matching `pattern`, the same every time (fast-check's regex arbitrary is costly to make, so made once). */
+function sampleMatching(pattern: string): string {
+  let sample = samplesByPattern.get(pattern);
+  if (sample === undefined) {
+    sample = fc.sample(fc.stringMatching(new RegExp(pattern)), { seed: 8, numRuns: 1 })[0];
+    samplesByPattern.set(pattern, sample);
+  }
+  return sample;
+}
+
 /** Schema-derived "plausible" value for a string property, so an injected value lands beside valid neighbours. */
 export function sampleValue(schema: TSchema, name: string): unknown {
   const s = schema as Record<string, unknown>;
@@ -238,7 +249,7 @@ export function sampleValue(schema: TSchema, name: string): unknown {
       if (s.format === 'uuid' || /(^|_)id$/.test(name)) return DEMO_PARAMS[name] ?? DEMO.merchantId;
       if (s.format === 'date') return '2026-11-02';
       if (s.format === 'date-time') return rfc3339Now();
-      if (typeof s.pattern === 'string') return fc.sample(fc.stringMatching(new RegExp(s.pattern)), { seed: 8, numRuns: 1 })[0];
+      if (typeof s.pattern === 'string') return sampleMatching(s.pattern);
       return 'a'.repeat(Math.max((s.minLength as number) ?? 1, 1));
     }
     default:

@@ -17,13 +17,10 @@ export const TEST_DATABASE_SETTINGS = ['synchronous_commit = off', 'max_parallel
 
 /** Applies TEST_DATABASE_SETTINGS to database `name` (its new connections). */
 export async function applyTestSettings(maintenanceUrl: string, name: string): Promise<void> {
-  const client = await connected(maintenanceUrl);
-  try {
-    await client.query(TEST_DATABASE_SETTINGS.map((setting) => `ALTER DATABASE ${name} SET ${setting}`).join('; '));
-  } finally {
-    await client.end();
-  }
+  await onSession(maintenanceUrl, (client) => client.query(settingsOf(name)));
 }
+
+const settingsOf = (name: string) => TEST_DATABASE_SETTINGS.map((setting) => `ALTER DATABASE ${name} SET ${setting}`).join('; ');
 
 export interface TestDatabase {
   adminUrl: string;
@@ -63,9 +60,15 @@ export async function adminQuery<T extends object = Record<string, unknown>>(
 ): Promise<T[]> {
   const pool = clonePools.get(url);
   if (pool) return (await pool.query(sql, params)).rows as T[];
-  const client = await connected(url);
+  return onSession(url, async (client) => (await client.query(sql, params)).rows as T[]);
+}
+
+/** `use` on a session of its own on `url`, ended afterwards. */
+async function onSession<T>(url: string, use: (client: Client) => Promise<T>): Promise<T> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
   try {
-    return (await client.query(sql, params)).rows as T[];
+    return await use(client);
   } finally {
     await client.end();
   }
@@ -73,7 +76,9 @@ export async function adminQuery<T extends object = Record<string, unknown>>(
 
 /**
  * A private database for one test file: a copy of the template the global setup migrated and seeded
- * (reference and demo data), made in milliseconds by CREATE DATABASE … TEMPLATE, dropped afterwards.
+ * (reference and demo data), dropped afterwards. A copy takes 0.2-0.5 s, mostly the server waiting on its disk (FILE_COPY
+ * checkpoints): each process keeps one spare copy ready, made in the background after it takes one, and the next call
+ * takes it by renaming it (`takeSpare`).
  */
 export async function cloneTemplateDatabase(): Promise<TestDatabase> {
   const admin = process.env[ADMIN_URL_ENV];
@@ -81,19 +86,11 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
   if (!admin || !template) throw new Error('test database not prepared: run the tests through jest (global setup)');
   const name = `${TEST_DB_PREFIX}${process.pid}_${randomBytes(4).toString('hex')}`;
   const maintenance = withDatabase(admin, 'postgres');
-  for (let attempt = 1; ; attempt++) {
-    try {
-      // FILE_COPY copies the template's files and checkpoints twice; the default (WAL_LOG) writes all of its 40 MB to the
-      // WAL, about twice the server's CPU per clone (docs/benchmarks.md, "The test suite").
-      await adminQuery(maintenance, `CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
-      break;
-    } catch (error) {
-      // Two workers cloning at the same instant can see each other as "accessing" the template.
-      if (attempt >= 10 || !/being accessed by other users/.test((error as Error).message)) throw error;
-      await new Promise((r) => setTimeout(r, 100 * attempt));
-    }
-  }
-  await applyTestSettings(maintenance, name);
+  await onSession(maintenance, async (client) => {
+    if (!(await takeSpare(client, template, name))) await copyTemplate(client, template, name);
+    await client.query(settingsOf(name));
+  });
+  makeSpare(maintenance, template);
   const adminUrl = withDatabase(admin, name);
   // Idle sessions stay 10 s: a spec's checks come in bursts seconds apart, and the counts' catalogue stays warm.
   const pool = new Pool({ connectionString: adminUrl, max: 2, idleTimeoutMillis: 10_000, allowExitOnIdle: true });
@@ -113,10 +110,49 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
   };
 }
 
-async function connected(url: string): Promise<Client> {
-  const client = new Client({ connectionString: url });
-  await client.connect();
-  return client;
+/** The spare copies of `template`: `<template>_spare_<random>`, visible once complete (CREATE DATABASE commits at its end). */
+export const sparePattern = (template: string) => `${template}\\_spare\\_%`;
+
+/** The spare copy being made by this Jest file, awaited at the file's end (below), so none is made past it. */
+let making: Promise<void> | undefined;
+if (typeof afterAll === 'function') afterAll(() => making);
+
+async function copyTemplate(maintenance: Client, template: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      // FILE_COPY copies the template's files and checkpoints twice; the default (WAL_LOG) writes all of its 40 MB to the
+      // WAL, about twice the server's CPU per clone (docs/benchmarks.md, "The test suite").
+      await maintenance.query(`CREATE DATABASE ${name} TEMPLATE ${template} STRATEGY FILE_COPY`);
+      return;
+    } catch (error) {
+      // Two workers cloning at the same instant can see each other as "accessing" the template.
+      if (attempt >= 10 || !/being accessed by other users/.test((error as Error).message)) throw error;
+      await new Promise((r) => setTimeout(r, 100 * attempt));
+    }
+  }
+}
+
+/** Renames a spare copy of `template` (any process's of this run) to `name`; false when there is none. */
+async function takeSpare(maintenance: Client, template: string, name: string): Promise<boolean> {
+  const { rows: spares } = await maintenance.query<{ datname: string }>(`select datname from pg_database where datname like $1`, [
+    sparePattern(template),
+  ]);
+  for (const { datname } of spares) {
+    // Another process may take the same one first: then the rename finds no such database.
+    const taken = await maintenance.query(`ALTER DATABASE ${datname} RENAME TO ${name}`).then(
+      () => true,
+      () => false,
+    );
+    if (taken) return true;
+  }
+  return false;
+}
+
+/** Starts making a spare copy unless this file is making one; a failure leaves none (the next call copies itself). */
+function makeSpare(maintenance: string, template: string): void {
+  making ??= onSession(maintenance, (client) => copyTemplate(client, template, `${template}_spare_${randomBytes(4).toString('hex')}`))
+    .catch(() => undefined)
+    .finally(() => (making = undefined));
 }
 
 async function tableCounts(pool: Pool): Promise<Record<string, number>> {

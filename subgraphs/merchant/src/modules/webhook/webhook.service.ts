@@ -134,16 +134,17 @@ export class WebhookService {
    */
   async redeliver(eventId: string, log?: InfoLog): Promise<DeliveryView> {
     if (!UUID_PATTERN.test(eventId)) throw new NotFoundError('delivery');
+    // The delivery as queued, read before the commit: the job may deliver it as soon as the transaction commits.
     const queued = await this.repo.sqlTransaction(async (tx) => {
       const target = await tx.attemptTarget(eventId);
       if (!target) return null;
       if (target.disabled) throw new BadInputError(`the webhook endpoint of ${target.bank_code} is disabled: enable it first`);
       await tx.markRedelivery(eventId);
       await tx.enqueue([attemptJob(eventId, 'manual')]);
-      return target;
+      return tx.deliveryById(eventId);
     });
     if (!queued) throw new NotFoundError('delivery');
-    const delivery = toView((await this.repo.deliveryById(eventId))!);
+    const delivery = toView(queued);
     log?.info(
       { event_id: delivery.event_id, event: delivery.event, bank_code: delivery.bank_code, attempts: delivery.attempts },
       'webhook redelivery requested',
