@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { ZonedCalendar } from '@lib/time/zoned-time';
 import { CustomerRepository } from '../customer/customer.repository';
 import { PushRejection, epochMillis, integer, text, uuid } from '../pos/push-rejection';
 import { StockRepository } from '../stock/stock.repository';
@@ -7,6 +8,8 @@ import type { OrderVariant, SalesOrderRepository } from './sales-order.repositor
 
 const MAX_LINES = 500;
 const MAX_PAYMENTS = 20;
+/** Receipt numbers carry the Jakarta date of the sale. */
+const JAKARTA = new ZonedCalendar('Asia/Jakarta');
 
 interface Line {
   lineNo: number;
@@ -166,7 +169,7 @@ async function insertOrder(
   variants: Variants,
 ): Promise<void> {
   const number = await orders.nextReceiptNumber(merchantId, order.outletId);
-  const day = await orders.jakartaDay(order.transactedAt);
+  const day = JAKARTA.dateOf(order.transactedAt).replaceAll('-', '');
   const now = new Date();
   await orders.insertOrder({
     id: orderId,
@@ -214,19 +217,19 @@ async function moveSoldStock(
   variants: Variants,
 ): Promise<void> {
   // In variant order, so concurrent orders lock stock rows in one order (no deadlock between them).
-  for (const variantId of [...variants.keys()].sort()) {
-    if (!variants.get(variantId)!.track_stock) continue;
-    const quantity = order.lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n);
-    await moveStock(orders.peer(StockRepository), {
+  const tracked = [...variants.keys()].sort().filter((variantId) => variants.get(variantId)!.track_stock);
+  await moveStock(
+    orders.peer(StockRepository),
+    tracked.map((variantId) => ({
       merchantId,
       outletId: order.outletId,
       variantId,
-      delta: -quantity,
-      reason: 'sale',
+      delta: -order.lines.filter((l) => l.variantId === variantId).reduce((sum, l) => sum + l.quantity, 0n),
+      reason: 'sale' as const,
       salesOrderId: orderId,
       occurredAt: order.transactedAt,
-    });
-  }
+    })),
+  );
 }
 
 /** `<Jakarta date of the sale, YYYYMMDD>-<running number of the outlet, at least 6 digits>`, e.g. 20261124-000042. */

@@ -133,14 +133,6 @@ export class SalesOrderRepository extends Repository {
     return Number(number);
   }
 
-  /** The Jakarta date of an instant, YYYYMMDD (by PostgreSQL's time-zone database). */
-  async jakartaDay(at: Date): Promise<string> {
-    const [{ day }] = await this.rows<{ day: string }>(`select to_char(?::timestamptz at time zone 'Asia/Jakarta', 'YYYYMMDD') as day`, [
-      at,
-    ]);
-    return day;
-  }
-
   async insertOrder(row: Record<string, unknown>): Promise<void> {
     await this.db('catalog.sales_orders').insert(row);
   }

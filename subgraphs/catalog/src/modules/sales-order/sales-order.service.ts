@@ -92,17 +92,18 @@ export class SalesOrderService {
       const now = new Date();
       const row = await tx.markVoided(id, reason?.trim() || null, now);
       const lines = await tx.trackedQuantities(id);
-      for (const line of lines) {
-        await moveStock(tx.peer(StockRepository), {
+      await moveStock(
+        tx.peer(StockRepository),
+        lines.map((line) => ({
           merchantId,
           outletId: order.outlet_id,
           variantId: line.variant_id,
           delta: BigInt(line.quantity),
-          reason: 'void',
+          reason: 'void' as const,
           salesOrderId: id,
           occurredAt: now,
-        });
-      }
+        })),
+      );
       return toOrder(row);
     });
   }

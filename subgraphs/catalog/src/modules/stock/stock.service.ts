@@ -20,32 +20,38 @@ export interface StockMove {
 }
 
 /**
- * The only way stock changes: one stock_movements row and the matching product_stock change, in the caller's
- * transaction. The upsert is atomic (no lost updates between concurrent sales); stock may go negative, since
- * offline devices sell what is on the shelf whatever the server last counted.
+ * The only way stock changes: a stock_movements row per move and the matching product_stock changes, in the caller's
+ * transaction, two statements whatever the number of moves (at most one per outlet and variant, in the order their
+ * stock rows are to be locked). The upsert is atomic (no lost updates between concurrent sales); stock may go
+ * negative, since offline devices sell what is on the shelf whatever the server last counted.
  */
-export async function moveStock(stock: StockRepository, move: StockMove): Promise<void> {
+export async function moveStock(stock: StockRepository, moves: StockMove[]): Promise<void> {
+  if (moves.length === 0) return;
   const now = new Date();
-  await stock.insertMovement({
-    id: move.id ?? uuidv7(),
-    merchant_id: move.merchantId,
-    outlet_id: move.outletId,
-    variant_id: move.variantId,
-    quantity_delta: move.delta.toString(),
-    reason: move.reason,
-    sales_order_id: move.salesOrderId ?? null,
-    note: move.note ?? null,
-    occurred_at: move.occurredAt,
-    created_at: now,
-  });
-  await stock.addToStock({
-    id: uuidv7(),
-    merchantId: move.merchantId,
-    outletId: move.outletId,
-    variantId: move.variantId,
-    delta: move.delta,
-    now,
-  });
+  await stock.insertMovements(
+    moves.map((move) => ({
+      id: move.id ?? uuidv7(),
+      merchant_id: move.merchantId,
+      outlet_id: move.outletId,
+      variant_id: move.variantId,
+      quantity_delta: move.delta.toString(),
+      reason: move.reason,
+      sales_order_id: move.salesOrderId ?? null,
+      note: move.note ?? null,
+      occurred_at: move.occurredAt,
+      created_at: now,
+    })),
+  );
+  await stock.addToStock(
+    moves.map((move) => ({
+      id: uuidv7(),
+      merchantId: move.merchantId,
+      outletId: move.outletId,
+      variantId: move.variantId,
+      delta: move.delta,
+      now,
+    })),
+  );
 }
 
 /** A stock movement pushed by a device (`stock_movement` create; entity_id is the movement id). */
@@ -66,5 +72,5 @@ export async function createStockMovement(
   const occurredAt = epochMillis(payload, 'occurred_at');
   if (!(await stock.peer(ProductRepository).hasVariant(merchantId, variantId))) throw new PushRejection(`unknown variant ${variantId}`);
   if (await stock.movementExists(id)) throw new PushRejection('stock movement already exists');
-  await moveStock(stock, { id, merchantId, outletId, variantId, delta: BigInt(delta), reason: reason as 'adjustment', note, occurredAt });
+  await moveStock(stock, [{ id, merchantId, outletId, variantId, delta: BigInt(delta), reason: reason as 'adjustment', note, occurredAt }]);
 }
