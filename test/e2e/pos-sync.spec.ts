@@ -300,6 +300,19 @@ describe('Point of sale sync (pull, push) and sales orders', () => {
     expect(numbers).toEqual(Array.from({ length: 8 }, (_, i) => `20261124-${String(i + 1).padStart(6, '0')}`));
   });
 
+  it('dates a receipt number by the sale in Jakarta: the last and first second of a Jakarta day fall on two days', async () => {
+    const outlet = randomUUID();
+    const at = (iso: string) => item('sales_order', 'create', order({ outlet_id: outlet, transacted_at: Date.parse(iso) }));
+    const pushed = [at('2026-11-24T23:59:59+07:00'), at('2026-11-25T00:00:00+07:00')];
+    const res = await posRequest(stack, 'app', a)('POST', '/sync/push', { items: pushed });
+    expect([res.status, res.body.accepted]).toEqual([200, pushed.map((p) => p.outbox_id)]);
+    const numbers = await q(`select id, receipt_number from catalog.sales_orders where outlet_id = $1`, [outlet]);
+    expect(Object.fromEntries(numbers.map((r) => [r.id, r.receipt_number]))).toEqual({
+      [pushed[0].entity_id]: '20261124-000001',
+      [pushed[1].entity_id]: '20261125-000002',
+    });
+  });
+
   it('lists orders with limits: default 50, above 200 is 400, bad dates are 400', async () => {
     const asA = posRequest(stack, 'app', a);
     expect((await asA('GET', '/sales/orders?limit=201')).status).toBe(400);

@@ -76,7 +76,7 @@ async function onSession<T>(url: string, use: (client: Client) => Promise<T>): P
 
 /**
  * A private database for one test file: a copy of the template the global setup migrated and seeded
- * (reference and demo data), dropped afterwards. A copy takes 0.2-0.5 s, mostly the server waiting on its disk (FILE_COPY
+ * (reference and demo data), dropped afterwards. A copy takes 0.3-0.5 s, mostly the server waiting on its disk (FILE_COPY
  * checkpoints): each process keeps one spare copy ready, made in the background after it takes one, and the next call
  * takes it by renaming it (`takeSpare`).
  */
@@ -111,7 +111,15 @@ export async function cloneTemplateDatabase(): Promise<TestDatabase> {
 }
 
 /** The spare copies of `template`: `<template>_spare_<random>`, visible once complete (CREATE DATABASE commits at its end). */
-export const sparePattern = (template: string) => `${template}\\_spare\\_%`;
+const sparePattern = (template: string) => `${template}\\_spare\\_%`;
+
+/** Drops the spare copies of `template` left when the workers ended (the global teardown). */
+export async function dropSpares(maintenanceUrl: string, template: string): Promise<void> {
+  const spares = await adminQuery<{ datname: string }>(maintenanceUrl, `select datname from pg_database where datname like $1`, [
+    sparePattern(template),
+  ]);
+  for (const { datname } of spares) await adminQuery(maintenanceUrl, `DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+}
 
 /** The spare copy being made by this Jest file, awaited at the file's end (below), so none is made past it. */
 let making: Promise<void> | undefined;
