@@ -98,7 +98,9 @@ describe('Daily reconciliation (issue 50 §3)', () => {
       {
         JOBS_POLL_INTERVAL_MS: '100',
         RECONCILIATION_STATIC_MATCH_MINUTES: '10',
-        RECONCILIATION_SETTLEMENT_DUE_HOURS: '24',
+        // D1's settlements are due 48 hours after D1 ends (the end of tomorrow), so they stay on time if the file runs across
+        // a Jakarta midnight; D0's (three days ago) is late whenever it runs.
+        RECONCILIATION_SETTLEMENT_DUE_HOURS: '48',
       },
       { own: true },
     );
@@ -146,7 +148,7 @@ describe('Daily reconciliation (issue 50 §3)', () => {
     await until(async () => (await sql(`select status from catalog.sales_orders where id = $1`, [ids.odyn]))[0]?.status === 'completed');
 
     // Settlements: Gambir's with an MDR 5 above ours; Cideng's 5,000 above what it matched; Petojo's of D1 with no
-    // payment, and of D0 two days late.
+    // payment, and of D0 late.
     await settle('s1', GAMBIR.nmid, D1, 133_000, (await fees(['p1', 'p2', 'p3', 'pdyn'])) + 5);
     await settle('s2', CIDENG.nmid, D1, 45_000, await fees(['p5']));
     await settle('s4', PETOJO.nmid, D1, 12_000, 84);
