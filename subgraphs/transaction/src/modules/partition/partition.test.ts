@@ -53,18 +53,19 @@ describe('monthly partitions (real PostgreSQL)', () => {
   });
 
   it('creates months ahead idempotently, and a new month takes over the rows the future catch-all held of it', async () => {
-    // A bank's transaction far ahead of the partitions lands in the future catch-all.
-    const ahead = await record(event({ transactionAt: new Date('2031-05-15T03:00:00Z') }));
+    // A bank's transaction in May of the year after the last partition lands in the future catch-all.
+    const year = Number((await names('transactions')).at(-2)!.slice('transactions_p'.length, -3)) + 1;
+    const ahead = await record(event({ transactionAt: new Date(`${year}-05-15T03:00:00Z`) }));
     expect(ahead.status).toBe('success');
     expect(await partitionOf('transactions', ahead.transactionId!)).toBe('transaction.transactions_future');
 
-    const now = new Date('2031-02-10T00:00:00Z');
+    const now = new Date(`${year}-02-10T00:00:00Z`);
     const first = await ensurePartitions(fork(), 3, { now });
     const created = first.created.filter((c) => c.table === 'transactions');
-    expect(created.at(-1)).toEqual({ table: 'transactions', partition: 'transactions_p2031_05', moved_rows: 1 });
-    expect(created.filter((c) => c.partition !== 'transactions_p2031_05' && c.moved_rows !== 0)).toEqual([]);
-    expect(first.created.filter((c) => c.table === 'payment_events').at(-1)).toMatchObject({ partition: 'payment_events_p2031_05' });
-    expect(await partitionOf('transactions', ahead.transactionId!)).toBe('transaction.transactions_p2031_05');
+    expect(created.at(-1)).toEqual({ table: 'transactions', partition: `transactions_p${year}_05`, moved_rows: 1 });
+    expect(created.filter((c) => c.partition !== `transactions_p${year}_05` && c.moved_rows !== 0)).toEqual([]);
+    expect(first.created.filter((c) => c.table === 'payment_events').at(-1)).toMatchObject({ partition: `payment_events_p${year}_05` });
+    expect(await partitionOf('transactions', ahead.transactionId!)).toBe(`transaction.transactions_p${year}_05`);
     expect((await names('transactions')).at(-1)).toBe('transactions_future');
     // Idempotent, also when several processes run it at once.
     const again = await Promise.all([1, 2, 3].map(() => ensurePartitions(fork(), 3, { now })));
@@ -75,20 +76,22 @@ describe('monthly partitions (real PostgreSQL)', () => {
   });
 
   it('creates months back to --from, taking over the rows the history catch-all held of them', async () => {
-    const old = await record(event({ transactionAt: new Date('2019-03-20T12:00:00Z') }));
-    const older = await record(event({ transactionAt: new Date('2018-07-01T00:00:00Z') }));
+    // Months before the template's first partition (its demo history's first month, late 2025), a few of them: each month
+    // created is two partitions with their indexes.
+    const old = await record(event({ transactionAt: new Date('2025-03-20T12:00:00Z') }));
+    const older = await record(event({ transactionAt: new Date('2024-07-01T00:00:00Z') }));
     expect(await partitionOf('transactions', old.transactionId!)).toBe('transaction.transactions_history');
-    const result = await ensurePartitions(fork(), 3, { from: new Date('2019-01-05T00:00:00Z') });
-    expect(result.created).toContainEqual({ table: 'transactions', partition: 'transactions_p2019_03', moved_rows: 1 });
-    expect(result.created).toContainEqual({ table: 'transactions', partition: 'transactions_p2019_01', moved_rows: 0 });
-    expect(await partitionOf('transactions', old.transactionId!)).toBe('transaction.transactions_p2019_03');
+    const result = await ensurePartitions(fork(), 3, { from: new Date('2025-01-05T00:00:00Z') });
+    expect(result.created).toContainEqual({ table: 'transactions', partition: 'transactions_p2025_03', moved_rows: 1 });
+    expect(result.created).toContainEqual({ table: 'transactions', partition: 'transactions_p2025_01', moved_rows: 0 });
+    expect(await partitionOf('transactions', old.transactionId!)).toBe('transaction.transactions_p2025_03');
     expect(await partitionOf('transactions', older.transactionId!)).toBe('transaction.transactions_history');
-    expect((await names('transactions')).slice(0, 2)).toEqual(['transactions_history', 'transactions_p2019_01']);
-    // A month is at the Asia/Jakarta month's start: 2019-01-31T17:00Z is February in Jakarta.
+    expect((await names('transactions')).slice(0, 2)).toEqual(['transactions_history', 'transactions_p2025_01']);
+    // A month is at the Asia/Jakarta month's start: 2025-01-31T17:00Z is February in Jakarta.
     const [bound] = await sql<{ b: string }>(
-      `select pg_get_expr(c.relpartbound, c.oid) as b from pg_class c where c.relname = 'transactions_p2019_02'`,
+      `select pg_get_expr(c.relpartbound, c.oid) as b from pg_class c where c.relname = 'transactions_p2025_02'`,
     );
-    expect(bound.b).toMatch(/FROM \('2019-01-31 17:00:00\+00'\) TO \('2019-02-28 17:00:00\+00'\)/);
+    expect(bound.b).toMatch(/FROM \('2025-01-31 17:00:00\+00'\) TO \('2025-02-28 17:00:00\+00'\)/);
   });
 
   it('answers a repeated external_event_id duplicate_skipped and rejects a repeated transaction_code, across months', async () => {
@@ -161,11 +164,11 @@ describe('monthly partitions (real PostgreSQL)', () => {
 
   it('keeps the key row on the transaction’s partition when its time changes', async () => {
     const done = await record(event());
-    await sql(`update "transaction".transactions set transaction_at = '2019-03-02T00:00:00Z' where id = ?`, [done.transactionId]);
-    expect(await partitionOf('transactions', done.transactionId!)).toBe('transaction.transactions_p2019_03');
+    await sql(`update "transaction".transactions set transaction_at = '2025-03-02T00:00:00Z' where id = ?`, [done.transactionId]);
+    expect(await partitionOf('transactions', done.transactionId!)).toBe('transaction.transactions_p2025_03');
     const [key] = await sql<{ at: Date }>('select transaction_at as at from "transaction".transaction_codes where transaction_id = ?', [
       done.transactionId,
     ]);
-    expect(new Date(key.at).toISOString()).toBe('2019-03-02T00:00:00.000Z');
+    expect(new Date(key.at).toISOString()).toBe('2025-03-02T00:00:00.000Z');
   });
 });
