@@ -78,11 +78,12 @@ describe('archiving months (real PostgreSQL)', () => {
   beforeAll(async () => {
     database = await cloneTemplateDatabase();
     orm = await openSubgraphOrm(transactionSubgraph, loadConfig({ DATABASE_URL: database.adminUrl, DB_POOL_MAX: '20' }));
-    await ensurePartitions(fork(), 3, { from: new Date('2020-01-05T00:00:00Z') });
-    archivedTransaction = (await record(event({ transactionAt: new Date('2020-02-10T05:00:00Z') }))).transactionId!;
-    olderTransaction = (await record(event({ transactionAt: new Date('2019-05-01T00:00:00Z') }))).transactionId!;
-    success = await oldDelivery('EVT-ARCH-SUCCESS', '2020-03-04T02:00:00Z');
-    rejected = await oldDelivery('EVT-ARCH-REJECTED', '2020-04-04T02:00:00Z', 'rejected');
+    // Months of 2024 before the template's first partition (its demo history's, late 2025): a few dozen partitions to create.
+    await ensurePartitions(fork(), 3, { from: new Date('2024-01-05T00:00:00Z') });
+    archivedTransaction = (await record(event({ transactionAt: new Date('2024-02-10T05:00:00Z') }))).transactionId!;
+    olderTransaction = (await record(event({ transactionAt: new Date('2023-05-01T00:00:00Z') }))).transactionId!;
+    success = await oldDelivery('EVT-ARCH-SUCCESS', '2024-03-04T02:00:00Z');
+    rejected = await oldDelivery('EVT-ARCH-REJECTED', '2024-04-04T02:00:00Z', 'rejected');
     before = await layout();
   });
   afterAll(async () => {
@@ -104,16 +105,16 @@ describe('archiving months (real PostgreSQL)', () => {
   });
 
   it('shows with a dry run what it would archive and the history bounds it would set, changing nothing', async () => {
-    const plan = await archivePartitions(fork(), '2020-06', { dryRun: true });
+    const plan = await archivePartitions(fork(), '2024-06', { dryRun: true });
     expect(plan.dry_run).toBe(true);
     for (const table of ['transactions', 'payment_events']) {
       expect(plan.archived.filter((a) => a.table === table).map((a) => a.archived_as)).toEqual(
-        ['01', '02', '03', '04', '05'].map((m) => `archive.${table}_p2020_${m}`),
+        ['01', '02', '03', '04', '05'].map((m) => `archive.${table}_p2024_${m}`),
       );
       expect(plan.history).toContainEqual({
         table,
         partition: `${table}_history`,
-        bounds: "FOR VALUES FROM (MINVALUE) TO ('2020-05-31 17:00:00+00')",
+        bounds: "FOR VALUES FROM (MINVALUE) TO ('2024-05-31 17:00:00+00')",
       });
     }
     expect(await layout()).toEqual(before);
@@ -128,7 +129,7 @@ describe('archiving months (real PostgreSQL)', () => {
       await reader.query('select count(*) from "transaction".transactions');
       const started = Date.now();
       const lock = { timeoutMs: 300, attempts: 3, pauseMs: 100 };
-      await expect(archivePartitions(fork(), '2020-06', { lock })).rejects.toThrow(/no lock within 0.3s, 3 times .*changed nothing/);
+      await expect(archivePartitions(fork(), '2024-06', { lock })).rejects.toThrow(/no lock within 0.3s, 3 times .*changed nothing/);
       expect(Date.now() - started).toBeGreaterThanOrEqual(3 * 300 + 2 * 100);
     } finally {
       await reader.end();
@@ -137,13 +138,13 @@ describe('archiving months (real PostgreSQL)', () => {
   }, 30_000);
 
   it('moves the months before --before to the archive schema and attaches the history up to the first month left', async () => {
-    const result = await archivePartitions(fork(), '2020-06');
+    const result = await archivePartitions(fork(), '2024-06');
     expect(result.archived.map((a) => a.archived_as)).toEqual(
-      ['transactions', 'payment_events'].flatMap((t) => ['01', '02', '03', '04', '05'].map((m) => `archive.${t}_p2020_${m}`)),
+      ['transactions', 'payment_events'].flatMap((t) => ['01', '02', '03', '04', '05'].map((m) => `archive.${t}_p2024_${m}`)),
     );
     for (const table of ['transactions', 'payment_events']) {
-      expect((await names(table)).slice(0, 2)).toEqual([`${table}_history`, `${table}_p2020_06`]);
-      expect(await historyBound(table)).toBe("FOR VALUES FROM (MINVALUE) TO ('2020-05-31 17:00:00+00')");
+      expect((await names(table)).slice(0, 2)).toEqual([`${table}_history`, `${table}_p2024_06`]);
+      expect(await historyBound(table)).toBe("FOR VALUES FROM (MINVALUE) TO ('2024-05-31 17:00:00+00')");
       // The constraint that proved the new bound is gone with the commit.
       const checks = await sql(`select conname from pg_constraint where conrelid = ?::regclass and conname like '%archive_bound'`, [
         `"transaction".${table}_history`,
@@ -153,21 +154,21 @@ describe('archiving months (real PostgreSQL)', () => {
     expect(result.history).toContainEqual({
       table: 'transactions',
       partition: 'transactions_history',
-      bounds: "FOR VALUES FROM (MINVALUE) TO ('2020-05-31 17:00:00+00')",
+      bounds: "FOR VALUES FROM (MINVALUE) TO ('2024-05-31 17:00:00+00')",
     });
     // The rows went with their month, none of them into the history; what the history held stays there.
     expect(await partitionOf('transactions', archivedTransaction)).toBeUndefined();
-    expect(await sql(`select id from archive.transactions_p2020_02 where id = ?`, [archivedTransaction])).toEqual([
+    expect(await sql(`select id from archive.transactions_p2024_02 where id = ?`, [archivedTransaction])).toEqual([
       { id: archivedTransaction },
     ]);
-    expect(await sql(`select id from archive.payment_events_p2020_03 where id = ?`, [success.eventId])).toEqual([{ id: success.eventId }]);
+    expect(await sql(`select id from archive.payment_events_p2024_03 where id = ?`, [success.eventId])).toEqual([{ id: success.eventId }]);
     expect(await partitionOf('transactions', olderTransaction)).toBe('transaction.transactions_history');
     expect(
-      await sql(`select count(*)::int as n from "transaction".transactions_history where transaction_at >= '2020-01-01T00:00:00+07:00'`),
+      await sql(`select count(*)::int as n from "transaction".transactions_history where transaction_at >= '2024-01-01T00:00:00+07:00'`),
     ).toEqual([{ n: 0 }]);
     // Nothing is dropped, and the keys stay.
     expect((await listArchived(fork())).map((a) => a.table)).toEqual(
-      expect.arrayContaining(['transactions_p2020_02', 'payment_events_p2020_03']),
+      expect.arrayContaining(['transactions_p2024_02', 'payment_events_p2024_03']),
     );
     expect(
       await sql(`select event_id from "transaction".payment_event_keys where bank_code = ? and external_event_id = ?`, [
@@ -178,13 +179,13 @@ describe('archiving months (real PostgreSQL)', () => {
   });
 
   it('puts a back-dated row of an archived month into the history, and keeps the archived codes taken', async () => {
-    const late = await record(event({ transactionAt: new Date('2020-03-15T08:00:00Z') }));
+    const late = await record(event({ transactionAt: new Date('2024-03-15T08:00:00Z') }));
     expect(late.status).toBe('success');
     expect(await partitionOf('transactions', late.transactionId!)).toBe('transaction.transactions_history');
     const reused = await record(event({ transactionCode: success.code.replace('TRX-OLD', 'TRX-NEW') }));
     expect(reused.status).toBe('success');
     const [archivedCode] = await sql<{ transaction_code: string }>(
-      `select transaction_code from archive.transactions_p2020_03 where id = ?`,
+      `select transaction_code from archive.transactions_p2024_03 where id = ?`,
       [success.transactionId],
     );
     const taken = await record(event({ transactionCode: archivedCode.transaction_code }));
@@ -198,33 +199,33 @@ describe('archiving months (real PostgreSQL)', () => {
 
   it('archives nothing more when run again, also beside partitions:ensure', async () => {
     const layoutNow = await layout();
-    expect((await archivePartitions(fork(), '2020-06')).archived).toEqual([]);
-    expect((await archivePartitions(fork(), '2020-02')).archived).toEqual([]);
-    const [archived, ensured] = await Promise.all([archivePartitions(fork(), '2020-06'), ensurePartitions(fork(), 3)]);
+    expect((await archivePartitions(fork(), '2024-06')).archived).toEqual([]);
+    expect((await archivePartitions(fork(), '2024-02')).archived).toEqual([]);
+    const [archived, ensured] = await Promise.all([archivePartitions(fork(), '2024-06'), ensurePartitions(fork(), 3)]);
     expect(archived.archived).toEqual([]);
     expect(ensured).toEqual({ created: [] });
     expect(await layout()).toEqual(layoutNow);
   });
 
   it('refuses to archive a month created again after it was archived, changing nothing', async () => {
-    await ensurePartitions(fork(), 3, { from: new Date('2020-05-10T00:00:00Z') });
-    expect((await names('transactions')).slice(0, 2)).toEqual(['transactions_history', 'transactions_p2020_05']);
+    await ensurePartitions(fork(), 3, { from: new Date('2024-05-10T00:00:00Z') });
+    expect((await names('transactions')).slice(0, 2)).toEqual(['transactions_history', 'transactions_p2024_05']);
     const layoutNow = await layout();
-    await expect(archivePartitions(fork(), '2020-06')).rejects.toThrow(/archive\.transactions_p2020_05 exists already/);
+    await expect(archivePartitions(fork(), '2024-06')).rejects.toThrow(/archive\.transactions_p2024_05 exists already/);
     expect(await layout()).toEqual(layoutNow);
     // The operator moves the first copy aside; then the month is archived (its index names, taken by the first copy's, get a suffix).
-    await sql(`alter table archive.transactions_p2020_05 rename to transactions_p2020_05_first`);
-    await sql(`alter table archive.payment_events_p2020_05 rename to payment_events_p2020_05_first`);
-    expect((await archivePartitions(fork(), '2020-06')).archived.map((a) => a.partition)).toEqual([
-      'transactions_p2020_05',
-      'payment_events_p2020_05',
+    await sql(`alter table archive.transactions_p2024_05 rename to transactions_p2024_05_first`);
+    await sql(`alter table archive.payment_events_p2024_05 rename to payment_events_p2024_05_first`);
+    expect((await archivePartitions(fork(), '2024-06')).archived.map((a) => a.partition)).toEqual([
+      'transactions_p2024_05',
+      'payment_events_p2024_05',
     ]);
-    expect((await names('transactions')).slice(0, 2)).toEqual(['transactions_history', 'transactions_p2020_06']);
+    expect((await names('transactions')).slice(0, 2)).toEqual(['transactions_history', 'transactions_p2024_06']);
     expect(
       await sql(
-        `select indexrelid::regclass::text as i from pg_index where indrelid = 'archive.transactions_p2020_05'::regclass and indisprimary`,
+        `select indexrelid::regclass::text as i from pg_index where indrelid = 'archive.transactions_p2024_05'::regclass and indisprimary`,
       ),
-    ).toEqual([{ i: 'archive.transactions_p2020_05_pkey_2' }]);
+    ).toEqual([{ i: 'archive.transactions_p2024_05_pkey_2' }]);
   });
 
   it('answers a replay of an archived event duplicate_skipped with its first result, storing nothing', async () => {
@@ -254,7 +255,7 @@ describe('archiving months (real PostgreSQL)', () => {
     expect(batch[0].result).toEqual(replay);
     expect(await count('"transaction"')).toBe(0);
     expect(
-      await sql(`select count(*)::int as n from archive.payment_events_p2020_03 where external_event_id = 'EVT-ARCH-SUCCESS'`),
+      await sql(`select count(*)::int as n from archive.payment_events_p2024_03 where external_event_id = 'EVT-ARCH-SUCCESS'`),
     ).toEqual([{ n: 1 }]);
   });
 
@@ -267,7 +268,7 @@ describe('archiving months (real PostgreSQL)', () => {
     expect(await transactions()).toEqual(transactionsBefore);
 
     // The operator dumped and dropped the month: the key still answers, with this delivery's flow and merchant.
-    await adminQuery(database.adminUrl, 'drop table archive.payment_events_p2020_03');
+    await adminQuery(database.adminUrl, 'drop table archive.payment_events_p2024_03');
     const afterDrop = await service().recordBatch([{ input: event({ externalEventId: 'EVT-ARCH-SUCCESS' }), bankCode: BANK }], silent);
     expect(afterDrop[0].result).toEqual({
       eventId: success.eventId,
