@@ -58,11 +58,11 @@ describe('Core auth: external-phone-verify (ID token against a JWKS)', () => {
     idp = await new HttpRecorder(({ url }) =>
       url === '/jwks' ? { status: 200, body: { keys: [unrelated, jwk] } } : { status: 500, body: { error: 'down' } },
     ).start();
-    stack = await startTestStack({
-      EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`,
-      EXTERNAL_VERIFIER_ISSUER: ISSUER,
-      EXTERNAL_VERIFIER_AUDIENCE: AUDIENCE,
-    });
+    // Settings of REST only: a REST app of its own on the file's stack.
+    stack = await startTestStack(
+      { EXTERNAL_VERIFIER_JWKS_URL: `${idp.url}/jwks`, EXTERNAL_VERIFIER_ISSUER: ISSUER, EXTERNAL_VERIFIER_AUDIENCE: AUDIENCE },
+      { onlyIn: 'rest' },
+    );
   });
   afterAll(async () => {
     for (const app of extraApps) await app.close();

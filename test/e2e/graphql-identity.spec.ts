@@ -34,7 +34,8 @@ describe('GraphQL identity at the gateway', () => {
     });
     await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     jwksUrl = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks.json`;
-    stack = await startTestStack({ OPERATOR_JWKS_URL: jwksUrl, USER_SESSION_CACHE_MS: '0' });
+    // Settings of the gateway only: a gateway of its own on the file's stack.
+    stack = await startTestStack({ OPERATOR_JWKS_URL: jwksUrl, USER_SESSION_CACHE_MS: '0' }, { onlyIn: 'gateway' });
   });
   afterAll(async () => {
     await stack?.close();
