@@ -40,6 +40,15 @@ describe('InvalidatedCache', () => {
     expect(cache.get('m1')).toEqual({ status: 'suspended' });
   });
 
+  it('holds at most its maximum of entries, dropping the least recently used', async () => {
+    for (let i = 0; i < 100; i++) await cache.fetch(`s${i}`, async () => ({ status: 'live' }));
+    expect(cache.get('s0')).toEqual({ status: 'live' }); // s0 used again: s1 is now the least recent
+    await cache.fetch('s100', async () => ({ status: 'live' }));
+    expect(cache.get('s1')).toBeUndefined();
+    expect(cache.get('s0')).toEqual({ status: 'live' });
+    expect(cache.get('s100')).toEqual({ status: 'live' });
+  });
+
   it('follows nothing after its unregistration', async () => {
     await cache.fetch('s1', async () => ({ status: 'live' }));
     off();
