@@ -107,7 +107,7 @@ export default tseslint.config(
   },
   // Tests may import test support; the environment is theirs to set up.
   {
-    files: ['test/**/*.ts', '**/*.test.ts'],
+    files: ['test/**/*.ts', '**/*.test.ts', '**/*.spec.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [deepRelative] }],
       'no-restricted-properties': 'off',

@@ -6,7 +6,7 @@ import type { PaymentEventInput } from '../payment-event/payment-event.type';
 import { listPartitions } from './partition.service';
 
 /**
- * What the partition suites (partition.test.ts, partition-archive.test.ts) do on their transaction database: raw SQL,
+ * What the partition suites (partition.spec.ts, partition-archive.spec.ts) do on their transaction database: raw SQL,
  * the partition a row landed in, the partitions of a table, and payment events of one merchant recorded through the
  * intake's service as `bank`. `orm` is read at each call (the suites open it in beforeAll).
  */
