@@ -36,7 +36,7 @@ const ESM_ONLY = [
 const ALIASES = ['lib', 'test', 'gateway', 'subgraphs', 'rest-adapters', 'scripts', 'bench'];
 /**
  * kubernetes-models and its packages export to `import` only, which Jest's resolver (CommonJS conditions) does not
- * follow: their files by path (test/contracts/kubernetes.test.ts).
+ * follow: their files by path (test/contracts/kubernetes.spec.ts).
  */
 const KUBERNETES_MODELS = {
   '^kubernetes-models/(.*)$': '<rootDir>/node_modules/kubernetes-models/$1',
@@ -57,7 +57,7 @@ module.exports = {
   transform: {
     '^.+\\.ts$': ['@swc/jest', swc],
     // ESM-only packages (cookie 2 via fastify.inject, content-disposition via the docs page, the OpenAPI validator's ref parser, jose, uuid,
-    // csv-parse, auto-bind via graphql-codegen, graphile-worker, kubernetes-models and its dependencies, test/contracts/kubernetes.test.ts): Node 24 loads them with require(esm), but Jest's own module loader
+    // csv-parse, auto-bind via graphql-codegen, graphile-worker, kubernetes-models and its dependencies, test/contracts/kubernetes.spec.ts): Node 24 loads them with require(esm), but Jest's own module loader
     // cannot require them, so they are transformed to CommonJS too.
     [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: ['@swc/jest', swc],
   },

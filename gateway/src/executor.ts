@@ -150,7 +150,7 @@ function federatedServer(
   reuseBuiltOperations();
   const gateway = new ApolloGateway({
     supergraphSdl: readFileSync(SUPERGRAPH_PATH, 'utf8'),
-    // Checked when composed (npm run compose; test/contracts/composition.test.ts), not again at every start: the
+    // Checked when composed (npm run compose; test/contracts/composition.spec.ts), not again at every start: the
     // gateway's default outside production, 0.1 s of CPU a start (docs/benchmarks.md, "The test suite").
     validateSupergraph: false,
     // The supergraph's routing_url is documentation; the addresses come from configuration.

@@ -20,7 +20,7 @@ let installed = false;
  * lone lookup.
  *
  * Only that call is served from here (`validate: false`, no operation name); the planner's calls and any other go to
- * the library's function. The library exposes no hook for it: `gateway/src/executor.test.ts` fails if an
+ * the library's function. The library exposes no hook for it: `gateway/src/executor.spec.ts` fails if an
  * upgrade of `@apollo/gateway` stops calling through this export, so the dependency is pinned with it.
  */
 export function reuseBuiltOperations(): void {

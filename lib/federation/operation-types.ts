@@ -99,7 +99,7 @@ export function prettier(file: string, source: string): string {
 /**
  * The generated files (path relative to the project root → content, formatted as the repository is): the result
  * and variable types of every operation and fragment (typescript-operations), and for the REST adapters the typed
- * documents. `npm run codegen` writes them; test/contracts/operation-types.test.ts compares them with the committed ones.
+ * documents. `npm run codegen` writes them; test/contracts/operation-types.spec.ts compares them with the committed ones.
  */
 export async function generateOperationTypes(): Promise<Map<string, string>> {
   const schema = apiSchema();

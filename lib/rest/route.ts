@@ -104,7 +104,7 @@ interface RouteBase<S extends RouteSchemas> {
    * kind carries (lib/rest/openapi.ts); documentation only.
    */
   errors?: Partial<Record<number, string[]>>;
-  /** Examples for the OpenAPI document, from the demo data; checked against the schemas by test/contracts/openapi.test.ts. */
+  /** Examples for the OpenAPI document, from the demo data; checked against the schemas by test/contracts/openapi.spec.ts. */
   examples?: RouteExamples<S>;
   /** A deprecated operation: works until its sunset, answered with Deprecation, Sunset and Link (lib/rest/deprecation.ts). */
   deprecated?: RouteDeprecation;

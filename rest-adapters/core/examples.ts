@@ -13,7 +13,7 @@ import type { ProfileBody } from './routes/shared/user-profile';
  * subgraphs' demo seeds): the demo owner Pemilik Demo (+6281200000001) of Warung Kopi Demo, its outlets Pusat and
  * Menteng (NMIDs ID1026112200001/2), the seeded categories (Kopi, Minuman Dingin, Makanan Ringan). The app's own
  * times are Asia/Makassar (+08:00, core-api.md §2); the point-of-sale objects carry the GraphQL DateTime as the
- * gateway gives it (UTC); amounts are whole rupiah. Checked against the schemas by test/contracts/openapi.test.ts.
+ * gateway gives it (UTC); amounts are whole rupiah. Checked against the schemas by test/contracts/openapi.spec.ts.
  */
 const PUSAT = DEMO.outlets[0];
 const MENTENG = DEMO.outlets[1];

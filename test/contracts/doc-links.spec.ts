@@ -90,7 +90,7 @@ describe('links in code and docs', () => {
           const target = match[1];
           if (/^[a-z]+:/i.test(target)) continue;
           // The integrator pages are the reference's text: a link from the root is a page the REST server serves
-          // (/docs/bank/, /docs/samples/; test/contracts/openapi.test.ts requests each).
+          // (/docs/bank/, /docs/samples/; test/contracts/openapi.spec.ts requests each).
           if (file.startsWith('docs/api/') && target.startsWith('/')) continue;
           const [pathPart, anchor] = target.split('#');
           const resolved = pathPart ? path.posix.normalize(path.posix.join(path.posix.dirname(file), pathPart)) : file;
