@@ -170,10 +170,10 @@ async function startStack(env: Record<string, string>, options: TestStackOptions
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     // Connections for two workers, each with its file's shared stack and a spec's own beside it, within PostgreSQL's 100:
-    // small pools that close a connection idle for a second (a stack holds about 45 at most, 10 to 15 between bursts; idle
-    // 3 s: 88 sessions at peak, docs/benchmarks.md "The test suite").
+    // small pools that close a connection idle for 2 s (80 sessions at peak; 1 s: 68, and more of PostgreSQL's CPU; 3 s:
+    // 88; docs/decisions/0004-postgresql-for-development-and-tests.md).
     DB_POOL_MAX: '5',
-    DB_POOL_IDLE_MS: '1000',
+    DB_POOL_IDLE_MS: '2000',
     JOBS_CONCURRENCY: '2',
     // The daily summary's send time half a day away, so that no stack sends one on its own while its tests run
     // (test/e2e/core-daily-summary.spec.ts queues its runs itself).
