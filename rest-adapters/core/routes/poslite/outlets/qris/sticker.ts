@@ -21,7 +21,7 @@ export function stickerOptions(format: StickerFormat): QRCodeToBufferOptions | Q
   // pngjs's own options, which qrcode hands to it and @types/qrcode does not list.
   const grey = { colorType: 0, filterType: 2 } as QRCodeToBufferOptions['rendererOpts'];
   // qrcode sizes the image floor((modules + margins) × width ÷ (modules + margins)), which floating point makes 1023 for
-  // 41 and 153 modules (QR versions 6 and 34, which common QRIS payloads reach): half a pixel more keeps every version at 1024.
+  // 41 and 153 modules (QR versions 6 and 34, which QRIS payloads reach): half a pixel more keeps every version at 1024.
   if (format === 'png') return { ...base, type: 'png', width: STICKER_PNG_PX + 0.5, rendererOpts: grey };
   return { ...base, type: format === 'svg' ? 'svg' : 'utf8' };
 }
